@@ -1,0 +1,91 @@
+// Command handoff-fsm dispatches prompts to coding agents in tmux panes and
+// waits for their answers with an explicit state machine; it also replays
+// recorded sessions, draws the state diagram and classifies screens.
+//
+// Each subcommand lives in its own file; this one only routes.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand: it parses args itself and returns the process
+// exit code.
+type command struct {
+	summary string
+	hidden  bool
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// Exit codes shared by the subcommands (documented in the README and --help).
+const (
+	exitOK       = 0 // done: the response came from the response file
+	exitFallback = 3 // done: the response is the terminal's last output (strict off)
+	exitTerminal = 4 // the terminal reported an error, or is gone
+	exitNoFile   = 5 // strict mode: the agent went quiet without writing its file
+	exitTimeout  = 6 // the response timeout passed while the agent still worked
+	exitFailure  = 1 // anything else: bad input, tmux missing, I/O errors
+	exitUsage    = 2 // bad flags or arguments
+)
+
+func commands() map[string]command {
+	return map[string]command{
+		"replay":    {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
+		"diagram":   {summary: "print the state diagram generated from the transition table", run: runDiagram},
+		"classify":  {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
+		"send":      {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
+		"status":    {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
+		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
+		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
+		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr, cmds)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "handoff-fsm: unknown command %q\n\n", args[0])
+		usage(stderr, cmds)
+		return exitUsage
+	}
+	return c.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: handoff-fsm <command> [flags]   (handoff-fsm <command> -h for its flags)")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n, c := range cmds {
+		if !c.hidden {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintf(w, "\nexit codes: %d done (response file), %d done (fallback: last output), %d terminal error,\n"+
+		"  %d no response file (strict), %d timeout, %d usage error, %d other errors\n",
+		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitUsage, exitFailure)
+}

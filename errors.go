@@ -1,0 +1,68 @@
+package handoff
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sentinels a caller tests with errors.Is. A wait that fails returns a
+// *WaitError whose Kind is one of the first three.
+var (
+	// ErrTerminalError: the terminal reported status error, or could not be
+	// read at all (pane gone, tmux server down).
+	ErrTerminalError = errors.New("terminal error")
+	// ErrNoResponseFile: strict mode, the agent went quiet for the idle grace
+	// without writing its response file.
+	ErrNoResponseFile = errors.New("no response file")
+	// ErrTimeout: the response timeout passed while the agent was still working.
+	ErrTimeout = errors.New("response timeout")
+
+	// ErrUnknownRole: a role with no response file mapping.
+	ErrUnknownRole = errors.New("unknown role")
+	// ErrResponseFile: the response file exists but cannot be used (a
+	// symlink, not a regular file, unreadable, or too large). It is left in
+	// place so nothing the agent wrote is lost.
+	ErrResponseFile = errors.New("unusable response file")
+)
+
+// ErrorKind returns the short machine name of a wait failure, as used by the
+// replay format: "terminal_error", "no_response_file" or "timeout"; "" for
+// anything else.
+func ErrorKind(err error) string {
+	switch {
+	case errors.Is(err, ErrTerminalError):
+		return "terminal_error"
+	case errors.Is(err, ErrNoResponseFile):
+		return "no_response_file"
+	case errors.Is(err, ErrTimeout):
+		return "timeout"
+	}
+	return ""
+}
+
+// WaitError is the error a failed wait returns: which failure (Kind, one of
+// the sentinels) with what the caller needs to act on it.
+type WaitError struct {
+	Kind       error         // ErrTerminalError, ErrNoResponseFile or ErrTimeout
+	Role       string        // the agent role waited on ("" if none was given)
+	State      State         // the state the wait was in when it failed
+	LastStatus Status        // the last terminal status observed
+	Elapsed    time.Duration // time since dispatch
+	Detail     string        // what the terminal said, when it said anything
+}
+
+func (e *WaitError) Error() string {
+	role := e.Role
+	if role == "" {
+		role = "agent"
+	}
+	msg := fmt.Sprintf("%s: %v after %v (state %s, last status %q)", role, e.Kind, e.Elapsed, e.State, e.LastStatus)
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	return msg
+}
+
+// Unwrap lets errors.Is match the sentinel in Kind.
+func (e *WaitError) Unwrap() error { return e.Kind }

@@ -1,0 +1,151 @@
+// Package handoff is the shared vocabulary of handoff-fsm: the states of a
+// dispatch, the terminal statuses read off an agent's screen, the events that
+// move a dispatch between states, and the transition table that the engine
+// (package fsm) runs and the state diagram is drawn from.
+//
+// The table is data on purpose: one place says which state follows which
+// event, so the engine, the diagram and the tests cannot disagree.
+package handoff
+
+// State is where a dispatch stands while the orchestrator waits for an agent.
+type State string
+
+// The states of a dispatch. Done and Failed are final.
+const (
+	// AwaitingStart: the prompt was sent but the agent has not yet been seen
+	// working. The screen may still show the previous turn's idle prompt (the
+	// startup race), so quiet observations do not count yet.
+	AwaitingStart State = "AwaitingStart"
+	// Working: the agent has been seen doing something other than sitting idle.
+	Working State = "Working"
+	// IdleGrace: the agent went quiet after working; the idle grace runs on
+	// consecutive quiet observations.
+	IdleGrace State = "IdleGrace"
+	// StartupTimeout: the agent was never seen working within the startup
+	// timeout; the guard was released with a warning and the idle grace runs.
+	StartupTimeout State = "StartupTimeout"
+	// Done: the response was obtained, from the response file or (fallback
+	// mode) from the terminal's last output.
+	Done State = "Done"
+	// Failed: the dispatch ended with an error (terminal error, no response
+	// file, or response timeout).
+	Failed State = "Failed"
+)
+
+// States lists every state in the order the diagram and docs present them.
+func States() []State {
+	return []State{AwaitingStart, Working, IdleGrace, StartupTimeout, Done, Failed}
+}
+
+// Final reports whether no transition leaves s.
+func (s State) Final() bool { return s == Done || s == Failed }
+
+// Describe says in one line what the state means, for the diagram's legend.
+func (s State) Describe() string {
+	switch s {
+	case AwaitingStart:
+		return "prompt sent, agent not yet seen working; quiet screens may be stale and do not count"
+	case Working:
+		return "agent seen busy (any status other than idle/completed)"
+	case IdleGrace:
+		return "agent quiet after working; idle grace counts consecutive quiet polls"
+	case StartupTimeout:
+		return "agent never seen working within the startup timeout; guard released with a warning, idle grace counts"
+	case Done:
+		return "response obtained (response file, or last output in fallback mode)"
+	case Failed:
+		return "terminal error, no response file (strict), or response timeout"
+	}
+	return "unknown state"
+}
+
+// Status is what the terminal shows, as read by a Classifier.
+type Status string
+
+// The terminal statuses. Any other value counts as "not quiet": the agent is
+// taken to be doing something.
+const (
+	StatusIdle              Status = "idle"
+	StatusProcessing        Status = "processing"
+	StatusCompleted         Status = "completed"
+	StatusWaitingUserAnswer Status = "waiting_user_answer"
+	StatusError             Status = "error"
+)
+
+// Quiet reports whether the status shows a ready prompt (idle or completed):
+// the only statuses in which a response file is read or the grace runs.
+func (s Status) Quiet() bool { return s == StatusIdle || s == StatusCompleted }
+
+// Event is what an observation means to the state machine.
+type Event string
+
+// The events. Each names what was observed or which deadline passed.
+const (
+	// EventTerminalError: the terminal reported status error (or could not be
+	// read). It wins over everything else.
+	EventTerminalError Event = "terminal_error"
+	// EventFileReady: a non-empty response file while the terminal is quiet.
+	EventFileReady Event = "file_ready"
+	// EventActive: any status other than idle/completed; the agent has started.
+	EventActive Event = "active"
+	// EventQuiet: idle/completed without a response file after working.
+	EventQuiet Event = "quiet"
+	// EventStartupTimeout: never seen working within the startup timeout.
+	EventStartupTimeout Event = "startup_timeout"
+	// EventNoResponseFile: the grace ran out (or the response timeout passed)
+	// while quiet and without a file, in strict mode.
+	EventNoResponseFile Event = "no_response_file"
+	// EventFallback: as EventNoResponseFile, with strict mode off: the
+	// terminal's last output is the response.
+	EventFallback Event = "fallback"
+	// EventTimeout: the response timeout passed while the agent still worked.
+	EventTimeout Event = "timeout"
+)
+
+// Transition is one row of the transition table: Event moves a dispatch from
+// any of From to To.
+type Transition struct {
+	Event Event
+	From  []State
+	To    State
+}
+
+// Transitions returns the transition table: the single source of truth that
+// the engine runs and the state diagram is drawn from. A fresh copy is
+// returned each call so no caller can change another's table.
+func Transitions() []Transition {
+	waiting := []State{AwaitingStart, Working, IdleGrace, StartupTimeout}
+	return []Transition{
+		{Event: EventTerminalError, From: waiting, To: Failed},
+		{Event: EventFileReady, From: waiting, To: Done},
+		{Event: EventActive, From: []State{AwaitingStart, IdleGrace, StartupTimeout}, To: Working},
+		{Event: EventQuiet, From: []State{Working}, To: IdleGrace},
+		{Event: EventStartupTimeout, From: []State{AwaitingStart}, To: StartupTimeout},
+		{Event: EventNoResponseFile, From: []State{IdleGrace, StartupTimeout}, To: Failed},
+		{Event: EventFallback, From: []State{IdleGrace, StartupTimeout}, To: Done},
+		{Event: EventTimeout, From: []State{Working}, To: Failed},
+	}
+}
+
+// Describe says in one line when the event happens, for the diagram's legend.
+func (e Event) Describe() string {
+	switch e {
+	case EventTerminalError:
+		return "status error (or the terminal could not be read); checked before anything else"
+	case EventFileReady:
+		return "non-empty response file while idle/completed"
+	case EventActive:
+		return "any status other than idle/completed"
+	case EventQuiet:
+		return "idle/completed without a response file"
+	case EventStartupTimeout:
+		return "still quiet when the startup timeout (= idle grace) runs out; logged as a warning"
+	case EventNoResponseFile:
+		return "grace ran out (or response timeout) while quiet without a file, strict mode"
+	case EventFallback:
+		return "grace ran out (or response timeout) while quiet without a file, strict mode off"
+	case EventTimeout:
+		return "response timeout while the agent is still working"
+	}
+	return "unknown event"
+}

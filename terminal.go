@@ -1,0 +1,40 @@
+package handoff
+
+import "context"
+
+// Terminal is the agent's terminal as the engine sees it. The tmuxdriver
+// package implements it over tmux; tests and replay use scripted ones.
+type Terminal interface {
+	// Status observes the terminal once. A non-nil error means the terminal
+	// could not be observed (pane gone, dead pane, server down); the engine
+	// ends the wait with ErrTerminalError carrying the error's message.
+	Status(ctx context.Context) (Status, error)
+	// LastOutput returns the agent's last message, used as the response in
+	// fallback mode (strict handoff off).
+	LastOutput(ctx context.Context) (string, error)
+}
+
+// Sender delivers a prompt to an agent so that it arrives as one message.
+type Sender interface {
+	Send(ctx context.Context, text string) error
+}
+
+// Classification is what a Classifier read off a screen: the status, a short
+// reason a person can check, and the provider-specific signals that decided
+// it (JSON-encodable, for debugging misreadings).
+type Classification struct {
+	Status  Status `json:"status"`
+	Reason  string `json:"reason"`
+	Signals any    `json:"signals"`
+}
+
+// Classifier turns a capture of an agent's terminal into a status. Each agent
+// CLI (Codex first) has its own; they plug into the tmux driver the same way.
+type Classifier interface {
+	// Classify reads a raw capture (escape sequences allowed) and the pane
+	// title ("" when unknown) into a Classification.
+	Classify(capture, title string) Classification
+	// LastMessage extracts the last assistant message from a capture, without
+	// prompt, footer or status lines. It returns an error when there is none.
+	LastMessage(capture string) (string, error)
+}
