@@ -1,0 +1,203 @@
+package tmuxdriver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/simagent"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// The test binary doubles as a tiny agent for the panes: run with
+// TMUXDRIVER_TEST_AGENT set, it is an "echo agent" instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("TMUXDRIVER_TEST_AGENT") != "" {
+		os.Exit(echoAgent())
+	}
+	os.Exit(m.Run())
+}
+
+// echoAgent behaves like an agent TUI just enough for the driver: raw mode,
+// bracketed paste on, the composer shown on screen, Enter submits. Each
+// submitted prompt is written to $AGENT_OUT.N (N = 1, 2, …), and the screen
+// then shows "reply: got N bytes". With $AGENT_SWALLOW set to a duration, an
+// Enter that arrives that soon after a paste is taken as part of the paste
+// (a newline in the composer), as Codex does; $AGENT_OUT.swallowed records
+// that it happened. The title is "busy" while composing and "idle" otherwise.
+func echoAgent() int {
+	ctx := context.Background()
+	tty := os.Stdin
+	restore, err := simagent.RawMode(ctx, tty)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer restore()
+	out := os.Getenv("AGENT_OUT")
+	swallow, _ := time.ParseDuration(os.Getenv("AGENT_SWALLOW"))
+	w := os.Stdout
+	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
+	keys := simagent.NewKeyReader(tty)
+	var composer strings.Builder
+	var lastPaste time.Time
+	n := 0
+	for {
+		k, err := keys.Next()
+		if err != nil {
+			return 0
+		}
+		switch k.Kind {
+		case simagent.KeyInterrupt, simagent.KeyEOF:
+			fmt.Fprint(w, "\x1b[?2004l")
+			return 0
+		case simagent.KeyPaste, simagent.KeyText:
+			composer.WriteString(k.Text)
+			if k.Kind == simagent.KeyPaste {
+				lastPaste = time.Now()
+			}
+			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
+		case simagent.KeyEnter:
+			if swallow > 0 && time.Since(lastPaste) < swallow {
+				composer.WriteString("\n")
+				fmt.Fprint(w, "\r\n")
+				_ = os.WriteFile(out+".swallowed", []byte("yes"), 0o644)
+				continue
+			}
+			n++
+			text := strings.TrimRight(composer.String(), "\n")
+			composer.Reset()
+			if err := os.WriteFile(fmt.Sprintf("%s.%d", out, n), []byte(text), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			fmt.Fprintf(w, "\x1b[H\x1b[2J\x1b]0;idle\x07reply: got %d bytes\r\nREADY>\r\n", len(text))
+		}
+	}
+}
+
+// testClassifier reads the echo agent's screen: busy title → processing, a
+// READY> prompt → idle, anything else → processing.
+type testClassifier struct{}
+
+func (testClassifier) Classify(capture, title string) handoff.Classification {
+	switch {
+	case title == "busy":
+		return handoff.Classification{Status: handoff.StatusProcessing, Reason: "busy title"}
+	case strings.Contains(capture, "READY>"):
+		return handoff.Classification{Status: handoff.StatusIdle, Reason: "prompt"}
+	}
+	return handoff.Classification{Status: handoff.StatusProcessing, Reason: "no prompt"}
+}
+
+func (testClassifier) LastMessage(capture string) (string, error) {
+	lines := strings.Split(capture, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if msg, ok := strings.CutPrefix(lines[i], "reply: "); ok {
+			return msg, nil
+		}
+	}
+	return "", fmt.Errorf("no reply on screen")
+}
+
+// requireTmux skips when tmux is missing, except in CI where that is a
+// failure: the tmux tests must run there.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is not installed but CI is set: these tests must run in CI (%v)", err)
+		}
+		t.Skip("tmux is not installed; skipping tests that need a real tmux server")
+	}
+}
+
+// testServer starts a private tmux server (its own socket) with one idle
+// session "main", and kills exactly that server when the test ends.
+func testServer(t *testing.T) tmuxdriver.Server {
+	t.Helper()
+	requireTmux(t)
+	srv := tmuxdriver.Server{Socket: "handoff-test-" + randomName(t)}
+	ctx := context.Background()
+	if _, err := srv.Run(ctx, nil, "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 3600"); err != nil {
+		t.Fatalf("start private tmux server: %v", err)
+	}
+	sock, err := srv.Run(ctx, nil, "display-message", "-p", "-t", "main", "#{socket_path}")
+	if err != nil {
+		t.Fatalf("socket path: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Kill(context.Background()); err != nil {
+			t.Errorf("kill private tmux server: %v", err)
+		}
+		os.Remove(strings.TrimSpace(sock))
+	})
+	return srv
+}
+
+func randomName(t *testing.T) string {
+	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)
+}
+
+// newWindow opens a window on srv running shellCmd and returns its pane id.
+func newWindow(t *testing.T, srv tmuxdriver.Server, shellCmd string) string {
+	t.Helper()
+	out, err := srv.Run(context.Background(), nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:", shellCmd)
+	if err != nil {
+		t.Fatalf("new-window: %v", err)
+	}
+	return strings.TrimSpace(out)
+}
+
+// echoPane starts the echo agent in a new window and returns a Pane on it
+// and the prefix of the files it writes what it receives to.
+func echoPane(t *testing.T, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "received")
+	cmd := "exec env TMUXDRIVER_TEST_AGENT=1 AGENT_OUT=" + handoff.ShellQuote(out) + " " +
+		strings.Join(env, " ") + " " + handoff.ShellQuote(exe)
+	id := newWindow(t, srv, cmd)
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the echo agent's prompt", func() bool {
+		snap, err := p.Observe(context.Background())
+		return err == nil && strings.Contains(snap.Capture, "READY>") && snap.Title == "idle"
+	})
+	return p, out
+}
+
+// waitFor polls cond until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// readWhenPresent waits for a file and returns its content.
+func readWhenPresent(t *testing.T, path string) string {
+	t.Helper()
+	var b []byte
+	waitFor(t, path, func() bool {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil
+	})
+	return string(b)
+}

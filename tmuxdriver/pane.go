@@ -1,0 +1,345 @@
+package tmuxdriver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// Defaults for Options.
+const (
+	DefaultHistory           = 200
+	DefaultLastOutputHistory = 2000
+	// DefaultEnterDelay separates the paste from Enter: agent TUIs treat keys
+	// that arrive within ~100 ms of a paste as part of it.
+	DefaultEnterDelay = 250 * time.Millisecond
+	// DefaultVerifyTimeout is how long Send watches the screen for the
+	// submission before it presses Enter once more.
+	DefaultVerifyTimeout = time.Second
+)
+
+// DefaultShells lists the commands that mean a pane is back at a shell
+// prompt (its agent exited).
+func DefaultShells() []string {
+	return []string{"sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "ash", "nu", "pwsh"}
+}
+
+// Options configures a Pane. Target and Classifier are required.
+type Options struct {
+	// Server is the tmux server the pane lives on.
+	Server Server
+	// Target is any tmux target: "session", "session:window.pane", "%id".
+	Target string
+	// Classifier reads the captured screen and title into a status.
+	Classifier handoff.Classifier
+	// History is how many scrollback lines each poll captures above the
+	// visible screen (DefaultHistory if zero).
+	History int
+	// LastOutputHistory is the scrollback captured for LastOutput
+	// (DefaultLastOutputHistory if zero).
+	LastOutputHistory int
+	// Escapes captures colours and attributes too (capture-pane -e), for a
+	// classifier that reads them.
+	Escapes bool
+	// EnterDelay is the pause between the paste and Enter
+	// (DefaultEnterDelay if zero).
+	EnterDelay time.Duration
+	// VerifyTimeout is how long Send waits for the screen to show the prompt
+	// was submitted before pressing Enter again (DefaultVerifyTimeout if zero).
+	VerifyTimeout time.Duration
+	// Shells are the foreground commands that mean the agent exited to a
+	// shell; DefaultShells() if nil.
+	Shells []string
+	// AllowShell turns the shell check off, for an agent that is itself a
+	// shell (or runs under one that stays in the foreground).
+	AllowShell bool
+}
+
+// Pane is one agent's tmux pane. It implements handoff.Terminal and
+// handoff.Sender. It is safe for concurrent use; each call is one or a few
+// tmux processes.
+type Pane struct {
+	o Options
+}
+
+// New returns the Pane for o, with defaults filled in. It does not contact
+// tmux: a missing server or target shows in the first call.
+func New(o Options) (*Pane, error) {
+	if o.Target == "" {
+		return nil, errors.New("tmuxdriver: a target is required (session:window.pane or %id)")
+	}
+	if o.Classifier == nil {
+		return nil, errors.New("tmuxdriver: a classifier is required")
+	}
+	if err := o.Server.validate(); err != nil {
+		return nil, err
+	}
+	if o.History <= 0 {
+		o.History = DefaultHistory
+	}
+	if o.LastOutputHistory <= 0 {
+		o.LastOutputHistory = DefaultLastOutputHistory
+	}
+	if o.EnterDelay <= 0 {
+		o.EnterDelay = DefaultEnterDelay
+	}
+	if o.VerifyTimeout <= 0 {
+		o.VerifyTimeout = DefaultVerifyTimeout
+	}
+	if o.Shells == nil {
+		o.Shells = DefaultShells()
+	}
+	return &Pane{o: o}, nil
+}
+
+// Target is the tmux target the pane was opened with.
+func (p *Pane) Target() string { return p.o.Target }
+
+// Server is the tmux server the pane lives on.
+func (p *Pane) Server() Server { return p.o.Server }
+
+// Snapshot is one observation of the pane: what it shows and whether its
+// agent still runs.
+type Snapshot struct {
+	Capture string // screen plus scrollback, wrapped lines joined
+	Title   string // #{pane_title}, set by the agent (Codex: spinner while busy)
+	Command string // #{pane_current_command}, the foreground process
+	PID     int    // #{pane_pid}, the process the pane started
+	Dead    bool   // the pane's process exited (remain-on-exit keeps it)
+	// DeadStatus is the exit status of a dead pane's process, -1 when
+	// unknown (killed by a signal, or not yet reaped).
+	DeadStatus int
+	// DeadSignal is the signal that killed a dead pane's process, 0 if none.
+	DeadSignal int
+	// Classification is the classifier's reading of Capture and Title; it is
+	// left empty when the pane is dead or at a shell.
+	Classification handoff.Classification
+}
+
+// Observe reads the pane once — screen, title and liveness in a single tmux
+// process — and classifies it. A dead pane or one back at a shell returns
+// the snapshot with an error wrapping ErrPaneDead or ErrAgentExited.
+func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
+	snap, err := p.read(ctx, p.o.History)
+	if err != nil {
+		return snap, err
+	}
+	if err := p.alive(snap); err != nil {
+		return snap, err
+	}
+	snap.Classification = p.o.Classifier.Classify(snap.Capture, snap.Title)
+	return snap, nil
+}
+
+// Status observes the pane and returns its classified status. A pane that
+// cannot be observed (gone, dead, at a shell, server down) is StatusError
+// with an error saying which.
+func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
+	snap, err := p.Observe(ctx)
+	if err != nil {
+		return handoff.StatusError, err
+	}
+	return snap.Classification.Status, nil
+}
+
+// LastOutput returns the classifier's last assistant message from a larger
+// capture, for the fallback path.
+func (p *Pane) LastOutput(ctx context.Context) (string, error) {
+	snap, err := p.read(ctx, p.o.LastOutputHistory)
+	if err != nil {
+		return "", err
+	}
+	msg, err := p.o.Classifier.LastMessage(snap.Capture)
+	if err != nil {
+		return "", fmt.Errorf("last output of pane %s: %w", p.o.Target, err)
+	}
+	return msg, nil
+}
+
+// read runs display-message (liveness and title) and capture-pane in one
+// tmux process. The metadata comes first, framed by a random marker, so a
+// screen showing anything at all cannot be mistaken for it.
+func (p *Pane) read(ctx context.Context, history int) (Snapshot, error) {
+	mark := "<" + nonce() + ">"
+	format := mark + "#{pane_dead}" + mark + "#{pane_dead_status}" + mark + "#{pane_dead_signal}" + mark +
+		"#{pane_pid}" + mark + "#{pane_current_command}" + mark + "#{pane_title}" + mark + "end\n"
+	args := []string{"display-message", "-p", "-t", p.o.Target, format, ";",
+		"capture-pane", "-p", "-J", "-S", "-" + strconv.Itoa(history), "-t", p.o.Target}
+	if p.o.Escapes {
+		args = append(args, "-e")
+	}
+	out, err := p.o.Server.Run(ctx, nil, args...)
+	if err != nil {
+		return Snapshot{}, p.paneErr(err)
+	}
+	meta, capture, ok := strings.Cut(out, mark+"end\n")
+	fields := strings.Split(meta, mark)
+	if !ok || len(fields) != 7 || fields[0] != "" {
+		return Snapshot{}, fmt.Errorf("tmux pane %s: unexpected display-message output %q", p.o.Target, truncate(meta, 200))
+	}
+	snap := Snapshot{
+		Capture:    capture,
+		Dead:       fields[1] == "1",
+		DeadStatus: -1,
+		Command:    fields[5],
+		Title:      fields[6],
+	}
+	// tmux marks a pane dead when its pty closes, and learns the exit
+	// status or signal a moment later: either may still be empty.
+	if n, err := strconv.Atoi(fields[2]); err == nil {
+		snap.DeadStatus = n
+	}
+	snap.DeadSignal, _ = strconv.Atoi(fields[3])
+	snap.PID, _ = strconv.Atoi(fields[4])
+	return snap, nil
+}
+
+// paneErr names the pane in a tmux error; a target tmux cannot find was
+// usually killed.
+func (p *Pane) paneErr(err error) error {
+	if errors.Is(err, ErrTargetNotFound) {
+		return fmt.Errorf("pane %s is gone: %w", p.o.Target, err)
+	}
+	return fmt.Errorf("pane %s: %w", p.o.Target, err)
+}
+
+func (p *Pane) alive(s Snapshot) error {
+	if s.Dead {
+		how := "exited"
+		switch {
+		case s.DeadSignal > 0:
+			how = fmt.Sprintf("was killed by signal %d", s.DeadSignal)
+		case s.DeadStatus >= 0:
+			how = fmt.Sprintf("exited with status %d", s.DeadStatus)
+		}
+		return fmt.Errorf("%w: pane %s: its process %s", ErrPaneDead, p.o.Target, how)
+	}
+	if !p.o.AllowShell && slices.Contains(p.o.Shells, s.Command) {
+		return fmt.Errorf("%w: pane %s is running %s, not the agent", ErrAgentExited, p.o.Target, s.Command)
+	}
+	return nil
+}
+
+// Send delivers text to the agent as one message: it loads the text into a
+// uniquely named tmux buffer from stdin, pastes it with bracketed paste
+// (deleting the buffer), waits EnterDelay, and presses Enter as a separate
+// key. It then watches the screen for up to VerifyTimeout; if the screen has
+// not changed since the paste (the agent took the Enter as part of the
+// paste), it presses Enter once more. CRLF line breaks are sent as LF.
+//
+// Send refuses a pane that is dead or back at a shell: a prompt pasted into
+// a shell would run as commands.
+func (p *Pane) Send(ctx context.Context, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return errors.New("tmuxdriver: refusing to send an empty prompt")
+	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if _, err := p.Observe(ctx); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	buf := "handoff-fsm-" + nonce()
+	_, err := p.o.Server.Run(ctx, strings.NewReader(text),
+		"load-buffer", "-b", buf, "-", ";",
+		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
+	if err != nil {
+		p.dropBuffer(buf)
+		return fmt.Errorf("send: paste: %w", p.paneErr(err))
+	}
+	if err := sleep(ctx, p.o.EnterDelay); err != nil {
+		return err
+	}
+	// The screen right before Enter, taken in the same tmux process that
+	// presses it.
+	pasted, err := p.o.Server.Run(ctx, nil,
+		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
+		"send-keys", "-t", p.o.Target, "Enter")
+	if err != nil {
+		return fmt.Errorf("send: enter: %w", p.paneErr(err))
+	}
+	submitted, err := p.awaitChange(ctx, pasted)
+	if err != nil {
+		return fmt.Errorf("send: verify: %w", err)
+	}
+	if submitted {
+		return nil
+	}
+	if _, err := p.o.Server.Run(ctx, nil, "send-keys", "-t", p.o.Target, "Enter"); err != nil {
+		return fmt.Errorf("send: second enter: %w", p.paneErr(err))
+	}
+	return nil
+}
+
+// awaitChange polls the visible screen until it differs from before in more
+// than blank lines (a swallowed Enter only adds an empty composer line).
+func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {
+	want := significant(before)
+	deadline := time.Now().Add(p.o.VerifyTimeout)
+	for {
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return false, err
+		}
+		now, err := p.o.Server.Run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		if err != nil {
+			return false, p.paneErr(err)
+		}
+		if significant(now) != want {
+			return true, nil
+		}
+		if time.Now().After(deadline) {
+			return false, nil
+		}
+	}
+}
+
+// significant is a screen without trailing spaces and blank lines.
+func significant(screen string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(screen, "\n") {
+		line = strings.TrimRight(line, " \t")
+		if line != "" {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// dropBuffer deletes a buffer a failed paste left behind. It uses its own
+// short context: it must run even when the caller's was cancelled.
+func (p *Pane) dropBuffer(name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = p.o.Server.Run(ctx, nil, "delete-buffer", "-b", name)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func nonce() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,323 @@
+package tmuxdriver_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+func TestSendArrivesIntact(t *testing.T) {
+	srv := testServer(t)
+	var many []string
+	for i := range 300 {
+		many = append(many, "line "+strings.Repeat("x", i%70))
+	}
+	cases := map[string]string{
+		"quotes, dollars, backslashes": `He said "don't" $HOME ${PATH} $(rm -rf /) \n \\ \` + "`whoami`" + ` 'single' ; & | > <`,
+		"unicode":                      "héllo wörld ✓ 日本語 🚀 › • ◦ ⠴ — emoji and wide glyphs",
+		"10,000 characters":            strings.Repeat("0123456789", 1000),
+		"many lines":                   strings.Join(many, "\n"),
+		"tabs and blank lines":         "first\n\n\tindented\n   spaced\n\nlast",
+		"response file instruction":    handoff.WithInstruction("Do the thing.", "/tmp/dir with space/it's/analyst_summary.md"),
+	}
+	for name, text := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, out := echoPane(t, srv)
+			if err := p.Send(context.Background(), text); err != nil {
+				t.Fatalf("send: %v", err)
+			}
+			got := readWhenPresent(t, out+".1")
+			// Agents drop trailing line breaks from a submitted message.
+			if want := strings.TrimRight(text, "\n"); got != want {
+				t.Fatalf("the agent received %d bytes, want %d intact\n got: %q\nwant: %q",
+					len(got), len(want), truncate(got), truncate(want))
+			}
+			if _, err := os.Stat(out + ".2"); err == nil {
+				t.Fatalf("the prompt was submitted twice")
+			}
+		})
+	}
+	bufs, err := srv.Run(context.Background(), nil, "list-buffers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(bufs) != "" {
+		t.Fatalf("tmux buffers left behind:\n%s", bufs)
+	}
+}
+
+func truncate(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+func TestSendCRLFArrivesAsLF(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	if err := p.Send(context.Background(), "one\r\ntwo\r\nthree"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "one\ntwo\nthree" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
+	srv := testServer(t)
+	// The agent takes an Enter within 2 s of a paste as part of the paste,
+	// and the driver presses Enter right after pasting: the first Enter is
+	// swallowed, so only the verification's second Enter can submit.
+	p, out := echoPane(t, srv, "AGENT_SWALLOW=2s")
+	quick, err := tmuxdriver.New(tmuxdriver.Options{
+		Server: srv, Target: p.Target(), Classifier: testClassifier{},
+		EnterDelay: time.Millisecond, VerifyTimeout: 2500 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := quick.Send(context.Background(), "multi\nline prompt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out + ".swallowed"); err != nil {
+		t.Fatalf("the first Enter was not swallowed, so the test proves nothing: %v", err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "multi\nline prompt" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestSendDoesNotPressEnterTwiceWhenSubmitted(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	for i, text := range []string{"first prompt", "second prompt"} {
+		if err := p.Send(context.Background(), text); err != nil {
+			t.Fatal(err)
+		}
+		if got := readWhenPresent(t, out+"."+string(rune('1'+i))); got != text {
+			t.Fatalf("prompt %d: got %q", i+1, got)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(out + ".3"); err == nil {
+		t.Fatal("an extra Enter submitted an empty third prompt")
+	}
+}
+
+func TestObserveReadsScreenTitleAndLivenessInOneTmuxCall(t *testing.T) {
+	srv := testServer(t)
+	p, _ := echoPane(t, srv)
+	// A tmux that counts its invocations.
+	dir := t.TempDir()
+	count := filepath.Join(dir, "calls")
+	wrapper := filepath.Join(dir, "tmux")
+	script := "#!/bin/sh\necho x >> " + handoff.ShellQuote(count) + "\nexec tmux \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	counted := srv
+	counted.Binary = wrapper
+	cp, err := tmuxdriver.New(tmuxdriver.Options{Server: counted, Target: p.Target(), Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := cp.Observe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Title != "idle" || !strings.Contains(snap.Capture, "READY>") || snap.Dead || snap.PID == 0 ||
+		!strings.HasPrefix(snap.Command, "tmuxdriver") {
+		t.Fatalf("snapshot = %+v", snap)
+	}
+	if snap.Classification.Status != handoff.StatusIdle {
+		t.Fatalf("status %q, want idle", snap.Classification.Status)
+	}
+	calls, _ := os.ReadFile(count)
+	if n := strings.Count(string(calls), "x"); n != 1 {
+		t.Fatalf("one poll ran %d tmux processes, want 1", n)
+	}
+}
+
+func TestTitleDecidesWhenScreenLooksIdle(t *testing.T) {
+	srv := testServer(t)
+	id := newWindow(t, srv, `printf '\033]0;busy\007READY>\n'; exec sleep 60`)
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}, AllowShell: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the busy title", func() bool {
+		st, err := p.Status(context.Background())
+		return err == nil && st == handoff.StatusProcessing
+	})
+}
+
+func TestDeadPaneIsAnErrorSayingSo(t *testing.T) {
+	srv := testServer(t)
+	if _, err := srv.Run(context.Background(), nil, "set-option", "-g", "remain-on-exit", "on"); err != nil {
+		t.Fatal(err)
+	}
+	id := newWindow(t, srv, "exit 3")
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st handoff.Status
+	waitFor(t, "the pane to die and tmux to know its exit status", func() bool {
+		st, err = p.Status(context.Background())
+		return err != nil && strings.Contains(err.Error(), "status 3")
+	})
+	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError || !strings.Contains(err.Error(), "status 3") {
+		t.Fatalf("status %q, err %v; want error status, ErrPaneDead with the exit status", st, err)
+	}
+	if err := p.Send(context.Background(), "hello"); !errors.Is(err, tmuxdriver.ErrPaneDead) {
+		t.Fatalf("send to a dead pane: %v", err)
+	}
+}
+
+func TestKilledPaneIsGone(t *testing.T) {
+	srv := testServer(t)
+	p, _ := echoPane(t, srv)
+	if _, err := srv.Run(context.Background(), nil, "kill-pane", "-t", p.Target()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Status(context.Background())
+	if !errors.Is(err, tmuxdriver.ErrTargetNotFound) || st != handoff.StatusError || !strings.Contains(err.Error(), "gone") {
+		t.Fatalf("status %q, err %v; want error status and ErrTargetNotFound saying the pane is gone", st, err)
+	}
+}
+
+func TestAgentBackAtAShell(t *testing.T) {
+	srv := testServer(t)
+	id := newWindow(t, srv, "exec sh")
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Status(context.Background())
+	if !errors.Is(err, tmuxdriver.ErrAgentExited) || st != handoff.StatusError || !strings.Contains(err.Error(), "running sh") {
+		t.Fatalf("status %q, err %v; want ErrAgentExited naming the shell", st, err)
+	}
+	if err := p.Send(context.Background(), "echo pwned > /tmp/should-not-exist"); !errors.Is(err, tmuxdriver.ErrAgentExited) {
+		t.Fatalf("send into a shell: %v; it must refuse", err)
+	}
+	allowed, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}, AllowShell: true})
+	if _, err := allowed.Status(context.Background()); err != nil {
+		t.Fatalf("AllowShell: %v", err)
+	}
+}
+
+func TestMissingServerIsAClearError(t *testing.T) {
+	requireTmux(t)
+	srv := tmuxdriver.Server{Socket: "handoff-test-none-" + randomName(t)}
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrServerNotRunning) {
+		t.Fatalf("status: %v, want ErrServerNotRunning", err)
+	}
+	if err := p.Send(context.Background(), "hi"); !errors.Is(err, tmuxdriver.ErrServerNotRunning) {
+		t.Fatalf("send: %v, want ErrServerNotRunning", err)
+	}
+	if _, err := p.LastOutput(context.Background()); !errors.Is(err, tmuxdriver.ErrServerNotRunning) {
+		t.Fatalf("last output: %v, want ErrServerNotRunning", err)
+	}
+	byPath := tmuxdriver.Server{SocketPath: filepath.Join(t.TempDir(), "no-such-socket")}
+	p2, _ := tmuxdriver.New(tmuxdriver.Options{Server: byPath, Target: "main", Classifier: testClassifier{}})
+	if _, err := p2.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrServerNotRunning) {
+		t.Fatalf("socket path: %v, want ErrServerNotRunning", err)
+	}
+}
+
+func TestMissingTargetIsAClearError(t *testing.T) {
+	srv := testServer(t)
+	for _, target := range []string{"nosuch", "main:7", "%999", "main:0.5"} {
+		p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: target, Classifier: testClassifier{}})
+		if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrTargetNotFound) {
+			t.Errorf("%s: %v, want ErrTargetNotFound", target, err)
+		}
+		if err := p.Send(context.Background(), "hi"); !errors.Is(err, tmuxdriver.ErrTargetNotFound) {
+			t.Errorf("%s: send: %v, want ErrTargetNotFound", target, err)
+		}
+	}
+}
+
+func TestSocketPathServer(t *testing.T) {
+	requireTmux(t)
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	srv := tmuxdriver.Server{SocketPath: sock}
+	if _, err := srv.Run(context.Background(), nil, "new-session", "-d", "-s", "main", "sleep 3600"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Kill(context.Background()) })
+	p, out := echoPane(t, srv)
+	if err := p.Send(context.Background(), "over -S"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "over -S" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestTmuxMissingIsAClearError(t *testing.T) {
+	srv := tmuxdriver.Server{Socket: "x", Binary: filepath.Join(t.TempDir(), "tmux-not-here")}
+	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrTmuxNotFound) {
+		t.Fatalf("%v, want ErrTmuxNotFound", err)
+	}
+	onPath := tmuxdriver.Server{Socket: "x", Binary: "tmux-not-installed-anywhere"}
+	if _, err := onPath.Run(context.Background(), nil, "ls"); !errors.Is(err, tmuxdriver.ErrTmuxNotFound) {
+		t.Fatalf("%v, want ErrTmuxNotFound", err)
+	}
+}
+
+func TestHungTmuxTimesOut(t *testing.T) {
+	hung := filepath.Join(t.TempDir(), "tmux")
+	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := tmuxdriver.Server{Socket: "x", Binary: hung, Timeout: 100 * time.Millisecond}
+	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrTmuxTimeout) {
+		t.Fatalf("%v, want ErrTmuxTimeout", err)
+	}
+}
+
+func TestLastOutputUsesTheClassifiersLastMessage(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	if err := p.Send(context.Background(), "twelve bytes"); err != nil {
+		t.Fatal(err)
+	}
+	readWhenPresent(t, out+".1")
+	var got string
+	waitFor(t, "the reply on screen", func() bool {
+		var err error
+		got, err = p.LastOutput(context.Background())
+		return err == nil
+	})
+	if got != "got 12 bytes" {
+		t.Fatalf("last output %q", got)
+	}
+}
+
+func TestOptionsAreChecked(t *testing.T) {
+	if _, err := tmuxdriver.New(tmuxdriver.Options{Classifier: testClassifier{}}); err == nil {
+		t.Error("no target accepted")
+	}
+	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x"}); err == nil {
+		t.Error("no classifier accepted")
+	}
+	both := tmuxdriver.Server{Socket: "a", SocketPath: "/b"}
+	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x", Classifier: testClassifier{}, Server: both}); err == nil {
+		t.Error("both -L and -S accepted")
+	}
+}

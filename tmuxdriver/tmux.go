@@ -1,0 +1,156 @@
+// Package tmuxdriver is a handoff.Terminal and handoff.Sender over the tmux
+// command line: it pastes prompts into an agent's pane, reads the pane back
+// (screen, title and liveness in one tmux call) and classifies it with a
+// handoff.Classifier.
+//
+// Every tmux call runs with a timeout, and the failures an orchestrator must
+// tell apart — tmux missing, server not running, target not found, pane dead,
+// agent exited to a shell — are distinct sentinels for errors.Is.
+package tmuxdriver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// Sentinels for the ways a pane cannot be used. Each error returned by this
+// package that concerns tmux or the pane wraps one of them.
+var (
+	// ErrTmuxNotFound: the tmux binary is not on PATH.
+	ErrTmuxNotFound = errors.New("tmux not found")
+	// ErrServerNotRunning: no tmux server listens on the socket.
+	ErrServerNotRunning = errors.New("tmux server not running")
+	// ErrTargetNotFound: the server runs but has no such session, window or
+	// pane (or the pane was killed).
+	ErrTargetNotFound = errors.New("tmux target not found")
+	// ErrPaneDead: the pane's process exited and tmux keeps the pane
+	// (remain-on-exit).
+	ErrPaneDead = errors.New("tmux pane is dead")
+	// ErrAgentExited: the pane is back at a shell prompt while the agent was
+	// expected to run in it.
+	ErrAgentExited = errors.New("agent exited to a shell")
+	// ErrTmuxTimeout: a tmux call did not finish within its timeout.
+	ErrTmuxTimeout = errors.New("tmux call timed out")
+)
+
+// DefaultCallTimeout bounds each tmux invocation.
+const DefaultCallTimeout = 5 * time.Second
+
+// Server addresses one tmux server: the default one, a named socket (-L) or
+// a socket path (-S). The zero value is the default server (or the one in
+// $TMUX, as tmux itself decides).
+type Server struct {
+	// Socket is a socket name, as tmux -L takes it.
+	Socket string
+	// SocketPath is a socket path, as tmux -S takes it.
+	SocketPath string
+	// Binary is the tmux executable; "tmux" (looked up on PATH) if empty.
+	Binary string
+	// Timeout bounds each call; DefaultCallTimeout if zero.
+	Timeout time.Duration
+}
+
+// String names the server for messages.
+func (s Server) String() string {
+	switch {
+	case s.SocketPath != "":
+		return "tmux server at " + s.SocketPath
+	case s.Socket != "":
+		return "tmux server -L " + s.Socket
+	}
+	return "default tmux server"
+}
+
+func (s Server) validate() error {
+	if s.Socket != "" && s.SocketPath != "" {
+		return fmt.Errorf("tmux server: give a socket name (-L %s) or a socket path (-S %s), not both", s.Socket, s.SocketPath)
+	}
+	return nil
+}
+
+// Run runs one tmux command line on the server (args may chain commands
+// with ";" arguments) with stdin as its standard input (nil for none) and
+// returns its standard output. Errors wrap the package's sentinels when tmux
+// said what went wrong.
+func (s Server) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	if err := s.validate(); err != nil {
+		return "", err
+	}
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	bin := s.Binary
+	if bin == "" {
+		bin = "tmux"
+	}
+	// -u: tmux decides UTF-8 support from the client's locale; a bare CI
+	// environment would get '_' for every non-ASCII character.
+	full := []string{"-u"}
+	switch {
+	case s.SocketPath != "":
+		full = append(full, "-S", s.SocketPath)
+	case s.Socket != "":
+		full = append(full, "-L", s.Socket)
+	}
+	full = append(full, args...)
+
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, bin, full...)
+	cmd.Stdin = stdin
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		return stdout.String(), nil
+	}
+	return stdout.String(), s.explain(ctx, cctx, args, err, strings.TrimSpace(stderr.String()))
+}
+
+// explain turns a failed tmux run into an error wrapping the right sentinel.
+func (s Server) explain(ctx, cctx context.Context, args []string, err error, stderr string) error {
+	what := "tmux " + firstWord(args)
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %v (install tmux 3.3 or newer, or put it on PATH)", ErrTmuxNotFound, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", what, ctx.Err())
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%w: %s on the %s gave no answer within its timeout", ErrTmuxTimeout, what, s)
+	case strings.Contains(stderr, "no server running"),
+		strings.Contains(stderr, "error connecting to"),
+		strings.Contains(stderr, "server exited unexpectedly"):
+		return fmt.Errorf("%w: %s (%s)", ErrServerNotRunning, s, stderr)
+	case strings.Contains(stderr, "can't find"):
+		return fmt.Errorf("%w on the %s: %s", ErrTargetNotFound, s, stderr)
+	case stderr != "":
+		return fmt.Errorf("%s: %s (%v)", what, stderr, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func firstWord(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// Kill stops the server and every pane on it. Only call it on a server you
+// started (a private socket): it ends everyone's sessions on that server.
+func (s Server) Kill(ctx context.Context) error {
+	_, err := s.Run(ctx, nil, "kill-server")
+	if errors.Is(err, ErrServerNotRunning) {
+		return nil
+	}
+	return err
+}
