@@ -1,0 +1,179 @@
+package codex
+
+import "strings"
+
+// lines walks a capture from its last line to its first. The classifier only
+// looks at the end of a capture (down to the last user message), so walking
+// backwards keeps the cost proportional to what is looked at, not to the
+// scrollback.
+//
+// "\n", "\r\n" and a lone "\r" all end a line. Escape sequences are removed
+// line by line, so an unterminated sequence can never swallow the next line.
+type lines struct {
+	s   string
+	end int // the line to return next ends here (exclusive); -1 when done
+	n   int // lines returned so far: the number, counted from the end, of the last one
+
+	// arena holds the cleaned text of lines that had escape sequences.
+	// Cleaned lines are appended and never overwritten, so the strings handed
+	// out stay valid; a strings.Builder gives them without copying.
+	arena strings.Builder
+}
+
+func newLines(s string) *lines {
+	l := &lines{s: s, end: len(s)}
+	// The newline that ends the last line does not start another one.
+	if l.end > 0 && s[l.end-1] == '\n' {
+		l.end--
+	}
+	if l.end > 0 && s[l.end-1] == '\r' {
+		l.end--
+	}
+	if len(s) == 0 {
+		l.end = -1
+	}
+	return l
+}
+
+// prev returns the previous line: its raw text and the byte offset where it
+// starts in the capture. ok is false when the first line was returned.
+func (l *lines) prev() (raw string, start int, ok bool) {
+	if l.end < 0 {
+		return "", 0, false
+	}
+	i := l.end - 1
+	for i >= 0 && l.s[i] != '\n' && l.s[i] != '\r' {
+		i--
+	}
+	raw, start = l.s[i+1:l.end], i+1
+	l.n++
+	switch {
+	case i < 0:
+		l.end = -1
+	case l.s[i] == '\n' && i > 0 && l.s[i-1] == '\r':
+		l.end = i - 1
+	default:
+		l.end = i
+	}
+	return raw, start, true
+}
+
+// nextLine returns the line starting at offset start (raw text) and the
+// offset of the line after it (len(s) when there is none). It is the forward
+// counterpart of prev, used to read a message top-down once it was found.
+func nextLine(s string, start int) (raw string, next int) {
+	i := start
+	for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+		i++
+	}
+	raw = s[start:i]
+	switch {
+	case i >= len(s):
+		next = len(s)
+	case s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n':
+		next = i + 2
+	default:
+		next = i + 1
+	}
+	return raw, next
+}
+
+// clean returns the line's text without escape sequences, control
+// characters or trailing white space. A line without escapes is returned as
+// is (no copy).
+func (l *lines) clean(raw string) string {
+	if !needsStrip(raw) {
+		return trimRightSpace(raw)
+	}
+	start := l.arena.Len()
+	l.arena.Grow(len(raw))
+	stripInto(&l.arena, raw)
+	return trimRightSpace(l.arena.String()[start:])
+}
+
+// needsStrip reports whether raw holds an escape or control character.
+func needsStrip(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// stripInto appends raw to b without escape sequences and control
+// characters. It knows CSI (ESC [ … final), OSC/DCS/APC/PM/SOS strings
+// (terminated by BEL or ESC \, or by the end of the line) and two- and
+// three-byte escapes (ESC ( B, ESC 7, …). Tabs are kept.
+func stripInto(b *strings.Builder, raw string) {
+	i := 0
+	for i < len(raw) {
+		c := raw[i]
+		if c != 0x1b {
+			j := i
+			for j < len(raw) && raw[j] != 0x1b {
+				j++
+			}
+			// Copy the run, dropping other control characters.
+			for k := i; k < j; k++ {
+				if ck := raw[k]; (ck >= 0x20 && ck != 0x7f) || ck == '\t' {
+					b.WriteByte(ck)
+				}
+			}
+			i = j
+			continue
+		}
+		i++ // ESC
+		if i >= len(raw) {
+			return
+		}
+		switch raw[i] {
+		case '[': // CSI: parameters and intermediates, then one final byte
+			i++
+			for i < len(raw) && (raw[i] < 0x40 || raw[i] > 0x7e) {
+				if raw[i] < 0x20 { // malformed: stop before the control byte
+					break
+				}
+				i++
+			}
+			if i < len(raw) && raw[i] >= 0x40 && raw[i] <= 0x7e {
+				i++
+			}
+		case ']', 'P', '_', '^', 'X': // string sequences: up to BEL or ST
+			i++
+			for i < len(raw) {
+				if raw[i] == 0x07 {
+					i++
+					break
+				}
+				if raw[i] == 0x1b && i+1 < len(raw) && raw[i+1] == '\\' {
+					i += 2
+					break
+				}
+				i++
+			}
+		case '(', ')', '*', '+', '-', '.', '/', '#', '%', ' ': // designators: one more byte
+			i += 2
+		default: // ESC 7, ESC 8, ESC =, ESC >, ESC M, …
+			i++
+		}
+	}
+}
+
+// trimRightSpace drops trailing spaces and tabs.
+func trimRightSpace(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
+
+// trimLeftSpace drops leading spaces and tabs and says how many there were.
+func trimLeftSpace(s string) (string, int) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:], i
+}

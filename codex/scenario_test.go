@@ -1,0 +1,155 @@
+package codex
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+)
+
+// screenOf joins lines into a capture as tmux prints it (one "\n" after
+// each line).
+func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+// TestSpecScenarios covers every Codex "#### Scenario" of
+// file-handoff-spec.md, by name.
+func TestSpecScenarios(t *testing.T) {
+	quiet := []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted}
+	tests := []struct {
+		name    string
+		capture string
+		want    []handoff.Status // any of
+	}{
+		{
+			name: "Narrative keyword does not block idle detection",
+			capture: screenOf(
+				"› Please stop running commands and summarise.",
+				"",
+				"• Okay, I will stop running commands. Nothing is executing or working now.",
+				"",
+				"›",
+				"100% context left",
+			),
+			want: quiet,
+		},
+		{
+			name: "Active work UI correctly blocks idle detection",
+			capture: screenOf(
+				"› Refactor the parser",
+				"",
+				"• Done with the first pass.",
+				"",
+				"• Working (12s • esc to interrupt)",
+				"",
+				"›",
+				"100% context left",
+			),
+			want: []handoff.Status{handoff.StatusProcessing},
+		},
+		{
+			name: "Active work UI correctly blocks idle detection",
+			capture: screenOf(
+				"› Look around the repository",
+				"",
+				"• Exploring",
+				"  └ Read main.go",
+				"",
+				"›",
+				"100% context left",
+			),
+			want: []handoff.Status{handoff.StatusProcessing},
+		},
+		{
+			name: "Narrative \"exploring\" does not block idle detection",
+			capture: screenOf(
+				"› What did you do?",
+				"",
+				"• I was exploring the codebase and found the parser.",
+				"  While Exploring it I kept notes.",
+				"",
+				"›",
+				"100% context left",
+			),
+			want: quiet,
+		},
+		{
+			name: "USER_PREFIX_PATTERN does not match across newlines",
+			capture: screenOf(
+				"• READY",
+				"",
+				"›",
+				"100% context left",
+			),
+			// The lone › is the prompt, not a user message "› 100% …".
+			want: []handoff.Status{handoff.StatusCompleted},
+		},
+		{
+			name: "Standalone chevron prompt not misdetected as user input",
+			capture: screenOf(
+				"› Reply with READY",
+				"",
+				"• READY",
+				"",
+				"›",
+				"100% context left",
+			),
+			want: []handoff.Status{handoff.StatusCompleted},
+		},
+		{
+			name: "Standalone chevron with prior assistant produces completed",
+			capture: screenOf(
+				"› Summarise the change",
+				"",
+				"• The parser now accepts trailing commas.",
+				"",
+				"›",
+				"",
+				"100% context left",
+			),
+			want: []handoff.Status{handoff.StatusCompleted},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := New().Classify(tc.capture, "")
+			for _, w := range tc.want {
+				if got.Status == w {
+					return
+				}
+			}
+			t.Errorf("status %q (%s), want one of %v\nsignals: %+v", got.Status, got.Reason, tc.want, got.Signals)
+		})
+	}
+}
+
+// TestUserPrefixMatchesOnlyOnItsLine is the matcher side of "USER_PREFIX_PATTERN
+// does not match across newlines": a lone › has no text, whatever follows
+// on the next line, and "› Reply with READY" is a user message.
+func TestUserPrefixMatchesOnlyOnItsLine(t *testing.T) {
+	tests := []struct {
+		line     string
+		wantText string
+	}{
+		{"›", ""},
+		{"›  ", ""},
+		{"›\t", ""},
+		{"› Reply with READY", "Reply with READY"},
+		{"›\tReply with READY", "Reply with READY"},
+		{"›   Reply", "Reply"},
+	}
+	for _, tc := range tests {
+		kind, text := promptLine(tc.line)
+		if kind != chevronPrompt || text != tc.wantText {
+			t.Errorf("promptLine(%q) = %d, %q; want chevron prompt with %q", tc.line, kind, text, tc.wantText)
+		}
+	}
+	// Across a newline: the classifier sees the lone › as the prompt.
+	sig := New().Classify("›\n100% context left\n", "").Signals.(Signals)
+	if sig.LastUserLine != 0 || sig.Prompt != "bare" {
+		t.Errorf("lone › before the footer: last user line %d, prompt %q; want no user message and a bare prompt", sig.LastUserLine, sig.Prompt)
+	}
+	sig = New().Classify("› Reply with READY\n", "").Signals.(Signals)
+	if sig.LastUserLine != 1 || sig.LastUser != "› Reply with READY" {
+		t.Errorf("› Reply with READY: last user %q at %d; want it as the user message on line 1", sig.LastUser, sig.LastUserLine)
+	}
+}
