@@ -127,13 +127,13 @@ func (*Classifier) LastMessage(capture string) (string, error) {
 type screen struct {
 	sig Signals
 
-	nonBlank      int  // non-blank lines seen
-	replies       bool // a reply marker after the last user message
-	menu          bool // the bottom shows an approval/choice menu (UI, never quoted)
+	nonBlank      int     // non-blank lines seen
+	replies       bool    // a reply marker after the last user message
+	menu          bool    // the bottom shows an approval/choice menu (UI, never quoted)
 	legacyWait    [2]bool // a legacy [y/n] question: [0] anywhere scanned, [1] in the window
 	errCell       bool    // a ■ error with nothing newer below it
 	legacyErr     [2]bool // a legacy Error:/panic: line: [0] anywhere scanned, [1] in the window
-	active        bool // active-work UI in the window with no error below it
+	active        bool    // active-work UI in the window with no error below it
 	userFound     bool
 	promptFound   bool
 	promptStart   int // offset of the prompt line (or the chrome's top) in the capture

@@ -36,9 +36,9 @@ func TestExtractLastMessage(t *testing.T) {
 			want: "I will write it.",
 		},
 		{
-			name: "0.169 message that starts with a tool verb is still a message",
+			name:    "0.169 message that starts with a tool verb is still a message",
 			capture: cat(ls("› Did the tests pass?", "", "• Ran them all; they pass."), composer169),
-			want: "Ran them all; they pass.",
+			want:    "Ran them all; they pass.",
 		},
 		{
 			name:    "0.169 list bullets inside a message are not messages",
