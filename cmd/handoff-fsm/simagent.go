@@ -2,12 +2,66 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/handoff-fsm/handoff-fsm/simagent"
 )
 
-// runSimAgent is not built yet.
+// runSimAgent runs the simulated Codex-like agent on the terminal it was
+// started in (the demo starts it in a tmux pane). Hidden: it is plumbing
+// for demo and the end-to-end tests.
 func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: simagent is not implemented yet")
-	return exitFailure
+	fs := flag.NewFlagSet("sim-agent", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)")
+		fmt.Fprintln(stderr, "A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
+			"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.")
+		fs.PrintDefaults()
+	}
+	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
+	startup := durationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 4s)")
+	work := durationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
+	stream := durationVar(fs, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
+	burst := durationVar(fs, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
+	echo := fs.Bool("echo", false, "write exactly what the user asked into the response file")
+	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
+	model := fs.String("model", "sim-model", "model name on the status line")
+	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sim-agent: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	tty, ok := stdin.(*os.File)
+	if !ok {
+		fmt.Fprintln(stderr, "sim-agent: standard input must be a terminal (run it in a tmux pane)")
+		return exitUsage
+	}
+	pb := burst.d
+	if burst.set && pb == 0 {
+		pb = -1 // explicitly off
+	}
+	agent, err := simagent.New(simagent.Options{
+		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "sim-agent: %v\n", err)
+		return exitUsage
+	}
+	if err := agent.Run(ctx, tty, stdout); err != nil {
+		fmt.Fprintf(stderr, "sim-agent: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
 }

@@ -1,0 +1,427 @@
+// Package simagent is a simulated Codex-like coding agent for demos and
+// end-to-end tests. Run in a terminal (a tmux pane), it draws screens shaped
+// like Codex 0.169's — composer, status line, footer, "◦ Working (Ns • esc
+// to interrupt)", "› " user messages, "• " replies, "Worked for Ns" — sets the
+// pane title (a braille spinner while busy), reads prompts as bracketed
+// pastes followed by Enter, and answers by running the RESPONSE FILE
+// INSTRUCTION's heredoc through /bin/sh.
+//
+// It reproduces the startup race for real: after Enter it keeps showing the
+// previous turn's idle screen for a while before it starts working.
+// Scenarios make it slow to start, forget the response file, or crash.
+package simagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// Scenario selects how the simulated agent behaves on each turn.
+type Scenario string
+
+// The scenarios.
+const (
+	// ScenarioNormal: a short startup race, work, the response file, idle.
+	ScenarioNormal Scenario = "normal"
+	// ScenarioSlowStart: as normal, with a startup (stale screen) twice as
+	// long as the work — still shorter than the engine's startup timeout.
+	ScenarioSlowStart Scenario = "slow-start"
+	// ScenarioNeverWrites: answers on screen only and never writes the
+	// response file.
+	ScenarioNeverWrites Scenario = "never-writes"
+	// ScenarioCrash: exits in the middle of the turn.
+	ScenarioCrash Scenario = "crash"
+)
+
+// Scenarios lists the scenarios in the order the demo presents them.
+func Scenarios() []Scenario {
+	return []Scenario{ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash}
+}
+
+// ErrCrashed is what Run returns in the crash scenario.
+var ErrCrashed = errors.New("simulated agent crashed mid-turn")
+
+// Defaults for Options.
+const (
+	DefaultStartup     = 1500 * time.Millisecond
+	DefaultSlowStartup = 4 * time.Second
+	DefaultWork        = 2 * time.Second
+	DefaultStream      = time.Second
+	// DefaultPasteBurst: an Enter this soon after a paste is taken as a
+	// newline in the paste, as Codex does.
+	DefaultPasteBurst = 80 * time.Millisecond
+)
+
+// Options configures the simulated agent.
+type Options struct {
+	Scenario Scenario
+	// Startup is how long the previous turn's idle screen stays after Enter
+	// (the startup race); by scenario if zero.
+	Startup time.Duration
+	// Work is how long the "Working" indicator shows (DefaultWork if zero).
+	Work time.Duration
+	// Stream is how long the reply streams with no indicator and only the
+	// spinner title saying the turn runs (DefaultStream if zero).
+	Stream time.Duration
+	// PasteBurst: an Enter this soon after a paste is a newline in the
+	// composer, not a submission (DefaultPasteBurst if zero; negative: off).
+	PasteBurst time.Duration
+	// Echo makes the response file hold exactly what the user asked (the
+	// prompt without its RESPONSE FILE INSTRUCTION), for tests that check a
+	// prompt arrived intact.
+	Echo bool
+	// PreviousTurn starts with a finished turn on screen, so the stale screen
+	// of the startup race reads "completed", as between real turns.
+	PreviousTurn bool
+	// Model, Effort and Cwd fill the status line; Cwd's basename is the idle
+	// pane title.
+	Model, Effort, Cwd string
+}
+
+func (o Options) withDefaults() (Options, error) {
+	switch o.Scenario {
+	case "":
+		o.Scenario = ScenarioNormal
+	case ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash:
+	default:
+		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash", o.Scenario)
+	}
+	if o.Startup <= 0 {
+		o.Startup = DefaultStartup
+		if o.Scenario == ScenarioSlowStart {
+			o.Startup = DefaultSlowStartup
+		}
+	}
+	if o.Work <= 0 {
+		o.Work = DefaultWork
+	}
+	if o.Stream <= 0 {
+		o.Stream = DefaultStream
+	}
+	if o.PasteBurst == 0 {
+		o.PasteBurst = DefaultPasteBurst
+	}
+	if o.Model == "" {
+		o.Model = "sim-model"
+	}
+	if o.Effort == "" {
+		o.Effort = "medium"
+	}
+	if o.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, err
+		}
+		o.Cwd = wd
+	}
+	return o, nil
+}
+
+// Agent is one running simulated agent.
+type Agent struct {
+	o Options
+
+	mu         sync.Mutex
+	out        io.Writer
+	screen     Screen
+	rows, cols int
+}
+
+// New returns an agent for o (defaults filled in).
+func New(o Options) (*Agent, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{o: o, rows: 24, cols: 80}
+	a.screen = Screen{Model: o.Model, Effort: o.Effort, Cwd: o.Cwd}
+	a.screen.Transcript = banner(o)
+	if o.PreviousTurn {
+		a.screen.Transcript = append(a.screen.Transcript,
+			"", "› Say hello", "", "• Hello! Ready for the next task.", "",
+			"  Worked for 1s • "+time.Now().Format("15:04"))
+	}
+	return a, nil
+}
+
+func banner(o Options) []string {
+	return []string{
+		">_ Simulated Codex (handoff-fsm sim-agent, scenario " + string(o.Scenario) + ")",
+		"",
+		"  model:     " + o.Model + " " + o.Effort,
+		"  directory: " + o.Cwd,
+	}
+}
+
+// Screen returns a copy of what the agent shows now.
+func (a *Agent) Screen() Screen {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := a.screen
+	s.Transcript = append([]string(nil), s.Transcript...)
+	return s
+}
+
+// Run drives the agent on the terminal tty (raw mode, restored on return)
+// until the input ends, Ctrl-C or Ctrl-D on an empty composer, or ctx ends.
+// In the crash scenario it returns ErrCrashed in the middle of the first
+// turn.
+func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
+	restore, err := RawMode(ctx, tty)
+	if err != nil {
+		return fmt.Errorf("the simulated agent needs a terminal (run it in a tmux pane): %w", err)
+	}
+	defer restore()
+	a.out = out
+	a.resize(ctx, tty)
+	// Bracketed paste on: tmux's paste-buffer -p only brackets a paste for
+	// an application that asked for it.
+	fmt.Fprint(out, "\x1b[?2004h")
+	defer fmt.Fprint(out, "\x1b[?2004l\r\n")
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	keys := make(chan Key)
+	go func() {
+		defer close(keys)
+		kr := NewKeyReader(tty)
+		for {
+			k, err := kr.Next()
+			if err != nil {
+				return
+			}
+			select {
+			case keys <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+
+	a.draw()
+	var (
+		queue     []string
+		running   bool
+		turnDone  = make(chan error, 1)
+		lastPaste time.Time
+	)
+	start := func(prompt string) {
+		running = true
+		go func() { turnDone <- a.turn(ctx, prompt) }()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-winch:
+			a.resize(ctx, tty)
+			a.draw()
+		case <-tick.C:
+			if a.Screen().Busy {
+				a.draw()
+			}
+		case err := <-turnDone:
+			running = false
+			if err != nil {
+				return err
+			}
+			if len(queue) > 0 {
+				next := queue[0]
+				queue = queue[1:]
+				start(next)
+			}
+		case k, ok := <-keys:
+			if !ok {
+				return nil
+			}
+			switch k.Kind {
+			case KeyPaste, KeyText:
+				if k.Kind == KeyPaste {
+					lastPaste = time.Now()
+				}
+				a.update(func(s *Screen) { s.Draft += k.Text })
+			case KeyBackspace:
+				a.update(func(s *Screen) {
+					if _, n := utf8.DecodeLastRuneInString(s.Draft); n > 0 {
+						s.Draft = s.Draft[:len(s.Draft)-n]
+					}
+				})
+			case KeyEnter:
+				if a.o.PasteBurst > 0 && time.Since(lastPaste) < a.o.PasteBurst {
+					a.update(func(s *Screen) { s.Draft += "\n" })
+					continue
+				}
+				prompt := strings.TrimRight(a.Screen().Draft, "\n")
+				if strings.TrimSpace(prompt) == "" {
+					continue
+				}
+				a.update(func(s *Screen) { s.Draft = "" })
+				if running {
+					queue = append(queue, prompt)
+				} else {
+					start(prompt)
+				}
+			case KeyInterrupt:
+				if a.Screen().Draft != "" {
+					a.update(func(s *Screen) { s.Draft = "" })
+					continue
+				}
+				return nil
+			case KeyEOF:
+				return nil
+			}
+		}
+	}
+}
+
+func (a *Agent) resize(ctx context.Context, tty *os.File) {
+	rows, cols, err := Size(ctx, tty)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	a.rows, a.cols = rows, cols
+	a.mu.Unlock()
+}
+
+// update changes the screen and redraws it.
+func (a *Agent) update(f func(*Screen)) {
+	a.mu.Lock()
+	f(&a.screen)
+	a.mu.Unlock()
+	a.draw()
+}
+
+func (a *Agent) draw() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.out == nil {
+		return
+	}
+	now := time.Now()
+	fmt.Fprint(a.out, Frame(a.screen.Render(now, a.rows, a.cols), a.screen.Title(now)))
+}
+
+// turn answers one prompt: the startup race, work, the response file, the
+// streamed reply, idle again.
+func (a *Agent) turn(ctx context.Context, prompt string) error {
+	began := time.Now()
+	// The startup race: the previous turn's idle screen stays (the composer
+	// was just cleared) while the agent "reads" the prompt.
+	if err := sleep(ctx, a.o.Startup); err != nil {
+		return nil
+	}
+	a.update(func(s *Screen) {
+		s.Transcript = append(s.Transcript, "")
+		s.Transcript = append(s.Transcript, quoteLines("› ", displayText(prompt), 4)...)
+		s.Busy, s.Indicator, s.Since = true, "Working", time.Now()
+	})
+	if a.o.Scenario == ScenarioCrash {
+		_ = sleep(ctx, a.o.Work/2)
+		return ErrCrashed
+	}
+	if err := sleep(ctx, a.o.Work); err != nil {
+		return nil
+	}
+
+	plan := Plan(a.o, prompt)
+	if plan.Heredoc != "" {
+		result := "  └ (no output)"
+		if err := WriteResponse(ctx, plan.Heredoc, plan.File); err != nil {
+			result = "  └ " + err.Error()
+		}
+		a.update(func(s *Screen) {
+			s.Transcript = append(s.Transcript, "", "• Ran "+plan.Heredoc, result)
+		})
+	}
+
+	// Streaming: no indicator, the screen looks idle, only the title spins.
+	a.update(func(s *Screen) {
+		s.Indicator = ""
+		s.Transcript = append(s.Transcript, "", "• ")
+	})
+	words := strings.Fields(plan.Reply)
+	step := a.o.Stream / time.Duration(max(len(words), 1))
+	for i := range words {
+		if err := sleep(ctx, step); err != nil {
+			return nil
+		}
+		a.update(func(s *Screen) {
+			s.Transcript[len(s.Transcript)-1] = "• " + strings.Join(words[:i+1], " ")
+		})
+	}
+	a.update(func(s *Screen) {
+		s.Busy = false
+		s.Transcript = append(s.Transcript, "",
+			fmt.Sprintf("  Worked for %ds • %s", int(time.Since(began).Seconds()), time.Now().Format("15:04")))
+	})
+	return nil
+}
+
+// displayText is the prompt as the transcript shows it: without leading
+// blank lines.
+func displayText(prompt string) string {
+	return strings.TrimLeft(prompt, "\n")
+}
+
+// TurnPlan is what the agent will do with a prompt: the reply it shows, and
+// the response file it writes (Heredoc "" when it writes none).
+type TurnPlan struct {
+	Reply   string
+	Heredoc string
+	File    string
+}
+
+// Plan decides the agent's answer to prompt under o, without doing it.
+func Plan(o Options, prompt string) TurnPlan {
+	asked := UserText(prompt)
+	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(asked), "\n", 2)[0])
+	if utf8.RuneCountInString(first) > 60 {
+		first = string([]rune(first)[:60]) + "…"
+	}
+	heredoc, err := Heredoc(prompt)
+	switch {
+	case o.Scenario == ScenarioNeverWrites:
+		return TurnPlan{Reply: "Here is my answer, on screen only (I did not write the response file): " +
+			"you asked " + quote(first) + "."}
+	case err != nil:
+		return TurnPlan{Reply: "Done: you asked " + quote(first) + " (no response file was requested)."}
+	}
+	file := "Simulated answer to " + quote(first) + ".\n\nThe simulated agent (scenario " +
+		string(o.Scenario) + ") did the work and wrote this file through the heredoc instruction."
+	if o.Echo {
+		file = asked
+	}
+	return TurnPlan{
+		Reply:   fmt.Sprintf("Done. I wrote my answer (%d bytes) to the response file.", len(file)+1),
+		Heredoc: heredoc,
+		File:    file,
+	}
+}
+
+func quote(s string) string { return "“" + s + "”" }
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
