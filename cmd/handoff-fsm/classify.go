@@ -2,12 +2,99 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
 )
 
-// runClassify is not built yet.
+// classifiers lists the screen classifiers by provider name. Claude Code and
+// others plug in here the same way.
+func classifiers() map[string]handoff.Classifier {
+	return map[string]handoff.Classifier{
+		"codex": codex.New(),
+	}
+}
+
+// runClassify reads a raw capture (escape sequences allowed) from a file or
+// stdin and prints the classifier's verdict as one JSON object:
+// {"status":"…","reason":"…","signals":{…}}.
 func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: classify is not implemented yet")
-	return exitFailure
+	providers := classifiers()
+	names := make([]string, 0, len(providers))
+	for n := range providers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+
+	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	provider := fs.String("provider", "codex", "agent CLI whose screen it is: "+strings.Join(names, ", "))
+	title := fs.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: handoff-fsm classify [--provider NAME] [--title PANE_TITLE] [FILE|-]")
+		fmt.Fprintln(stderr, "\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)")
+		fmt.Fprintln(stderr, "and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	// Flags may come before or after the file name.
+	var files []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		files = append(files, rest[0])
+		rest = rest[1:]
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(stderr, "handoff-fsm classify: one capture at a time, got %d files\n", len(files))
+		fs.Usage()
+		return exitUsage
+	}
+	cl, ok := providers[*provider]
+	if !ok {
+		fmt.Fprintf(stderr, "handoff-fsm classify: unknown provider %q (known providers: %s)\n", *provider, strings.Join(names, ", "))
+		return exitUsage
+	}
+
+	var (
+		capture []byte
+		err     error
+		source  = "stdin"
+	)
+	if len(files) == 0 || files[0] == "-" {
+		capture, err = io.ReadAll(stdin)
+	} else {
+		source = files[0]
+		capture, err = os.ReadFile(files[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm classify: cannot read the capture from %s: %v\n", source, err)
+		return exitFailure
+	}
+
+	c := cl.Classify(string(capture), *title)
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false) // captures hold "<<" heredocs and "->" arrows; keep them readable
+	if err := enc.Encode(c); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
 }
