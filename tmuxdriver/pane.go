@@ -12,6 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
 )
 
 // Defaults for Options.
@@ -32,13 +33,14 @@ func DefaultShells() []string {
 	return []string{"sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "ash", "nu", "pwsh"}
 }
 
-// Options configures a Pane. Target and Classifier are required.
+// Options configures a Pane. Only Target is required.
 type Options struct {
 	// Server is the tmux server the pane lives on.
 	Server Server
 	// Target is any tmux target: "session", "session:window.pane", "%id".
 	Target string
-	// Classifier reads the captured screen and title into a status.
+	// Classifier reads the captured screen and title into a status; the
+	// Codex classifier if nil.
 	Classifier handoff.Classifier
 	// History is how many scrollback lines each poll captures above the
 	// visible screen (DefaultHistory if zero).
@@ -77,7 +79,7 @@ func New(o Options) (*Pane, error) {
 		return nil, errors.New("tmuxdriver: a target is required (session:window.pane or %id)")
 	}
 	if o.Classifier == nil {
-		return nil, errors.New("tmuxdriver: a classifier is required")
+		o.Classifier = codex.New()
 	}
 	if err := o.Server.validate(); err != nil {
 		return nil, err

@@ -313,8 +313,8 @@ func TestOptionsAreChecked(t *testing.T) {
 	if _, err := tmuxdriver.New(tmuxdriver.Options{Classifier: testClassifier{}}); err == nil {
 		t.Error("no target accepted")
 	}
-	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x"}); err == nil {
-		t.Error("no classifier accepted")
+	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x"}); err != nil {
+		t.Fatalf("no classifier: %v (want the Codex one by default)", err)
 	}
 	both := tmuxdriver.Server{Socket: "a", SocketPath: "/b"}
 	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x", Classifier: testClassifier{}, Server: both}); err == nil {
