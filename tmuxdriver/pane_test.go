@@ -201,8 +201,14 @@ func TestAgentBackAtAShell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := p.Status(context.Background())
-	if !errors.Is(err, tmuxdriver.ErrAgentExited) || st != handoff.StatusError || !strings.Contains(err.Error(), "running sh") {
+	// tmux starts the command through its default shell, which then execs
+	// sh: either is a shell.
+	var st handoff.Status
+	waitFor(t, "the pane to run sh", func() bool {
+		st, err = p.Status(context.Background())
+		return err != nil && strings.Contains(err.Error(), "running sh")
+	})
+	if !errors.Is(err, tmuxdriver.ErrAgentExited) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want ErrAgentExited naming the shell", st, err)
 	}
 	if err := p.Send(context.Background(), "echo pwned > /tmp/should-not-exist"); !errors.Is(err, tmuxdriver.ErrAgentExited) {
