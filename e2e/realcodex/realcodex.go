@@ -1,0 +1,459 @@
+// Package realcodex runs the real OpenAI Codex CLI in a private tmux server
+// for end-to-end tests: a fresh CODEX_HOME whose config points Codex at a
+// fake model server, a trusted work folder, a readiness wait, captures with
+// the pane title, keys and pastes, and a cleanup that ends everything the
+// session started (tmux server, Codex, and an app-server daemon should one
+// have been started despite the config).
+//
+// It is test support: the tests in e2e/ and the fixture capture use it.
+package realcodex
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Version is the pinned Codex CLI version the tests and fixtures are for.
+const Version = "0.169.0"
+
+// BinEnv names the environment variable that points at the Codex binary.
+const BinEnv = "HANDOFF_CODEX_BIN"
+
+// ErrNoBinary: the Codex binary is not installed where the tests look.
+var ErrNoBinary = errors.New("codex binary not found")
+
+// CacheDir is where scripts/install-codex.sh installs the pinned version:
+// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/codex-<Version>.
+func CacheDir() string {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = os.TempDir()
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "handoff-fsm", "codex-"+Version)
+}
+
+// Binary finds the Codex binary: $HANDOFF_CODEX_BIN if set, else the
+// install script's link <CacheDir>/codex. The error wraps ErrNoBinary and
+// says how to install it.
+func Binary() (string, error) {
+	if p := os.Getenv(BinEnv); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("%w: %s=%s: %v", ErrNoBinary, BinEnv, p, err)
+		}
+		return p, nil
+	}
+	p := filepath.Join(CacheDir(), "codex")
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%w at %s (run scripts/install-codex.sh, or set %s)", ErrNoBinary, p, BinEnv)
+	}
+	return p, nil
+}
+
+// Options configure one Codex session.
+type Options struct {
+	Bin     string // the Codex binary (see Binary)
+	Workdir string // Codex's cwd, trusted in the config
+	Home    string // a fresh, empty CODEX_HOME
+	BaseURL string // the fake model server, ending in /v1
+	// Model defaults to DefaultModel. Its catalog entry decides the tools
+	// Codex offers; gpt-5.5 offers the exec_command function.
+	Model string
+	// ApprovalPolicy defaults to "never"; "on-request" with SandboxMode
+	// "workspace-write" lets escalated commands ask for approval.
+	ApprovalPolicy string
+	// SandboxMode defaults to "danger-full-access".
+	SandboxMode string
+	// Width and Height of the pane; 120x40 by default.
+	Width, Height int
+	// ReadyTimeout bounds the wait for the status line; 30 s by default.
+	ReadyTimeout time.Duration
+}
+
+// DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
+// whose tool set includes exec_command, and for which the upgrade nudge can
+// be marked as seen.
+const DefaultModel = "gpt-5.5"
+
+// Session is Codex running in a private tmux server.
+type Session struct {
+	Socket string // tmux -L name of the private server
+	Target string // the pane, for tmux -t
+	Home   string // CODEX_HOME
+	// Started is when the Codex process was started; Ready when its status
+	// line first showed the model and cwd.
+	Started, Ready time.Time
+
+	opts    Options
+	panePID int
+}
+
+// Config returns the config.toml for opts: the fake provider with retries
+// off (an error shows at once instead of after minutes of backoff), the
+// work folder trusted, no app-server daemon (it would copy ~400 MB into
+// CODEX_HOME/packages and outlive the TUI) and the model-upgrade screen
+// marked as seen.
+func Config(opts Options) string {
+	opts = opts.withDefaults()
+	q := func(s string) string { return strconv.Quote(s) }
+	return fmt.Sprintf(`model = %s
+model_provider = "fake"
+approval_policy = %s
+sandbox_mode = %s
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "Fake"
+base_url = %s
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects.%s]
+trust_level = "trusted"
+
+[features]
+daemon_auto_start = false
+
+[notice.model_migrations]
+%s = "gpt-6-sol"
+`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model))
+}
+
+func (o Options) withDefaults() Options {
+	if o.Model == "" {
+		o.Model = DefaultModel
+	}
+	if o.ApprovalPolicy == "" {
+		o.ApprovalPolicy = "never"
+	}
+	if o.SandboxMode == "" {
+		o.SandboxMode = "danger-full-access"
+	}
+	if o.Width == 0 {
+		o.Width = 120
+	}
+	if o.Height == 0 {
+		o.Height = 40
+	}
+	if o.ReadyTimeout == 0 {
+		o.ReadyTimeout = 30 * time.Second
+	}
+	return o
+}
+
+// Start writes the config into opts.Home, starts a private tmux server with
+// Codex in its only pane, and waits until Codex is ready for a prompt. On
+// error everything started is ended again.
+func Start(ctx context.Context, opts Options) (*Session, error) {
+	opts = opts.withDefaults()
+	for name, v := range map[string]string{"Bin": opts.Bin, "Workdir": opts.Workdir, "Home": opts.Home, "BaseURL": opts.BaseURL} {
+		if v == "" {
+			return nil, fmt.Errorf("realcodex: Options.%s is required", name)
+		}
+	}
+	if err := os.MkdirAll(opts.Home, 0o700); err != nil {
+		return nil, fmt.Errorf("realcodex: CODEX_HOME: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(opts.Home, "config.toml"), []byte(Config(opts)), 0o600); err != nil {
+		return nil, fmt.Errorf("realcodex: config: %w", err)
+	}
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	s := &Session{
+		Socket: fmt.Sprintf("handoff-e2e-%d-%s", os.Getpid(), hex.EncodeToString(rnd[:])),
+		Target: "codex:0.0",
+		Home:   opts.Home,
+		opts:   opts,
+	}
+	s.Started = time.Now()
+	_, err := s.tmux(ctx, "-f", "/dev/null", "new-session", "-d", "-s", "codex",
+		"-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height), "-c", opts.Workdir,
+		"-e", "CODEX_HOME="+opts.Home, "-e", "TERM=xterm-256color", "-e", "LANG=C.UTF-8",
+		opts.Bin)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_pid}")
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.panePID, _ = strconv.Atoi(strings.TrimSpace(out))
+	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
+	defer cancel()
+	if err := s.WaitFor(rctx, 100*time.Millisecond, s.isReady); err != nil {
+		text, _, _ := s.Capture(context.Background())
+		s.Close()
+		return nil, fmt.Errorf("realcodex: Codex not ready: %w; screen:\n%s", err, text)
+	}
+	s.Ready = time.Now()
+	return s, nil
+}
+
+// isReady: the status line under the composer shows the model and the cwd
+// (e.g. "  GPT-5.5 default · /tmp/x"); before that Codex drops keys.
+func (s *Session) isReady(text, _ string) bool {
+	for _, line := range strings.Split(StripANSI(text), "\n") {
+		if strings.Contains(line, " · "+s.opts.Workdir) && strings.Contains(strings.ToLower(line), strings.ToLower(s.opts.Model)) {
+			return true
+		}
+	}
+	return false
+}
+
+// PanePID is the pid of the Codex process in the pane.
+func (s *Session) PanePID() int { return s.panePID }
+
+// tmux runs one tmux command against the private server, with a timeout.
+func (s *Session) tmux(ctx context.Context, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", s.Socket}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("realcodex: tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// Capture returns the pane's text (colour escapes kept, wrapped lines
+// joined, 200 lines of history) and its title, from one tmux call.
+func (s *Session) Capture(ctx context.Context) (text, title string, err error) {
+	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_title}", ";",
+		"capture-pane", "-p", "-e", "-J", "-S", "-200", "-t", s.Target)
+	if err != nil {
+		return "", "", err
+	}
+	title, text, _ = strings.Cut(out, "\n")
+	return text, title, nil
+}
+
+// WaitFor polls the pane every poll until cond holds, or ctx ends.
+func (s *Session) WaitFor(ctx context.Context, poll time.Duration, cond func(text, title string) bool) error {
+	for {
+		text, title, err := s.Capture(ctx)
+		if err == nil && cond(text, title) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return fmt.Errorf("%w (last capture error: %v)", ctx.Err(), err)
+			}
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// Keys sends tmux key names (Enter, Escape, y …) to the pane.
+func (s *Session) Keys(ctx context.Context, keys ...string) error {
+	_, err := s.tmux(ctx, append([]string{"send-keys", "-t", s.Target}, keys...)...)
+	return err
+}
+
+// Paste puts text into the composer as one bracketed paste, without Enter.
+func (s *Session) Paste(ctx context.Context, text string) error {
+	buf := "handoff-e2e"
+	cmd := exec.CommandContext(ctx, "tmux", "-L", s.Socket, "load-buffer", "-b", buf, "-")
+	cmd.Stdin = strings.NewReader(text)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("realcodex: load-buffer: %w: %s", err, out)
+	}
+	_, err := s.tmux(ctx, "paste-buffer", "-p", "-d", "-b", buf, "-t", s.Target)
+	return err
+}
+
+// Submit pastes text and presses Enter after a pause long enough that Codex
+// does not take the Enter as part of the paste. Codex drops an Enter now and
+// then (right after start, or too close to a paste), so Submit checks that
+// the prompt left the composer — the placeholder is back or the title
+// spins — and presses Enter once more if not.
+func (s *Session) Submit(ctx context.Context, text string) error {
+	if err := s.Paste(ctx, text); err != nil {
+		return err
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		if err := pause(ctx, 300*time.Millisecond); err != nil {
+			return err
+		}
+		if err := s.Keys(ctx, "Enter"); err != nil {
+			return err
+		}
+		vctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+		err := s.WaitFor(vctx, 50*time.Millisecond, Submitted)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	text, title, _ := s.Capture(ctx)
+	return fmt.Errorf("realcodex: the prompt was not submitted after two Enters; title %q, screen:\n%s", title, StripANSI(text))
+}
+
+// Submitted reports a screen whose composer is empty again (its placeholder
+// shows) or whose title spins: the prompt was taken.
+func Submitted(text, title string) bool {
+	return Spinning(title) || strings.Contains(StripANSI(text), "› "+Placeholder)
+}
+
+// Placeholder is the text of Codex's empty composer.
+const Placeholder = "Ask Codex to do anything"
+
+// Spinning reports a pane title with Codex's braille spinner in front: a
+// turn is running.
+func Spinning(title string) bool {
+	r := []rune(title)
+	return len(r) > 0 && r[0] >= 0x2800 && r[0] <= 0x28ff
+}
+
+func pause(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// Close ends everything the session started: the tmux server (and with it
+// Codex), Codex itself should it survive the hang-up, and any app-server
+// daemon recorded under CODEX_HOME/app-server-daemon. It is safe to call
+// more than once; it reports what it could not end.
+func (s *Session) Close() error {
+	var errs []error
+	ctx := context.Background()
+	_, _ = s.tmux(ctx, "kill-server") // "no server running" is fine
+	if s.panePID > 0 {
+		if err := endProcess(s.panePID, ""); err != nil {
+			errs = append(errs, fmt.Errorf("codex pid %d: %w", s.panePID, err))
+		}
+	}
+	errs = append(errs, StopDaemons(s.Home)...)
+	return errors.Join(errs...)
+}
+
+// StopDaemons ends the app-server daemon processes whose pid files are under
+// home/app-server-daemon, but only those whose executable or command line
+// lies under home or names it — a pid file can be stale and its pid reused.
+func StopDaemons(home string) []error {
+	files, _ := filepath.Glob(filepath.Join(home, "app-server-daemon", "*.pid"))
+	var errs []error
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var rec struct {
+			PID int `json:"pid"`
+		}
+		if json.Unmarshal(b, &rec) != nil || rec.PID <= 0 {
+			continue
+		}
+		if err := endProcess(rec.PID, home); err != nil {
+			errs = append(errs, fmt.Errorf("daemon pid %d (%s): %w", rec.PID, f, err))
+		}
+	}
+	return errs
+}
+
+// endProcess sends SIGTERM to pid, then SIGKILL if it is still there after
+// two seconds. With mustMention set, a process whose command line does not
+// mention it is left alone (it is not ours).
+func endProcess(pid int, mustMention string) error {
+	if !alive(pid) {
+		return nil
+	}
+	if mustMention != "" {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+		if err != nil || !(bytes.Contains(cmdline, []byte(mustMention)) || strings.HasPrefix(exe, mustMention)) {
+			return nil
+		}
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	// After kill-server Codex usually exits on the hang-up by itself.
+	for time.Now().Before(deadline.Add(-1500*time.Millisecond)) && alive(pid) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	time.Sleep(100 * time.Millisecond)
+	if alive(pid) {
+		return errors.New("still running after SIGKILL")
+	}
+	return nil
+}
+
+// alive reports whether pid is a running (not zombie) process.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// StripANSI removes CSI and OSC escape sequences, for the harness's own
+// screen checks (the classifier has its own, stricter one).
+func StripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != 0x1b || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		switch s[i+1] {
+		case '[':
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return b.String()
+}
