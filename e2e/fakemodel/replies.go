@@ -175,6 +175,16 @@ func WriteResponse(answer, workdir string) Reply {
 	})
 }
 
+// EscalatedWriteResponse is WriteResponse asking to run outside the
+// sandbox, so that under approval_policy = "on-request" Codex asks the user
+// before it writes the response file.
+func EscalatedWriteResponse(answer, workdir, justification string) Reply {
+	return shellReply("escalated-write-response", func(req Request) (ShellArgs, error) {
+		cmd, err := ResponseCommand(req.UserText, answer)
+		return ShellArgs{Cmd: cmd, Workdir: workdir, SandboxPermissions: "require_escalated", Justification: justification}, err
+	})
+}
+
 func shellReply(name string, args func(Request) (ShellArgs, error)) Reply {
 	return Reply{Name: name, events: func(req Request, respID string, newID func(string) string) []step {
 		a, err := args(req)
