@@ -33,7 +33,7 @@ const (
 	// ScenarioNormal: a short startup race, work, the response file, idle.
 	ScenarioNormal Scenario = "normal"
 	// ScenarioSlowStart: as normal, with a startup (stale screen) twice as
-	// long as the work — still shorter than the engine's startup timeout.
+	// long — still shorter than the demo's startup timeout (5 s).
 	ScenarioSlowStart Scenario = "slow-start"
 	// ScenarioNeverWrites: answers on screen only and never writes the
 	// response file.
@@ -53,7 +53,7 @@ var ErrCrashed = errors.New("simulated agent crashed mid-turn")
 // Defaults for Options.
 const (
 	DefaultStartup     = 1500 * time.Millisecond
-	DefaultSlowStartup = 4 * time.Second
+	DefaultSlowStartup = 3 * time.Second
 	DefaultWork        = 2 * time.Second
 	DefaultStream      = time.Second
 	// DefaultPasteBurst: an Enter this soon after a paste is taken as a
@@ -401,8 +401,8 @@ func Plan(o Options, prompt string) TurnPlan {
 	case err != nil:
 		return TurnPlan{Reply: "Done: you asked " + quote(first) + " (no response file was requested)."}
 	}
-	file := "Simulated answer to " + quote(first) + ".\n\nThe simulated agent (scenario " +
-		string(o.Scenario) + ") did the work and wrote this file through the heredoc instruction."
+	file := "Simulated answer (scenario " + string(o.Scenario) + ") to: " + quote(first) +
+		"\n\nThe simulated agent did the work and wrote this file with the heredoc from the RESPONSE FILE INSTRUCTION."
 	if o.Echo {
 		file = asked
 	}

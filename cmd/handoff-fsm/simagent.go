@@ -24,7 +24,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fs.PrintDefaults()
 	}
 	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
-	startup := durationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 4s)")
+	startup := durationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
 	work := durationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
 	stream := durationVar(fs, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
 	burst := durationVar(fs, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
