@@ -80,6 +80,13 @@ func newRig(t *testing.T, approval, sandbox string) *rig {
 		if err := s.Close(); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
+		// With daemon_auto_start off, Codex must neither start the
+		// app-server daemon nor copy its ~400 MB package into the home.
+		for _, dir := range []string{"packages", "app-server-daemon"} {
+			if _, err := os.Stat(filepath.Join(home, dir)); err == nil {
+				t.Errorf("Codex created %s in CODEX_HOME: the app-server daemon was started", dir)
+			}
+		}
 	})
 	t.Logf("codex ready %v after start (tmux -L %s)", s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
 	return &rig{t: t, model: srv, codex: s, workdir: workdir}
