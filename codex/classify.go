@@ -136,9 +136,41 @@ type screen struct {
 	active        bool    // active-work UI in the window with no error below it
 	userFound     bool
 	promptFound   bool
-	promptStart   int // offset of the prompt line (or the chrome's top) in the capture
+	promptStart   int // where the bottom UI (prompt, footer, menu) starts in the capture
 	message       int // offset of the bottom-most assistant message header, -1 if none
 	messageLegacy bool
+
+	// Busy or menu UI found on indented lines counts only once the cell it
+	// belongs to is known: the continuation of the user's own message (a
+	// prompt that quotes "Would you like to …") is not Codex's UI.
+	pending pendingUI
+}
+
+type pendingUI struct {
+	active, menu         bool
+	activeText, menuText string
+	activeLine, menuLine int
+	menuStart            int // offset of the menu's topmost line
+}
+
+// settle decides the pending UI once the cell above it is known: it counts
+// unless that cell is the last user message.
+func (sc *screen) settle(count bool) {
+	p := sc.pending
+	sc.pending = pendingUI{}
+	if !count {
+		return
+	}
+	if p.active && !sc.active && !sc.errCell {
+		sc.active = true
+		sc.sig.ActiveWork = p.activeText
+		sc.sig.ActiveWorkLine = p.activeLine
+	}
+	if p.menu && !sc.replies && !sc.active {
+		sc.menu = true
+		sc.setWaiting(p.menuText, p.menuLine)
+		sc.promptStart = min(sc.promptStart, p.menuStart)
+	}
 }
 
 // read walks the capture backwards down to the last user message, collecting
@@ -153,11 +185,11 @@ func (sc *screen) read(capture string, extract bool) {
 	footerSeen := false // a footer line was seen below
 	hasTree := false    // the cell being read upwards has a "└" line
 	for {
-		raw, start, ok := ls.prev()
+		raw, start, dirty, ok := ls.prev()
 		if !ok {
 			break
 		}
-		l := ls.clean(raw)
+		l := ls.clean(raw, dirty)
 		t, indent := trimLeftSpace(l)
 		if t == "" {
 			continue
@@ -169,9 +201,11 @@ func (sc *screen) read(capture string, extract bool) {
 		if kind, text := promptLine(t); kind != notPrompt {
 			if kind == chevronPrompt && isMenuItem(text) {
 				// "› 1. Yes, proceed (y)": the cursor of a menu.
+				sc.settle(true)
 				if inWindow && !sc.replies {
 					sc.setWaiting(t, n)
 					sc.menu = true
+					sc.promptStart = min(sc.promptStart, start)
 				}
 				chromeOnly = false
 				continue
@@ -191,9 +225,11 @@ func (sc *screen) read(capture string, extract bool) {
 				continue
 			}
 			if kind == chevronPrompt && text != "" && indent <= 1 {
+				sc.settle(false)
 				sc.user(t, n)
 				break
 			}
+			sc.settle(true)
 			chromeOnly = false
 			continue
 		}
@@ -219,70 +255,97 @@ func (sc *screen) read(capture string, extract bool) {
 			chromeOnly = false
 		}
 
-		if isLegacyUser(t, indent) {
-			sc.user(t, n)
-			break
+		if indent == 0 {
+			if isLegacyUser(t, indent) {
+				sc.settle(false)
+				sc.user(t, n)
+				break
+			}
+			sc.settle(true)
 		}
 
 		// Codex's own UI, in the last lines only.
-		if inWindow && !sc.errCell && !sc.active && activeWork(t, indent) {
-			sc.active = true
-			sc.sig.ActiveWork = excerpt(t)
-			sc.sig.ActiveWorkLine = n
-			if indent > 0 || !startsCell(t) {
+		if inWindow && activeWork(t, indent) {
+			if indent > 0 {
+				if !sc.pending.active {
+					sc.pending.active = true
+					sc.pending.activeText, sc.pending.activeLine = excerpt(t), n
+				}
 				continue
 			}
-			// "• Exploring" is also a tool cell: fall through to count it.
-		}
-		if inWindow && !sc.replies && !sc.active && indent <= 2 && menuHint(t) {
-			sc.setWaiting(t, n)
-			sc.menu = true
+			if !sc.errCell && !sc.active {
+				sc.active = true
+				sc.sig.ActiveWork = excerpt(t)
+				sc.sig.ActiveWorkLine = n
+			}
+			if !startsCell(t) {
+				continue
+			}
+			// "• Exploring" is also a tool cell: go on to count it.
+		} else if inWindow && indent <= 2 && menuHint(t) {
+			if indent > 0 {
+				if !sc.pending.menu {
+					sc.pending.menu = true
+					sc.pending.menuText, sc.pending.menuLine = excerpt(t), n
+				}
+				sc.pending.menuStart = start // the menu's topmost line so far
+			} else if !sc.replies && !sc.active {
+				sc.setWaiting(t, n)
+				sc.menu = true
+				sc.promptStart = min(sc.promptStart, start)
+			}
 			continue
 		}
 
-		if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
-			if interrupted {
-				sc.sig.Interrupted = true
-			} else if !sc.replies && !sc.active && !sc.errCell {
-				sc.errCell = true
-				sc.setError(t, n)
+		if t[0] == 0xE2 {
+			// Lines led by a glyph (■ • └ ─): cells and their parts.
+			if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
+				if interrupted {
+					sc.sig.Interrupted = true
+				} else if !sc.replies && !sc.active && !sc.errCell {
+					sc.errCell = true
+					sc.setError(t, n)
+				}
+				hasTree = false
+				continue
 			}
+			if indent >= 2 && strings.HasPrefix(t, treeElbow) {
+				hasTree = true
+				continue
+			}
+			if text, ok := bulletText(t, indent); ok {
+				// The status indicator also starts with "•"; it is not a reply.
+				if !statusIndicator(t) {
+					verb, _, _ := strings.Cut(text, " ")
+					tool := toolHeader(text, hasTree, dirty && boldWord(raw, verb))
+					kind := "message"
+					if tool {
+						kind = "tool"
+					}
+					sc.reply(kind, n)
+					if extract && !tool && sc.message < 0 {
+						sc.message = start
+					}
+				}
+				hasTree = false
+				continue
+			}
+		}
+		if isWorkedFor(t) {
+			sc.reply("worked_for", n)
 			hasTree = false
 			continue
 		}
-
-		if indent >= 2 && strings.Contains(t, treeElbow) {
-			hasTree = true
+		if indent > 1 {
+			continue // inside a cell: nothing else starts there
 		}
-
-		if text, ok := bulletText(t, indent); ok {
-			// The status indicator also starts with "•"; it is not a reply.
-			if !statusIndicator(t) {
-				tool := toolHeader(text, hasTree)
-				kind := "message"
-				if tool {
-					kind = "tool"
-				}
-				sc.reply(kind, n)
-				if extract && !tool && sc.message < 0 {
-					sc.message = start
-				}
-			}
-			hasTree = false
-			continue
-		}
+		hasTree = false
 		if _, ok := isLegacyLabel(t, indent); ok {
 			sc.reply("label", n)
 			if extract && sc.message < 0 {
 				sc.message = start
 				sc.messageLegacy = true
 			}
-			hasTree = false
-			continue
-		}
-		if isWorkedFor(t) {
-			sc.reply("worked_for", n)
-			hasTree = false
 			continue
 		}
 		if legacyWaiting(t) {
@@ -297,9 +360,9 @@ func (sc *screen) read(capture string, extract bool) {
 				sc.setError(t, n)
 			}
 		}
-		if indent == 0 {
-			hasTree = false
-		}
+	}
+	if !sc.userFound {
+		sc.settle(true)
 	}
 	sc.sig.LinesScanned = ls.n
 }

@@ -111,6 +111,12 @@ func TestClassify(t *testing.T) {
 		{"0.169 narrative esc to interrupt", cat(ls("› How do I stop it?", "", "• Press esc to interrupt the turn; it stops running."), composer169), "proj", handoff.StatusCompleted},
 		{"0.169 menu cursor from an earlier turn", cat(ls("› 1. Yes, proceed (y)", "", "› next", "", "• Done.", ""), composer169), "proj", handoff.StatusCompleted},
 
+		// The user's own prompt is not Codex's UI, even when it quotes it.
+		{"user prompt quoting an approval question", cat(ls("› Reply with this text:", "  Would you like to run the following command?", "  Press enter to confirm or esc to cancel", "", "◦ Working (1s • esc to interrupt)"), composer169), "⠋ proj", handoff.StatusProcessing},
+		{"user prompt quoting an approval question, turn done", cat(ls("› Reply with this text:", "  Would you like to run the following command?", "  Question 1/1 (1 unanswered)", "", "• Would you like to run the following command?", "", "  Worked for 1s • 05:00"), composer169), "proj", handoff.StatusCompleted},
+		{"user prompt quoting the busy line", cat(ls("› Why does it say this?", "  • Working (3s • esc to interrupt)", "", "• Because a turn was running.", "", "  Worked for 1s • 05:00"), composer169), "proj", handoff.StatusCompleted},
+		{"user prompt quoting the busy line, no reply yet", cat(ls("› Why does it say this?", "  (3s • esc to interrupt)"), composer169), "proj", handoff.StatusIdle},
+
 		// Active-work UI that scrolled out of the last lines no longer counts.
 		{"active work scrolled out", cat(ls("› Go", "", "• Working (3s • esc to interrupt)", "", "• Here is the listing:"), manyLines("  line", Window+5), composer169), "", handoff.StatusCompleted},
 		{"active work just inside the last lines", cat(ls("› Go", "", "• Step one.", "• Working (3s • esc to interrupt)"), manyLines("  line", Window-8), composer169), "", handoff.StatusProcessing},

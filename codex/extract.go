@@ -37,7 +37,7 @@ func ExtractLastMessage(capture string) (string, error) {
 	for pos := sc.message; pos < sc.promptStart; {
 		raw, next := nextLine(capture, pos)
 		pos = next
-		l := cl.clean(raw)
+		l := cl.clean(raw, needsStrip(raw))
 		t, indent := trimLeftSpace(l)
 		if first {
 			first = false

@@ -51,6 +51,17 @@ func TestExtractLastMessage(t *testing.T) {
 			want:    "Hi there.\nsecond line",
 		},
 		{
+			name: "bold tool verb without output is a tool cell (colour capture)",
+			capture: "› Do it\n\n\x1b[2m• \x1b[0mI will run it.\n\n• \x1b[1mRunning\x1b[0m touch x\n\n" +
+				"  Would you like to run the following command?\n\n  $ touch x\n\n› 1. Yes, proceed (y)\n  2. No (esc)\n\n  Press enter to confirm or esc to cancel\n",
+			want: "I will run it.",
+		},
+		{
+			name:    "plain tool verb without output is a message (no colour to tell)",
+			capture: cat(ls("› Do it", "", "• Running the tests is not needed."), composer169),
+			want:    "Running the tests is not needed.",
+		},
+		{
 			name:    "legacy label",
 			capture: screenOf("You hi", "assistant: Hello.", "Second line.", "❯"),
 			want:    "Hello.\nSecond line.",

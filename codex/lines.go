@@ -35,27 +35,63 @@ func newLines(s string) *lines {
 	return l
 }
 
-// prev returns the previous line: its raw text and the byte offset where it
-// starts in the capture. ok is false when the first line was returned.
-func (l *lines) prev() (raw string, start int, ok bool) {
+// prev returns the previous line: its raw text, the byte offset where it
+// starts in the capture, and whether it holds escape or control characters
+// (then it needs clean). ok is false when the first line was returned.
+func (l *lines) prev() (raw string, start int, dirty, ok bool) {
 	if l.end < 0 {
-		return "", 0, false
+		return "", 0, false, false
 	}
+	s := l.s
 	i := l.end - 1
-	for i >= 0 && l.s[i] != '\n' && l.s[i] != '\r' {
-		i--
+scan:
+	for i >= 0 {
+		// Sixteen bytes at a time while none is a control byte: the line
+		// separators and ESC are all below 0x20.
+		if i >= 15 && !hasByteBelow20(load64(s, i-15)) && !hasByteBelow20(load64(s, i-7)) {
+			i -= 16
+			continue
+		}
+		// One of the next sixteen bytes is a control byte (or the start of
+		// the capture is near): go byte by byte through them.
+		for stop := max(i-16, -1); i > stop; i-- {
+			c := s[i]
+			if c < 0x20 || c == 0x7f {
+				if c == '\n' || c == '\r' {
+					break scan
+				}
+				if c != '\t' {
+					dirty = true
+				}
+			}
+		}
 	}
-	raw, start = l.s[i+1:l.end], i+1
+	raw, start = s[i+1:l.end], i+1
 	l.n++
 	switch {
 	case i < 0:
 		l.end = -1
-	case l.s[i] == '\n' && i > 0 && l.s[i-1] == '\r':
+	case s[i] == '\n' && i > 0 && s[i-1] == '\r':
 		l.end = i - 1
 	default:
 		l.end = i
 	}
-	return raw, start, true
+	return raw, start, dirty, true
+}
+
+// load64 reads the eight bytes of s at i, little-endian (the compiler turns
+// this into one load).
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// hasByteBelow20 reports whether any of the eight bytes in x is below 0x20.
+// Bytes of 0x80 and above (UTF-8) never count.
+func hasByteBelow20(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (x-0x20*ones)&^x&highs != 0
 }
 
 // nextLine returns the line starting at offset start (raw text) and the
@@ -79,13 +115,16 @@ func nextLine(s string, start int) (raw string, next int) {
 }
 
 // clean returns the line's text without escape sequences, control
-// characters or trailing white space. A line without escapes is returned as
-// is (no copy).
-func (l *lines) clean(raw string) string {
-	if !needsStrip(raw) {
+// characters or trailing white space. A line that is not dirty is returned
+// as is (no copy).
+func (l *lines) clean(raw string, dirty bool) string {
+	if !dirty {
 		return trimRightSpace(raw)
 	}
 	start := l.arena.Len()
+	if l.arena.Cap() == 0 {
+		l.arena.Grow(max(1024, len(raw)))
+	}
 	l.arena.Grow(len(raw))
 	stripInto(&l.arena, raw)
 	return trimRightSpace(l.arena.String()[start:])

@@ -98,7 +98,15 @@ func bulletText(t string, indent int) (string, bool) {
 // isWorkedFor reports whether t is the dim line that ends a finished turn
 // ("Worked for 11s • 04:28", or "─ Worked for 1m 05s ───" in some versions).
 func isWorkedFor(t string) bool {
-	t = strings.TrimLeft(t, "─ ")
+	if strings.HasPrefix(t, "─") {
+		for strings.HasPrefix(t, "─") || strings.HasPrefix(t, " ") {
+			if t[0] == ' ' {
+				t = t[1:]
+			} else {
+				t = t[len("─"):]
+			}
+		}
+	}
 	return strings.HasPrefix(t, "Worked for ")
 }
 
@@ -260,15 +268,17 @@ func errorCell(t string, indent int) (isErr, interrupted bool) {
 }
 
 // toolHeader reports whether a "• …" cell is a tool cell rather than an
-// assistant message. hasTree says whether the cell has a "└" output line.
-func toolHeader(text string, hasTree bool) bool {
+// assistant message. hasTree says whether the cell has a "└" output line;
+// bold whether the capture shows the first word in bold (Codex's tool-cell
+// style; a message's text is plain).
+func toolHeader(text string, hasTree, bold bool) bool {
 	verb, rest, _ := strings.Cut(text, " ")
 	switch verb {
 	case "Explored", "Exploring":
-		return rest == "" || hasTree
+		return rest == "" || hasTree || bold
 	case "Ran", "Running", "Called", "Calling", "Waited", "Waiting", "Searched",
 		"Searching", "Read", "Reading", "Listed", "Viewed", "Killed":
-		return hasTree
+		return hasTree || bold
 	case "Edited", "Added", "Deleted", "Created", "Updated", "Moved", "Renamed":
 		if strings.HasPrefix(rest, "Plan") {
 			return true
@@ -276,6 +286,22 @@ func toolHeader(text string, hasTree bool) bool {
 		return strings.HasSuffix(rest, ")") && strings.Contains(rest, "(+")
 	}
 	return false
+}
+
+// boldWord reports whether the raw (uncleaned) line shows word right after
+// a bold escape ("\x1b[1m").
+func boldWord(raw, word string) bool {
+	const bold = "\x1b[1m"
+	for {
+		i := strings.Index(raw, bold)
+		if i < 0 {
+			return false
+		}
+		raw = raw[i+len(bold):]
+		if word != "" && strings.HasPrefix(raw, word) {
+			return true
+		}
+	}
 }
 
 func hasPrefixFold(s, prefix string) bool {

@@ -1,0 +1,89 @@
+package codex
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+)
+
+// scrollback is what may sit above a turn: old errors, menus, busy lines and
+// replies. None of it may change how the turn below is read.
+func scrollback() string {
+	var b strings.Builder
+	for range 50 {
+		b.WriteString("› an old question\n■ stream disconnected before completion\n")
+		b.WriteString("• Working (3s • esc to interrupt)\n› 1. Yes, proceed (y)\n")
+		b.WriteString("Error: old\n• an old answer\n  Worked for 2s • 01:00\n\x1b]0;unterminated\n")
+	}
+	return b.String()
+}
+
+// FuzzClassify: any input is read without panicking into one of the five
+// statuses with a one-line reason and JSON-encodable signals; the scan never
+// reads more lines than there are; and the work is bounded by the last user
+// message — scrollback put above it changes neither the verdict nor the
+// number of lines looked at.
+func FuzzClassify(f *testing.F) {
+	f.Add("› hi\n\n• Hello\n\n›\n100% context left\n", "")
+	f.Add("› Explain\n\n◦ Working (0s • esc to interrupt)\n\n› Ask Codex to do anything\n\n  gpt-5.5 high · ~/w\n  tab to queue message\n", "⠋ w")
+	f.Add("› Clean\n\nWould you like to run the following command?\n\n› 1. Yes, proceed (y)\n  2. No (esc)\n", "[ ! ] Action Required | w")
+	f.Add("\x1b[1m›\x1b[0m \x1b[2mAsk Codex to do anything\r\n\x1b]8;;x\x07  gpt · /w\r", "w")
+	f.Add("", "")
+	f.Add("\r\r\n\x1b[", "\xe2\xa0")
+
+	statuses := map[handoff.Status]bool{
+		handoff.StatusIdle: true, handoff.StatusProcessing: true, handoff.StatusCompleted: true,
+		handoff.StatusWaitingUserAnswer: true, handoff.StatusError: true,
+	}
+	old := scrollback()
+	c := New()
+	f.Fuzz(func(t *testing.T, capture, title string) {
+		got := c.Classify(capture, title)
+		if !statuses[got.Status] {
+			t.Fatalf("status %q is not one of the five", got.Status)
+		}
+		if got.Reason == "" || strings.ContainsAny(got.Reason, "\r\n") {
+			t.Fatalf("reason %q is not one line", got.Reason)
+		}
+		sig, ok := got.Signals.(Signals)
+		if !ok {
+			t.Fatalf("signals are %T, want codex.Signals", got.Signals)
+		}
+		if _, err := json.Marshal(got); err != nil {
+			t.Fatalf("classification does not encode: %v", err)
+		}
+		if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; sig.LinesScanned > lines {
+			t.Fatalf("scanned %d lines of a %d-line capture", sig.LinesScanned, lines)
+		}
+		if capture == "" && got.Status != handoff.StatusError {
+			t.Fatalf("empty capture read as %q", got.Status)
+		}
+
+		msg, err := ExtractLastMessage(capture)
+		if err != nil && !errors.Is(err, ErrNoAssistantMessage) {
+			t.Fatalf("extract: unexpected error %v", err)
+		}
+		if err == nil && msg == "" {
+			t.Fatal("extract returned an empty message without an error")
+		}
+
+		if sig.LastUserLine == 0 {
+			return
+		}
+		// The verdict is decided below the last user message: scrollback
+		// above it does not change it, nor the work done.
+		more := c.Classify(old+capture, title)
+		moreSig := more.Signals.(Signals)
+		if more.Status != got.Status || moreSig.LinesScanned != sig.LinesScanned {
+			t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines",
+				more.Status, moreSig.LinesScanned, got.Status, sig.LinesScanned)
+		}
+		moreMsg, moreErr := ExtractLastMessage(old + capture)
+		if moreMsg != msg || (moreErr == nil) != (err == nil) {
+			t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
+		}
+	})
+}
