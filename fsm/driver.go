@@ -1,0 +1,319 @@
+package fsm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/benbjohnson/clock"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// Options configure one wait.
+type Options struct {
+	// Config holds poll, grace, timeout and strictness; the zero value means
+	// handoff.DefaultConfig().
+	Config handoff.Config
+	// Role is the agent role waited on; it names the response file (see
+	// handoff.ResponsePath) and the archived copies. Required.
+	Role string
+	// Workdir is the folder the response files live under
+	// (<Workdir>/.tmp/agent-responses); "" is the current directory.
+	Workdir string
+	// Archive keeps the files the wait takes away; nil creates one for this
+	// run under Workdir. Share one across dispatches to number a run's
+	// files in order.
+	Archive *handoff.Archive
+	// Clock is the time source; nil is the real clock. A *VirtualClock runs
+	// the wait on virtual time: it never blocks (tests, replay).
+	Clock clock.Clock
+	// Logger receives the startup-timeout warning (always logged) and, with
+	// the default Observer, every transition. nil is slog.Default().
+	Logger *slog.Logger
+	// Observer, when set, receives every transition as it happens (for
+	// logging or metrics); nil logs each one at Info level on Logger.
+	Observer func(Entry)
+	// OnPoll, when set, is called after every observation (for progress
+	// lines and recordings). It runs on the waiting goroutine: keep it quick.
+	OnPoll func(Poll)
+}
+
+// Poll is what one observation saw and what the core made of it.
+type Poll struct {
+	At      time.Time
+	Elapsed time.Duration // since dispatch
+	N       int           // 1 for the first poll
+	Status  handoff.Status
+	Detail  string // the terminal's error, when Status could not be read
+	File    FileState
+	// Content is the response file's text when this poll read it (File is
+	// FileReady or FileBlank); "" otherwise.
+	Content string
+	// Archived is where the file read by this poll was moved (a consumed
+	// response or a blank file); "" otherwise.
+	Archived string
+	// LastOutput is the terminal's last output when this poll fetched it
+	// (fallback); "" otherwise.
+	LastOutput string
+	// State is the state after this poll, Transitions what it fired.
+	State       handoff.State
+	Transitions []Entry
+	Decision    Decision
+	// WindowLeft is the time left in the startup window (AwaitingStart) or
+	// the idle grace (IdleGrace, StartupTimeout); 0 in other states.
+	WindowLeft time.Duration
+	// Deadline is the next deadline (zero once the wait is over).
+	Deadline time.Time
+}
+
+// Source says where a response came from.
+type Source string
+
+// The sources of a response.
+const (
+	SourceFile     Source = "file"     // the agent's response file
+	SourceFallback Source = "fallback" // the terminal's last output (strict handoff off)
+)
+
+// Result is the outcome of a wait. On failure Wait returns the error along
+// with a Result holding the journal, the elapsed time and the poll count.
+type Result struct {
+	Content string
+	Source  Source
+	// Journal lists every transition, in order.
+	Journal []Entry
+	// Elapsed is the time from dispatch to the observation that decided.
+	Elapsed time.Duration
+	Polls   int
+	// ArchivedPath is where the consumed response file now is ("" for a
+	// fallback).
+	ArchivedPath string
+}
+
+// Wait polls term and the role's response file until the agent's answer is
+// there, the wait fails, or ctx ends. The prompt is taken to have been
+// dispatched when Wait starts.
+//
+// Each poll asks the terminal for its status, then looks at the response
+// file; the file is read only while the terminal is quiet (idle/completed),
+// so a file still being written is not taken. A blank file is archived and
+// counts as absent. A consumed file is archived; ArchivedPath says where.
+// Polls happen every Config.Poll and also at each deadline, so a deadline is
+// decided on an observation taken then.
+//
+// Failures are a *handoff.WaitError (errors.Is against
+// handoff.ErrTerminalError, ErrNoResponseFile, ErrTimeout). An unusable
+// response file (symlink, too big, unreadable) ends the wait at once with an
+// error wrapping handoff.ErrResponseFile; the file is left in place. When ctx
+// ends the wait returns ctx.Err().
+func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
+	r, err := prepare(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.wait(ctx, term)
+}
+
+// SendAndWait dispatches prompt to an agent and waits for its answer, in the
+// spec's order: make sure the response folder exists, archive a stale
+// response file (never delete it), send the prompt with the RESPONSE FILE
+// INSTRUCTION block appended exactly once, then Wait.
+func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
+	r, err := prepare(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := handoff.EnsureResponseDir(r.workdir); err != nil {
+		return Result{}, err
+	}
+	stale, err := handoff.ClearStale(r.path, r.role, r.archive)
+	if err != nil {
+		return Result{}, fmt.Errorf("clear stale response file: %w", err)
+	}
+	if stale != "" {
+		r.log.Info("archived a stale response file before dispatch", "role", r.role, "archived", stale)
+	}
+	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path)); err != nil {
+		return Result{}, fmt.Errorf("send prompt to %s: %w", r.role, err)
+	}
+	return r.wait(ctx, term)
+}
+
+// run is one wait's resolved options.
+type run struct {
+	cfg      handoff.Config
+	role     string
+	workdir  string
+	path     string
+	archive  *handoff.Archive
+	clk      clock.Clock
+	sleep    sleeper
+	log      *slog.Logger
+	observer func(Entry)
+	onPoll   func(Poll)
+}
+
+func prepare(opts Options) (*run, error) {
+	cfg := opts.Config
+	if cfg == (handoff.Config{}) {
+		cfg = handoff.DefaultConfig()
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	workdir := opts.Workdir
+	if workdir == "" {
+		workdir = "."
+	}
+	path, err := handoff.ResponsePath(workdir, opts.Role)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
+		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
+		observer: opts.Observer, onPoll: opts.OnPoll}
+	if r.clk == nil {
+		r.clk = clock.New()
+	}
+	if s, ok := r.clk.(sleeper); ok {
+		r.sleep = s
+	} else {
+		r.sleep = timerSleeper{r.clk}
+	}
+	if r.archive == nil {
+		r.archive = handoff.NewArchive(workdir, r.clk.Now())
+	}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	return r, nil
+}
+
+func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
+	start := r.clk.Now()
+	core := NewCore(r.cfg, start)
+	var res Result
+	if r.observer == nil {
+		r.observer = func(e Entry) {
+			r.log.Info("transition", "role", r.role, "from", e.From, "to", e.To,
+				"event", e.Event, "status", e.Status, "elapsed", e.At.Sub(start))
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		at := r.clk.Now()
+		p, err := r.observe(ctx, term, at)
+		if err != nil {
+			return res, err
+		}
+		out := core.Step(Observation{At: at, Status: p.Status, Detail: p.Detail, File: p.File})
+		res.Journal = append(res.Journal, out.Transitions...)
+		res.Elapsed = at.Sub(start)
+		res.Polls++
+		for _, e := range out.Transitions {
+			if e.Event == handoff.EventStartupTimeout {
+				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
+					"role", r.role, "status", e.Status, "elapsed", e.At.Sub(start), "startup_timeout", r.cfg.StartupTimeout())
+			}
+			r.observer(e)
+		}
+		p.Elapsed, p.N = res.Elapsed, res.Polls
+		p.State, p.Transitions, p.Decision, p.Deadline = out.State, out.Transitions, out.Decision, out.Deadline
+		if w := core.WindowEnd(); !w.IsZero() && w.After(at) {
+			p.WindowLeft = w.Sub(at)
+		}
+
+		switch out.Decision {
+		case DoneFromFile:
+			archived, err := r.archive.Store(r.path, r.role, handoff.ArchiveConsumed)
+			if err != nil {
+				return res, fmt.Errorf("%s: read the response file but could not archive it: %w", r.role, err)
+			}
+			p.Archived = archived
+			r.poll(p)
+			res.Content, res.Source, res.ArchivedPath = p.Content, SourceFile, archived
+			return res, nil
+		case DoneByFallback:
+			last, err := term.LastOutput(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				return res, fmt.Errorf("%s: no response file; fallback to the terminal's last output failed: %w", r.role, err)
+			}
+			p.LastOutput = last
+			r.poll(p)
+			res.Content, res.Source = last, SourceFallback
+			return res, nil
+		case Failed:
+			r.poll(p)
+			from := core.State()
+			if n := len(out.Transitions); n > 0 {
+				from = out.Transitions[n-1].From
+			}
+			return res, &handoff.WaitError{Kind: out.Kind, Role: r.role, State: from,
+				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
+		}
+		r.poll(p)
+
+		wake := at.Add(r.cfg.Poll)
+		if d := out.Deadline; d.After(at) && d.Before(wake) {
+			wake = d
+		}
+		if err := r.sleep.sleepUntil(ctx, wake); err != nil {
+			return res, err
+		}
+	}
+}
+
+func (r *run) poll(p Poll) {
+	if r.onPoll != nil {
+		r.onPoll(p)
+	}
+}
+
+// observe takes one look: the terminal's status, then the response file
+// (read only while the status is quiet). A blank file is archived here. The
+// error is ctx's, an unusable response file, or a failed archive.
+func (r *run) observe(ctx context.Context, term handoff.Terminal, at time.Time) (Poll, error) {
+	p := Poll{At: at, File: FileAbsent}
+	st, err := term.Status(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return p, ctx.Err()
+		}
+		// A terminal that cannot be read is a terminal error.
+		st, p.Detail = handoff.StatusError, err.Error()
+	}
+	p.Status = st
+	if !st.Quiet() {
+		if _, err := os.Lstat(r.path); !errors.Is(err, fs.ErrNotExist) {
+			p.File = FilePresent
+		}
+		return p, nil
+	}
+	content, present, err := handoff.ReadResponse(r.path, r.cfg.MaxResponseBytes)
+	if err != nil {
+		return p, fmt.Errorf("%s: %w", r.role, err)
+	}
+	switch {
+	case !present:
+	case handoff.Blank(content):
+		p.File, p.Content = FileBlank, content
+		archived, err := r.archive.Store(r.path, r.role, handoff.ArchiveEmpty)
+		if err != nil {
+			return p, fmt.Errorf("%s: archive an empty response file: %w", r.role, err)
+		}
+		p.Archived = archived
+	default:
+		p.File, p.Content = FileReady, content
+	}
+	return p, nil
+}

@@ -1,0 +1,182 @@
+package trace
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/clock"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+)
+
+// Script is a scripted terminal: it plays a trace's moments as its clock
+// passes them. Status and LastOutput report what the trace says at that
+// time (status "idle" before the first status line), and a "file" moment
+// writes the response file at path. It implements handoff.Terminal.
+type Script struct {
+	clk   clock.Clock
+	start time.Time
+	path  string
+
+	mu     sync.Mutex
+	lines  []Line
+	next   int
+	status handoff.Status
+	last   string
+	err    error
+}
+
+// NewScript plays lines on clk from now (the dispatch), writing the response
+// file at path.
+func NewScript(lines []Line, clk clock.Clock, path string) *Script {
+	return &Script{clk: clk, start: clk.Now(), path: path, lines: lines, status: handoff.StatusIdle}
+}
+
+// advance applies every moment the clock has reached.
+func (s *Script) advance() error {
+	elapsed := s.clk.Since(s.start)
+	for s.err == nil && s.next < len(s.lines) && s.lines[s.next].At <= elapsed {
+		l := s.lines[s.next]
+		s.next++
+		if l.Status != nil {
+			s.status = *l.Status
+		}
+		if l.LastOutput != nil {
+			s.last = *l.LastOutput
+		}
+		if l.File != nil {
+			if err := os.WriteFile(s.path, []byte(*l.File), 0o644); err != nil {
+				s.err = fmt.Errorf("scripted agent could not write the response file: %w", err)
+			}
+		}
+	}
+	return s.err
+}
+
+// Status is the trace's status at the clock's time. The error is a failure
+// to write the scripted response file (see Err).
+func (s *Script) Status(ctx context.Context) (handoff.Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.advance(); err != nil {
+		return "", err
+	}
+	return s.status, nil
+}
+
+// LastOutput is the trace's last output at the clock's time ("" if the
+// trace gives none).
+func (s *Script) LastOutput(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.advance(); err != nil {
+		return "", err
+	}
+	return s.last, nil
+}
+
+// Err is the script's own failure (it could not write the response file),
+// so a replay can tell it apart from a terminal error in the trace.
+func (s *Script) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Report is a replay's outcome, the JSON object `handoff-fsm replay`
+// prints. Source is set only when the outcome is "done", Error only when it
+// is "failed"; Content is "" on failure.
+type Report struct {
+	Outcome     string       `json:"outcome"`          // "done" or "failed"
+	Source      string       `json:"source,omitempty"` // "file" or "fallback"
+	Error       string       `json:"error,omitempty"`  // "terminal_error", "no_response_file" or "timeout"
+	Content     string       `json:"content"`
+	At          float64      `json:"at"` // seconds from dispatch to the decision
+	Transitions []Transition `json:"transitions"`
+}
+
+// Transition is one journal entry of a Report, with its time in seconds
+// since dispatch.
+type Transition struct {
+	At     float64 `json:"at"`
+	From   string  `json:"from"`
+	To     string  `json:"to"`
+	Event  string  `json:"event"`
+	Status string  `json:"status"`
+}
+
+// ReplayOptions configure Replay.
+type ReplayOptions struct {
+	// Config is the engine configuration (apply the trace's Config first).
+	Config handoff.Config
+	// Workdir is where the scripted response file and its archive go; ""
+	// uses a temporary folder removed afterwards.
+	Workdir string
+	// Role names the response file; "" is "analyst".
+	Role string
+	// Logger receives the engine's logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Replay runs the real engine (fsm.Wait) on virtual time against a Script of
+// t's moments and reports the outcome. A failed wait is a Report with
+// Outcome "failed", not an error; the error is for a replay that could not
+// run (bad config, file system trouble).
+func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
+	if opts.Role == "" {
+		opts.Role = "analyst"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Workdir == "" {
+		dir, err := os.MkdirTemp("", "handoff-replay-")
+		if err != nil {
+			return Report{}, fmt.Errorf("replay: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		opts.Workdir = dir
+	}
+	if err := handoff.EnsureResponseDir(opts.Workdir); err != nil {
+		return Report{}, fmt.Errorf("replay: %w", err)
+	}
+	path, err := handoff.ResponsePath(opts.Workdir, opts.Role)
+	if err != nil {
+		return Report{}, fmt.Errorf("replay: %w", err)
+	}
+	// A fixed start makes every replay of a trace identical.
+	clk := fsm.NewVirtualClock(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	start := clk.Now()
+	script := NewScript(t.Lines, clk, path)
+	res, err := fsm.Wait(ctx, script, fsm.Options{
+		Config:   opts.Config,
+		Role:     opts.Role,
+		Workdir:  opts.Workdir,
+		Clock:    clk,
+		Logger:   opts.Logger,
+		Observer: func(fsm.Entry) {},
+	})
+	if serr := script.Err(); serr != nil {
+		return Report{}, fmt.Errorf("replay: %w", serr)
+	}
+	rep := Report{At: res.Elapsed.Seconds(), Transitions: make([]Transition, 0, len(res.Journal))}
+	for _, e := range res.Journal {
+		rep.Transitions = append(rep.Transitions, Transition{At: e.At.Sub(start).Seconds(),
+			From: string(e.From), To: string(e.To), Event: string(e.Event), Status: string(e.Status)})
+	}
+	switch kind := handoff.ErrorKind(err); {
+	case err == nil:
+		rep.Outcome, rep.Source, rep.Content = "done", string(res.Source), res.Content
+	case kind != "":
+		rep.Outcome, rep.Error = "failed", kind
+	default:
+		return Report{}, fmt.Errorf("replay: %w", err)
+	}
+	return rep, nil
+}
