@@ -255,7 +255,8 @@ func (sc *screen) read(capture string, extract bool) {
 			chromeOnly = false
 		}
 
-		if indent == 0 {
+		if indent <= 1 {
+			// A cell starts here: settle the UI found below it.
 			if isLegacyUser(t, indent) {
 				sc.settle(false)
 				sc.user(t, n)
@@ -266,7 +267,7 @@ func (sc *screen) read(capture string, extract bool) {
 
 		// Codex's own UI, in the last lines only.
 		if inWindow && activeWork(t, indent) {
-			if indent > 0 {
+			if indent > 1 {
 				if !sc.pending.active {
 					sc.pending.active = true
 					sc.pending.activeText, sc.pending.activeLine = excerpt(t), n
@@ -283,7 +284,7 @@ func (sc *screen) read(capture string, extract bool) {
 			}
 			// "• Exploring" is also a tool cell: go on to count it.
 		} else if inWindow && indent <= 2 && menuHint(t) {
-			if indent > 0 {
+			if indent > 1 {
 				if !sc.pending.menu {
 					sc.pending.menu = true
 					sc.pending.menuText, sc.pending.menuLine = excerpt(t), n

@@ -179,11 +179,29 @@ func footer(t string, indent int) int {
 		strings.Contains(t, "for agents"),
 		percentLeft(t):
 		return footerIdle
-	case indent >= 2 && (strings.Contains(t, " · ~") || strings.Contains(t, " · /")):
+	case indent >= 2 && (strings.Contains(t, " · ~") || strings.Contains(t, " · /") || modelEffort(t)):
 		// 0.169 status line: "  gpt-5.5 high · ~/work/project"
 		return footerIdle
 	}
 	return notFooter
+}
+
+// modelEffort reports whether t starts like the 0.169 status line: a model
+// name and a reasoning effort before the first " · " ("GPT-5.5 default · …").
+func modelEffort(t string) bool {
+	head, _, ok := strings.Cut(t, " · ")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(head, ' ')
+	if i < 0 {
+		return false
+	}
+	switch head[i+1:] {
+	case "minimal", "low", "medium", "high", "xhigh", "default", "none":
+		return true
+	}
+	return false
 }
 
 // percentLeft matches "N% left".
