@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,10 @@ type fixture struct {
 	Title  string         `json:"title"`
 	Status handoff.Status `json:"status"`
 	Note   string         `json:"note"`
+	// Message is the last assistant message as the model sent it, for
+	// screens where the extraction must find exactly that ("" when there is
+	// none or the screen shows it re-wrapped).
+	Message string `json:"message,omitempty"`
 }
 
 type capturer struct {
@@ -44,6 +49,12 @@ type capturer struct {
 // shot captures r's pane as file with the expected status.
 func (c *capturer) shot(r *rig, file string, status handoff.Status, note string) {
 	c.t.Helper()
+	c.shotMsg(r, file, status, note, "")
+}
+
+// shotMsg is shot for a screen whose last assistant message is msg.
+func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg string) {
+	c.t.Helper()
 	text, title, err := r.codex.Capture(context.Background())
 	if err != nil {
 		c.t.Fatal(err)
@@ -54,7 +65,7 @@ func (c *capturer) shot(r *rig, file string, status handoff.Status, note string)
 	if err := os.WriteFile(filepath.Join(c.dir, file), []byte(text), 0o644); err != nil {
 		c.t.Fatal(err)
 	}
-	c.items = append(c.items, fixture{File: file, Title: title, Status: status, Note: note})
+	c.items = append(c.items, fixture{File: file, Title: title, Status: status, Note: note, Message: msg})
 	c.t.Logf("captured %s (%s) title %q", file, status, title)
 }
 
@@ -84,7 +95,7 @@ func TestCaptureRealScreens(t *testing.T) {
 	}
 	defer c.writeManifest()
 
-	r := newRig(t, "", "")
+	r := newRig(t, realcodex.Options{})
 	wd := r.workdir
 	const short = 20 * time.Second
 
@@ -100,8 +111,9 @@ func TestCaptureRealScreens(t *testing.T) {
 	c.shot(r, "processing-working.txt", handoff.StatusProcessing,
 		"turn running, model has not answered yet: '• Working (Ns • esc to interrupt)', spinner in the title")
 	r.waitScreen(short, "first turn finished", func(p, title string) bool { return finished(p, title, "Hello after a slow start.") })
-	c.shot(r, "completed-answer.txt", handoff.StatusCompleted,
-		"plain answer finished: '• Hello after a slow start.' then 'Worked for Ns', idle composer; title now carries the task title")
+	c.shotMsg(r, "completed-answer.txt", handoff.StatusCompleted,
+		"plain answer finished: '• Hello after a slow start.' then 'Worked for Ns', idle composer; title now carries the task title",
+		"Hello after a slow start.")
 
 	// Long streaming: no Working line, text grows, only the title spins.
 	r.model.Script(fakemodel.Streamed(strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4), 60, 6*time.Second))
@@ -138,7 +150,8 @@ func TestCaptureRealScreens(t *testing.T) {
 	c.shot(r, "processing-after-file.txt", handoff.StatusProcessing,
 		"the heredoc already wrote the response file ('• Ran cat << 'AGENT_EOF' > …'), but the turn still runs: Codex waits for the model's next reply")
 	r.waitScreen(short, "file turn finished", func(p, title string) bool { return finished(p, title, "I wrote the response file.") })
-	c.shot(r, "completed-after-file.txt", handoff.StatusCompleted, "file written and the turn finished with a final message")
+	c.shotMsg(r, "completed-after-file.txt", handoff.StatusCompleted, "file written and the turn finished with a final message",
+		"I wrote the response file.")
 
 	// A turn whose only output is the tool cell.
 	r.model.Script(fakemodel.WriteResponse("Second analysis.", wd), fakemodel.Answer(""))
@@ -160,6 +173,29 @@ func TestCaptureRealScreens(t *testing.T) {
 	})
 	c.shot(r, "error-stream-failed.txt", handoff.StatusError,
 		"response.failed: red '■ stream disconnected before completion: …' after the last user message")
+
+	// Codex prints a random "└ Tip: …" under some replies: ask until one
+	// shows (each try is one short turn).
+	tipped := false
+	for i := 1; i <= 25 && !tipped; i++ {
+		reply := fmt.Sprintf("Short answer number %d.", i)
+		r.model.Script(fakemodel.Answer(reply))
+		r.submit(fmt.Sprintf("Question number %d", i))
+		r.waitScreen(short, "short answer", func(p, title string) bool { return finished(p, title, reply) })
+		text, _, err := r.codex.Capture(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := realcodex.StripANSI(text)
+		if tip := strings.LastIndex(plain, "Tip:"); tip > strings.LastIndex(plain, reply) {
+			c.shotMsg(r, "completed-tip.txt", handoff.StatusCompleted,
+				"a reply followed by Codex's random dim '  └ Tip: …' line: the tip is not part of the assistant's message", reply)
+			tipped = true
+		}
+	}
+	if !tipped {
+		t.Log("no tip appeared in 25 turns; completed-tip.txt not captured")
+	}
 
 	// Esc while Working (nothing answered yet): interrupted, not an error.
 	r.model.Script(fakemodel.Answer("never shown").After(30 * time.Second))
@@ -192,7 +228,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"an unsent draft '› a draft that is not sent yet' in the composer (no placeholder, footer hidden) after the interrupted streamed reply: the draft is not a user message, so the partial reply is still the last word")
 
 	// Approval: a second session that asks before escalated commands.
-	a := newRig(t, "on-request", "workspace-write")
+	a := newRig(t, realcodex.Options{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"})
 	time.Sleep(300 * time.Millisecond)
 	a.model.Script(
 		fakemodel.EscalatedShell("touch "+filepath.Join(a.workdir, "approved"), a.workdir, "Create a marker file?"),
@@ -208,8 +244,9 @@ func TestCaptureRealScreens(t *testing.T) {
 		"the same approval menu captured while the title blinks to '[ . ] Action Required | …'")
 	a.keys("y")
 	a.waitScreen(short, "approved turn finished", func(p, title string) bool { return finished(p, title, "Created the marker file.") })
-	c.shot(a, "completed-approved.txt", handoff.StatusCompleted,
-		"after approving: '✔ You approved codex to run …', '• Ran touch …', final message, 'Worked for'")
+	c.shotMsg(a, "completed-approved.txt", handoff.StatusCompleted,
+		"after approving: '✔ You approved codex to run …', '• Ran touch …', final message, 'Worked for'",
+		"Created the marker file.")
 }
 
 // waitFile waits until path exists and is not empty.

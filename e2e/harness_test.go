@@ -46,10 +46,10 @@ type rig struct {
 	workdir string
 }
 
-// newRig starts a fake model and Codex (approval and sandbox as given, ""
-// for the defaults) in a fresh work folder and CODEX_HOME; everything is
-// ended in t.Cleanup.
-func newRig(t *testing.T, approval, sandbox string) *rig {
+// newRig starts a fake model and Codex in a fresh work folder and
+// CODEX_HOME; opts sets the rest (approval, sandbox, tips; zero values are
+// realcodex's defaults). Everything is ended in t.Cleanup.
+func newRig(t *testing.T, opts realcodex.Options) *rig {
 	t.Helper()
 	bin := needCodex(t)
 	ctx := context.Background()
@@ -69,10 +69,8 @@ func newRig(t *testing.T, approval, sandbox string) *rig {
 			t.Logf("fake model: %s", p)
 		}
 	})
-	s, err := realcodex.Start(ctx, realcodex.Options{
-		Bin: bin, Workdir: workdir, Home: home, BaseURL: srv.URL,
-		ApprovalPolicy: approval, SandboxMode: sandbox,
-	})
+	opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, srv.URL
+	s, err := realcodex.Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,10 @@ type Options struct {
 	Width, Height int
 	// ReadyTimeout bounds the wait for the status line; 30 s by default.
 	ReadyTimeout time.Duration
+	// HideTips turns off the random "└ Tip: …" line Codex prints under some
+	// replies ([tui] show_tooltips = false), for tests that compare the
+	// screen's last message byte for byte.
+	HideTips bool
 }
 
 // DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
@@ -111,6 +115,10 @@ type Session struct {
 func Config(opts Options) string {
 	opts = opts.withDefaults()
 	q := func(s string) string { return strconv.Quote(s) }
+	tui := ""
+	if opts.HideTips {
+		tui = "\n[tui]\nshow_tooltips = false\n"
+	}
 	return fmt.Sprintf(`model = %s
 model_provider = "fake"
 approval_policy = %s
@@ -132,7 +140,7 @@ daemon_auto_start = false
 
 [notice.model_migrations]
 %s = "gpt-6-sol"
-`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model))
+%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
 }
 
 func (o Options) withDefaults() Options {
