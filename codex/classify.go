@@ -210,7 +210,11 @@ func (sc *screen) read(capture string, extract bool) {
 				chromeOnly = false
 				continue
 			}
-			if !sc.promptFound && chromeOnly && sc.nonBlank <= chromeLines && (text == "" || footerSeen) {
+			// The composer: a lone prompt, or a prompt with a placeholder or
+			// draft that has the footer below it (or, in older versions, the
+			// footer hint on its own line: "› Summarize … ? for shortcuts").
+			if !sc.promptFound && chromeOnly && sc.nonBlank <= chromeLines &&
+				(text == "" || footerSeen || footer(text, 0) != notFooter) {
 				sc.promptFound = true
 				sc.promptStart = start
 				sc.sig.PromptLine = n

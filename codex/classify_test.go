@@ -71,6 +71,7 @@ func TestClassify(t *testing.T) {
 		// v0.104: lone › with "N% context left".
 		{"v0.104 idle", screenOf(">_ OpenAI Codex (v0.104.0)", "", "›", "", "100% context left"), "", handoff.StatusIdle},
 		{"v0.104 placeholder composer", screenOf("› Explain this codebase", "", "100% context left · ? for shortcuts"), "", handoff.StatusIdle},
+		{"v0.104 hint on the prompt line", screenOf("› hi", "", "• Hello!", "", "› Summarize recent commits                ? for shortcuts"), "", handoff.StatusCompleted},
 		{"v0.104 completed", screenOf("› hi", "", "• Hello!", "", "› Summarize recent commits", "", "98% context left"), "", handoff.StatusCompleted},
 		{"v0.104 working", screenOf("› hi", "", "• Working (3s • esc to interrupt)", "", "›", "", "98% context left"), "", handoff.StatusProcessing},
 		{"v0.104 just sent, nothing below", screenOf("› hi"), "", handoff.StatusProcessing},
