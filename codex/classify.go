@@ -23,10 +23,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm"
 )
 
-// Window is how many non-blank lines at the bottom of the screen count as
+// window is how many non-blank lines at the bottom of the screen count as
 // "the last lines": active-work UI and menus further up have scrolled away
 // and no longer describe the present.
-const Window = 20
+const window = 20
 
 // chromeLines bounds how far up the composer is looked for: footer, status
 // line and a multi-line draft fit in it.
@@ -196,7 +196,7 @@ func (sc *screen) read(capture string, extract bool) {
 		}
 		sc.nonBlank++
 		n := ls.n
-		inWindow := sc.nonBlank <= Window
+		inWindow := sc.nonBlank <= window
 
 		if kind, text := promptLine(t); kind != notPrompt {
 			if kind == chevronPrompt && isMenuItem(text) {

@@ -120,8 +120,8 @@ func TestClassify(t *testing.T) {
 		{"user prompt quoting the busy line, no reply yet", cat(ls("› Why does it say this?", "  (3s • esc to interrupt)"), composer169), "proj", handoff.StatusIdle},
 
 		// Active-work UI that scrolled out of the last lines no longer counts.
-		{"active work scrolled out", cat(ls("› Go", "", "• Working (3s • esc to interrupt)", "", "• Here is the listing:"), manyLines("  line", Window+5), composer169), "", handoff.StatusCompleted},
-		{"active work just inside the last lines", cat(ls("› Go", "", "• Step one.", "• Working (3s • esc to interrupt)"), manyLines("  line", Window-8), composer169), "", handoff.StatusProcessing},
+		{"active work scrolled out", cat(ls("› Go", "", "• Working (3s • esc to interrupt)", "", "• Here is the listing:"), manyLines("  line", window+5), composer169), "", handoff.StatusCompleted},
+		{"active work just inside the last lines", cat(ls("› Go", "", "• Step one.", "• Working (3s • esc to interrupt)"), manyLines("  line", window-8), composer169), "", handoff.StatusProcessing},
 		{"active work before the last user message", cat(ls("› Go", "", "• Working (3s • esc to interrupt)", "", "› Next", "", "• Done."), composer169), "", handoff.StatusCompleted},
 
 		// Escapes and line endings.
