@@ -1,0 +1,183 @@
+package fsm_test
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+)
+
+var t0 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+func obs(s float64, st handoff.Status, f fsm.FileState) fsm.Observation {
+	return fsm.Observation{At: at(s), Status: st, File: f}
+}
+
+func TestCoreDeadlinesFollowTheState(t *testing.T) {
+	cfg := handoff.DefaultConfig() // grace 30 s, timeout 1800 s
+	c := fsm.NewCore(cfg, t0)
+	if got := c.Deadline(); !got.Equal(at(30)) {
+		t.Errorf("AwaitingStart deadline %v, want the startup timeout at 30 s", got.Sub(t0))
+	}
+	o := c.Step(obs(2, handoff.StatusProcessing, fsm.FileAbsent))
+	if o.State != handoff.Working || !o.Deadline.Equal(at(1800)) {
+		t.Errorf("Working: state %s deadline %v, want the response timeout", o.State, o.Deadline.Sub(t0))
+	}
+	o = c.Step(obs(1780, handoff.StatusIdle, fsm.FileAbsent))
+	if o.State != handoff.IdleGrace || !o.Deadline.Equal(at(1800)) {
+		t.Errorf("IdleGrace near the end: deadline %v, want the response timeout (earlier than the grace)", o.Deadline.Sub(t0))
+	}
+	if got := c.WindowEnd(); !got.Equal(at(1810)) {
+		t.Errorf("grace window ends %v, want 1810 s", got.Sub(t0))
+	}
+	o = c.Step(obs(1800, handoff.StatusIdle, fsm.FileAbsent))
+	if o.Decision != fsm.Failed || !errors.Is(o.Kind, handoff.ErrNoResponseFile) || !o.Deadline.IsZero() {
+		t.Errorf("at the response deadline while quiet: %v %v deadline %v", o.Decision, o.Kind, o.Deadline)
+	}
+}
+
+func TestFinishedCoreRepeatsItsDecision(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		strict bool
+		obs    []fsm.Observation
+		want   fsm.Decision
+		kind   error
+	}{
+		{"file", true, []fsm.Observation{obs(0, handoff.StatusIdle, fsm.FileReady)}, fsm.DoneFromFile, nil},
+		{"fallback", false, []fsm.Observation{obs(30, handoff.StatusIdle, fsm.FileAbsent), obs(60, handoff.StatusIdle, fsm.FileAbsent)}, fsm.DoneByFallback, nil},
+		{"terminal error", true, []fsm.Observation{obs(0, handoff.StatusError, fsm.FileAbsent)}, fsm.Failed, handoff.ErrTerminalError},
+		{"timeout", true, []fsm.Observation{obs(1800, handoff.StatusProcessing, fsm.FileAbsent)}, fsm.Failed, handoff.ErrTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := handoff.DefaultConfig()
+			cfg.Strict = tc.strict
+			c := fsm.NewCore(cfg, t0)
+			var o fsm.Outcome
+			for _, ob := range tc.obs {
+				o = c.Step(ob)
+			}
+			if o.Decision != tc.want || o.Kind != tc.kind {
+				t.Fatalf("got %v %v, want %v %v", o.Decision, o.Kind, tc.want, tc.kind)
+			}
+			polls := c.Snapshot().Polls
+			again := c.Step(obs(5000, handoff.StatusProcessing, fsm.FileReady))
+			if again.Decision != tc.want || again.Kind != tc.kind || len(again.Transitions) != 0 || c.Snapshot().Polls != polls {
+				t.Errorf("stepping a finished core: %+v", again)
+			}
+			// A resumed finished core says the same.
+			r, err := fsm.Resume(cfg, c.Snapshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := r.Step(obs(6000, handoff.StatusIdle, fsm.FileAbsent)); o.Decision != tc.want || o.Kind != tc.kind {
+				t.Errorf("resumed: %v %v", o.Decision, o.Kind)
+			}
+		})
+	}
+}
+
+// A wait saved mid-way (through JSON) and resumed decides exactly as the
+// uninterrupted one.
+func TestSnapshotResumeContinuesTheSameWait(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	timeline := []fsm.Observation{
+		obs(0, handoff.StatusIdle, fsm.FileAbsent),
+		obs(30, handoff.StatusIdle, fsm.FileAbsent), // startup timeout
+		obs(40, handoff.StatusIdle, fsm.FileAbsent),
+		obs(50, handoff.StatusProcessing, fsm.FilePresent),
+		obs(60, handoff.StatusIdle, fsm.FileAbsent),
+		obs(80, handoff.StatusIdle, fsm.FileAbsent),
+		obs(90, handoff.StatusIdle, fsm.FileAbsent), // grace out
+	}
+	for cut := 0; cut <= len(timeline); cut++ {
+		whole := fsm.NewCore(cfg, t0)
+		split := fsm.NewCore(cfg, t0)
+		var want, got []fsm.Outcome
+		for i, ob := range timeline {
+			if i == cut {
+				b, err := json.Marshal(split.Snapshot())
+				if err != nil {
+					t.Fatal(err)
+				}
+				var s fsm.Snapshot
+				if err := json.Unmarshal(b, &s); err != nil {
+					t.Fatal(err)
+				}
+				if split, err = fsm.Resume(cfg, s); err != nil {
+					t.Fatalf("cut %d: resume %s: %v", cut, b, err)
+				}
+			}
+			want = append(want, whole.Step(ob))
+			got = append(got, split.Step(ob))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("cut %d: resumed wait diverged:\n got %+v\nwant %+v", cut, got, want)
+		}
+		if last := want[len(want)-1]; last.Decision != fsm.Failed || last.State != handoff.Failed {
+			t.Fatalf("timeline should end failed, got %+v", last)
+		}
+	}
+}
+
+func TestResumeRefusesABadSnapshot(t *testing.T) {
+	good := fsm.Snapshot{State: handoff.IdleGrace, DispatchedAt: t0, IdleSince: at(10)}
+	if _, err := fsm.Resume(handoff.DefaultConfig(), good); err != nil {
+		t.Fatalf("good snapshot refused: %v", err)
+	}
+	bad := map[string]fsm.Snapshot{
+		"unknown state":            {State: "Sleeping", DispatchedAt: t0},
+		"no dispatch time":         {State: handoff.Working},
+		"grace without idle_since": {State: handoff.StartupTimeout, DispatchedAt: t0},
+		"done without end event":   {State: handoff.Done, DispatchedAt: t0},
+		"failed by a non-failure":  {State: handoff.Failed, DispatchedAt: t0, End: handoff.EventFileReady},
+		"running with end event":   {State: handoff.Working, DispatchedAt: t0, End: handoff.EventTimeout},
+		"negative polls":           {State: handoff.Working, DispatchedAt: t0, Polls: -1},
+	}
+	for name, s := range bad {
+		if _, err := fsm.Resume(handoff.DefaultConfig(), s); !errors.Is(err, fsm.ErrBadSnapshot) {
+			t.Errorf("%s: want ErrBadSnapshot, got %v", name, err)
+		}
+	}
+	if _, err := fsm.Resume(handoff.Config{}, good); !errors.Is(err, handoff.ErrInvalidConfig) {
+		t.Errorf("zero config: want ErrInvalidConfig, got %v", err)
+	}
+}
+
+func TestCoreRecordsEveryTransitionWithItsObservation(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	cfg.ResponseTimeout = 20 * time.Second
+	c := fsm.NewCore(cfg, t0)
+	// Seen working for the first time exactly at the response deadline:
+	// two transitions from one observation.
+	o := c.Step(obs(20, "thinking", fsm.FileAbsent))
+	want := []fsm.Entry{
+		{At: at(20), From: handoff.AwaitingStart, To: handoff.Working, Event: handoff.EventActive, Status: "thinking"},
+		{At: at(20), From: handoff.Working, To: handoff.Failed, Event: handoff.EventTimeout, Status: "thinking"},
+	}
+	if !reflect.DeepEqual(o.Transitions, want) || !errors.Is(o.Kind, handoff.ErrTimeout) {
+		t.Errorf("got %+v %v, want %+v", o.Transitions, o.Kind, want)
+	}
+	if s := c.Snapshot(); s.LastStatus != "thinking" || !s.LastAt.Equal(at(20)) || s.Polls != 1 || s.End != handoff.EventTimeout {
+		t.Errorf("snapshot %+v", s)
+	}
+}
+
+func TestFileStateMattersOnlyWhenQuietAndReady(t *testing.T) {
+	for _, f := range []fsm.FileState{fsm.FileAbsent, fsm.FilePresent, fsm.FileBlank} {
+		c := fsm.NewCore(handoff.DefaultConfig(), t0)
+		if o := c.Step(obs(0, handoff.StatusIdle, f)); o.Decision != fsm.KeepWaiting || o.State != handoff.AwaitingStart {
+			t.Errorf("quiet with file %s: %+v", f, o)
+		}
+	}
+	c := fsm.NewCore(handoff.DefaultConfig(), t0)
+	if o := c.Step(obs(0, handoff.StatusProcessing, fsm.FileReady)); o.Decision != fsm.KeepWaiting {
+		t.Errorf("a ready file while processing must not be taken: %+v", o)
+	}
+}
