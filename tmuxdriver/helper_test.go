@@ -73,7 +73,13 @@ func echoAgent() int {
 			n++
 			text := strings.TrimRight(composer.String(), "\n")
 			composer.Reset()
-			if err := os.WriteFile(fmt.Sprintf("%s.%d", out, n), []byte(text), 0o644); err != nil {
+			// Write then rename: the test must never read a half-written file.
+			dst := fmt.Sprintf("%s.%d", out, n)
+			if err := os.WriteFile(dst+".tmp", []byte(text), 0o644); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			if err := os.Rename(dst+".tmp", dst); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}

@@ -2,12 +2,218 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/simagent"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// runDemo is not built yet.
+// Demo settings: tight enough that every scenario ends well under a minute.
+const (
+	demoPoll    = 500 * time.Millisecond
+	demoGrace   = 5 * time.Second
+	demoTimeout = time.Minute
+	demoPrompt  = "Explain in two sentences what a startup guard is for."
+)
+
+// demoStory says what each scenario shows and how it must end.
+func demoStory(s simagent.Scenario) (shows, expect string) {
+	switch s {
+	case simagent.ScenarioSlowStart:
+		return "the agent keeps the previous turn's idle screen for 3s after Enter (the guard holds: the startup window is the 5s idle grace), then works and writes the response file",
+			"done from the response file"
+	case simagent.ScenarioNeverWrites:
+		return "the agent answers on screen only and never writes the response file",
+			"failed: no_response_file after the idle grace (strict); with --strict=false the on-screen answer is the fallback"
+	case simagent.ScenarioCrash:
+		return "the agent exits in the middle of its turn",
+			"failed: terminal_error within one poll of the crash"
+	}
+	return "the agent keeps the previous turn's idle screen for 1.5s after Enter (the startup race), works, writes the response file through the heredoc and returns to its prompt",
+		"done from the response file"
+}
+
+// runDemo starts a private tmux server, runs the simulated agent in a pane,
+// dispatches a prompt with the engine, prints the response and cleans up
+// everything it started — on Ctrl-C too.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: demo is not implemented yet")
-	return exitFailure
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
+	keep := fs.Bool("keep", false, "keep the temporary workdir (response file archive, final screen in screen.txt)")
+	prompt := fs.String("prompt", demoPrompt, "the prompt to dispatch")
+	poll := durationVar(fs, "poll", demoPoll, "poll interval (demo default; send's is 2s)")
+	grace := durationVar(fs, "idle-grace", demoGrace, "idle grace and startup timeout (demo default; send's is 30s)")
+	timeout := durationVar(fs, "timeout", demoTimeout, "response timeout (demo default; send's is 30m)")
+	strict := fs.Bool("strict", true, "strict file handoff; --strict=false falls back to the agent's last output")
+	asJSON := fs.Bool("json", false, "print the result object of `replay` instead of the response")
+	record := fs.String("record", "", "write the observed session as a replay trace to this file")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: handoff-fsm demo [--scenario normal|slow-start|never-writes|crash] [--keep] [flags]")
+		fmt.Fprintln(stderr, "\nRuns a simulated Codex-like agent in a private tmux server, dispatches a prompt to it with")
+		fmt.Fprintln(stderr, "the state machine (transitions on stderr), prints the response, and cleans up. Needs tmux.")
+		fmt.Fprintln(stderr, "Exit codes as for send (0 done from the file, 4 terminal error, 5 no response file, ...).")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm demo: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	sc := simagent.Scenario(*scenario)
+	if _, err := simagent.New(simagent.Options{Scenario: sc, Cwd: "/"}); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
+		return exitUsage
+	}
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = poll.d, grace.d, timeout.d, *strict
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
+		return exitUsage
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Fprintln(stderr, "handoff-fsm demo: tmux is not installed (the demo runs its agent in a private tmux server): install tmux 3.3 or newer")
+		return exitFailure
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: cannot find this program to run the simulated agent: %v\n", err)
+		return exitFailure
+	}
+
+	say := func(format string, a ...any) { fmt.Fprintf(stderr, "demo: "+format+"\n", a...) }
+	workdir, err := os.MkdirTemp("", "handoff-demo-")
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
+		return exitFailure
+	}
+	if resolved, err := filepath.EvalSymlinks(workdir); err == nil {
+		workdir = resolved
+	}
+	srv := tmuxdriver.Server{Socket: "handoff-demo-" + randomHex(6)}
+	var pane *tmuxdriver.Pane
+	// Cleanup runs on every path, Ctrl-C included (ctx is cancelled, the
+	// wait returns, and these run with a fresh context).
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if *keep && pane != nil {
+			if out, err := srv.Run(cctx, nil, "capture-pane", "-p", "-J", "-t", pane.Target()); err == nil {
+				_ = os.WriteFile(filepath.Join(workdir, "screen.txt"), []byte(out), 0o644)
+			}
+		}
+		sock, _ := srv.Run(cctx, nil, "display-message", "-p", "#{socket_path}")
+		if err := srv.Kill(cctx); err != nil {
+			say("could not stop the private tmux server: %v", err)
+		}
+		if s := strings.TrimSpace(sock); s != "" {
+			_ = os.Remove(s)
+		}
+		if *keep {
+			say("kept the workdir %s", workdir)
+		} else {
+			_ = os.RemoveAll(workdir)
+		}
+		say("cleaned up: stopped the private tmux server%s", map[bool]string{true: "", false: " and removed the workdir"}[*keep])
+	}()
+
+	shows, expect := demoStory(sc)
+	say("scenario %s: %s", sc, shows)
+	say("expected outcome (the spec's): %s", expect)
+	agentCmd := "exec " + handoff.ShellQuote(exe) + " sim-agent --previous-turn --scenario " + handoff.ShellQuote(string(sc)) +
+		" --cwd " + handoff.ShellQuote(workdir)
+	out, err := srv.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "demo", "-x", "110", "-y", "32",
+		"-c", workdir, agentCmd, ";", "set-option", "-g", "remain-on-exit", "on")
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: start the private tmux server: %v\n", err)
+		return exitFailure
+	}
+	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out)})
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
+		return exitFailure
+	}
+	say("private tmux server -L %s, simulated agent in pane %s, workdir %s", srv.Socket, pane.Target(), workdir)
+	say("watch it live from another terminal: tmux -L %s attach -t demo", srv.Socket)
+	say("demo settings: poll %v, idle grace %v, response timeout %v, strict %v (send's defaults: poll 2s, idle grace 30s, timeout 30m)",
+		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict)
+	if err := awaitPrompt(ctx, pane); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm demo: the simulated agent did not come up: %v\n", err)
+		if ctx.Err() != nil {
+			return exitFailure
+		}
+		return exitFailure
+	}
+	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
+
+	d := dispatch{pane: pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true}
+	rep, res, err := d.run(ctx)
+	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
+	if rep != nil {
+		got := rep.Outcome + " " + rep.Source + rep.Error
+		if want := demoWant(sc, cfg.Strict); got == want {
+			say("outcome: %s — as the spec prescribes for this scenario", got)
+		} else {
+			say("UNEXPECTED outcome: %s (the spec prescribes %s for this scenario)", got, want)
+		}
+	}
+	return code
+}
+
+// demoWant is the outcome the spec prescribes for a scenario, as
+// "<outcome> <source or error>".
+func demoWant(s simagent.Scenario, strict bool) string {
+	switch {
+	case s == simagent.ScenarioCrash:
+		return "failed terminal_error"
+	case s == simagent.ScenarioNeverWrites && strict:
+		return "failed no_response_file"
+	case s == simagent.ScenarioNeverWrites:
+		return "done fallback"
+	}
+	return "done file"
+}
+
+// awaitPrompt waits until the simulated agent shows its composer, so the
+// prompt is not pasted before it listens for bracketed pastes.
+func awaitPrompt(ctx context.Context, pane *tmuxdriver.Pane) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for {
+		snap, err := pane.Observe(ctx)
+		if err == nil && snap.Classification.Status.Quiet() && strings.Contains(snap.Capture, simagent.Placeholder) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("%w (last status %q)", ctx.Err(), snap.Classification.Status)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

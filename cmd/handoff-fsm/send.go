@@ -2,12 +2,275 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
-// runSend is not built yet.
+const sendUsage = `usage: handoff-fsm send --target T [--socket NAME | --socket-path PATH] --role ROLE
+                        [--workdir DIR] (--prompt TEXT | --prompt-file F | -) [flags]
+
+Sends a prompt to the agent in a tmux pane and waits for its answer with the state machine:
+makes sure <workdir>/.tmp/agent-responses exists, archives a stale response file, appends the
+RESPONSE FILE INSTRUCTION, pastes the prompt and presses Enter, then polls the pane and the
+response file. The response goes to stdout, and nothing else does. stderr gets one line per
+transition and, on a terminal, a live progress line.
+
+roles: %s
+
+exit codes:
+  0  done: the response came from the response file
+  3  done: the response is the terminal's last output (fallback, --strict=false)
+  4  terminal error: the agent's screen showed an error, or the pane, its agent or the tmux
+     server is gone
+  5  no response file: the agent went quiet for the idle grace without writing it (strict)
+  6  timeout: the response timeout passed while the agent still worked
+  2  usage error
+  1  anything else (tmux missing, I/O errors, interrupted)
+
+Durations take Go durations (1.5s, 500ms) or bare numbers of seconds.
+
+flags:
+`
+
+// runSend is the main job: send a prompt into a pane and print the answer.
 func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: send is not implemented yet")
+	fs := flag.NewFlagSet("send", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, sendUsage, strings.Join(handoff.Roles(), ", "))
+		fs.PrintDefaults()
+	}
+	pf := addPaneFlags(fs)
+	role := fs.String("role", "", "agent role; names the response file (required)")
+	workdir := fs.String("workdir", ".", "folder the response files live under (<workdir>/.tmp/agent-responses)")
+	prompt := fs.String("prompt", "", "the prompt text")
+	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
+	def := handoff.DefaultConfig()
+	poll := durationVar(fs, "poll", def.Poll, "how often the pane and the response file are observed")
+	grace := durationVar(fs, "idle-grace", def.IdleGrace, "how long the agent may sit quiet without the file (also the startup timeout)")
+	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout, from dispatch")
+	strict := fs.Bool("strict", def.Strict, "fail without the response file; --strict=false falls back to the last output")
+	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
+	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
+	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "handoff-fsm send: "+format+"\n", a...)
+		fmt.Fprintln(stderr, "run handoff-fsm send -h for the flags")
+		return exitUsage
+	}
+	text, err := readPrompt(fs.Args(), *prompt, *promptFile, stdin)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if *role == "" {
+		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
+	}
+	if _, err := handoff.ResponsePath(*workdir, *role); err != nil {
+		return usageErr("%v", err)
+	}
+	cfg := def
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = poll.d, grace.d, timeout.d, *strict
+	if err := cfg.Validate(); err != nil {
+		return usageErr("%v", err)
+	}
+	pane, err := pf.open(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+
+	d := dispatch{pane: pane, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
+		record: *record, stderr: stderr}
+	rep, res, err := d.run(ctx)
+	return finish("send", rep, res, err, *asJSON, stdout, stderr)
+}
+
+// readPrompt takes the prompt from exactly one of --prompt, --prompt-file
+// and "-" (stdin).
+func readPrompt(args []string, prompt, file string, stdin io.Reader) (string, error) {
+	fromStdin := false
+	for _, a := range args {
+		if a != "-" {
+			return "", fmt.Errorf("unexpected argument %q (give the prompt with --prompt, --prompt-file or - for stdin)", a)
+		}
+		fromStdin = true
+	}
+	n := 0
+	for _, given := range []bool{prompt != "", file != "", fromStdin} {
+		if given {
+			n++
+		}
+	}
+	if n != 1 {
+		return "", errors.New("give the prompt exactly once: --prompt TEXT, --prompt-file FILE or - (stdin)")
+	}
+	var text string
+	switch {
+	case prompt != "":
+		text = prompt
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("read the prompt: %w", err)
+		}
+		text = string(b)
+	default:
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", fmt.Errorf("read the prompt from stdin: %w", err)
+		}
+		text = string(b)
+	}
+	if strings.TrimSpace(text) == "" {
+		return "", errors.New("the prompt is empty")
+	}
+	return text, nil
+}
+
+// dispatch is one send-and-wait with its reporting, shared by send and demo.
+type dispatch struct {
+	pane    *tmuxdriver.Pane
+	role    string
+	workdir string
+	cfg     handoff.Config
+	prompt  string
+	record  string // trace file, "" for none
+	stderr  io.Writer
+	// statuses: narrate every status change too, not only transitions.
+	statuses bool
+}
+
+// run sends and waits, narrating on stderr, and returns the replay-format
+// report (nil when the wait never ran or ended without an outcome).
+func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
+	prog := newProgress(d.stderr)
+	prog.statuses = d.statuses
+	logger := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	opts := fsm.Options{
+		Config: d.cfg, Role: d.role, Workdir: d.workdir, Logger: logger,
+		Observer: prog.transition,
+		OnPoll:   prog.poll,
+	}
+	var rec *recorder
+	if d.record != "" {
+		path, err := handoff.ResponsePath(d.workdir, d.role)
+		if err != nil {
+			return nil, fsm.Result{}, err
+		}
+		f, err := openRecord(d.record)
+		if err != nil {
+			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
+		}
+		defer f.Close()
+		rec, err = newRecorder(f, d.cfg, path)
+		if err != nil {
+			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
+		}
+		opts.OnPoll = func(p fsm.Poll) {
+			rec.poll(p)
+			prog.poll(p)
+		}
+	}
+	fmt.Fprintf(prog, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict)
+	pctx, stopProgress := context.WithCancel(ctx)
+	go prog.run(pctx)
+	prog.dispatched(time.Now())
+	res, err := fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+	stopProgress()
+	prog.stop()
+	if rec != nil {
+		if rerr := rec.Err(); rerr != nil {
+			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
+		}
+	}
+	if res.Polls == 0 {
+		return nil, res, err
+	}
+	return reportOf(res, err, prog.start), res, err
+}
+
+// reportOf is the replay-format result object of a live wait.
+func reportOf(res fsm.Result, err error, start time.Time) *trace.Report {
+	rep := &trace.Report{At: res.Elapsed.Seconds(), Transitions: make([]trace.Transition, 0, len(res.Journal))}
+	for _, e := range res.Journal {
+		rep.Transitions = append(rep.Transitions, trace.Transition{At: secondsSince(start, e.At),
+			From: string(e.From), To: string(e.To), Event: string(e.Event), Status: string(e.Status)})
+	}
+	switch kind := handoff.ErrorKind(err); {
+	case err == nil:
+		rep.Outcome, rep.Source, rep.Content = "done", string(res.Source), res.Content
+	case kind != "":
+		rep.Outcome, rep.Error = "failed", kind
+	default:
+		return nil
+	}
+	return rep
+}
+
+// finish prints a dispatch's outcome and returns the exit code: the
+// response (or the report with asJSON) on stdout, the failure on stderr.
+func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON bool, stdout, stderr io.Writer) int {
+	if asJSON && rep != nil {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if jerr := enc.Encode(rep); jerr != nil {
+			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, jerr)
+			return exitFailure
+		}
+	}
+	if err == nil {
+		if !asJSON {
+			fmt.Fprint(stdout, res.Content)
+			if !strings.HasSuffix(res.Content, "\n") {
+				fmt.Fprintln(stdout)
+			}
+		}
+		if res.Source == fsm.SourceFallback {
+			fmt.Fprintf(stderr, "handoff-fsm: done in %.1fs by fallback: the agent wrote no response file; the response is its last output\n", res.Elapsed.Seconds())
+			return exitFallback
+		}
+		where := ""
+		if res.ArchivedPath != "" {
+			where = " (archived as " + res.ArchivedPath + ")"
+		}
+		fmt.Fprintf(stderr, "handoff-fsm: done in %.1fs from the response file%s\n", res.Elapsed.Seconds(), where)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
+	switch {
+	case errors.Is(err, handoff.ErrTerminalError), paneGone(err):
+		return exitTerminal
+	case errors.Is(err, handoff.ErrNoResponseFile):
+		return exitNoFile
+	case errors.Is(err, handoff.ErrTimeout):
+		return exitTimeout
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
+	}
 	return exitFailure
 }

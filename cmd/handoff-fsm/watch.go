@@ -2,12 +2,75 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// runWatch is not built yet.
+// runWatch polls a pane and prints a line whenever its status changes,
+// until interrupted. A pane that goes away is reported once, and watching
+// goes on (it may come back).
 func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: watch is not implemented yet")
-	return exitFailure
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pf := addPaneFlags(fs)
+	interval := durationVar(fs, "interval", time.Second, "how often the pane is read")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: handoff-fsm watch --target T [--socket NAME | --socket-path PATH] [--interval D] [flags]")
+		fmt.Fprintln(stderr, "\nPrints \"TIME STATUS  reason\" whenever the pane's classified status changes, until")
+		fmt.Fprintln(stderr, "interrupted (Ctrl-C).")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm watch: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if interval.d <= 0 {
+		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
+		return exitUsage
+	}
+	pane, err := pf.open(tmuxdriver.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+		return exitUsage
+	}
+	var last string
+	t := time.NewTicker(interval.d)
+	defer t.Stop()
+	for {
+		snap, err := pane.Observe(ctx)
+		if ctx.Err() != nil {
+			return exitOK
+		}
+		status, reason := snap.Classification.Status, snap.Classification.Reason
+		if err != nil {
+			status, reason = handoff.StatusError, err.Error()
+		}
+		// A change of reason alone (same status) is not news.
+		key := string(status)
+		if err != nil {
+			key += "\x00" + reason
+		}
+		if key != last {
+			fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), status, reason)
+			last = key
+		}
+		select {
+		case <-ctx.Done():
+			return exitOK
+		case <-t.C:
+		}
+	}
 }

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// The end-to-end tests run this test binary as the real command: with
+// HANDOFF_FSM_TEST_MAIN=1 it is handoff-fsm (main, signals and exit codes
+// included), so `demo` finds itself with os.Executable and runs its
+// sim-agent in a real tmux pane, exactly as the built binary does.
+const asCLI = "HANDOFF_FSM_TEST_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asCLI) == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// requireTmux skips when tmux is missing, except under CI, where the
+// end-to-end tests must run: there it fails.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is not installed but CI is set: the end-to-end tests must run in CI (%v)", err)
+		}
+		t.Skip("tmux is not installed; skipping the end-to-end tests that need it")
+	}
+}
+
+// cliCmd prepares this binary as handoff-fsm with args.
+func cliCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asCLI+"=1")
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// cli runs handoff-fsm with args and returns its stdout, stderr and exit
+// code. Nothing may take more than two minutes.
+func cli(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := cliCmd(ctx, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdin = strings.NewReader(stdin)
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("run handoff-fsm %s: %v", strings.Join(args, " "), err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// agent is a simulated agent in a pane of a private tmux server.
+type agent struct {
+	srv     tmuxdriver.Server
+	pane    *tmuxdriver.Pane
+	workdir string
+}
+
+// startAgent starts a private tmux server (killed when the test ends)
+// whose pane runs the sim-agent with simArgs. A second window keeps the
+// server alive when the agent's pane is killed.
+func startAgent(t *testing.T, simArgs ...string) *agent {
+	t.Helper()
+	requireTmux(t)
+	srv := tmuxdriver.Server{Socket: fmt.Sprintf("handoff-test-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)}
+	workdir := t.TempDir()
+	cmd := "exec env " + asCLI + "=1 " + handoff.ShellQuote(os.Args[0]) + " sim-agent --cwd " + handoff.ShellQuote(workdir)
+	for _, a := range simArgs {
+		cmd += " " + handoff.ShellQuote(a)
+	}
+	ctx := context.Background()
+	out, err := srv.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "agent", "-x", "110", "-y", "32",
+		"-c", workdir, cmd, ";", "new-window", "-d", "-t", "agent:", "sleep 3600")
+	if err != nil {
+		t.Fatalf("start private tmux server: %v", err)
+	}
+	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "-t", "agent:1", "#{socket_path}")
+	t.Cleanup(func() {
+		if err := srv.Kill(context.Background()); err != nil {
+			t.Errorf("kill private tmux server: %v", err)
+		}
+		os.Remove(strings.TrimSpace(sock))
+	})
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &agent{srv: srv, pane: pane, workdir: workdir}
+	a.waitStatus(t, "the agent's prompt", func(st handoff.Status) bool { return st.Quiet() })
+	return a
+}
+
+// waitStatus polls the pane until ok(status) holds (10 s at most).
+func (a *agent) waitStatus(t *testing.T, what string, ok func(handoff.Status) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		snap, err := a.pane.Observe(context.Background())
+		if err == nil && ok(snap.Classification.Status) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s (last: %+v, %v)", what, snap.Classification, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sendArgs are the flags that send a prompt to this agent.
+func (a *agent) sendArgs(extra ...string) []string {
+	return append([]string{"send", "--socket", a.srv.Socket, "--target", a.pane.Target(),
+		"--role", "analyst", "--workdir", a.workdir}, extra...)
+}
+
+// decodeReport parses the replay-format result object send --json prints.
+func decodeReport(t *testing.T, stdout string) trace.Report {
+	t.Helper()
+	var rep trace.Report
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("--json output is not a result object: %v\n%s", err, stdout)
+	}
+	return rep
+}
+
+// replayFile replays a recorded trace through the engine, as
+// `handoff-fsm replay` does.
+func replayFile(t *testing.T, path string) trace.Report {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := trace.Read(f)
+	if err != nil {
+		t.Fatalf("the recording is not a valid trace: %v", err)
+	}
+	cfg := handoff.DefaultConfig()
+	if tr.Config != nil {
+		cfg = tr.Config.Apply(cfg)
+	}
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: cfg})
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	return rep
+}
+
+// serverGone reports whether no tmux server answers on socket.
+func serverGone(socket string) bool {
+	_, err := tmuxdriver.Server{Socket: socket}.Run(context.Background(), nil, "list-sessions")
+	return errors.Is(err, tmuxdriver.ErrServerNotRunning)
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,390 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// Quick agent timings for the send tests; the demo keeps its own.
+var quickAgent = []string{"--echo", "--startup", "500ms", "--work", "500ms", "--stream", "300ms"}
+
+// Quick engine settings for the send tests.
+var quickWait = []string{"--poll", "250ms", "--idle-grace", "3s", "--timeout", "60s"}
+
+func trickyPrompt() string {
+	var lines []string
+	for i := range 120 {
+		lines = append(lines, strings.Repeat("·", i%40)+" line "+string(rune('a'+i%26)))
+	}
+	return "He said \"don't\" — $HOME ${PATH} $(echo pwned) `id` \\n \\\\ 'single' ; & | > < %s %d\n" +
+		"unicode: héllo wörld ✓ 日本語 🚀 › • ◦ ⠴\n\tindented\n\n" + strings.Join(lines, "\n")
+}
+
+func TestSendCompletesThroughTheFileAndPromptsArriveIntact(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, quickAgent...)
+
+	// stdout carries the response and nothing else; the simulated agent
+	// (--echo) answers with exactly what it received.
+	prompt := trickyPrompt()
+	stdout, stderr, code := cli(t, prompt, a.sendArgs(append(quickWait, "-")...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, want 0\nstderr:\n%s", code, stderr)
+	}
+	if stdout != prompt+"\n" {
+		t.Fatalf("the response differs from the prompt the agent echoed\n got: %q\nwant: %q", stdout, prompt+"\n")
+	}
+	if !strings.Contains(stderr, "AwaitingStart → Working") || !strings.Contains(stderr, "Working → Done  (file_ready") {
+		t.Fatalf("stderr does not narrate the transitions:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "\x1b[") {
+		t.Fatalf("piped stderr carries terminal escapes (the live line is for terminals only):\n%q", stderr)
+	}
+
+	// 10,000 characters, through --prompt-file and --json.
+	long := strings.Repeat("0123456789", 1000)
+	file := writeFile(t, "prompt.txt", long)
+	stdout, stderr, code = cli(t, "", a.sendArgs(append(quickWait, "--prompt-file", file, "--json")...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	rep := decodeReport(t, stdout)
+	if rep.Outcome != "done" || rep.Source != "file" || rep.Content != long+"\n" {
+		t.Fatalf("report: outcome %q source %q, content of %d bytes (want %d)", rep.Outcome, rep.Source, len(rep.Content), len(long)+1)
+	}
+	if n := len(rep.Transitions); n < 2 || rep.Transitions[n-1].To != string(handoff.Done) {
+		t.Fatalf("transitions %+v", rep.Transitions)
+	}
+	// Every consumed response was archived, none deleted.
+	archived, _ := os.ReadDir(a.workdir + "/.tmp")
+	if len(archived) < 2 {
+		t.Fatalf("no per-run archive folder next to agent-responses: %v", archived)
+	}
+}
+
+func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
+	t.Parallel()
+	// The agent keeps the previous turn's finished screen ("completed") for
+	// 2 s after Enter. Without the startup guard that stale screen would
+	// start the idle grace at dispatch.
+	a := startAgent(t, "--previous-turn", "--startup", "2s", "--work", "500ms", "--stream", "300ms")
+	a.waitStatus(t, "the stale completed screen", func(st handoff.Status) bool { return st == handoff.StatusCompleted })
+	rec := writeFile(t, "race.jsonl", "")
+	stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "250ms", "--idle-grace", "4s", "--timeout", "60s",
+		"--prompt", "race me", "--json", "--record", rec)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	rep := decodeReport(t, stdout)
+	if rep.Outcome != "done" || rep.Source != "file" {
+		t.Fatalf("outcome %q/%q, want done from the file", rep.Outcome, rep.Source)
+	}
+	first := rep.Transitions[0]
+	if first.From != "AwaitingStart" || first.To != "Working" || first.At < 1.5 {
+		t.Fatalf("first transition %+v: want AwaitingStart → Working after the stale screen (≥1.5s)", first)
+	}
+	for _, tr := range rep.Transitions {
+		if tr.Event == string(handoff.EventStartupTimeout) {
+			t.Fatalf("the startup guard had to be force-released: %+v", rep.Transitions)
+		}
+	}
+	// The race was real: the recording shows the stale quiet screen polled
+	// again and again before the agent was seen working.
+	f, _ := os.Open(rec)
+	defer f.Close()
+	tr, err := trace.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := 0
+	for _, l := range tr.Lines {
+		if l.Status == nil || !l.Status.Quiet() {
+			break
+		}
+		stale++
+	}
+	if stale < 4 {
+		t.Fatalf("only %d quiet polls before the agent started: the race was not reproduced", stale)
+	}
+}
+
+func TestRecordingReplaysToTheSameOutcome(t *testing.T) {
+	t.Parallel()
+	cases := map[string]struct {
+		sim  []string
+		args []string
+		code int
+	}{
+		"done from the file": {sim: quickAgent, code: exitOK},
+		"no response file":   {sim: []string{"--scenario", "never-writes", "--startup", "300ms", "--work", "500ms", "--stream", "300ms"}, args: []string{"--idle-grace", "1500ms"}, code: exitNoFile},
+		"fallback": {sim: []string{"--scenario", "never-writes", "--startup", "300ms", "--work", "500ms", "--stream", "300ms"},
+			args: []string{"--idle-grace", "1500ms", "--strict=false"}, code: exitFallback},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a := startAgent(t, c.sim...)
+			rec := writeFile(t, "session.jsonl", "")
+			args := a.sendArgs(append(append([]string{"--poll", "250ms", "--idle-grace", "3s", "--timeout", "60s"}, c.args...),
+				"--prompt", "record this session", "--json", "--record", rec)...)
+			stdout, stderr, code := cli(t, "", args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
+			}
+			live := decodeReport(t, stdout)
+			replayed := replayFile(t, rec)
+			if replayed.Outcome != live.Outcome || replayed.Source != live.Source || replayed.Error != live.Error ||
+				replayed.Content != live.Content {
+				b, _ := os.ReadFile(rec)
+				t.Fatalf("replay differs from the live session\nlive:     %+v\nreplayed: %+v\ntrace:\n%s", live, replayed, b)
+			}
+			if name == "fallback" && !strings.Contains(live.Content, "on screen only") {
+				t.Fatalf("fallback content %q is not the agent's on-screen answer", live.Content)
+			}
+		})
+	}
+}
+
+func TestPaneKilledMidWaitIsATerminalErrorWithinOnePoll(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, "--startup", "200ms", "--work", "30s")
+	rec := writeFile(t, "killed.jsonl", "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := cliCmd(ctx, a.sendArgs("--poll", "300ms", "--idle-grace", "5s", "--prompt", "work long", "--json", "--record", rec)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a.waitStatus(t, "the agent working", func(st handoff.Status) bool { return st == handoff.StatusProcessing })
+	if _, err := a.srv.Run(ctx, nil, "kill-pane", "-t", a.pane.Target()); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitTerminal {
+		t.Fatalf("exit: %v, want %d\n%s", err, exitTerminal, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "is gone") {
+		t.Fatalf("the error does not say the pane is gone:\n%s", stderr.String())
+	}
+	rep := decodeReport(t, stdout.String())
+	if rep.Outcome != "failed" || rep.Error != "terminal_error" {
+		t.Fatalf("report %+v", rep)
+	}
+	// Within one poll: the first poll after the kill saw the error and
+	// ended the wait; every poll before it saw the agent alive.
+	f, _ := os.Open(rec)
+	defer f.Close()
+	tr, err := trace.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errorsSeen := 0
+	for _, l := range tr.Lines {
+		if l.Status != nil && *l.Status == handoff.StatusError {
+			errorsSeen++
+		}
+	}
+	last := tr.Lines[len(tr.Lines)-1]
+	if errorsSeen != 1 || *last.Status != handoff.StatusError {
+		t.Fatalf("%d error polls, last status %q: want exactly one, the last", errorsSeen, *last.Status)
+	}
+}
+
+func TestSendToAMissingServerOrTargetIsAClearError(t *testing.T) {
+	t.Parallel()
+	requireTmux(t)
+	_, stderr, code := cli(t, "", "send", "--socket", "handoff-test-none-"+randomHex(4), "--target", "agent",
+		"--role", "analyst", "--workdir", t.TempDir(), "--prompt", "hi")
+	if code != exitTerminal || !strings.Contains(stderr, "tmux server not running") {
+		t.Fatalf("missing server: exit %d\n%s", code, stderr)
+	}
+	a := startAgent(t)
+	_, stderr, code = cli(t, "", "send", "--socket", a.srv.Socket, "--target", "agent:7",
+		"--role", "analyst", "--workdir", a.workdir, "--prompt", "hi")
+	if code != exitTerminal || !strings.Contains(stderr, "tmux target not found") {
+		t.Fatalf("missing target: exit %d\n%s", code, stderr)
+	}
+	// Nothing was dispatched, and the response folder is ready anyway.
+	if _, err := os.Stat(handoff.ResponseDir(a.workdir)); err != nil {
+		t.Fatalf("response dir: %v", err)
+	}
+}
+
+func TestStatusAndWatchOnALivePane(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, "--startup", "300ms", "--work", "1s", "--stream", "300ms")
+	stdout, stderr, code := cli(t, "", "status", "--socket", a.srv.Socket, "--target", a.pane.Target())
+	if code != exitOK {
+		t.Fatalf("status exit %d\n%s", code, stderr)
+	}
+	var c struct {
+		Status  string         `json:"status"`
+		Reason  string         `json:"reason"`
+		Signals map[string]any `json:"signals"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil || c.Status != "idle" || c.Reason == "" || c.Signals == nil {
+		t.Fatalf("status output %q (%v): want the classifier's JSON saying idle", stdout, err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	watch := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--target", a.pane.Target(), "--interval", "100ms")
+	out, err := watch.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	expect := func(status string) {
+		t.Helper()
+		for l := range lines {
+			if strings.Fields(l)[1] == status {
+				return
+			}
+		}
+		t.Fatalf("watch ended before showing %s", status)
+	}
+	expect("idle")
+	if err := a.pane.Send(ctx, "watch me"); err != nil {
+		t.Fatal(err)
+	}
+	expect("processing")
+	expect("completed")
+	if err := watch.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for range lines {
+	}
+	if err := watch.Wait(); err != nil {
+		t.Fatalf("watch after Ctrl-C: %v, want exit 0", err)
+	}
+
+	// A dead pane: status says so, as the classifier's JSON shape, exit 4.
+	if _, err := a.srv.Run(ctx, nil, "set-option", "-g", "remain-on-exit", "on", ";", "send-keys", "-t", a.pane.Target(), "C-d"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		stdout, _, code = cli(t, "", "status", "--socket", a.srv.Socket, "--target", a.pane.Target())
+		if code == exitTerminal || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := json.Unmarshal([]byte(stdout), &c); code != exitTerminal || err != nil || c.Status != "error" || !strings.Contains(c.Reason, "dead") {
+		t.Fatalf("dead pane: exit %d, %q", code, stdout)
+	}
+}
+
+var demoSocket = regexp.MustCompile(`private tmux server -L (\S+), simulated agent in pane \S+, workdir (\S+)`)
+
+func TestDemoScenariosEndAsTheSpecPrescribes(t *testing.T) {
+	t.Parallel()
+	requireTmux(t)
+	cases := []struct {
+		scenario string
+		args     []string
+		code     int
+		outcome  string
+		stdout   string
+	}{
+		{"normal", nil, exitOK, "outcome: done file — as the spec prescribes", "Simulated answer (scenario normal)"},
+		{"slow-start", nil, exitOK, "outcome: done file — as the spec prescribes", "Simulated answer (scenario slow-start)"},
+		{"never-writes", nil, exitNoFile, "outcome: failed no_response_file — as the spec prescribes", ""},
+		{"never-writes", []string{"--strict=false"}, exitFallback, "outcome: done fallback — as the spec prescribes", "on screen only"},
+		{"crash", nil, exitTerminal, "outcome: failed terminal_error — as the spec prescribes", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.scenario+strings.Join(c.args, ""), func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, code := cli(t, "", append([]string{"demo", "--scenario", c.scenario}, c.args...)...)
+			if code != c.code || !strings.Contains(stderr, c.outcome) {
+				t.Fatalf("exit %d (want %d), stderr:\n%s", code, c.code, stderr)
+			}
+			if c.stdout == "" && stdout != "" || !strings.Contains(stdout, c.stdout) {
+				t.Fatalf("stdout %q, want %q", stdout, c.stdout)
+			}
+			if c.scenario == "crash" && !strings.Contains(stderr, "pane is dead") {
+				t.Fatalf("the crash is not reported as a dead pane:\n%s", stderr)
+			}
+			assertDemoCleanedUp(t, stderr)
+		})
+	}
+}
+
+func assertDemoCleanedUp(t *testing.T, stderr string) {
+	t.Helper()
+	m := demoSocket.FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("the demo did not name its tmux server and workdir:\n%s", stderr)
+	}
+	if !serverGone(m[1]) {
+		_ = exec.Command("tmux", "-L", m[1], "kill-server").Run()
+		t.Fatalf("the demo left its tmux server -L %s running", m[1])
+	}
+	if _, err := os.Stat(m[2]); !errors.Is(err, os.ErrNotExist) {
+		_ = os.RemoveAll(m[2])
+		t.Fatalf("the demo left its workdir %s: %v", m[2], err)
+	}
+	if !strings.Contains(stderr, "demo: cleaned up") {
+		t.Fatalf("no cleanup line:\n%s", stderr)
+	}
+}
+
+func TestDemoCleansUpOnCtrlC(t *testing.T) {
+	t.Parallel()
+	requireTmux(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := cliCmd(ctx, "demo", "--scenario", "slow-start")
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	sc := bufio.NewScanner(errPipe)
+	for sc.Scan() {
+		stderr.WriteString(sc.Text() + "\n")
+		// Interrupt mid-wait: the agent is still on its stale screen.
+		if strings.Contains(sc.Text(), "status completed") {
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitFailure {
+		t.Fatalf("exit after Ctrl-C: %v, want %d\n%s", err, exitFailure, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("no word of the interruption:\n%s", stderr.String())
+	}
+	assertDemoCleanedUp(t, stderr.String())
+}

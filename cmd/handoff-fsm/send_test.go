@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+func TestSendHelpDocumentsTheExitCodes(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"send", "-h"}, nil, &bytes.Buffer{}, &stderr); code != exitOK {
+		t.Fatalf("send -h: exit %d", code)
+	}
+	for _, want := range []string{"0  done: the response came from the response file", "3  done: the response is the terminal's last output",
+		"4  terminal error", "5  no response file", "6  timeout", "2  usage error", "-record", "-json", "-strict", "analyst"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("send -h does not say %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+func TestSendUsageErrors(t *testing.T) {
+	cases := map[string][]string{
+		"no target":        {"--role", "analyst", "--prompt", "hi"},
+		"no role":          {"--target", "x", "--prompt", "hi"},
+		"unknown role":     {"--target", "x", "--role", "boss", "--prompt", "hi"},
+		"no prompt":        {"--target", "x", "--role", "analyst"},
+		"two prompts":      {"--target", "x", "--role", "analyst", "--prompt", "hi", "-"},
+		"empty prompt":     {"--target", "x", "--role", "analyst", "--prompt", "  \n"},
+		"stray argument":   {"--target", "x", "--role", "analyst", "--prompt", "hi", "extra"},
+		"bad duration":     {"--target", "x", "--role", "analyst", "--prompt", "hi", "--poll", "soon"},
+		"zero poll":        {"--target", "x", "--role", "analyst", "--prompt", "hi", "--poll", "0"},
+		"missing file":     {"--target", "x", "--role", "analyst", "--prompt-file", "/nonexistent/prompt"},
+		"socket and path":  {"--target", "x", "--role", "analyst", "--prompt", "hi", "--socket", "a", "--socket-path", "/b"},
+		"unknown provider": {"--target", "x", "--role", "analyst", "--prompt", "hi", "--provider", "clippy"},
+		"unknown flag":     {"--target", "x", "--role", "analyst", "--prompt", "hi", "--fast"},
+		"negative timeout": {"--target", "x", "--role", "analyst", "--prompt", "hi", "--timeout", "-3"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"send"}, args...), strings.NewReader(""), &stdout, &stderr)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d (usage)\n%s", code, exitUsage, stderr.String())
+			}
+			if stdout.Len() != 0 || strings.TrimSpace(stderr.String()) == "" {
+				t.Fatalf("stdout %q, stderr %q: want the error on stderr only", stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+func TestReadPromptTakesExactlyOneSource(t *testing.T) {
+	got, err := readPrompt([]string{"-"}, "", "", strings.NewReader("from stdin\n"))
+	if err != nil || got != "from stdin\n" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if got, err := readPrompt(nil, "inline", "", nil); err != nil || got != "inline" {
+		t.Fatalf("%q %v", got, err)
+	}
+}
+
+func poll(n int, elapsed time.Duration, st handoff.Status, state handoff.State) fsm.Poll {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return fsm.Poll{At: start.Add(elapsed), Elapsed: elapsed, N: n, Status: st, File: fsm.FileAbsent, State: state}
+}
+
+func TestProgressDrawsALiveLineOnlyOnATerminal(t *testing.T) {
+	var piped bytes.Buffer
+	p := &progress{w: &piped, live: false, now: time.Now}
+	p.poll(poll(1, 0, handoff.StatusCompleted, handoff.AwaitingStart))
+	p.transition(fsm.Entry{At: time.Date(2026, 1, 1, 0, 0, 2, 0, time.UTC), From: handoff.AwaitingStart, To: handoff.Working,
+		Event: handoff.EventActive, Status: handoff.StatusProcessing})
+	p.stop()
+	if strings.Contains(piped.String(), "\x1b") || strings.Contains(piped.String(), "\r") {
+		t.Fatalf("piped output has terminal control sequences: %q", piped.String())
+	}
+	if piped.String() != "handoff-fsm:   2.00s  AwaitingStart → Working  (active; status processing)\n" {
+		t.Fatalf("piped output %q: want one line per transition", piped.String())
+	}
+
+	var tty bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
+	live := &progress{w: &tty, live: true, now: func() time.Time { return now }}
+	pl := poll(3, time.Second, handoff.StatusIdle, handoff.IdleGrace)
+	pl.WindowLeft = 5 * time.Second
+	live.poll(pl)
+	if got := tty.String(); got != "… 1.0s  status idle  IdleGrace: idle grace 5.0s left  (poll 3)" {
+		t.Fatalf("live line %q", got)
+	}
+	tty.Reset()
+	now = now.Add(1500 * time.Millisecond)
+	live.Write([]byte("a log line\n"))
+	if got := tty.String(); got != "\r\x1b[Ka log line\n… 2.5s  status idle  IdleGrace: idle grace 3.5s left  (poll 3)" {
+		t.Fatalf("a write does not clear and redraw the live line: %q", got)
+	}
+	tty.Reset()
+	live.stop()
+	if tty.String() != "\r\x1b[K" {
+		t.Fatalf("stop left the live line: %q", tty.String())
+	}
+}
+
+func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
+	var buf bytes.Buffer
+	dir := t.TempDir()
+	path, _ := handoff.ResponsePath(dir, "analyst")
+	rec, err := newRecorder(&buf, cfg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a live wait saw: a stale completed screen, work, the file
+	// appearing while the agent still streams, then read when it is quiet.
+	rec.poll(poll(1, 0, handoff.StatusCompleted, handoff.AwaitingStart))
+	rec.poll(poll(2, 500*time.Millisecond, handoff.StatusCompleted, handoff.AwaitingStart))
+	rec.poll(poll(3, time.Second, handoff.StatusProcessing, handoff.Working))
+	present := poll(4, 1500*time.Millisecond, handoff.StatusProcessing, handoff.Working)
+	present.File = fsm.FilePresent
+	rec.poll(present) // the file does not exist here: nothing to record yet
+	ready := poll(5, 2*time.Second, handoff.StatusCompleted, handoff.Done)
+	ready.File, ready.Content = fsm.FileReady, "the answer\n"
+	rec.poll(ready)
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&buf)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if len(tr.Lines) != 5 || tr.Config == nil || *tr.Config.Poll != cfg.Poll {
+		t.Fatalf("trace %+v", tr)
+	}
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Outcome != "done" || rep.Source != "file" || rep.Content != "the answer\n" || rep.At != 2 {
+		t.Fatalf("replay %+v", rep)
+	}
+}
+
+func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
+	cases := []struct {
+		res  fsm.Result
+		err  error
+		code int
+	}{
+		{fsm.Result{Content: "x", Source: fsm.SourceFile}, nil, exitOK},
+		{fsm.Result{Content: "x", Source: fsm.SourceFallback}, nil, exitFallback},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTerminalError}, exitTerminal},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNoResponseFile}, exitNoFile},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTimeout}, exitTimeout},
+		{fsm.Result{}, context.Canceled, exitFailure},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		if got := finish("send", nil, c.res, c.err, false, &stdout, &stderr); got != c.code {
+			t.Errorf("%v/%v: exit %d, want %d", c.res.Source, c.err, got, c.code)
+		}
+		if c.err == nil && stdout.String() != "x\n" {
+			t.Errorf("stdout %q: want the response alone", stdout.String())
+		}
+		if c.err != nil && stdout.Len() != 0 {
+			t.Errorf("stdout %q on failure", stdout.String())
+		}
+	}
+}
