@@ -315,7 +315,7 @@ func (sc *screen) read(capture string, extract bool) {
 				continue
 			}
 			if indent >= 2 && strings.HasPrefix(t, treeElbow) {
-				hasTree = true
+				hasTree = hasTree || !isTip(t)
 				continue
 			}
 			if text, ok := bulletText(t, indent); ok {

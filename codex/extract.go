@@ -79,7 +79,7 @@ func ExtractLastMessage(capture string) (string, error) {
 // endsMessage reports whether the non-blank line t (below a message's first
 // line) starts something else.
 func endsMessage(t string, indent int, legacy bool) bool {
-	if isWorkedFor(t) {
+	if isWorkedFor(t) || isTip(t) {
 		return true
 	}
 	if !legacy {

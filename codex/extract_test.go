@@ -62,6 +62,16 @@ func TestExtractLastMessage(t *testing.T) {
 			want:    "Running the tests is not needed.",
 		},
 		{
+			name:    "0.169 tip line under a reply is not part of it",
+			capture: cat(ls("› Question", "", "• Short answer.", "  Second line.", "  └ Tip: Use /compact to free up context.", "", "  Worked for 1s • 05:22"), composer169),
+			want:    "Short answer.\nSecond line.",
+		},
+		{
+			name:    "0.169 tip line does not make a message a tool cell",
+			capture: cat(ls("› Did it pass?", "", "• Ran the suite: all green.", "  └ Tip: Use /compact to free up context."), composer169),
+			want:    "Ran the suite: all green.",
+		},
+		{
 			name:    "legacy label",
 			capture: screenOf("You hi", "assistant: Hello.", "Second line.", "❯"),
 			want:    "Hello.\nSecond line.",

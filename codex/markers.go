@@ -285,6 +285,16 @@ func errorCell(t string, indent int) (isErr, interrupted bool) {
 	return rest != "", false
 }
 
+// isTip reports whether t is the dim "└ Tip: …" line Codex 0.169 may put
+// under a reply: not part of the message, and not a tool's output.
+func isTip(t string) bool {
+	if !strings.HasPrefix(t, treeElbow) {
+		return false
+	}
+	rest, _ := trimLeftSpace(t[len(treeElbow):])
+	return strings.HasPrefix(rest, "Tip:")
+}
+
 // toolHeader reports whether a "• …" cell is a tool cell rather than an
 // assistant message. hasTree says whether the cell has a "└" output line;
 // bold whether the capture shows the first word in bold (Codex's tool-cell
