@@ -238,6 +238,9 @@ func (sc *screen) read(capture string, extract bool) {
 			continue
 		}
 
+		// Nothing but footer lines below: this line is in Codex's bottom pane
+		// (no history cell, no user message ever sits below the composer).
+		bottom := chromeOnly
 		if chromeOnly {
 			if f := footer(t, indent); f != notFooter && sc.nonBlank <= chromeLines {
 				if !footerSeen {
@@ -288,7 +291,7 @@ func (sc *screen) read(capture string, extract bool) {
 			}
 			// "• Exploring" is also a tool cell: go on to count it.
 		} else if inWindow && indent <= 2 && menuHint(t) {
-			if indent > 1 {
+			if indent > 1 && !bottom {
 				if !sc.pending.menu {
 					sc.pending.menu = true
 					sc.pending.menuText, sc.pending.menuLine = excerpt(t), n
