@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -398,6 +399,64 @@ func TestRealCodexAnswerWithoutFile(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(handoff.ResponseDir(r.workdir), "analyst_summary.md")); err == nil {
 			t.Fatal("a response file appeared from nowhere")
+		}
+	})
+}
+
+// buildCommand builds cmd/handoff-fsm once per test into a temp folder.
+func buildCommand(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "handoff-fsm")
+	out, err := exec.Command("go", "build", "-o", bin, "../cmd/handoff-fsm").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runSend runs `handoff-fsm send` against the rig's pane.
+func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
+	base := []string{"send", "--socket", r.codex.Socket, "--target", r.codex.Target,
+		"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "3s", "--timeout", "60s"}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		r.t.Fatal(err)
+	}
+	r.t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
+	return o.String(), e.String(), code
+}
+
+// The shipped command, end to end: `handoff-fsm send` prints exactly what
+// Codex wrote, and exits with the documented codes.
+func TestRealCodexSendCommand(t *testing.T) {
+	bin := buildCommand(t)
+	t.Run("file", func(t *testing.T) {
+		r := newRig(t, realcodex.Options{})
+		r.model.Script(fakemodel.WriteResponse(answer, r.workdir), fakemodel.Answer("I wrote the response file."))
+		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.")
+		if code != 0 || stdout != answer+"\n" {
+			t.Fatalf("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
+		}
+		for _, s := range []handoff.State{handoff.Working, handoff.Done} {
+			if !strings.Contains(stderr, string(s)) {
+				t.Errorf("stderr does not show the transition to %s", s)
+			}
+		}
+	})
+	t.Run("server-error", func(t *testing.T) {
+		r := newRig(t, realcodex.Options{})
+		r.model.Script(fakemodel.HTTPError(500, "fake internal error"))
+		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.")
+		if code != 4 || stdout != "" || !strings.Contains(stderr, "terminal error") {
+			t.Fatalf("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 		}
 	})
 }
