@@ -351,7 +351,6 @@ func TestRealCodexServerErrorFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, realcodex.Options{})
 			r.model.Script(tc.reply)
-			start := time.Now()
 			d := r.send("programmer_review", "Review the code.", e2eConfig(true), nil)
 			var we *handoff.WaitError
 			if !errors.Is(d.err, handoff.ErrTerminalError) || !errors.As(d.err, &we) {
@@ -360,9 +359,15 @@ func TestRealCodexServerErrorFails(t *testing.T) {
 			if we.LastStatus != handoff.StatusError || we.Role != "programmer_review" {
 				t.Fatalf("wait error %+v", we)
 			}
-			// The error is on screen at once; it must not wait out the grace.
-			if took := time.Since(start); took > e2eConfig(true).IdleGrace {
-				t.Fatalf("took %v to notice the error", took)
+			// The error ends the wait at once: it is never taken for a quiet
+			// agent whose grace runs out.
+			for _, e := range d.res.Journal {
+				if e.Event == handoff.EventQuiet || e.Event == handoff.EventStartupTimeout {
+					t.Fatalf("the error screen was read as quiet: %+v", e)
+				}
+			}
+			if n := len(d.res.Journal); n == 0 || d.res.Journal[n-1].Event != handoff.EventTerminalError {
+				t.Fatalf("journal %+v does not end on terminal_error", d.res.Journal)
 			}
 			t.Logf("error message: %v", d.err)
 		})
