@@ -36,8 +36,8 @@ func newLines(s string) *lines {
 }
 
 // prev returns the previous line: its raw text, the byte offset where it
-// starts in the capture, and whether it holds escape or control characters
-// (then it needs clean). ok is false when the first line was returned.
+// starts in the capture, and whether it holds an escape or another C0
+// control character (then it needs clean). ok is false when the first line was returned.
 func (l *lines) prev() (raw string, start int, dirty, ok bool) {
 	if l.end < 0 {
 		return "", 0, false, false
@@ -56,7 +56,7 @@ scan:
 		// the capture is near): go byte by byte through them.
 		for stop := max(i-16, -1); i > stop; i-- {
 			c := s[i]
-			if c < 0x20 || c == 0x7f {
+			if c < 0x20 {
 				if c == '\n' || c == '\r' {
 					break scan
 				}
@@ -130,10 +130,11 @@ func (l *lines) clean(raw string, dirty bool) string {
 	return trimRightSpace(l.arena.String()[start:])
 }
 
-// needsStrip reports whether raw holds an escape or control character.
+// needsStrip reports whether raw holds an escape or another C0 control
+// character (tabs are white space, not control).
 func needsStrip(raw string) bool {
 	for i := 0; i < len(raw); i++ {
-		if c := raw[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+		if c := raw[i]; c < 0x20 && c != '\t' {
 			return true
 		}
 	}
