@@ -107,7 +107,9 @@ func isWorkedFor(t string) bool {
 			}
 		}
 	}
-	return strings.HasPrefix(t, "Worked for ")
+	rest, ok := strings.CutPrefix(t, "Worked for ")
+	// A duration follows: "11s", "1m 05s", "<1s".
+	return ok && rest != "" && (rest[0] == '<' || (rest[0] >= '0' && rest[0] <= '9'))
 }
 
 // activeWork reports whether t is Codex's own active-work UI: the status
