@@ -103,8 +103,9 @@ type Session struct {
 	// line first showed the model and cwd.
 	Started, Ready time.Time
 
-	opts    Options
-	panePID int
+	opts       Options
+	panePID    int
+	socketPath string
 }
 
 // Config returns the config.toml for opts: the fake provider with retries
@@ -197,12 +198,14 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_pid}")
+	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_pid} #{socket_path}")
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.panePID, _ = strconv.Atoi(strings.TrimSpace(out))
+	pid, sock, _ := strings.Cut(strings.TrimSpace(out), " ")
+	s.panePID, _ = strconv.Atoi(pid)
+	s.socketPath = sock
 	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
 	defer cancel()
 	if err := s.WaitFor(rctx, 100*time.Millisecond, s.isReady); err != nil {
@@ -353,6 +356,14 @@ func (s *Session) Close() error {
 	if s.panePID > 0 {
 		if err := endProcess(s.panePID, ""); err != nil {
 			errs = append(errs, fmt.Errorf("codex pid %d: %w", s.panePID, err))
+		}
+	}
+	// tmux does not always unlink its socket when killed; the name is ours.
+	if s.socketPath != "" {
+		if fi, err := os.Lstat(s.socketPath); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			if _, err := s.tmux(ctx, "list-sessions"); err != nil {
+				_ = os.Remove(s.socketPath)
+			}
 		}
 	}
 	errs = append(errs, StopDaemons(s.Home)...)
