@@ -116,6 +116,9 @@ type Snapshot struct {
 	Command string // #{pane_current_command}, the foreground process
 	PID     int    // #{pane_pid}, the process the pane started
 	Dead    bool   // the pane's process exited (remain-on-exit keeps it)
+	// InMode: the pane is in copy mode or another mode (someone scrolled
+	// back in it); keys go to the mode, not to the agent.
+	InMode bool
 	// DeadStatus is the exit status of a dead pane's process, -1 when
 	// unknown (killed by a signal, or not yet reaped).
 	DeadStatus int
@@ -172,7 +175,7 @@ func (p *Pane) LastOutput(ctx context.Context) (string, error) {
 func (p *Pane) read(ctx context.Context, history int) (Snapshot, error) {
 	mark := "<" + nonce() + ">"
 	format := mark + "#{pane_dead}" + mark + "#{pane_dead_status}" + mark + "#{pane_dead_signal}" + mark +
-		"#{pane_pid}" + mark + "#{pane_current_command}" + mark + "#{pane_title}" + mark + "end\n"
+		"#{pane_pid}" + mark + "#{pane_in_mode}" + mark + "#{pane_current_command}" + mark + "#{pane_title}" + mark + "end\n"
 	args := []string{"display-message", "-p", "-t", p.o.Target, format, ";",
 		"capture-pane", "-p", "-J", "-S", "-" + strconv.Itoa(history), "-t", p.o.Target}
 	if p.o.Escapes {
@@ -184,15 +187,16 @@ func (p *Pane) read(ctx context.Context, history int) (Snapshot, error) {
 	}
 	meta, capture, ok := strings.Cut(out, mark+"end\n")
 	fields := strings.Split(meta, mark)
-	if !ok || len(fields) != 7 || fields[0] != "" {
+	if !ok || len(fields) != 8 || fields[0] != "" {
 		return Snapshot{}, fmt.Errorf("tmux pane %s: unexpected display-message output %q", p.o.Target, truncate(meta, 200))
 	}
 	snap := Snapshot{
 		Capture:    capture,
 		Dead:       fields[1] == "1",
 		DeadStatus: -1,
-		Command:    fields[5],
-		Title:      fields[6],
+		InMode:     fields[5] == "1",
+		Command:    fields[6],
+		Title:      fields[7],
 	}
 	// tmux marks a pane dead when its pty closes, and learns the exit
 	// status or signal a moment later: either may still be empty.
@@ -238,17 +242,25 @@ func (p *Pane) alive(s Snapshot) error {
 // paste), it presses Enter once more. CRLF line breaks are sent as LF.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
-// a shell would run as commands.
+// a shell would run as commands. A pane in copy mode (scrolled back) is
+// taken out of it first, or the mode would swallow Enter.
 func (p *Pane) Send(ctx context.Context, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("tmuxdriver: refusing to send an empty prompt")
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	if _, err := p.Observe(ctx); err != nil {
+	snap, err := p.Observe(ctx)
+	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
+	if snap.InMode {
+		// Someone scrolled back in the pane: copy mode would take the Enter.
+		if _, err := p.o.Server.Run(ctx, nil, "copy-mode", "-q", "-t", p.o.Target); err != nil {
+			return fmt.Errorf("send: leave copy mode: %w", p.paneErr(err))
+		}
+	}
 	buf := "handoff-fsm-" + nonce()
-	_, err := p.o.Server.Run(ctx, strings.NewReader(text),
+	_, err = p.o.Server.Run(ctx, strings.NewReader(text),
 		"load-buffer", "-b", buf, "-", ";",
 		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
 	if err != nil {

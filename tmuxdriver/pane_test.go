@@ -60,6 +60,24 @@ func truncate(s string) string {
 	return s
 }
 
+func TestSendLeavesCopyModeFirst(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	// Someone scrolled back in the agent's pane.
+	if _, err := srv.Run(context.Background(), nil, "copy-mode", "-t", p.Target()); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err := p.Observe(context.Background()); err != nil || !snap.InMode {
+		t.Fatalf("the pane is not in copy mode (%v), so the test proves nothing", err)
+	}
+	if err := p.Send(context.Background(), "through copy mode"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "through copy mode" {
+		t.Fatalf("got %q", got)
+	}
+}
+
 func TestSendCRLFArrivesAsLF(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv)

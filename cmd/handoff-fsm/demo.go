@@ -167,7 +167,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	rep, res, err := d.run(ctx)
 	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
 	if rep != nil {
-		got := rep.Outcome + " " + rep.Source + rep.Error
+		got := rep.Outcome + " (" + rep.Source + rep.Error + ")"
 		if want := demoWant(sc, cfg.Strict); got == want {
 			say("outcome: %s — as the spec prescribes for this scenario", got)
 		} else {
@@ -178,17 +178,17 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // demoWant is the outcome the spec prescribes for a scenario, as
-// "<outcome> <source or error>".
+// "<outcome> (<source or error>)".
 func demoWant(s simagent.Scenario, strict bool) string {
 	switch {
 	case s == simagent.ScenarioCrash:
-		return "failed terminal_error"
+		return "failed (terminal_error)"
 	case s == simagent.ScenarioNeverWrites && strict:
-		return "failed no_response_file"
+		return "failed (no_response_file)"
 	case s == simagent.ScenarioNeverWrites:
-		return "done fallback"
+		return "done (fallback)"
 	}
-	return "done file"
+	return "done (file)"
 }
 
 // awaitPrompt waits until the simulated agent shows its composer, so the

@@ -311,11 +311,11 @@ func TestDemoScenariosEndAsTheSpecPrescribes(t *testing.T) {
 		outcome  string
 		stdout   string
 	}{
-		{"normal", nil, exitOK, "outcome: done file — as the spec prescribes", "Simulated answer (scenario normal)"},
-		{"slow-start", nil, exitOK, "outcome: done file — as the spec prescribes", "Simulated answer (scenario slow-start)"},
-		{"never-writes", nil, exitNoFile, "outcome: failed no_response_file — as the spec prescribes", ""},
-		{"never-writes", []string{"--strict=false"}, exitFallback, "outcome: done fallback — as the spec prescribes", "on screen only"},
-		{"crash", nil, exitTerminal, "outcome: failed terminal_error — as the spec prescribes", ""},
+		{"normal", nil, exitOK, "outcome: done (file) — as the spec prescribes", "Simulated answer (scenario normal)"},
+		{"slow-start", nil, exitOK, "outcome: done (file) — as the spec prescribes", "Simulated answer (scenario slow-start)"},
+		{"never-writes", nil, exitNoFile, "outcome: failed (no_response_file) — as the spec prescribes", ""},
+		{"never-writes", []string{"--strict=false"}, exitFallback, "outcome: done (fallback) — as the spec prescribes", "on screen only"},
+		{"crash", nil, exitTerminal, "outcome: failed (terminal_error) — as the spec prescribes", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.scenario+strings.Join(c.args, ""), func(t *testing.T) {

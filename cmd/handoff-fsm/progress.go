@@ -159,8 +159,10 @@ func (p *progress) lineLocked() string {
 // startup guard or the idle grace) has left.
 func windowNote(l fsm.Poll, left time.Duration) string {
 	switch {
+	case l.State == handoff.AwaitingStart && l.WindowLeft > 0 && l.Status.Quiet():
+		return fmt.Sprintf("%s: a quiet screen may be the previous turn's; the startup guard holds, %.1fs left", l.State, left.Seconds())
 	case l.State == handoff.AwaitingStart && l.WindowLeft > 0:
-		return fmt.Sprintf("%s: startup guard holds, %.1fs left", l.State, left.Seconds())
+		return fmt.Sprintf("%s: startup guard, %.1fs left", l.State, left.Seconds())
 	case (l.State == handoff.IdleGrace || l.State == handoff.StartupTimeout) && l.WindowLeft > 0:
 		return fmt.Sprintf("%s: idle grace %.1fs left", l.State, left.Seconds())
 	}
