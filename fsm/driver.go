@@ -85,6 +85,9 @@ const (
 type Result struct {
 	Content string
 	Source  Source
+	// DispatchedAt is when the wait started: the origin of Elapsed and of
+	// the journal's times.
+	DispatchedAt time.Time
 	// Journal lists every transition, in order.
 	Journal []Entry
 	// Elapsed is the time from dispatch to the observation that decided.
@@ -197,7 +200,7 @@ func prepare(opts Options) (*run, error) {
 func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 	start := r.clk.Now()
 	core := NewCore(r.cfg, start)
-	var res Result
+	res := Result{DispatchedAt: start}
 	if r.observer == nil {
 		r.observer = func(e Entry) {
 			r.log.Info("transition", "role", r.role, "from", e.From, "to", e.To,

@@ -152,7 +152,6 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	}
 	// A fixed start makes every replay of a trace identical.
 	clk := fsm.NewVirtualClock(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
-	start := clk.Now()
 	script := NewScript(t.Lines, clk, path)
 	res, err := fsm.Wait(ctx, script, fsm.Options{
 		Config:   opts.Config,
@@ -165,9 +164,20 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	if serr := script.Err(); serr != nil {
 		return Report{}, fmt.Errorf("replay: %w", serr)
 	}
+	rep, err := ReportOf(res, err)
+	if err != nil {
+		return Report{}, fmt.Errorf("replay: %w", err)
+	}
+	return rep, nil
+}
+
+// ReportOf turns what fsm.Wait (or SendAndWait) returned into a Report: a
+// successful wait or a *handoff.WaitError. Any other error (the wait could
+// not decide) is returned as is.
+func ReportOf(res fsm.Result, err error) (Report, error) {
 	rep := Report{At: res.Elapsed.Seconds(), Transitions: make([]Transition, 0, len(res.Journal))}
 	for _, e := range res.Journal {
-		rep.Transitions = append(rep.Transitions, Transition{At: e.At.Sub(start).Seconds(),
+		rep.Transitions = append(rep.Transitions, Transition{At: e.At.Sub(res.DispatchedAt).Seconds(),
 			From: string(e.From), To: string(e.To), Event: string(e.Event), Status: string(e.Status)})
 	}
 	switch kind := handoff.ErrorKind(err); {
@@ -176,7 +186,7 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	case kind != "":
 		rep.Outcome, rep.Error = "failed", kind
 	default:
-		return Report{}, fmt.Errorf("replay: %w", err)
+		return Report{}, err
 	}
 	return rep, nil
 }

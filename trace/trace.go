@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ func (s *seconds) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("want a number of seconds, got %s", b)
+		return fmt.Errorf("want a number of seconds (or a duration string such as \"1.5s\"), got %s", b)
 	}
 	if f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f*float64(time.Second) > math.MaxInt64 {
 		return fmt.Errorf("%s seconds is out of range (want a non-negative number)", b)
@@ -181,56 +182,14 @@ func Read(r io.Reader) (Trace, error) {
 	var t Trace
 	br := bufio.NewReader(r)
 	last := time.Duration(0)
-	moments := 0
 	for n := 1; ; n++ {
 		raw, err := br.ReadBytes('\n')
 		if err != nil && err != io.EOF {
 			return Trace{}, fmt.Errorf("read trace: %w", err)
 		}
 		if len(bytes.TrimSpace(raw)) > 0 {
-			bad := func(format string, args ...any) error {
-				return &LineError{Line: n, Err: fmt.Errorf(format, args...)}
-			}
-			var lj lineJSON
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if derr := dec.Decode(&lj); derr != nil {
-				return Trace{}, bad("%v", jsonProblem(derr))
-			}
-			if dec.More() {
-				return Trace{}, bad("extra data after the JSON object (one object per line)")
-			}
-			switch {
-			case lj.Config != nil:
-				if lj.At != nil || lj.Status != nil || lj.File != nil || lj.LastOutput != nil {
-					return Trace{}, bad(`a config line holds only "config"`)
-				}
-				if t.Config != nil || moments > 0 {
-					return Trace{}, bad(`"config" is only allowed on the first line`)
-				}
-				c := Config{Strict: lj.Config.Strict}
-				c.Poll = (*time.Duration)(lj.Config.Poll)
-				c.IdleGrace = (*time.Duration)(lj.Config.IdleGrace)
-				c.ResponseTimeout = (*time.Duration)(lj.Config.ResponseTimeout)
-				t.Config = &c
-			case lj.At == nil:
-				return Trace{}, bad(`missing "at" (seconds since dispatch)`)
-			default:
-				at := time.Duration(*lj.At)
-				if at < last {
-					return Trace{}, bad(`"at" goes backwards: %gs after %gs (lines must be in time order)`, at.Seconds(), last.Seconds())
-				}
-				if lj.Status != nil && strings.TrimSpace(*lj.Status) == "" {
-					return Trace{}, bad(`"status" is empty`)
-				}
-				l := Line{At: at, File: lj.File, LastOutput: lj.LastOutput}
-				if lj.Status != nil {
-					st := handoff.Status(*lj.Status)
-					l.Status = &st
-				}
-				t.Lines = append(t.Lines, l)
-				last = at
-				moments++
+			if perr := t.parseLine(raw, &last); perr != nil {
+				return Trace{}, &LineError{Line: n, Err: perr}
 			}
 		}
 		if err == io.EOF {
@@ -239,20 +198,152 @@ func Read(r io.Reader) (Trace, error) {
 	}
 }
 
-// jsonProblem rewords decoder errors for a person editing a trace by hand.
-func jsonProblem(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("not valid JSON: %v", err)
-	case errors.As(err, &typ):
-		return fmt.Errorf("%q: want %v, got a JSON %s", typ.Field, typ.Type, typ.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return fmt.Errorf("unknown key %s (known: config, at, status, file, last_output; config: poll, idle_grace, response_timeout, strict)",
-			strings.TrimPrefix(err.Error(), "json: unknown field "))
+// parseLine adds one non-blank line to t. Fields are decoded one by one so
+// each problem can be named by its key.
+func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
+	fields, err := object(raw)
+	if err != nil {
+		return err
 	}
-	return err
+	if err := onlyKeys(fields, "config", "at", "status", "file", "last_output"); err != nil {
+		return err
+	}
+	if cj, ok := fields["config"]; ok {
+		if len(fields) > 1 {
+			return errors.New(`a config line holds only "config"`)
+		}
+		if t.Config != nil || len(t.Lines) > 0 {
+			return errors.New(`"config" is only allowed on the first line`)
+		}
+		c, err := parseConfig(cj)
+		if err != nil {
+			return err
+		}
+		t.Config = &c
+		return nil
+	}
+	at, ok, err := durationField(fields, "at")
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return errors.New(`missing "at" (seconds since dispatch)`)
+	case at < *last:
+		return fmt.Errorf(`"at" goes backwards: %gs after %gs (lines must be in time order)`, at.Seconds(), last.Seconds())
+	}
+	l := Line{At: at}
+	status, err := stringField(fields, "status")
+	if err != nil {
+		return err
+	}
+	if status != nil {
+		if strings.TrimSpace(*status) == "" {
+			return errors.New(`"status" is empty`)
+		}
+		st := handoff.Status(*status)
+		l.Status = &st
+	}
+	if l.File, err = stringField(fields, "file"); err != nil {
+		return err
+	}
+	if l.LastOutput, err = stringField(fields, "last_output"); err != nil {
+		return err
+	}
+	t.Lines = append(t.Lines, l)
+	*last = at
+	return nil
+}
+
+func parseConfig(raw json.RawMessage) (Config, error) {
+	fields, err := object(raw)
+	if err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
+	}
+	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict"); err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
+	}
+	var c Config
+	for key, dst := range map[string]**time.Duration{"poll": &c.Poll, "idle_grace": &c.IdleGrace, "response_timeout": &c.ResponseTimeout} {
+		d, ok, err := durationField(fields, key)
+		if err != nil {
+			return Config{}, fmt.Errorf(`"config": %w`, err)
+		}
+		if ok {
+			*dst = &d
+		}
+	}
+	if v, ok := fields["strict"]; ok && string(v) != "null" {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return Config{}, fmt.Errorf(`"config": "strict": want true or false, got %s`, v)
+		}
+		c.Strict = &b
+	}
+	return c, nil
+}
+
+// object decodes one JSON object, refusing anything after it.
+func object(raw []byte) (map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&fields); err != nil {
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &typ):
+			return nil, fmt.Errorf("want a JSON object, got a JSON %s", typ.Value)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, errors.New("not valid JSON: the object is not closed")
+		}
+		return nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	if fields == nil {
+		return nil, errors.New("want a JSON object, got null")
+	}
+	if dec.More() {
+		return nil, errors.New("extra data after the JSON object (one object per line)")
+	}
+	return fields, nil
+}
+
+// onlyKeys refuses a key not in known (the first one, in sorted order).
+func onlyKeys(fields map[string]json.RawMessage, known ...string) error {
+	var unknown []string
+	for k := range fields {
+		if !slices.Contains(known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return fmt.Errorf("unknown key %q (known keys: %s)", unknown[0], strings.Join(known, ", "))
+}
+
+// durationField reads key as seconds; ok is false when it is absent or null.
+func durationField(fields map[string]json.RawMessage, key string) (d time.Duration, ok bool, err error) {
+	v, present := fields[key]
+	if !present || string(v) == "null" {
+		return 0, false, nil
+	}
+	var s seconds
+	if err := json.Unmarshal(v, &s); err != nil {
+		return 0, false, fmt.Errorf("%q: %v", key, err)
+	}
+	return time.Duration(s), true, nil
+}
+
+// stringField reads key as a string; nil when it is absent or null.
+func stringField(fields map[string]json.RawMessage, key string) (*string, error) {
+	v, present := fields[key]
+	if !present || string(v) == "null" {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, fmt.Errorf("%q: want a string, got %s", key, v)
+	}
+	return &s, nil
 }
 
 // Encoder writes a trace line by line, so a recording survives a crash up

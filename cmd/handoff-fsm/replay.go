@@ -2,12 +2,133 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
-// runReplay is not built yet.
+const replayUsage = `usage: handoff-fsm replay [--poll S] [--idle-grace S] [--timeout S] [--strict=BOOL] [-v] FILE
+
+Runs the engine on virtual time against a scripted terminal and prints the outcome as one JSON
+object. FILE (- for stdin) is a trace, JSON Lines:
+
+  {"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}   optional, first
+  {"at":0,"status":"processing"}
+  {"at":42.5,"file":"the agent's answer"}
+  {"at":44,"status":"idle","last_output":"what the screen shows"}
+
+"at" is seconds since dispatch, in order. "status": the terminal reports it from then on (any
+value other than idle/completed/error counts as the agent working); before the first status
+the terminal reports "idle" (the previous turn's stale prompt). "file": the agent writes the
+response file with this text ("" is an empty file). "last_output": the terminal's last output
+from then on (the fallback answer; "" if never given). Flags override the config line, which
+overrides the defaults (poll 2 s, idle grace 30 s, timeout 1800 s, strict).
+
+Output: {"outcome":"done"|"failed","source":"file"|"fallback","error":"terminal_error"|
+"no_response_file"|"timeout","content":"...","at":SECONDS,"transitions":[{"at","from","to",
+"event","status"}]}. "source" appears only when done, "error" only when failed; "content" is
+"" on failure. Exit status 0 whatever the outcome; 1 for a malformed trace (the message names
+the line) or a replay that could not run; 2 for bad flags.
+
+Durations take Go durations (1.5s, 500ms) or bare numbers of seconds.
+
+flags:
+`
+
+// runReplay replays a trace through the engine and prints the report.
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "handoff-fsm: replay is not implemented yet")
-	return exitFailure
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, replayUsage)
+		fs.PrintDefaults()
+	}
+	def := handoff.DefaultConfig()
+	poll := durationVar(fs, "poll", def.Poll, "poll interval (overrides the trace's config)")
+	grace := durationVar(fs, "idle-grace", def.IdleGrace, "idle grace, also the startup timeout (overrides the trace's config)")
+	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout (overrides the trace's config)")
+	strict := fs.Bool("strict", def.Strict, "strict file handoff; --strict=false falls back to the last output (overrides the trace's config)")
+	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
+	// Flags may come before or after FILE.
+	var files []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		fmt.Fprintf(stderr, "handoff-fsm replay: want exactly one trace FILE (or - for stdin), got %d\n", len(files))
+		fmt.Fprintln(stderr, "run handoff-fsm replay -h for the format")
+		return exitUsage
+	}
+	name := files[0]
+	var in io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm replay: %v\n", err)
+			return exitFailure
+		}
+		defer f.Close()
+		in = f
+	} else {
+		name = "stdin"
+	}
+	tr, err := trace.Read(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
+		return exitFailure
+	}
+
+	cfg := def
+	if tr.Config != nil {
+		cfg = tr.Config.Apply(cfg)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "poll":
+			cfg.Poll = poll.d
+		case "idle-grace":
+			cfg.IdleGrace = grace.d
+		case "timeout":
+			cfg.ResponseTimeout = timeout.d
+		case "strict":
+			cfg.Strict = *strict
+		}
+	})
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
+		return exitFailure
+	}
+	opts := trace.ReplayOptions{Config: cfg}
+	if *verbose {
+		opts.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	rep, err := trace.Replay(ctx, tr, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
+		return exitFailure
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm replay: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
 }

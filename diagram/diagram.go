@@ -1,0 +1,122 @@
+// Package diagram draws the dispatch state machine from the transition
+// table (handoff.Transitions), so the picture cannot drift from what the
+// engine runs.
+package diagram
+
+import (
+	"fmt"
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// RegenerateCommand is how docs/state-diagram.md is produced from the table.
+const RegenerateCommand = "go run ./cmd/handoff-fsm diagram > docs/state-diagram.md"
+
+// Mermaid renders table as a Markdown page: a Mermaid stateDiagram-v2 with
+// every transition labelled by its event, then a legend of the states and
+// the events. docs/state-diagram.md is this output for handoff.Transitions().
+func Mermaid(table []handoff.Transition) string {
+	var b strings.Builder
+	b.WriteString("# Dispatch state diagram\n\n")
+	fmt.Fprintf(&b, "<!-- Generated from the transition table in states.go by `%s`. Do not edit by hand. -->\n\n", RegenerateCommand)
+	b.WriteString("How a dispatch moves while the orchestrator waits for an agent's answer. ")
+	b.WriteString("Every arrow is one row of `handoff.Transitions()`, labelled with its event.\n\n")
+	b.WriteString("```mermaid\nstateDiagram-v2\n")
+	fmt.Fprintf(&b, "    [*] --> %s\n", handoff.AwaitingStart)
+	for _, t := range table {
+		for _, from := range t.From {
+			fmt.Fprintf(&b, "    %s --> %s : %s\n", from, t.To, t.Event)
+		}
+	}
+	for _, s := range states(table) {
+		if s.Final() {
+			fmt.Fprintf(&b, "    %s --> [*]\n", s)
+		}
+	}
+	b.WriteString("```\n\n## States\n\n| state | meaning |\n|---|---|\n")
+	for _, s := range states(table) {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", s, cell(s.Describe()))
+	}
+	b.WriteString("\n## Events\n\n| event | when |\n|---|---|\n")
+	for _, e := range events(table) {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", e, cell(e.Describe()))
+	}
+	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready`, `active`, then the quiet rules " +
+		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +
+		"one observation can fire two transitions in a row (for example `active` then `timeout` at the response deadline).\n")
+	return b.String()
+}
+
+// DOT renders table as a Graphviz digraph; each state and edge carries its
+// legend text as a tooltip.
+func DOT(table []handoff.Transition) string {
+	var b strings.Builder
+	b.WriteString("// Dispatch state diagram, generated from handoff.Transitions().\n")
+	b.WriteString("digraph dispatch {\n    rankdir=LR;\n    node [shape=box, style=rounded];\n")
+	b.WriteString("    start [shape=point, label=\"\"];\n")
+	for _, s := range states(table) {
+		shape := ""
+		if s.Final() {
+			shape = ", peripheries=2"
+		}
+		fmt.Fprintf(&b, "    %s [tooltip=%s%s];\n", s, quote(s.Describe()), shape)
+	}
+	fmt.Fprintf(&b, "    start -> %s;\n", handoff.AwaitingStart)
+	for _, t := range table {
+		for _, from := range t.From {
+			fmt.Fprintf(&b, "    %s -> %s [label=%s, tooltip=%s];\n", from, t.To, quote(string(t.Event)), quote(t.Event.Describe()))
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// states lists the table's states in handoff.States() order, then any the
+// list does not know (so a new state shows up rather than vanishing).
+func states(table []handoff.Transition) []handoff.State {
+	seen := map[handoff.State]bool{}
+	for _, t := range table {
+		for _, f := range t.From {
+			seen[f] = true
+		}
+		seen[t.To] = true
+	}
+	seen[handoff.AwaitingStart] = true
+	var out []handoff.State
+	for _, s := range handoff.States() {
+		if seen[s] {
+			out = append(out, s)
+			delete(seen, s)
+		}
+	}
+	for _, t := range table {
+		for _, s := range append(append([]handoff.State{}, t.From...), t.To) {
+			if seen[s] {
+				out = append(out, s)
+				delete(seen, s)
+			}
+		}
+	}
+	return out
+}
+
+func events(table []handoff.Transition) []handoff.Event {
+	var out []handoff.Event
+	seen := map[handoff.Event]bool{}
+	for _, t := range table {
+		if !seen[t.Event] {
+			seen[t.Event] = true
+			out = append(out, t.Event)
+		}
+	}
+	return out
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// quote makes a DOT string literal.
+func quote(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
