@@ -115,7 +115,7 @@ type Session struct {
 // marked as seen.
 func Config(opts Options) string {
 	opts = opts.withDefaults()
-	q := func(s string) string { return strconv.Quote(s) }
+	q := tomlString
 	tui := ""
 	if opts.HideTips {
 		tui = "\n[tui]\nshow_tooltips = false\n"
@@ -142,6 +142,26 @@ daemon_auto_start = false
 [notice.model_migrations]
 %s = "gpt-6-sol"
 %s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
+}
+
+// tomlString quotes s as a TOML basic string: backslash, quote and control
+// characters escaped (Go's strconv.Quote would use \x escapes TOML lacks).
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 func (o Options) withDefaults() Options {

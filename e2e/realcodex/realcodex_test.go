@@ -1,0 +1,87 @@
+package realcodex
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigPointsCodexAtTheFakeModelWithoutDaemon(t *testing.T) {
+	cfg := Config(Options{Workdir: `/tmp/a "quoted" dir\x`, BaseURL: "http://127.0.0.1:4242/v1"})
+	for _, want := range []string{
+		`model = "gpt-5.5"`,
+		`model_provider = "fake"`,
+		`approval_policy = "never"`,
+		`sandbox_mode = "danger-full-access"`,
+		`base_url = "http://127.0.0.1:4242/v1"`,
+		`wire_api = "responses"`,
+		"request_max_retries = 0",
+		"stream_max_retries = 0",
+		`[projects."/tmp/a \"quoted\" dir\\x"]`,
+		`trust_level = "trusted"`,
+		"daemon_auto_start = false",
+		`"gpt-5.5" = "gpt-6-sol"`,
+	} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("config lacks %s:\n%s", want, cfg)
+		}
+	}
+	if strings.Contains(cfg, "show_tooltips") {
+		t.Error("tips hidden without HideTips")
+	}
+	if !strings.Contains(Config(Options{HideTips: true}), "show_tooltips = false") {
+		t.Error("HideTips does not hide tips")
+	}
+}
+
+func TestTOMLStringEscapesControlCharacters(t *testing.T) {
+	if got := tomlString("a\tb\x01"); got != `"a\u0009b\u0001"` {
+		t.Fatalf("got %s", got)
+	}
+}
+
+func TestBinaryFromEnvMustExist(t *testing.T) {
+	t.Setenv(BinEnv, filepath.Join(t.TempDir(), "no-codex-here"))
+	if _, err := Binary(); !errors.Is(err, ErrNoBinary) {
+		t.Fatalf("got %v, want ErrNoBinary", err)
+	}
+}
+
+func TestBinaryDefaultsToTheInstallScriptsLink(t *testing.T) {
+	t.Setenv(BinEnv, "")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	_, err := Binary()
+	if !errors.Is(err, ErrNoBinary) || !strings.Contains(err.Error(), "install-codex.sh") {
+		t.Fatalf("got %v, want ErrNoBinary telling how to install", err)
+	}
+	if want := filepath.Join("handoff-fsm", "codex-"+Version); !strings.HasSuffix(CacheDir(), want) {
+		t.Fatalf("cache dir %s does not end in %s", CacheDir(), want)
+	}
+}
+
+func TestSubmittedAndSpinning(t *testing.T) {
+	for _, tc := range []struct {
+		text, title string
+		want        bool
+	}{
+		{"› Ask Codex to do anything\n  GPT-5.5 default · /w", "work", true},
+		{"› my prompt\n  GPT-5.5 default · /w", "work", false},
+		{"› my prompt\n  GPT-5.5 default · /w", "⠴ work", true},
+		{"\x1b[1m›\x1b[0m Ask Codex to do anything", "work", true},
+	} {
+		if got := Submitted(tc.text, tc.title); got != tc.want {
+			t.Errorf("Submitted(%q, %q) = %v", tc.text, tc.title, got)
+		}
+	}
+	if Spinning("[ ! ] Action Required | work") || Spinning("") {
+		t.Error("not a spinner")
+	}
+}
+
+func TestStripANSIKeepsNeighbouringText(t *testing.T) {
+	in := "a\x1b[31mred\x1b[0m\nb\x1b]0;title\x07c\x1b]2;t\x1b\\d"
+	if got := StripANSI(in); got != "ared\nbcd" {
+		t.Fatalf("got %q", got)
+	}
+}
