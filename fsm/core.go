@@ -78,6 +78,7 @@ const (
 	Failed
 )
 
+// String names the decision for logs and messages.
 func (d Decision) String() string {
 	switch d {
 	case KeepWaiting:

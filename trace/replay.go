@@ -111,9 +111,14 @@ type Transition struct {
 	Status string  `json:"status"`
 }
 
+// MaxReplayPolls bounds the polls of one replay (response timeout divided by
+// the poll interval), so a trace cannot make the command run for hours.
+const MaxReplayPolls = 1_000_000
+
 // ReplayOptions configure Replay.
 type ReplayOptions struct {
-	// Config is the engine configuration (apply the trace's Config first).
+	// Config is the engine configuration (apply the trace's Config first);
+	// it must be valid: the zero value is not.
 	Config handoff.Config
 	// Workdir is where the scripted response file and its archive go; ""
 	// uses a temporary folder removed afterwards.
@@ -131,6 +136,15 @@ type ReplayOptions struct {
 func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	if opts.Role == "" {
 		opts.Role = "analyst"
+	}
+	if err := opts.Config.Validate(); err != nil {
+		return Report{}, fmt.Errorf("replay: %w", err)
+	}
+	// Each poll costs a few microseconds; a trace asking for millions of
+	// them (a 1 ns poll, say) would hang the command instead of answering.
+	if n := opts.Config.ResponseTimeout / opts.Config.Poll; n > MaxReplayPolls {
+		return Report{}, fmt.Errorf("replay: a %v timeout polled every %v is %d polls, over the %d a replay allows; raise the poll interval or lower the timeout",
+			opts.Config.ResponseTimeout, opts.Config.Poll, n, MaxReplayPolls)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))

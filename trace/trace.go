@@ -100,6 +100,7 @@ type LineError struct {
 	Err  error
 }
 
+// Error names the line and the problem.
 func (e *LineError) Error() string { return fmt.Sprintf("trace line %d: %v", e.Line, e.Err) }
 
 // Unwrap returns the cause.
@@ -112,10 +113,12 @@ func (e *LineError) Is(target error) bool { return target == ErrMalformed }
 // (a string with a Go duration or a number of seconds is read too).
 type seconds time.Duration
 
+// MarshalJSON writes the duration as a number of seconds.
 func (s seconds) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, time.Duration(s).Seconds(), 'f', -1, 64), nil
 }
 
+// UnmarshalJSON reads a number of seconds or a duration string.
 func (s *seconds) UnmarshalJSON(b []byte) error {
 	var f float64
 	if len(b) > 0 && b[0] == '"' {

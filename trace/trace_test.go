@@ -257,3 +257,15 @@ func TestScriptReportsItsOwnWriteFailure(t *testing.T) {
 		t.Fatal("replay with an unwritable response folder succeeded")
 	}
 }
+
+func TestReplayRefusesAnEndlessConfig(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll = time.Nanosecond
+	_, err := trace.Replay(context.Background(), trace.Trace{}, trace.ReplayOptions{Config: cfg})
+	if err == nil || !strings.Contains(err.Error(), "raise the poll interval") {
+		t.Fatalf("want a clear refusal, got %v", err)
+	}
+	if _, err := trace.Replay(context.Background(), trace.Trace{}, trace.ReplayOptions{}); !errors.Is(err, handoff.ErrInvalidConfig) {
+		t.Errorf("zero config: want ErrInvalidConfig, got %v", err)
+	}
+}
