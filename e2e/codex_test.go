@@ -442,6 +442,7 @@ func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code i
 // The shipped command, end to end: `handoff-fsm send` prints exactly what
 // Codex wrote, and exits with the documented codes.
 func TestRealCodexSendCommand(t *testing.T) {
+	needCodex(t) // skip before building when Codex is missing
 	bin := buildCommand(t)
 	t.Run("file", func(t *testing.T) {
 		r := newRig(t, realcodex.Options{})

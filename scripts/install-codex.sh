@@ -16,7 +16,8 @@ dir="${HANDOFF_CODEX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/codex-$v
 link="$dir/codex"
 
 works() {
-	[ -x "$link" ] && "$link" --version 2>/dev/null | grep -qF "$version"
+	# A private CODEX_HOME: asking the version must not touch ~/.codex.
+	[ -x "$link" ] && CODEX_HOME="$dir/version-home" "$link" --version 2>/dev/null | grep -qF "$version"
 }
 
 if ! works; then
@@ -24,7 +25,7 @@ if ! works; then
 		echo "install-codex: npm is required (apt-get install -y nodejs npm)" >&2
 		exit 1
 	}
-	mkdir -p "$dir"
+	mkdir -p "$dir/version-home"
 	# Install into the cache folder only; nothing global, nothing in the repo.
 	npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
 		"@openai/codex@$version" >&2
