@@ -114,7 +114,7 @@ func (testClassifier) LastMessage(capture string) (string, error) {
 
 // requireTmux skips when tmux is missing, except in CI where that is a
 // failure: the tmux tests must run there.
-func requireTmux(t *testing.T) {
+func requireTmux(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -126,7 +126,7 @@ func requireTmux(t *testing.T) {
 
 // testServer starts a private tmux server (its own socket) with one idle
 // session "main", and kills exactly that server when the test ends.
-func testServer(t *testing.T) tmuxdriver.Server {
+func testServer(t testing.TB) tmuxdriver.Server {
 	t.Helper()
 	requireTmux(t)
 	srv := tmuxdriver.Server{Socket: "handoff-test-" + randomName(t)}
@@ -147,12 +147,12 @@ func testServer(t *testing.T) tmuxdriver.Server {
 	return srv
 }
 
-func randomName(t *testing.T) string {
+func randomName(t testing.TB) string {
 	return fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)
 }
 
 // newWindow opens a window on srv running shellCmd and returns its pane id.
-func newWindow(t *testing.T, srv tmuxdriver.Server, shellCmd string) string {
+func newWindow(t testing.TB, srv tmuxdriver.Server, shellCmd string) string {
 	t.Helper()
 	out, err := srv.Run(context.Background(), nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main:", shellCmd)
 	if err != nil {
@@ -163,7 +163,7 @@ func newWindow(t *testing.T, srv tmuxdriver.Server, shellCmd string) string {
 
 // echoPane starts the echo agent in a new window and returns a Pane on it
 // and the prefix of the files it writes what it receives to.
-func echoPane(t *testing.T, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
+func echoPane(t testing.TB, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -185,7 +185,7 @@ func echoPane(t *testing.T, srv tmuxdriver.Server, env ...string) (*tmuxdriver.P
 }
 
 // waitFor polls cond until it holds, failing the test after 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
@@ -197,7 +197,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // readWhenPresent waits for a file and returns its content.
-func readWhenPresent(t *testing.T, path string) string {
+func readWhenPresent(t testing.TB, path string) string {
 	t.Helper()
 	var b []byte
 	waitFor(t, path, func() bool {

@@ -345,3 +345,43 @@ func TestOptionsAreChecked(t *testing.T) {
 		t.Error("both -L and -S accepted")
 	}
 }
+
+func TestFailedPasteLeavesNoBuffer(t *testing.T) {
+	srv := testServer(t)
+	p, _ := echoPane(t, srv)
+	// A tmux whose paste goes to a pane that does not exist: the buffer is
+	// loaded, the paste fails, and the buffer must still be deleted.
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "tmux")
+	script := `#!/bin/sh
+case " $* " in
+*" paste-buffer "*)
+	i=0; n=$#
+	for a do
+		i=$((i+1))
+		[ $i -eq 1 ] && set --
+		if [ $i -eq $n ]; then set -- "$@" "%999"; else set -- "$@" "$a"; fi
+	done ;;
+esac
+exec tmux "$@"
+`
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	broken := srv
+	broken.Binary = wrapper
+	bp, err := tmuxdriver.New(tmuxdriver.Options{Server: broken, Target: p.Target(), Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bp.Send(context.Background(), "lost prompt"); !errors.Is(err, tmuxdriver.ErrTargetNotFound) {
+		t.Fatalf("send with a failing paste: %v, want ErrTargetNotFound", err)
+	}
+	bufs, err := srv.Run(context.Background(), nil, "list-buffers", "-F", "#{buffer_name}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(bufs) != "" {
+		t.Fatalf("a failed paste left buffers behind: %q", bufs)
+	}
+}
