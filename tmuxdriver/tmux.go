@@ -20,8 +20,9 @@ import (
 	"time"
 )
 
-// Sentinels for the ways a pane cannot be used. Each error returned by this
-// package that concerns tmux or the pane wraps one of them.
+// Sentinels for the ways a pane cannot be used. When tmux says which of
+// these went wrong, the error returned wraps the matching sentinel; other
+// tmux failures carry tmux's own message.
 var (
 	// ErrTmuxNotFound: the tmux binary is not on PATH.
 	ErrTmuxNotFound = errors.New("tmux not found")
