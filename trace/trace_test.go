@@ -269,3 +269,43 @@ func TestReplayRefusesAnEndlessConfig(t *testing.T) {
 		t.Errorf("zero config: want ErrInvalidConfig, got %v", err)
 	}
 }
+
+// Whatever Read accepts, Write writes back so that Read gets the same trace;
+// whatever it refuses is a LineError. It never panics.
+func FuzzReadWriteRoundTrip(f *testing.F) {
+	for _, seed := range []string{
+		graceLike,
+		`{"config":{"poll":"500ms","strict":false}}` + "\n" + `{"at":"1.5s","file":""}`,
+		`{"at":0.000000001,"status":"x\u0000y","last_output":"\u2028"}`,
+		`{"at":1}{"at":2}`,
+		`{"config":null}`,
+		"\n\n\n",
+		`{"at":1e20}`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		tr, err := trace.Read(strings.NewReader(text))
+		if err != nil {
+			if !errors.Is(err, trace.ErrMalformed) {
+				t.Fatalf("refusal %v is not ErrMalformed", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if err := trace.Write(&b, tr); err != nil {
+			t.Fatalf("cannot write back an accepted trace: %v", err)
+		}
+		again, err := trace.Read(&b)
+		if err != nil {
+			t.Fatalf("cannot read back what was written: %v\n%s", err, b.String())
+		}
+		if !reflect.DeepEqual(again, tr) {
+			t.Fatalf("round trip changed the trace:\n%+v\n%+v", tr, again)
+		}
+	})
+}
+
+const graceLike = `{"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}
+{"at":0,"status":"processing"}
+{"at":10,"status":"idle","last_output":"on screen"}`
