@@ -388,3 +388,53 @@ func TestDemoCleansUpOnCtrlC(t *testing.T) {
 	}
 	assertDemoCleanedUp(t, stderr.String())
 }
+
+func TestSendDrawsALiveLineOnATerminalOnly(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, "--echo", "--startup", "2s", "--work", "1s", "--stream", "300ms")
+	// Run send in a second pane: its stderr is a terminal there, its stdout
+	// goes to a file.
+	out := writeFile(t, "stdout.txt", "")
+	done := out + ".exit"
+	cmd := "env " + asCLI + "=1 " + handoff.ShellQuote(os.Args[0]) + " " + strings.Join(quoteAll(a.sendArgs(
+		"--poll", "250ms", "--idle-grace", "4s", "--prompt", "live line please")), " ") +
+		" > " + handoff.ShellQuote(out) + "; echo $? > " + handoff.ShellQuote(done) + "; exec sleep 600"
+	id, err := a.srv.Run(context.Background(), nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agent:", cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawLive := false
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		screen, err := a.srv.Run(context.Background(), nil, "capture-pane", "-p", "-t", strings.TrimSpace(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(screen, "… ") && strings.Contains(screen, "startup guard holds") {
+			sawLive = true
+		}
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	code, _ := os.ReadFile(done)
+	if strings.TrimSpace(string(code)) != "0" {
+		t.Fatalf("send in a terminal exited %q", code)
+	}
+	if !sawLive {
+		t.Fatal("no live progress line on the terminal while the startup guard held")
+	}
+	stdout, _ := os.ReadFile(out)
+	if string(stdout) != "live line please\n" {
+		t.Fatalf("stdout %q: want the response alone, no progress line", stdout)
+	}
+}
+
+func quoteAll(args []string) []string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = handoff.ShellQuote(a)
+	}
+	return q
+}
