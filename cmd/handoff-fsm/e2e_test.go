@@ -207,10 +207,13 @@ func TestPaneKilledMidWaitIsATerminalErrorWithinOnePoll(t *testing.T) {
 func TestSendToAMissingServerOrTargetIsAClearError(t *testing.T) {
 	t.Parallel()
 	requireTmux(t)
-	_, stderr, code := cli(t, "", "send", "--socket", "handoff-test-none-"+randomHex(4), "--target", "agent",
-		"--role", "analyst", "--workdir", t.TempDir(), "--prompt", "hi")
+	stdout, stderr, code := cli(t, "", "send", "--socket", "handoff-test-none-"+randomHex(4), "--target", "agent",
+		"--role", "analyst", "--workdir", t.TempDir(), "--prompt", "hi", "--json")
 	if code != exitTerminal || !strings.Contains(stderr, "tmux server not running") {
 		t.Fatalf("missing server: exit %d\n%s", code, stderr)
+	}
+	if rep := decodeReport(t, stdout); rep.Outcome != "failed" || rep.Error != "terminal_error" {
+		t.Fatalf("missing server: --json printed %+v", rep)
 	}
 	a := startAgent(t)
 	_, stderr, code = cli(t, "", "send", "--socket", a.srv.Socket, "--target", "agent:7",

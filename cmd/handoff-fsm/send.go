@@ -235,6 +235,11 @@ func reportOf(res fsm.Result, err error, start time.Time) *trace.Report {
 // finish prints a dispatch's outcome and returns the exit code: the
 // response (or the report with asJSON) on stdout, the failure on stderr.
 func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON bool, stdout, stderr io.Writer) int {
+	if rep == nil && paneGone(err) {
+		// The prompt never reached the agent: the terminal is gone before
+		// the first poll, which is a terminal error all the same.
+		rep = &trace.Report{Outcome: "failed", Error: "terminal_error", Transitions: []trace.Transition{}}
+	}
 	if asJSON && rep != nil {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
