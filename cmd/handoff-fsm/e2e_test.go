@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,10 +67,15 @@ func TestSendCompletesThroughTheFileAndPromptsArriveIntact(t *testing.T) {
 	if n := len(rep.Transitions); n < 2 || rep.Transitions[n-1].To != string(handoff.Done) {
 		t.Fatalf("transitions %+v", rep.Transitions)
 	}
-	// Every consumed response was archived, none deleted.
-	archived, _ := os.ReadDir(a.workdir + "/.tmp")
-	if len(archived) < 2 {
-		t.Fatalf("no per-run archive folder next to agent-responses: %v", archived)
+	// Each consumed response was archived (one run folder per send), and
+	// the response file itself is gone from agent-responses.
+	archived, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "001-analyst.md"))
+	if len(archived) != 2 {
+		t.Fatalf("archived responses: %v, want one per send", archived)
+	}
+	path, _ := handoff.ResponsePath(a.workdir, "analyst")
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the consumed response file is still in place: %v", err)
 	}
 }
 
