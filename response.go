@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -84,11 +85,23 @@ func ReadResponse(path string, max int64) (content string, present bool, err err
 	if fi.Size() > max {
 		return "", true, fmt.Errorf("%w %s: %d bytes is over the %d-byte limit; it was left in place", ErrResponseFile, path, fi.Size(), max)
 	}
-	f, err := os.Open(path)
+	// Open without following a link and without blocking on a FIFO, then
+	// check the opened file itself: the path may have been swapped since
+	// Lstat.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return "", true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", ErrResponseFile, path)
+		}
 		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
 	}
 	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
+	}
+	if err := checkRegular(path, fi); err != nil {
+		return "", true, err
+	}
 	// Read one byte past the limit: the file may have grown since Lstat.
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
