@@ -72,35 +72,27 @@ func EnsureResponseDir(workdir string) error {
 // than max bytes or an unreadable one is an error wrapping ErrResponseFile;
 // the file is left untouched so nothing the agent wrote is lost.
 func ReadResponse(path string, max int64) (content string, present bool, err error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	// Open without following a link and without blocking on a FIFO, then
+	// check the opened file itself, so nothing can be swapped in between.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return "", false, nil
+	case errors.Is(err, syscall.ELOOP):
+		return "", true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", ErrResponseFile, path)
+	case err != nil:
+		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
 	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
-		return "", false, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
+		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
 	}
 	if err := checkRegular(path, fi); err != nil {
 		return "", true, err
 	}
 	if fi.Size() > max {
 		return "", true, fmt.Errorf("%w %s: %d bytes is over the %d-byte limit; it was left in place", ErrResponseFile, path, fi.Size(), max)
-	}
-	// Open without following a link and without blocking on a FIFO, then
-	// check the opened file itself: the path may have been swapped since
-	// Lstat.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return "", true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", ErrResponseFile, path)
-		}
-		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
-		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	if err := checkRegular(path, fi); err != nil {
-		return "", true, err
 	}
 	// Read one byte past the limit: the file may have grown since Lstat.
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
