@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -447,7 +448,8 @@ func TestRealCodexSendCommand(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.WriteResponse(answer, r.workdir), fakemodel.Answer("I wrote the response file."))
-		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.")
+		trace := filepath.Join(t.TempDir(), "session.jsonl")
+		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.", "--record", trace)
 		if code != 0 || stdout != answer+"\n" {
 			t.Fatalf("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
@@ -455,6 +457,22 @@ func TestRealCodexSendCommand(t *testing.T) {
 			if !strings.Contains(stderr, string(s)) {
 				t.Errorf("stderr does not show the transition to %s", s)
 			}
+		}
+		// The recorded real session replays offline to the same outcome.
+		out, err := exec.Command(bin, "replay", trace).Output()
+		if err != nil {
+			rec, _ := os.ReadFile(trace)
+			t.Fatalf("replay: %v\n%s\ntrace:\n%s", err, out, rec)
+		}
+		var got struct {
+			Outcome, Source, Content string
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("replay output %q: %v", out, err)
+		}
+		if got.Outcome != "done" || got.Source != "file" || got.Content != answer+"\n" {
+			rec, _ := os.ReadFile(trace)
+			t.Fatalf("replay gave %+v, want done from the file with the same content\ntrace:\n%s", got, rec)
 		}
 	})
 	t.Run("server-error", func(t *testing.T) {
