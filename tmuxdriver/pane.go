@@ -146,13 +146,28 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 
 // Status observes the pane and returns its classified status. A pane that
 // cannot be observed (gone, dead, at a shell, server down) is StatusError
-// with an error saying which.
+// with an error saying which. A screen classified as an error is StatusError
+// too, with an error wrapping ErrScreenError that quotes what the agent
+// showed, so the wait's failure says why and not only that.
 func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	snap, err := p.Observe(ctx)
 	if err != nil {
 		return handoff.StatusError, err
 	}
-	return snap.Classification.Status, nil
+	c := snap.Classification
+	if c.Status == handoff.StatusError {
+		return c.Status, fmt.Errorf("%w: %s", ErrScreenError, screenErrorDetail(c))
+	}
+	return c.Status, nil
+}
+
+// screenErrorDetail is the error line the classifier found (Codex: the "■ …"
+// line), or its reason when it names no line.
+func screenErrorDetail(c handoff.Classification) string {
+	if s, ok := c.Signals.(codex.Signals); ok && s.Error != "" {
+		return s.Error
+	}
+	return c.Reason
 }
 
 // LastOutput returns the classifier's last assistant message from a larger

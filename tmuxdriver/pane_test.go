@@ -385,3 +385,23 @@ exec tmux "$@"
 		t.Fatalf("a failed paste left buffers behind: %q", bufs)
 	}
 }
+
+func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
+	srv := testServer(t)
+	// A Codex 0.169 error screen, drawn by printf; the Codex classifier
+	// (the default) reads it.
+	screen := `› do the thing\n\n■ stream disconnected before completion: boom\n\n› Ask Codex to do anything\n\n  gpt-5 high · /tmp/w\n  ← for agents · ? for shortcuts\n`
+	id := newWindow(t, srv, "printf '"+screen+"'; exec sleep 600")
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st handoff.Status
+	waitFor(t, "the error screen", func() bool {
+		st, err = p.Status(context.Background())
+		return st == handoff.StatusError
+	})
+	if !errors.Is(err, tmuxdriver.ErrScreenError) || !strings.Contains(err.Error(), "stream disconnected before completion: boom") {
+		t.Fatalf("status %q, err %v: want ErrScreenError quoting the ■ line", st, err)
+	}
+}

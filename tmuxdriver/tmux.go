@@ -39,6 +39,10 @@ var (
 	ErrAgentExited = errors.New("agent exited to a shell")
 	// ErrTmuxTimeout: a tmux call did not finish within its timeout.
 	ErrTmuxTimeout = errors.New("tmux call timed out")
+	// ErrScreenError: the pane is fine but the agent's screen shows an error
+	// (the classifier said status error); Pane.Status returns it with what
+	// the screen said.
+	ErrScreenError = errors.New("the agent's screen shows an error")
 )
 
 // DefaultCallTimeout bounds each tmux invocation.
