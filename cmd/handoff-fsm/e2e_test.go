@@ -149,7 +149,16 @@ func TestRecordingReplaysToTheSameOutcome(t *testing.T) {
 				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
 			}
 			live := decodeReport(t, stdout)
-			replayed := replayFile(t, rec)
+			// `handoff-fsm replay` on the recording, as a bug report's reader
+			// would run it.
+			replayOut, replayErr, replayCode := cli(t, "", "replay", rec)
+			if replayCode != exitOK {
+				t.Fatalf("replay exit %d\n%s", replayCode, replayErr)
+			}
+			replayed := decodeReport(t, replayOut)
+			if lib := replayFile(t, rec); lib.Outcome != replayed.Outcome || lib.Content != replayed.Content {
+				t.Fatalf("replay command %+v and trace.Replay %+v disagree", replayed, lib)
+			}
 			if replayed.Outcome != live.Outcome || replayed.Source != live.Source || replayed.Error != live.Error ||
 				replayed.Content != live.Content {
 				b, _ := os.ReadFile(rec)

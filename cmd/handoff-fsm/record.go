@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -85,6 +84,3 @@ func openRecord(path string) (*os.File, error) {
 	}
 	return os.Create(path)
 }
-
-// secondsSince is d in seconds, for reports.
-func secondsSince(start, t time.Time) float64 { return t.Sub(start).Seconds() }

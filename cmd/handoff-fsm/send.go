@@ -211,25 +211,17 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	if res.Polls == 0 {
 		return nil, res, err
 	}
-	return reportOf(res, err, prog.start), res, err
+	return reportOf(res, err), res, err
 }
 
-// reportOf is the replay-format result object of a live wait.
-func reportOf(res fsm.Result, err error, start time.Time) *trace.Report {
-	rep := &trace.Report{At: res.Elapsed.Seconds(), Transitions: make([]trace.Transition, 0, len(res.Journal))}
-	for _, e := range res.Journal {
-		rep.Transitions = append(rep.Transitions, trace.Transition{At: secondsSince(start, e.At),
-			From: string(e.From), To: string(e.To), Event: string(e.Event), Status: string(e.Status)})
-	}
-	switch kind := handoff.ErrorKind(err); {
-	case err == nil:
-		rep.Outcome, rep.Source, rep.Content = "done", string(res.Source), res.Content
-	case kind != "":
-		rep.Outcome, rep.Error = "failed", kind
-	default:
+// reportOf is the replay-format result object of a live wait (nil when the
+// wait ended without an outcome, e.g. interrupted).
+func reportOf(res fsm.Result, err error) *trace.Report {
+	rep, rerr := trace.ReportOf(res, err)
+	if rerr != nil {
 		return nil
 	}
-	return rep
+	return &rep
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the
