@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -24,6 +25,8 @@ type recorder struct {
 	// of the trace; nil when there is none (never written, or consumed and
 	// archived by the engine).
 	onDisk *string
+	// lastAt is the time of the last line written.
+	lastAt time.Duration
 	err    error
 }
 
@@ -63,10 +66,17 @@ func (r *recorder) poll(p fsm.Poll) {
 		r.onDisk = nil // archived by the engine
 	}
 	if p.LastOutput != "" {
+		// The last output was fetched at the decision, but it was on the
+		// screen before: give it the previous poll's time, so a replay that
+		// decides a little earlier on its exact deadlines reads it too.
 		out := p.LastOutput
-		l.LastOutput = &out
+		if r.err = r.enc.Line(trace.Line{At: r.lastAt, LastOutput: &out}); r.err != nil {
+			return
+		}
 	}
-	r.err = r.enc.Line(l)
+	if r.err = r.enc.Line(l); r.err == nil {
+		r.lastAt = l.At
+	}
 }
 
 // Err is the first write error, if any.

@@ -173,3 +173,34 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
+	// A live wait polls a little after each deadline (tmux takes time); a
+	// replay polls exactly on it. The last output fetched at the decision
+	// must still be there for the replay's slightly earlier decision.
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = time.Second, 10*time.Second, 3*time.Second, false
+	var buf bytes.Buffer
+	rec, err := newRecorder(&buf, cfg, "/nonexistent/analyst_summary.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.poll(poll(1, 0, handoff.StatusIdle, handoff.AwaitingStart))
+	rec.poll(poll(2, 1010*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
+	rec.poll(poll(3, 2020*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
+	last := poll(4, 3004*time.Millisecond, handoff.StatusIdle, handoff.Done)
+	last.LastOutput = "the answer on screen"
+	rec.poll(last)
+	recorded := buf.String()
+	tr, err := trace.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Outcome != "done" || rep.Source != "fallback" || rep.Content != "the answer on screen" {
+		t.Fatalf("replay %+v\ntrace:\n%s", rep, recorded)
+	}
+}
