@@ -456,3 +456,26 @@ func quoteAll(args []string) []string {
 	}
 	return q
 }
+
+func TestDemoKeepKeepsTheWorkdirButStopsTheServer(t *testing.T) {
+	t.Parallel()
+	requireTmux(t)
+	_, stderr, code := cli(t, "", "demo", "--keep")
+	m := demoSocket.FindStringSubmatch(stderr)
+	if code != exitOK || m == nil {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	t.Cleanup(func() { os.RemoveAll(m[2]) })
+	if !serverGone(m[1]) {
+		_ = exec.Command("tmux", "-L", m[1], "kill-server").Run()
+		t.Fatalf("--keep left the tmux server -L %s running", m[1])
+	}
+	screen, err := os.ReadFile(filepath.Join(m[2], "screen.txt"))
+	if err != nil || !strings.Contains(string(screen), "Worked for") {
+		t.Fatalf("kept screen.txt: %v\n%s", err, screen)
+	}
+	archived, _ := filepath.Glob(filepath.Join(m[2], ".tmp", "run-*", "001-analyst.md"))
+	if len(archived) != 1 {
+		t.Fatalf("kept archive: %v", archived)
+	}
+}
