@@ -36,6 +36,16 @@ func TestSendCompletesThroughTheFileAndPromptsArriveIntact(t *testing.T) {
 	t.Parallel()
 	a := startAgent(t, quickAgent...)
 
+	// A response left from an earlier dispatch must not be taken for the
+	// new one: send archives it before dispatching.
+	if err := handoff.EnsureResponseDir(a.workdir); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := handoff.ResponsePath(a.workdir, "analyst")
+	if err := os.WriteFile(path, []byte("a stale answer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// stdout carries the response and nothing else; the simulated agent
 	// (--echo) answers with exactly what it received.
 	prompt := trickyPrompt()
@@ -69,13 +79,19 @@ func TestSendCompletesThroughTheFileAndPromptsArriveIntact(t *testing.T) {
 	}
 	// Each consumed response was archived (one run folder per send), and
 	// the response file itself is gone from agent-responses.
-	archived, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "001-analyst.md"))
+	archived, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "*-analyst.md"))
 	if len(archived) != 2 {
 		t.Fatalf("archived responses: %v, want one per send", archived)
 	}
-	path, _ := handoff.ResponsePath(a.workdir, "analyst")
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the consumed response file is still in place: %v", err)
+	}
+	stale, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "*-analyst.stale.md"))
+	if len(stale) != 1 {
+		t.Fatalf("the stale response was not archived: %v", stale)
+	}
+	if b, _ := os.ReadFile(stale[0]); string(b) != "a stale answer\n" {
+		t.Fatalf("archived stale response %q", b)
 	}
 }
 
