@@ -1,7 +1,10 @@
 package codex
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -182,6 +185,34 @@ func BenchmarkExtractLastMessage(b *testing.B) {
 				if _, err := ExtractLastMessage(capture); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkClassifyReal0169 classifies the real Codex 0.169 screens (40-line
+// coloured captures) with their titles.
+func BenchmarkClassifyReal0169(b *testing.B) {
+	dir := filepath.Join("testdata", "real-0.169")
+	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cases []realCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		b.Fatal(err)
+	}
+	c := New()
+	for _, rc := range cases {
+		capture, err := os.ReadFile(filepath.Join(dir, rc.File))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := string(capture)
+		b.Run(strings.TrimSuffix(rc.File, ".txt"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Classify(s, rc.Title)
 			}
 		})
 	}

@@ -37,7 +37,8 @@ func newLines(s string) *lines {
 
 // prev returns the previous line: its raw text, the byte offset where it
 // starts in the capture, and whether it holds an escape or another C0
-// control character (then it needs clean). ok is false when the first line was returned.
+// control character (then it needs clean). ok is false when the first line
+// was returned.
 func (l *lines) prev() (raw string, start int, dirty, ok bool) {
 	if l.end < 0 {
 		return "", 0, false, false
@@ -46,17 +47,24 @@ func (l *lines) prev() (raw string, start int, dirty, ok bool) {
 	i := l.end - 1
 scan:
 	for i >= 0 {
-		// Sixteen bytes at a time while none is a control byte: the line
-		// separators and ESC are all below 0x20.
-		if i >= 15 && !hasByteBelow20(load64(s, i-15)) && !hasByteBelow20(load64(s, i-7)) {
-			i -= 16
-			continue
+		// Sixteen bytes at a time while none of them matters: no control
+		// byte at all, or — once the line is known to hold an escape — no
+		// line separator.
+		if i >= 15 {
+			lo, hi := load64(s, i-15), load64(s, i-7)
+			if dirty {
+				if !hasSeparator(lo) && !hasSeparator(hi) {
+					i -= 16
+					continue
+				}
+			} else if !hasByteBelow20(lo) && !hasByteBelow20(hi) {
+				i -= 16
+				continue
+			}
 		}
-		// One of the next sixteen bytes is a control byte (or the start of
-		// the capture is near): go byte by byte through them.
+		// Byte by byte through these sixteen (or the last few) bytes.
 		for stop := max(i-16, -1); i > stop; i-- {
-			c := s[i]
-			if c < 0x20 {
+			if c := s[i]; c < 0x20 {
 				if c == '\n' || c == '\r' {
 					break scan
 				}
@@ -90,9 +98,19 @@ func load64(s string, i int) uint64 {
 // hasByteBelow20 reports whether any of the eight bytes in x is below 0x20.
 // Bytes of 0x80 and above (UTF-8) never count.
 func hasByteBelow20(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	return (x-0x20*ones)&^x&highs != 0
 }
+
+// hasSeparator reports whether any of the eight bytes in x may be '\n' or
+// '\r'. It can answer true wrongly (when a byte right above one of them is
+// 0x0b or 0x0e), never false wrongly: the caller then checks byte by byte.
+func hasSeparator(x uint64) bool {
+	n := x ^ ('\n' * ones)
+	r := x ^ ('\r' * ones)
+	return ((n-ones)&^n|(r-ones)&^r)&highs != 0
+}
+
+const ones, highs = 0x0101010101010101, 0x8080808080808080
 
 // nextLine returns the line starting at offset start (raw text) and the
 // offset of the line after it (len(s) when there is none). It is the forward
@@ -121,9 +139,12 @@ func (l *lines) clean(raw string, dirty bool) string {
 	if !dirty {
 		return trimRightSpace(raw)
 	}
+	// Captured lines are padded to the pane's width, often with colour
+	// resets among the padding: drop that tail before copying.
+	raw = trimRightRaw(raw)
 	start := l.arena.Len()
 	if l.arena.Cap() == 0 {
-		l.arena.Grow(max(1024, len(raw)))
+		l.arena.Grow(max(4096, len(raw)))
 	}
 	l.arena.Grow(len(raw))
 	stripInto(&l.arena, raw)
@@ -133,7 +154,18 @@ func (l *lines) clean(raw string, dirty bool) string {
 // needsStrip reports whether raw holds an escape or another C0 control
 // character (tabs are white space, not control).
 func needsStrip(raw string) bool {
-	for i := 0; i < len(raw); i++ {
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		if !hasByteBelow20(load64(raw, i)) {
+			continue
+		}
+		for _, c := range []byte(raw[i : i+8]) {
+			if c < 0x20 && c != '\t' {
+				return true
+			}
+		}
+	}
+	for ; i < len(raw); i++ {
 		if c := raw[i]; c < 0x20 && c != '\t' {
 			return true
 		}
@@ -148,17 +180,16 @@ func needsStrip(raw string) bool {
 func stripInto(b *strings.Builder, raw string) {
 	i := 0
 	for i < len(raw) {
-		c := raw[i]
-		if c != 0x1b {
+		if raw[i] != 0x1b {
+			// Copy the run of text up to the next escape at once; other
+			// control characters (rare) are dropped.
 			j := i
-			for j < len(raw) && raw[j] != 0x1b {
+			for j < len(raw) && (raw[j] >= 0x20 || raw[j] == '\t') {
 				j++
 			}
-			// Copy the run, dropping other control characters.
-			for k := i; k < j; k++ {
-				if ck := raw[k]; (ck >= 0x20 && ck != 0x7f) || ck == '\t' {
-					b.WriteByte(ck)
-				}
+			b.WriteString(raw[i:j])
+			if j < len(raw) && raw[j] != 0x1b {
+				j++ // a control character other than ESC
 			}
 			i = j
 			continue
@@ -200,9 +231,33 @@ func stripInto(b *strings.Builder, raw string) {
 	}
 }
 
+// trimRightRaw drops trailing white space and the CSI sequences (colour
+// changes, resets) among it: they put nothing on the screen.
+func trimRightRaw(raw string) string {
+	for {
+		raw = trimRightSpace(raw)
+		n := len(raw)
+		if n < 3 || raw[n-1] < 0x40 || raw[n-1] > 0x7e {
+			return raw
+		}
+		i := n - 2
+		for i >= 0 && (raw[i] >= '0' && raw[i] <= '?') { // parameters: 0-9 : ; < = > ?
+			i--
+		}
+		if i < 1 || raw[i] != '[' || raw[i-1] != 0x1b {
+			return raw
+		}
+		raw = raw[:i-1]
+	}
+}
+
 // trimRightSpace drops trailing spaces and tabs.
 func trimRightSpace(s string) string {
 	i := len(s)
+	// Captures pad lines to the pane's width: skip eight spaces at a time.
+	for i >= 8 && load64(s, i-8) == ' '*ones {
+		i -= 8
+	}
 	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
 		i--
 	}

@@ -80,7 +80,7 @@ func TestCleanStripsEscapesOnlyOnItsLine(t *testing.T) {
 		{"before\x1b]0;never terminated", "before"}, // ends with its line
 		{"\x1b(Bcharset", "charset"},
 		{"\x1b7saved\x1b8", "saved"},
-		{"bell\x07 and\x7f del", "bell and del"},
+		{"bell\x07 and\x08 backspace", "bell and backspace"},
 		{"\x1b[", ""},
 		{"\x1b", ""},
 		{"tab\there", "tab\there"},

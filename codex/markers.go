@@ -142,6 +142,9 @@ func statusIndicator(t string) bool {
 
 // indexEscToInterrupt finds "esc to interrupt" (or "Esc to interrupt").
 func indexEscToInterrupt(t string) int {
+	if strings.IndexByte(t, '(') < 0 {
+		return -1 // the indicator's form needs one; most lines have none
+	}
 	if i := strings.Index(t, "sc to interrupt"); i > 0 && (t[i-1] == 'e' || t[i-1] == 'E') {
 		return i - 1
 	}
@@ -150,11 +153,11 @@ func indexEscToInterrupt(t string) int {
 
 // backgroundTerminal matches "· N background terminal(s) running".
 func backgroundTerminal(t string) bool {
-	i := strings.Index(t, " background terminal")
-	if i <= 0 || !strings.Contains(t[i:], "running") {
+	i := strings.Index(t, "background terminal")
+	if i < 2 || t[i-1] != ' ' || t[i-2] < '0' || t[i-2] > '9' {
 		return false
 	}
-	return t[i-1] >= '0' && t[i-1] <= '9'
+	return strings.Contains(t[i:], "running")
 }
 
 func isWordByte(c byte) bool {
@@ -213,19 +216,25 @@ func percentLeft(t string) bool {
 }
 
 // menuHint reports whether t is part of an approval or choice menu that
-// waits for the user: the approval question, its footer, a Plan-mode
-// question, or the folder-trust prompt.
+// waits for the user: the approval question, its "Yes, proceed" option, its
+// footer, a Plan-mode question and its "enter to submit answer" hint.
 func menuHint(t string) bool {
-	switch {
-	case strings.HasPrefix(t, "Would you like to "),
-		strings.Contains(t, "Yes, proceed"),
-		strings.Contains(t, "Press enter to confirm"),
-		strings.Contains(t, "enter to submit answer"),
-		strings.Contains(t, "allow Codex to work in this folder"),
-		isQuestionHeader(t):
-		return true
+	switch t[0] {
+	case 'W':
+		return strings.HasPrefix(t, "Would you like to ")
+	case 'Q':
+		return isQuestionHeader(t)
+	case 'P':
+		return strings.HasPrefix(t, "Press enter to confirm")
+	case 'e':
+		return strings.HasPrefix(t, "enter to submit answer")
 	}
-	return false
+	// An option line: "1. Yes, proceed (y)".
+	if t[0] >= '0' && t[0] <= '9' {
+		_, option, ok := strings.Cut(t, ". ")
+		return ok && strings.HasPrefix(option, "Yes, proceed")
+	}
+	return strings.Contains(t, "enter to submit answer")
 }
 
 // isQuestionHeader matches the Plan-mode "Question 1/2 (1 unanswered)".
@@ -244,8 +253,15 @@ func isQuestionHeader(t string) bool {
 // legacyWaiting matches the legacy approval question: a line starting with
 // Approve/Allow that offers y/n, yes/no, yes or no, or any "[y/n]" question.
 func legacyWaiting(t string) bool {
-	if strings.Contains(t, "[y/n]") || strings.Contains(t, "[Y/n]") || strings.Contains(t, "[y/N]") {
-		return true
+	for i := strings.IndexByte(t, '['); i >= 0; {
+		if len(t) >= i+5 && strings.EqualFold(t[i:i+5], "[y/n]") {
+			return true
+		}
+		j := strings.IndexByte(t[i+1:], '[')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	var rest string
 	switch {
