@@ -84,6 +84,9 @@ func TestCleanStripsEscapesOnlyOnItsLine(t *testing.T) {
 		{"\x1b[", ""},
 		{"\x1b", ""},
 		{"tab\there", "tab\there"},
+		{"\x1b[38;5;255mtext\x1b[39m        \x1b[0m\x1b[39m\x1b[49m          ", "text"},
+		{"literal [1m at the end[0m", "literal [1m at the end[0m"},
+		{"\x1b]8;;x\x1b\\link\x1b]8;;\x1b\\", "link"},
 	}
 	for _, tc := range tests {
 		var l lines
