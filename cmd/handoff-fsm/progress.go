@@ -60,6 +60,11 @@ func (p *progress) Write(b []byte) (int, error) {
 func (p *progress) transition(e fsm.Entry) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.havePoll {
+		// A transition before the first poll is reported comes from the
+		// first poll, taken at dispatch.
+		p.start = e.At
+	}
 	p.clearLocked()
 	fmt.Fprintf(p.w, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n",
 		p.elapsedAt(e.At).Seconds(), e.From, e.To, e.Event, e.Status)
@@ -88,15 +93,6 @@ func (p *progress) poll(pl fsm.Poll) {
 		fmt.Fprintf(p.w, "handoff-fsm: %6.2fs  status %-10s (%s)\n", pl.Elapsed.Seconds(), pl.Status, windowNote(pl, pl.WindowLeft))
 	}
 	p.drawLocked()
-}
-
-// dispatched marks the start before the first poll, for the journal times.
-func (p *progress) dispatched(t time.Time) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.start.IsZero() {
-		p.start = t
-	}
 }
 
 // run redraws the live line every 200 ms until ctx ends (only on a

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -199,7 +198,6 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict)
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
-	prog.dispatched(time.Now())
 	res, err := fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
 	stopProgress()
 	prog.stop()
