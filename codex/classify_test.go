@@ -86,6 +86,8 @@ func TestClassify(t *testing.T) {
 		{"0.169 unsent draft is not a user message", cat(banner169, ls("› Reply with READY"), ls("", "  gpt-5.5 high · ~/work/proj", "  ← for agents · ? for shortcuts")), "proj", handoff.StatusIdle},
 		{"0.169 multi-line draft after a reply", cat(ls("› hi", "", "• Hello!", "", "  Worked for 2s • 04:28", "", "› first line of a draft", "  second line of it", "", "  gpt-5.5 high · ~/work/proj", "  ← for agents · ? for shortcuts")), "", handoff.StatusCompleted},
 		{"0.169 draft above a status line without cwd", cat(ls("› hi", "", "• Hello!", "", "› a draft", "", "  gpt-5.5 high · Fake task title")), "proj", handoff.StatusCompleted},
+		{"0.169 draft with the esc-again hint", cat(ls("› hi", "", "• Hello!", "", "› a draft", "", "  esc again to edit previous message")), "proj", handoff.StatusCompleted},
+		{"0.169 ctrl-c hint", cat(ls("› hi", "", "• Hello!", "", "› Ask Codex to do anything", "", "  ctrl + c again to quit")), "proj", handoff.StatusCompleted},
 		{"0.169 working", cat(banner169, ls("› Write the file", "", "◦ Working (0s • esc to interrupt)"), composerBusy169), "⠋ proj", handoff.StatusProcessing},
 		{"0.169 working without a title", cat(banner169, ls("› Write the file", "", "• Working (5s • esc to interrupt)"), composer169), "", handoff.StatusProcessing},
 		{"0.169 reconnecting", cat(ls("› Write the file", "", "• Reconnecting... 2/5 (3s • esc to interrupt)"), composer169), "", handoff.StatusProcessing},

@@ -182,7 +182,10 @@ func footer(t string, indent int) int {
 	case strings.Contains(t, "for shortcuts"),
 		strings.Contains(t, "context left"),
 		strings.Contains(t, "for agents"),
-		percentLeft(t):
+		percentLeft(t),
+		// Transient hints in the footer's place.
+		strings.Contains(t, "esc again to edit"),
+		strings.Contains(t, "again to quit"):
 		return footerIdle
 	case indent >= 2 && (strings.Contains(t, " · ~") || strings.Contains(t, " · /") || modelEffort(t)):
 		// 0.169 status line: "  gpt-5.5 high · ~/work/project"
