@@ -105,11 +105,11 @@ type Classifier struct{}
 // New returns a Codex classifier.
 func New() *Classifier { return &Classifier{} }
 
-var _ handoff.Classifier = (*Classifier)(nil)
+var _ handoff.Classifier = Classifier{}
 
 // Classify reads a raw capture (escape sequences allowed) and the pane title
 // ("" when unknown) into a status, a reason and the signals behind it.
-func (*Classifier) Classify(capture, title string) handoff.Classification {
+func (Classifier) Classify(capture, title string) handoff.Classification {
 	var sc screen
 	sc.read(capture, false)
 	sc.sig.Title = titleSignal(title)
@@ -119,7 +119,7 @@ func (*Classifier) Classify(capture, title string) handoff.Classification {
 
 // LastMessage returns the last assistant message on the screen; see
 // ExtractLastMessage.
-func (*Classifier) LastMessage(capture string) (string, error) {
+func (Classifier) LastMessage(capture string) (string, error) {
 	return ExtractLastMessage(capture)
 }
 

@@ -162,15 +162,13 @@ func manyLines(line string, n int) []string {
 }
 
 func TestClassifyZeroValueAndInterface(t *testing.T) {
-	var c Classifier
-	var _ handoff.Classifier = c.asInterface()
-	got := c.Classify("› hi\n\n• Hello\n\n›\n100% context left\n", "")
-	if got.Status != handoff.StatusCompleted {
-		t.Fatalf("zero-value classifier: %q, want completed", got.Status)
+	for _, c := range []handoff.Classifier{Classifier{}, New()} {
+		got := c.Classify("› hi\n\n• Hello\n\n›\n100% context left\n", "")
+		if got.Status != handoff.StatusCompleted {
+			t.Fatalf("%T: %q, want completed", c, got.Status)
+		}
 	}
 }
-
-func (c *Classifier) asInterface() handoff.Classifier { return c }
 
 func TestSignalsDescribeTheDecision(t *testing.T) {
 	capture := cat(ls("› Explain the parser", "", "• It reads tokens.", "", "  Worked for 11s • 04:28"), composer169)
