@@ -127,3 +127,28 @@ func TestClassifyCommandHelp(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want help with the flags", code, stderr)
 	}
 }
+
+// TestClassifyCommandOnRealCodexScreens runs the command over the screens
+// captured from the real Codex 0.169 CLI, as a user would: file and title.
+func TestClassifyCommandOnRealCodexScreens(t *testing.T) {
+	dir := filepath.Join("..", "..", "codex", "testdata", "real-0.169")
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatalf("the real Codex screens must be in the repository: %v", err)
+	}
+	var cases []struct{ File, Title, Status string }
+	if err := json.Unmarshal(b, &cases); err != nil || len(cases) == 0 {
+		t.Fatalf("manifest.json: %v (%d screens)", err, len(cases))
+	}
+	for _, rc := range cases {
+		t.Run(rc.File, func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, "", "--title", rc.Title, filepath.Join(dir, rc.File))
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if o := decodeOne(t, stdout); o.Status != rc.Status {
+				t.Errorf("status %q, want %q: %s", o.Status, rc.Status, stdout)
+			}
+		})
+	}
+}
