@@ -57,7 +57,7 @@ func (e *WaitError) Error() string {
 	if role == "" {
 		role = "agent"
 	}
-	msg := fmt.Sprintf("%s: %v after %v (state %s, last status %q)", role, e.Kind, e.Elapsed, e.State, e.LastStatus)
+	msg := fmt.Sprintf("%s: %v after %v (state %s, last status %q)", role, e.Kind, e.Elapsed.Round(time.Millisecond), e.State, e.LastStatus)
 	if e.Detail != "" {
 		msg += ": " + e.Detail
 	}
