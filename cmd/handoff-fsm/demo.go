@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -48,8 +46,11 @@ func demoStory(s simagent.Scenario) (shows, expect string) {
 // dispatches a prompt with the engine, prints the response and cleans up
 // everything it started — on Ctrl-C too.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("demo", "usage: handoff-fsm demo [--scenario normal|slow-start|never-writes|crash] [--keep] [flags]\n"+
+		"\nRuns a simulated Codex-like agent in a private tmux server, dispatches a prompt to it with\n"+
+		"the state machine (transitions on stderr), prints the response, and cleans up. Needs tmux.\n"+
+		"Exit codes as for send (0 done from the file, 4 terminal error, 5 no response file, ...).\n"+
+		"\nflags:\n", stderr)
 	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
 	keep := fs.Bool("keep", false, "keep the temporary workdir (response file archive, final screen in screen.txt)")
 	prompt := fs.String("prompt", demoPrompt, "the prompt to dispatch")
@@ -59,23 +60,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	strict := fs.Bool("strict", true, "strict file handoff; --strict=false falls back to the agent's last output")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` instead of the response")
 	record := fs.String("record", "", "write the observed session as a replay trace to this file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm demo [--scenario normal|slow-start|never-writes|crash] [--keep] [flags]")
-		fmt.Fprintln(stderr, "\nRuns a simulated Codex-like agent in a private tmux server, dispatches a prompt to it with")
-		fmt.Fprintln(stderr, "the state machine (transitions on stderr), prints the response, and cleans up. Needs tmux.")
-		fmt.Fprintln(stderr, "Exit codes as for send (0 done from the file, 4 terminal error, 5 no response file, ...).")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm demo: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	sc := simagent.Scenario(*scenario)
 	if _, err := simagent.New(simagent.Options{Scenario: sc, Cwd: "/"}); err != nil {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -24,22 +22,10 @@ flags:
 
 // runDiagram prints the state diagram.
 func runDiagram(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("diagram", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, diagramUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("diagram", diagramUsage, stderr)
 	format := fs.String("format", "mermaid", "mermaid (Markdown page) or dot (Graphviz)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm diagram: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	var out string
 	switch *format {

@@ -7,6 +7,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -88,4 +90,33 @@ func usage(w io.Writer, cmds map[string]command) {
 	fmt.Fprintf(w, "\nexit codes: %d done (response file), %d done (fallback: last output), %d terminal error,\n"+
 		"  %d no response file (strict), %d timeout, %d usage error, %d other errors\n",
 		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitUsage, exitFailure)
+}
+
+// newFlagSet returns the flag set of subcommand name: its errors go to
+// stderr, and -h prints usage (the text above the flag list), then the flags.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlagsOnly parses args for a subcommand that takes no positional
+// arguments. ok is false when the command must stop with code: after -h
+// (exitOK), a bad flag or a stray argument (exitUsage).
+func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitUsage, false
+	}
+	return exitOK, true
 }

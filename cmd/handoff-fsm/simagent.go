@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,14 +13,9 @@ import (
 // started in (the demo starts it in a tmux pane). Hidden: it is plumbing
 // for demo and the end-to-end tests.
 func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sim-agent", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)")
-		fmt.Fprintln(stderr, "A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
-			"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("sim-agent", "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)\n"+
+		"A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
+		"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.\n", stderr)
 	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
 	startup := durationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
 	work := durationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
@@ -32,15 +25,8 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
 	model := fs.String("model", "sim-model", "model name on the status line")
 	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sim-agent: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	tty, ok := stdin.(*os.File)
 	if !ok {

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -17,25 +15,13 @@ import (
 // A pane that is gone, dead or back at a shell prints status "error" with
 // the reason and exits 4.
 func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("status", "usage: handoff-fsm status --target T [--socket NAME | --socket-path PATH] [flags]\n"+
+		"\nPrints the classified status of a live tmux pane as one line of JSON:\n"+
+		`{"status":…,"reason":…,"signals":{…}}. Exit 4 when the pane, its agent or the server is gone.`+"\n"+
+		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm status --target T [--socket NAME | --socket-path PATH] [flags]")
-		fmt.Fprintln(stderr, "\nPrints the classified status of a live tmux pane as one line of JSON:")
-		fmt.Fprintln(stderr, `{"status":…,"reason":…,"signals":{…}}. Exit 4 when the pane, its agent or the server is gone.`)
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm status: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {

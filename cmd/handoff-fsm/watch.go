@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -16,26 +14,14 @@ import (
 // until interrupted. A pane that goes away is reported once, and watching
 // goes on (it may come back).
 func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("watch", "usage: handoff-fsm watch --target T [--socket NAME | --socket-path PATH] [--interval D] [flags]\n"+
+		"\nPrints \"TIME STATUS  reason\" whenever the pane's classified status changes, until\n"+
+		"interrupted (Ctrl-C).\n"+
+		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	interval := durationVar(fs, "interval", time.Second, "how often the pane is read")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm watch --target T [--socket NAME | --socket-path PATH] [--interval D] [flags]")
-		fmt.Fprintln(stderr, "\nPrints \"TIME STATUS  reason\" whenever the pane's classified status changes, until")
-		fmt.Fprintln(stderr, "interrupted (Ctrl-C).")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm watch: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	if interval.d <= 0 {
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
