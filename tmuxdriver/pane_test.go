@@ -396,11 +396,13 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st handoff.Status
-	waitFor(t, "the error screen", func() bool {
-		st, err = p.Status(context.Background())
-		return st == handoff.StatusError
+	// An empty pane is an error too (nothing on the screen): wait until the
+	// screen is drawn before asking for the status.
+	waitFor(t, "the error screen to be drawn", func() bool {
+		snap, err := p.Observe(context.Background())
+		return err == nil && strings.Contains(snap.Capture, "for shortcuts")
 	})
+	st, err := p.Status(context.Background())
 	if !errors.Is(err, tmuxdriver.ErrScreenError) || !strings.Contains(err.Error(), "stream disconnected before completion: boom") {
 		t.Fatalf("status %q, err %v: want ErrScreenError quoting the ■ line", st, err)
 	}
