@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,33 +31,16 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	sort.Strings(names)
 
-	fs := flag.NewFlagSet("classify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("classify", "usage: handoff-fsm classify [--provider NAME] [--title PANE_TITLE] [FILE|-]\n"+
+		"\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)\n"+
+		"and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.\n"+
+		"\nflags:\n", stderr)
 	provider := fs.String("provider", "codex", "agent CLI whose screen it is: "+strings.Join(names, ", "))
 	title := fs.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm classify [--provider NAME] [--title PANE_TITLE] [FILE|-]")
-		fmt.Fprintln(stderr, "\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)")
-		fmt.Fprintln(stderr, "and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
 	// Flags may come before or after the file name.
-	var files []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		files = append(files, rest[0])
-		rest = rest[1:]
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) > 1 {
 		fmt.Fprintf(stderr, "handoff-fsm classify: one capture at a time, got %d files\n", len(files))
@@ -90,9 +70,7 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 
 	c := cl.Classify(string(capture), *title)
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false) // captures hold "<<" heredocs and "->" arrows; keep them readable
-	if err := enc.Encode(c); err != nil {
+	if err := writeJSON(stdout, c); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
 		return exitFailure
 	}

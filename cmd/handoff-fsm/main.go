@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,19 +105,41 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseArgs parses args, letting flags come before or after the positional
+// arguments, which it returns in order. ok is false when the command must
+// stop with code: after -h (exitOK) or a bad flag (exitUsage).
+func parseArgs(fs *flag.FlagSet, args []string) (positional []string, code int, ok bool) {
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		if fs.NArg() == 0 {
+			return positional, exitOK, true
+		}
+		positional = append(positional, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+}
+
 // parseFlagsOnly parses args for a subcommand that takes no positional
 // arguments. ok is false when the command must stop with code: after -h
 // (exitOK), a bad flag or a stray argument (exitUsage).
 func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
-		}
+	pos, code, ok := parseArgs(fs, args)
+	if ok && len(pos) > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm %s: unexpected argument %q\n", fs.Name(), pos[0])
 		return exitUsage, false
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitUsage, false
-	}
-	return exitOK, true
+	return code, ok
+}
+
+// writeJSON prints v as one line of JSON. HTML escaping is off: captures and
+// responses hold "<<" heredocs and "->" arrows, which must stay readable.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,12 +42,7 @@ flags:
 
 // runReplay replays a trace through the engine and prints the report.
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, replayUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("replay", replayUsage, stderr)
 	def := handoff.DefaultConfig()
 	poll := durationVar(fs, "poll", def.Poll, "poll interval (overrides the trace's config)")
 	grace := durationVar(fs, "idle-grace", def.IdleGrace, "idle grace, also the startup timeout (overrides the trace's config)")
@@ -57,19 +50,9 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	strict := fs.Bool("strict", def.Strict, "strict file handoff; --strict=false falls back to the last output (overrides the trace's config)")
 	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
 	// Flags may come before or after FILE.
-	var files []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) != 1 {
 		fmt.Fprintf(stderr, "handoff-fsm replay: want exactly one trace FILE (or - for stdin), got %d\n", len(files))
@@ -124,9 +107,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rep); err != nil {
+	if err := writeJSON(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %v\n", err)
 		return exitFailure
 	}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,12 +43,7 @@ flags:
 
 // runSend is the main job: send a prompt into a pane and print the answer.
 func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("send", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, sendUsage, strings.Join(handoff.Roles(), ", "))
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("send", fmt.Sprintf(sendUsage, strings.Join(handoff.Roles(), ", ")), stderr)
 	pf := addPaneFlags(fs)
 	role := fs.String("role", "", "agent role; names the response file (required)")
 	workdir := fs.String("workdir", ".", "folder the response files live under (<workdir>/.tmp/agent-responses)")
@@ -64,18 +57,16 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: "+format+"\n", a...)
 		fmt.Fprintln(stderr, "run handoff-fsm send -h for the flags")
 		return exitUsage
 	}
-	text, err := readPrompt(fs.Args(), *prompt, *promptFile, stdin)
+	text, err := readPrompt(pos, *prompt, *promptFile, stdin)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -231,9 +222,7 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		rep = &trace.Report{Outcome: "failed", Error: "terminal_error", Transitions: []trace.Transition{}}
 	}
 	if asJSON && rep != nil {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if jerr := enc.Encode(rep); jerr != nil {
+		if jerr := writeJSON(stdout, rep); jerr != nil {
 			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, jerr)
 			return exitFailure
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -39,9 +38,7 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		c = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
 		code = exitTerminal
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c); err != nil {
+	if err := writeJSON(stdout, c); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
 		return exitFailure
 	}
