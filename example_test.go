@@ -7,6 +7,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -16,7 +17,12 @@ import (
 // not run it.)
 func Example() {
 	ctx := context.Background()
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Target: "%3"}) // Codex classifier by default
+	classifier, err := provider.Lookup("codex") // or "claude": the agent CLI in the pane
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Target: "%3", Classifier: classifier})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
@@ -291,7 +293,7 @@ func TestUnreadableResponseFileIsRefusedAndLeftInPlace(t *testing.T) {
 // reads it and the wait ends with ErrResponseFile, file untouched.
 func assertWaitStopsOnUnusableFile(t *testing.T, work string) {
 	t.Helper()
-	clk := fsm.NewVirtualClock(time.Unix(1000, 0))
+	clk := vclock.New(time.Unix(1000, 0))
 	p, _ := handoff.ResponsePath(work, "analyst")
 	before, _ := os.Lstat(p)
 	res, err := fsm.Wait(context.Background(), fixedTerminal(handoff.StatusIdle), fsm.Options{
@@ -407,7 +409,7 @@ func TestNormalSendAndWaitFlow(t *testing.T) {
 	prompt := "Analyse this." + handoff.Instruction(p) // already carries the block
 	res, err := fsm.SendAndWait(context.Background(), agent, agent, prompt, fsm.Options{
 		Role: "analyst", Workdir: work, Archive: archive,
-		Clock:  fsm.NewVirtualClock(time.Unix(0, 0)),
+		Clock:  vclock.New(time.Unix(0, 0)),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -440,7 +442,7 @@ func TestSendAndWaitCreatesTheResponseDirectory(t *testing.T) {
 	p, _ := handoff.ResponsePath(work, "tester")
 	agent := &sendAndWaitAgent{t: t, path: p}
 	_, err := fsm.SendAndWait(context.Background(), agent, agent, "Test it.", fsm.Options{
-		Role: "tester", Workdir: work, Clock: fsm.NewVirtualClock(time.Unix(0, 0)),
+		Role: "tester", Workdir: work, Clock: vclock.New(time.Unix(0, 0)),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -455,7 +457,7 @@ func (failingSender) Send(context.Context, string) error { return errors.New("pa
 func TestSendAndWaitReportsASendFailureWithoutWaiting(t *testing.T) {
 	term := &sendAndWaitAgent{t: t}
 	_, err := fsm.SendAndWait(context.Background(), failingSender{}, term, "hi", fsm.Options{
-		Role: "analyst", Workdir: t.TempDir(), Clock: fsm.NewVirtualClock(time.Unix(0, 0)),
+		Role: "analyst", Workdir: t.TempDir(), Clock: vclock.New(time.Unix(0, 0)),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err == nil || !strings.Contains(err.Error(), "pane is gone") {

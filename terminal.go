@@ -23,13 +23,18 @@ type Sender interface {
 // reason a person can check, and the provider-specific signals that decided
 // it (JSON-encodable, for debugging misreadings).
 type Classification struct {
-	Status  Status `json:"status"`
-	Reason  string `json:"reason"`
+	Status Status `json:"status"`
+	Reason string `json:"reason"`
+	// Detail is what the screen itself said when that matters to a person:
+	// for StatusError the agent's error line, quoted in the wait's error.
+	// "" when the screen said nothing worth quoting.
+	Detail  string `json:"detail,omitempty"`
 	Signals any    `json:"signals"`
 }
 
 // Classifier turns a capture of an agent's terminal into a status. Each agent
-// CLI (Codex first) has its own; they plug into the tmux driver the same way.
+// CLI has its own package (codex, …), chosen by name in package provider;
+// the tmux driver takes any of them.
 type Classifier interface {
 	// Classify reads a raw capture (escape sequences allowed) and the pane
 	// title ("" when unknown) into a Classification.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -374,7 +376,7 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := fsm.NewVirtualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	clk := vclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	start := clk.Now()
 	term := &countingTerminal{Terminal: trace.NewScript(row.timeline, clk, path)}
 	var logs bytes.Buffer

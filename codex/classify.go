@@ -114,7 +114,11 @@ func (Classifier) Classify(capture, title string) handoff.Classification {
 	sc.read(capture, false)
 	sc.sig.Title = titleSignal(title)
 	status, reason := sc.decide()
-	return handoff.Classification{Status: status, Reason: reason, Signals: sc.sig}
+	c := handoff.Classification{Status: status, Reason: reason, Signals: sc.sig}
+	if status == handoff.StatusError {
+		c.Detail = sc.sig.Error
+	}
+	return c
 }
 
 // LastMessage returns the last assistant message on the screen; see

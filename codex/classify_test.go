@@ -229,3 +229,17 @@ func TestScanStopsAtTheLastUserMessage(t *testing.T) {
 		t.Errorf("scanned %d lines, last user at %d: want the scan to stop there", sig.LinesScanned, sig.LastUserLine)
 	}
 }
+
+// The driver quotes Detail in the wait's error: an error screen must carry
+// its ■ line there, and nothing else may.
+func TestErrorScreenQuotesItsLineInDetail(t *testing.T) {
+	capture := cat(ls("› Explain", "", "■ stream disconnected before completion: boom"), composer169)
+	got := New().Classify(capture, "proj")
+	if got.Status != handoff.StatusError || got.Detail != "■ stream disconnected before completion: boom" {
+		t.Fatalf("status %q, detail %q: want error quoting the ■ line", got.Status, got.Detail)
+	}
+	done := New().Classify(cat(ls("› Explain", "", "• It reads tokens."), composer169), "proj")
+	if done.Detail != "" {
+		t.Fatalf("a completed screen has detail %q", done.Detail)
+	}
+}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/e2e/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/e2e/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
 
 // needCodex returns the Codex binary and checks tmux. A missing component
@@ -41,7 +41,7 @@ func needCodex(t *testing.T) string {
 // rig is one real Codex session in tmux talking to its own fake model.
 type rig struct {
 	t       *testing.T
-	model   *fakemodel.Server
+	model   *fakeopenai.Server
 	codex   *realcodex.Session
 	workdir string
 }
@@ -59,7 +59,7 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakemodel.Start(ctx)
+	srv, err := fakeopenai.Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

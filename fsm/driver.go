@@ -29,7 +29,7 @@ type Options struct {
 	// run under Workdir. Share one across dispatches to number a run's
 	// files in order.
 	Archive *handoff.Archive
-	// Clock is the time source; nil is the real clock. A *VirtualClock runs
+	// Clock is the time source; nil is the real clock. A *vclock.Clock runs
 	// the wait on virtual time: it never blocks (tests, replay).
 	Clock clock.Clock
 	// Logger receives the startup-timeout warning (always logged) and, with
@@ -155,7 +155,7 @@ type run struct {
 	path     string
 	archive  *handoff.Archive
 	clk      clock.Clock
-	sleep    sleeper
+	sleep    Sleeper
 	log      *slog.Logger
 	observer func(Entry)
 	onPoll   func(Poll)
@@ -183,7 +183,7 @@ func prepare(opts Options) (*run, error) {
 	if r.clk == nil {
 		r.clk = clock.New()
 	}
-	if s, ok := r.clk.(sleeper); ok {
+	if s, ok := r.clk.(Sleeper); ok {
 		r.sleep = s
 	} else {
 		r.sleep = timerSleeper{r.clk}
@@ -270,7 +270,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 		if d := out.Deadline; d.After(at) && d.Before(wake) {
 			wake = d
 		}
-		if err := r.sleep.sleepUntil(ctx, wake); err != nil {
+		if err := r.sleep.SleepUntil(ctx, wake); err != nil {
 			return res, err
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -27,7 +29,7 @@ func fileAt(at float64, text string) trace.Line { return trace.Line{At: sec(at),
 
 // setup returns a work dir with its response folder, the analyst's response
 // path and a virtual clock.
-func setup(t testing.TB) (string, string, *fsm.VirtualClock) {
+func setup(t testing.TB) (string, string, *vclock.Clock) {
 	t.Helper()
 	work := t.TempDir()
 	if err := handoff.EnsureResponseDir(work); err != nil {
@@ -37,7 +39,7 @@ func setup(t testing.TB) (string, string, *fsm.VirtualClock) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return work, p, fsm.NewVirtualClock(t0)
+	return work, p, vclock.New(t0)
 }
 
 // The poll hook carries what a progress line and a recorder need: the
@@ -261,28 +263,5 @@ func TestInvalidConfigIsRefused(t *testing.T) {
 	_, err := fsm.Wait(context.Background(), fixed(handoff.StatusIdle), fsm.Options{Config: cfg, Role: "analyst", Workdir: t.TempDir()})
 	if !errors.Is(err, handoff.ErrInvalidConfig) {
 		t.Fatalf("want ErrInvalidConfig, got %v", err)
-	}
-}
-
-func TestVirtualClockTimersFireAsTimePasses(t *testing.T) {
-	clk := fsm.NewVirtualClock(t0)
-	tm := clk.Timer(5 * time.Second)
-	clk.Sleep(4 * time.Second)
-	select {
-	case <-tm.C:
-		t.Fatal("timer fired early")
-	default:
-	}
-	clk.Sleep(time.Second)
-	select {
-	case got := <-tm.C:
-		if !got.Equal(at(5)) {
-			t.Errorf("fired with %v, want 5 s", got.Sub(t0))
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("timer did not fire")
-	}
-	if clk.Since(t0) != 5*time.Second || clk.Until(at(7)) != 2*time.Second {
-		t.Errorf("Since/Until disagree with Now %v", clk.Now())
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -112,7 +114,7 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 		return err.Error()
 	}
 	p, _ := handoff.ResponsePath(work, "analyst")
-	clk := fsm.NewVirtualClock(t0)
+	clk := vclock.New(t0)
 	archive := handoff.NewArchive(work, t0)
 	var polls []fsm.Poll
 	res, err := fsm.Wait(context.Background(), trace.NewScript(lines, clk, p), fsm.Options{

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/simagent"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -89,10 +89,16 @@ func echoAgent() int {
 }
 
 // testClassifier reads the echo agent's screen: busy title → processing, a
-// READY> prompt → idle, anything else → processing.
+// READY> prompt → idle, a line "ERROR: …" → error quoting it, anything else
+// → processing.
 type testClassifier struct{}
 
 func (testClassifier) Classify(capture, title string) handoff.Classification {
+	for line := range strings.SplitSeq(capture, "\n") {
+		if msg, ok := strings.CutPrefix(line, "ERROR: "); ok {
+			return handoff.Classification{Status: handoff.StatusError, Reason: "error line", Detail: msg}
+		}
+	}
 	switch {
 	case title == "busy":
 		return handoff.Classification{Status: handoff.StatusProcessing, Reason: "busy title"}

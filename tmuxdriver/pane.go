@@ -12,7 +12,6 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/codex"
 )
 
 // Defaults for Options.
@@ -33,14 +32,14 @@ func DefaultShells() []string {
 	return []string{"sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "ash", "nu", "pwsh"}
 }
 
-// Options configures a Pane. Only Target is required.
+// Options configures a Pane. Target and Classifier are required.
 type Options struct {
 	// Server is the tmux server the pane lives on.
 	Server Server
 	// Target is any tmux target: "session", "session:window.pane", "%id".
 	Target string
-	// Classifier reads the captured screen and title into a status; the
-	// Codex classifier if nil.
+	// Classifier reads the captured screen and title into a status: the
+	// agent CLI's own (package provider picks one by name). Required.
 	Classifier handoff.Classifier
 	// History is how many scrollback lines each poll captures above the
 	// visible screen (DefaultHistory if zero).
@@ -79,7 +78,7 @@ func New(o Options) (*Pane, error) {
 		return nil, errors.New("tmuxdriver: a target is required (session:window.pane or %id)")
 	}
 	if o.Classifier == nil {
-		o.Classifier = codex.New()
+		return nil, errors.New("tmuxdriver: a classifier is required (the agent CLI's, e.g. from provider.Lookup)")
 	}
 	if err := o.Server.validate(); err != nil {
 		return nil, err
@@ -161,11 +160,11 @@ func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	return c.Status, nil
 }
 
-// screenErrorDetail is the error line the classifier found (Codex: the "■ …"
-// line), or its reason when it names no line.
+// screenErrorDetail is the error line the classifier quoted, or its reason
+// when it quoted none.
 func screenErrorDetail(c handoff.Classification) string {
-	if s, ok := c.Signals.(codex.Signals); ok && s.Error != "" {
-		return s.Error
+	if c.Detail != "" {
+		return c.Detail
 	}
 	return c.Reason
 }

@@ -337,8 +337,8 @@ func TestOptionsAreChecked(t *testing.T) {
 	if _, err := tmuxdriver.New(tmuxdriver.Options{Classifier: testClassifier{}}); err == nil {
 		t.Error("no target accepted")
 	}
-	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x"}); err != nil {
-		t.Fatalf("no classifier: %v (want the Codex one by default)", err)
+	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x"}); err == nil || !strings.Contains(err.Error(), "classifier is required") {
+		t.Fatalf("no classifier: %v, want an error asking for one (the driver names no provider)", err)
 	}
 	both := tmuxdriver.Server{Socket: "a", SocketPath: "/b"}
 	if _, err := tmuxdriver.New(tmuxdriver.Options{Target: "x", Classifier: testClassifier{}, Server: both}); err == nil {
@@ -388,11 +388,11 @@ exec tmux "$@"
 
 func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 	srv := testServer(t)
-	// A Codex 0.169 error screen, drawn by printf; the Codex classifier
-	// (the default) reads it.
-	screen := `› do the thing\n\n■ stream disconnected before completion: boom\n\n› Ask Codex to do anything\n\n  gpt-5 high · /tmp/w\n  ← for agents · ? for shortcuts\n`
+	// An error screen, drawn by printf; the classifier quotes its error
+	// line in Detail, and the driver must pass that on.
+	screen := `working\nERROR: stream disconnected before completion: boom\n\n  ? for shortcuts\n`
 	id := newWindow(t, srv, "printf '"+screen+"'; exec sleep 600")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,6 +404,6 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 	})
 	st, err := p.Status(context.Background())
 	if !errors.Is(err, tmuxdriver.ErrScreenError) || !strings.Contains(err.Error(), "stream disconnected before completion: boom") {
-		t.Fatalf("status %q, err %v: want ErrScreenError quoting the ■ line", st, err)
+		t.Fatalf("status %q, err %v: want ErrScreenError quoting the error line", st, err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	"github.com/benbjohnson/clock"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -165,7 +167,7 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 		return Report{}, fmt.Errorf("replay: %w", err)
 	}
 	// A fixed start makes every replay of a trace identical.
-	clk := fsm.NewVirtualClock(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	clk := vclock.New(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
 	script := NewScript(t.Lines, clk, path)
 	res, err := fsm.Wait(ctx, script, fsm.Options{
 		Config:   opts.Config,

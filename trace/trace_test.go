@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
@@ -217,7 +218,7 @@ func TestEncoderRefusesWhatReadWouldRefuse(t *testing.T) {
 func TestScriptPlaysMomentsAsTimePasses(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "r.md")
-	clk := fsm.NewVirtualClock(time.Unix(0, 0))
+	clk := vclock.New(time.Unix(0, 0))
 	text, busy := "hello", handoff.Status("processing")
 	s := trace.NewScript([]trace.Line{{At: 2 * time.Second, Status: &busy}, {At: 3 * time.Second, File: &text}}, clk, p)
 	if st, err := s.Status(context.Background()); err != nil || st != handoff.StatusIdle {

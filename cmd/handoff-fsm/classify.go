@@ -5,37 +5,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 
-	"github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 )
-
-// classifiers lists the screen classifiers by provider name. Claude Code and
-// others plug in here the same way.
-func classifiers() map[string]handoff.Classifier {
-	return map[string]handoff.Classifier{
-		"codex": codex.New(),
-	}
-}
 
 // runClassify reads a raw capture (escape sequences allowed) from a file or
 // stdin and prints the classifier's verdict as one JSON object:
 // {"status":"…","reason":"…","signals":{…}}.
 func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	providers := classifiers()
-	names := make([]string, 0, len(providers))
-	for n := range providers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-
 	fs := newFlagSet("classify", "usage: handoff-fsm classify [--provider NAME] [--title PANE_TITLE] [FILE|-]\n"+
 		"\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)\n"+
 		"and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.\n"+
 		"\nflags:\n", stderr)
-	provider := fs.String("provider", "codex", "agent CLI whose screen it is: "+strings.Join(names, ", "))
+	prov := providerFlag(fs)
 	title := fs.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
 	// Flags may come before or after the file name.
 	files, code, ok := parseArgs(fs, args)
@@ -47,15 +29,14 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fs.Usage()
 		return exitUsage
 	}
-	cl, ok := providers[*provider]
-	if !ok {
-		fmt.Fprintf(stderr, "handoff-fsm classify: unknown provider %q (known providers: %s)\n", *provider, strings.Join(names, ", "))
+	cl, err := provider.Lookup(*prov)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
 		return exitUsage
 	}
 
 	var (
 		capture []byte
-		err     error
 		source  = "stdin"
 	)
 	if len(files) == 0 || files[0] == "-" {

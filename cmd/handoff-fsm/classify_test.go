@@ -23,6 +23,7 @@ func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 type classifyOutput struct {
 	Status  string         `json:"status"`
 	Reason  string         `json:"reason"`
+	Detail  string         `json:"detail"` // only on error screens: the line quoted
 	Signals map[string]any `json:"signals"`
 }
 
@@ -98,7 +99,7 @@ func TestClassifyCommandErrors(t *testing.T) {
 		wantCode   int
 		wantStderr []string
 	}{
-		{"unknown provider", []string{"--provider", "claude"}, exitUsage, []string{`unknown provider "claude"`, "codex"}},
+		{"unknown provider", []string{"--provider", "clippy"}, exitUsage, []string{`unknown provider "clippy"`, "codex"}},
 		{"unreadable file", []string{missing}, exitFailure, []string{"cannot read the capture from " + missing, "no such file"}},
 		{"two files", []string{"a", "b"}, exitUsage, []string{"one capture at a time"}},
 		{"bad flag", []string{"--nope"}, exitUsage, []string{"flag provided but not defined"}},
@@ -146,7 +147,11 @@ func TestClassifyCommandOnRealCodexScreens(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			if o := decodeOne(t, stdout); o.Status != rc.Status {
+			o := decodeOne(t, stdout)
+			if (o.Detail != "") != (o.Status == "error") {
+				t.Errorf("detail %q with status %q: an error screen, and only one, quotes its line", o.Detail, o.Status)
+			}
+			if o.Status != rc.Status {
 				t.Errorf("status %q, want %q: %s", o.Status, rc.Status, stdout)
 			}
 		})

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/simagent"
+	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -131,7 +132,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "handoff-fsm demo: start the private tmux server: %v\n", err)
 		return exitFailure
 	}
-	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out)})
+	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.New()})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitFailure

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -105,7 +106,7 @@ func startAgent(t *testing.T, simArgs ...string) *agent {
 		}
 		os.Remove(strings.TrimSpace(sock))
 	})
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out)})
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/handoff-fsm/handoff-fsm/simagent"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 )
 
 // runSimAgent runs the simulated Codex-like agent on the terminal it was

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -23,16 +23,11 @@ type paneFlags struct {
 }
 
 func addPaneFlags(fs *flag.FlagSet) *paneFlags {
-	names := make([]string, 0)
-	for n := range classifiers() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	return &paneFlags{
 		target:     fs.String("target", "", "tmux target of the agent's pane: session, session:window.pane or %id (required)"),
 		socket:     fs.String("socket", "", "tmux socket name (tmux -L); default: the default server"),
 		socketPath: fs.String("socket-path", "", "tmux socket path (tmux -S)"),
-		provider:   fs.String("provider", "codex", "agent CLI in the pane, whose screens to read: "+strings.Join(names, ", ")),
+		provider:   providerFlag(fs),
 		history:    fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
 		allowShell: fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
 		tmuxWait:   durationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
@@ -44,9 +39,9 @@ func (f *paneFlags) open(o tmuxdriver.Options) (*tmuxdriver.Pane, error) {
 	if *f.target == "" {
 		return nil, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
-	cl, ok := classifiers()[*f.provider]
-	if !ok {
-		return nil, fmt.Errorf("unknown --provider %q", *f.provider)
+	cl, err := provider.Lookup(*f.provider)
+	if err != nil {
+		return nil, fmt.Errorf("--provider: %w", err)
 	}
 	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.d}
 	o.Target = *f.target
@@ -54,6 +49,11 @@ func (f *paneFlags) open(o tmuxdriver.Options) (*tmuxdriver.Pane, error) {
 	o.History = *f.history
 	o.AllowShell = *f.allowShell
 	return tmuxdriver.New(o)
+}
+
+// providerFlag declares --provider, the agent CLI whose screens are read.
+func providerFlag(fs *flag.FlagSet) *string {
+	return fs.String("provider", provider.Default, "agent CLI in the pane, whose screens to read: "+strings.Join(provider.Names(), ", "))
 }
 
 // paneGone reports whether err says the pane (or its server or agent) is

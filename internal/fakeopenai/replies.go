@@ -1,4 +1,4 @@
-package fakemodel
+package fakeopenai
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-// Package fakemodel is a scripted stand-in for the OpenAI Responses API, good
+// Package fakeopenai is a scripted stand-in for the OpenAI Responses API, good
 // enough for the real Codex CLI to run real turns against it: it answers
 // POST /v1/responses (stream:true) with server-sent events on a real
 // 127.0.0.1 listener, so a Codex process in tmux can reach it.
@@ -7,7 +7,7 @@
 // next one. The small "title" request Codex sends next to each turn (no
 // tools) is answered on the side without using up a reply. Every request is
 // logged for assertions and debugging.
-package fakemodel
+package fakeopenai
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func Start(ctx context.Context) (*Server, error) {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("fakemodel: listen: %w", err)
+		return nil, fmt.Errorf("fakeopenai: listen: %w", err)
 	}
 	s := &Server{
 		URL:  "http://" + ln.Addr().String() + "/v1",
@@ -146,7 +146,7 @@ func (s *Server) WaitRequests(ctx context.Context, n int) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("fakemodel: waiting for %d model requests (saw %d): %w", n, count, ctx.Err())
+			return fmt.Errorf("fakeopenai: waiting for %d model requests (saw %d): %w", n, count, ctx.Err())
 		case <-ch:
 		}
 	}
@@ -209,13 +209,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req := Request{At: time.Now(), Method: r.Method, Path: r.URL.Path, Body: body}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
 		s.log(req, fmt.Sprintf("unexpected request %s %s", r.Method, r.URL.Path))
-		http.Error(w, `{"error":{"message":"fakemodel: only POST /v1/responses is served"}}`, http.StatusNotFound)
+		http.Error(w, `{"error":{"message":"fakeopenai: only POST /v1/responses is served"}}`, http.StatusNotFound)
 		return
 	}
 	var rb responsesBody
 	if err := json.Unmarshal(body, &rb); err != nil {
 		s.log(req, fmt.Sprintf("unparsable body: %v", err))
-		http.Error(w, `{"error":{"message":"fakemodel: bad JSON"}}`, http.StatusBadRequest)
+		http.Error(w, `{"error":{"message":"fakeopenai: bad JSON"}}`, http.StatusBadRequest)
 		return
 	}
 	req.UserText = lastUserText(rb.Input)
@@ -238,7 +238,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if !ok {
 		s.log(req, "model request with an exhausted script")
-		s.stream(r.Context(), w, Failed("fakemodel: no scripted reply left for this request"), req)
+		s.stream(r.Context(), w, Failed("fakeopenai: no scripted reply left for this request"), req)
 		return
 	}
 	req.Reply = reply.Name
@@ -343,7 +343,7 @@ func ResponseCommand(prompt, answer string) (string, error) {
 	heredoc := regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > (.+)$`)
 	m := heredoc.FindAllStringSubmatch(prompt, -1)
 	if len(m) == 0 {
-		return "", errors.New("fakemodel: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
+		return "", errors.New("fakeopenai: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
 	}
 	target := strings.TrimSpace(m[len(m)-1][1])
 	return "cat << 'AGENT_EOF' > " + target + "\n" + answer + "\nAGENT_EOF", nil
