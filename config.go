@@ -11,27 +11,31 @@ const (
 	DefaultPoll            = 2 * time.Second
 	DefaultIdleGrace       = 30 * time.Second
 	DefaultResponseTimeout = 1800 * time.Second
-	DefaultStrict          = true
 	// DefaultMaxResponseBytes bounds how much of a response file is read; a
 	// larger file is an error, not a truncated answer.
 	DefaultMaxResponseBytes = 8 << 20
 )
 
-// Config holds the knobs of one wait. Start from DefaultConfig: the zero
-// value is not valid (strict handoff is on by default and zero durations make
-// no sense).
+// Config holds the knobs of one wait. One stance everywhere (NewCore,
+// Resume, Wait, Replay): the zero Config is the spec's defaults; any other
+// Config is taken as it is and must pass Validate, so start from
+// DefaultConfig and change what you need. Fields are not defaulted one by one
+// because a zero idle grace is a real setting (give up on the first quiet
+// observation), not a missing one. Strict handoff, the spec's default, is the
+// zero Fallback.
 type Config struct {
 	// Poll is how often the terminal and the response file are observed.
 	Poll time.Duration
 	// IdleGrace is how long the terminal must stay quiet (consecutive
 	// idle/completed observations) without a response file before the wait
-	// gives up on the file. It is also the startup timeout.
+	// gives up on the file. It is also the startup timeout. Zero is allowed.
 	IdleGrace time.Duration
 	// ResponseTimeout bounds the whole wait, measured from dispatch.
 	ResponseTimeout time.Duration
-	// Strict: when the grace runs out without a response file, fail
-	// (ErrNoResponseFile) instead of returning the terminal's last output.
-	Strict bool
+	// Fallback turns strict handoff off: when the grace runs out without a
+	// response file, the terminal's last output is the response instead of
+	// an ErrNoResponseFile failure.
+	Fallback bool
 	// MaxResponseBytes is the largest response file that will be read.
 	MaxResponseBytes int64
 }
@@ -43,10 +47,21 @@ func DefaultConfig() Config {
 		Poll:             DefaultPoll,
 		IdleGrace:        DefaultIdleGrace,
 		ResponseTimeout:  DefaultResponseTimeout,
-		Strict:           DefaultStrict,
 		MaxResponseBytes: DefaultMaxResponseBytes,
 	}
 }
+
+// WithDefaults returns DefaultConfig for the zero Config and c otherwise.
+func (c Config) WithDefaults() Config {
+	if c == (Config{}) {
+		return DefaultConfig()
+	}
+	return c
+}
+
+// Strict reports whether strict handoff is on (no fallback to the last
+// output), the spec's default.
+func (c Config) Strict() bool { return !c.Fallback }
 
 // ErrInvalidConfig is wrapped by Config.Validate's errors.
 var ErrInvalidConfig = errors.New("invalid config")
@@ -55,17 +70,20 @@ var ErrInvalidConfig = errors.New("invalid config")
 // working before it is released (design decision D2: the idle grace).
 func (c Config) StartupTimeout() time.Duration { return c.IdleGrace }
 
-// Validate reports a config that cannot drive a wait.
+// Validate reports a config that cannot drive a wait. The zero Config is
+// valid: it means the defaults.
 func (c Config) Validate() error {
+	c = c.WithDefaults()
+	const hint = " (start from handoff.DefaultConfig())"
 	switch {
 	case c.Poll <= 0:
-		return fmt.Errorf("%w: poll interval must be positive, got %v", ErrInvalidConfig, c.Poll)
+		return fmt.Errorf("%w: poll interval must be positive, got %v"+hint, ErrInvalidConfig, c.Poll)
 	case c.IdleGrace < 0:
-		return fmt.Errorf("%w: idle grace must not be negative, got %v", ErrInvalidConfig, c.IdleGrace)
+		return fmt.Errorf("%w: idle grace must not be negative, got %v"+hint, ErrInvalidConfig, c.IdleGrace)
 	case c.ResponseTimeout <= 0:
-		return fmt.Errorf("%w: response timeout must be positive, got %v", ErrInvalidConfig, c.ResponseTimeout)
+		return fmt.Errorf("%w: response timeout must be positive, got %v"+hint, ErrInvalidConfig, c.ResponseTimeout)
 	case c.MaxResponseBytes <= 0:
-		return fmt.Errorf("%w: max response bytes must be positive, got %d", ErrInvalidConfig, c.MaxResponseBytes)
+		return fmt.Errorf("%w: max response bytes must be positive, got %d"+hint, ErrInvalidConfig, c.MaxResponseBytes)
 	}
 	return nil
 }

@@ -27,18 +27,11 @@ var (
 )
 
 // ErrorKind returns the short machine name of a wait failure, as used by the
-// replay format: "terminal_error", "no_response_file" or "timeout"; "" for
-// anything else.
+// replay format: the Name of the table's failed Outcome that err wraps
+// ("terminal_error", "no_response_file", "timeout"); "" for anything else.
 func ErrorKind(err error) string {
-	switch {
-	case errors.Is(err, ErrTerminalError):
-		return "terminal_error"
-	case errors.Is(err, ErrNoResponseFile):
-		return "no_response_file"
-	case errors.Is(err, ErrTimeout):
-		return "timeout"
-	}
-	return ""
+	o, _ := FailureOf(err)
+	return o.Name
 }
 
 // WaitError is the error a failed wait returns: which failure (Kind, one of

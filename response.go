@@ -1,23 +1,25 @@
+// Response files: which file each role's agent writes its answer to, and
+// the instruction that tells it so. Reading, consuming and archiving them is
+// package responsefile's job; this is the vocabulary only.
 package handoff
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
-	"time"
 )
 
-// responseFiles maps each agent role to its response file name. A function
-// returns it so no caller can change the mapping for everyone.
-func responseFiles() map[string]string {
-	return map[string]string{
+// RoleFiles maps agent roles to their response file names, under
+// ResponseDir. The spec's five roles are DefaultRoleFiles; an orchestrator
+// with roles of its own passes its mapping (or DefaultRoleFiles().With(…))
+// and each of its roles gets a file under the same rules.
+type RoleFiles map[string]string
+
+// DefaultRoleFiles returns the spec's mapping (a fresh copy each call, so no
+// caller can change it for everyone).
+func DefaultRoleFiles() RoleFiles {
+	return RoleFiles{
 		"analyst":           "analyst_summary.md",
 		"analyst_review":    "analyst_review.md",
 		"programmer":        "programmer_summary.md",
@@ -26,9 +28,11 @@ func responseFiles() map[string]string {
 	}
 }
 
-// Roles lists the known agent roles, sorted.
-func Roles() []string {
-	m := responseFiles()
+// Roles lists the spec's roles, sorted.
+func Roles() []string { return DefaultRoleFiles().Names() }
+
+// Names lists the mapped roles, sorted.
+func (m RoleFiles) Names() []string {
 	roles := make([]string, 0, len(m))
 	for r := range m {
 		roles = append(roles, r)
@@ -37,19 +41,42 @@ func Roles() []string {
 	return roles
 }
 
-// ResponseDir is the folder, under workdir, where agents write their
-// response files: <workdir>/.tmp/agent-responses.
-func ResponseDir(workdir string) string {
-	return filepath.Join(workdir, ".tmp", "agent-responses")
+// With returns a copy of m that also maps role, to "<role>.md" unless m
+// already maps it. The name must be a plain word (letters, digits, '_' and
+// '-', at most 64 bytes): it names a file the agent is told to write.
+func (m RoleFiles) With(role string) (RoleFiles, error) {
+	if !validRole(role) {
+		return nil, fmt.Errorf("%w %q: a role name is letters, digits, _ and - (at most 64)", ErrUnknownRole, role)
+	}
+	out := make(RoleFiles, len(m)+1)
+	for r, f := range m {
+		out[r] = f
+	}
+	if _, ok := out[role]; !ok {
+		out[role] = role + ".md"
+	}
+	return out, nil
 }
 
-// ResponsePath returns the absolute path of role's response file under
-// workdir. An unknown role is an error wrapping ErrUnknownRole that lists the
-// known ones.
-func ResponsePath(workdir, role string) (string, error) {
-	name, ok := responseFiles()[role]
+// File returns role's response file name. A role m does not map is an error
+// wrapping ErrUnknownRole that lists the known ones; so is a mapping to
+// anything but a plain file name.
+func (m RoleFiles) File(role string) (string, error) {
+	name, ok := m[role]
 	if !ok {
-		return "", fmt.Errorf("%w %q: known roles are %s", ErrUnknownRole, role, strings.Join(Roles(), ", "))
+		return "", fmt.Errorf("%w %q: known roles are %s", ErrUnknownRole, role, strings.Join(m.Names(), ", "))
+	}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+		return "", fmt.Errorf("%w %q: its response file %q is not a plain file name", ErrUnknownRole, role, name)
+	}
+	return name, nil
+}
+
+// Path returns the absolute path of role's response file under workdir.
+func (m RoleFiles) Path(workdir, role string) (string, error) {
+	name, err := m.File(role)
+	if err != nil {
+		return "", err
 	}
 	abs, err := filepath.Abs(ResponseDir(workdir))
 	if err != nil {
@@ -58,139 +85,34 @@ func ResponsePath(workdir, role string) (string, error) {
 	return filepath.Join(abs, name), nil
 }
 
-// EnsureResponseDir creates the response folder under workdir, parents
-// included, if it is missing.
-func EnsureResponseDir(workdir string) error {
-	if err := os.MkdirAll(ResponseDir(workdir), 0o755); err != nil {
-		return fmt.Errorf("create response dir: %w", err)
+func validRole(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
 	}
-	return nil
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
-// ReadResponse reads the response file at path. present is false, with no
-// error, when there is no file. A symlink, a non-regular file, a file larger
-// than max bytes or an unreadable one is an error wrapping ErrResponseFile;
-// the file is left untouched so nothing the agent wrote is lost.
-func ReadResponse(path string, max int64) (content string, present bool, err error) {
-	// Open without following a link and without blocking on a FIFO, then
-	// check the opened file itself, so nothing can be swapped in between.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", false, nil
-	case errors.Is(err, syscall.ELOOP):
-		return "", true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", ErrResponseFile, path)
-	case err != nil:
-		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	if err := checkRegular(path, fi); err != nil {
-		return "", true, err
-	}
-	if fi.Size() > max {
-		return "", true, fmt.Errorf("%w %s: %d bytes is over the %d-byte limit; it was left in place", ErrResponseFile, path, fi.Size(), max)
-	}
-	// Read one byte past the limit: the file may have grown since Lstat.
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return "", true, fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	if int64(len(b)) > max {
-		return "", true, fmt.Errorf("%w %s: over the %d-byte limit; it was left in place", ErrResponseFile, path, max)
-	}
-	return string(b), true, nil
+// ResponseDir is the folder, under workdir, where agents write their
+// response files: <workdir>/.tmp/agent-responses.
+func ResponseDir(workdir string) string {
+	return filepath.Join(workdir, ".tmp", "agent-responses")
 }
 
-func checkRegular(path string, fi fs.FileInfo) error {
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", ErrResponseFile, path)
-	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%w %s: not a regular file (%v)", ErrResponseFile, path, fi.Mode().Type())
-	}
-	return nil
+// ResponsePath returns the absolute path of one of the spec's roles'
+// response file under workdir (DefaultRoleFiles().Path). An unknown role is
+// an error wrapping ErrUnknownRole that lists the known ones.
+func ResponsePath(workdir, role string) (string, error) {
+	return DefaultRoleFiles().Path(workdir, role)
 }
 
 // Blank reports whether a response holds nothing but white space; such a
 // file is archived and treated as absent.
 func Blank(content string) bool { return strings.TrimSpace(content) == "" }
-
-// Archive keeps every response file the orchestrator takes away, under a
-// per-run folder <workdir>/.tmp/<run-stamp>/, numbered in order:
-// NNN-<role>.md for consumed responses, NNN-<role>.<kind>.md for stale or
-// empty ones. Nothing an agent wrote is deleted. It is safe for concurrent use.
-type Archive struct {
-	dir  string
-	mu   sync.Mutex
-	next int
-}
-
-// NewArchive returns the archive for a run started at now. The folder is
-// created on first use.
-func NewArchive(workdir string, now time.Time) *Archive {
-	stamp := now.UTC().Format("20060102T150405.000Z")
-	return &Archive{dir: filepath.Join(workdir, ".tmp", "run-"+stamp)}
-}
-
-// Dir is the run's archive folder.
-func (a *Archive) Dir() string { return a.dir }
-
-// Archive kinds, the middle part of an archived file's name.
-const (
-	ArchiveConsumed = ""      // a response that was read and returned
-	ArchiveStale    = "stale" // left over from an earlier dispatch
-	ArchiveEmpty    = "empty" // empty or white space only, treated as absent
-)
-
-// Store moves the file at path into the archive as the next numbered entry
-// for role, and returns where it now is. kind is one of the Archive* kinds.
-func (a *Archive) Store(path, role, kind string) (string, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if err := os.MkdirAll(a.dir, 0o755); err != nil {
-		return "", fmt.Errorf("create archive dir: %w", err)
-	}
-	for {
-		a.next++
-		name := fmt.Sprintf("%03d-%s.md", a.next, role)
-		if kind != "" {
-			name = fmt.Sprintf("%03d-%s.%s.md", a.next, role, kind)
-		}
-		dst := filepath.Join(a.dir, name)
-		// Another run in the same millisecond could own this number: never
-		// overwrite an archived file.
-		if _, err := os.Lstat(dst); err == nil {
-			continue
-		}
-		if err := os.Rename(path, dst); err != nil {
-			return "", fmt.Errorf("archive %s: %w (the file was left in place)", path, err)
-		}
-		return dst, nil
-	}
-}
-
-// ClearStale archives a response file left from an earlier dispatch of role
-// so the next wait cannot mistake it for the new answer. No file is not an
-// error; archived is "" then.
-func ClearStale(path, role string, a *Archive) (archived string, err error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("%w %s: %v", ErrResponseFile, path, err)
-	}
-	if fi.IsDir() {
-		return "", fmt.Errorf("%w %s: a directory is in the response file's place", ErrResponseFile, path)
-	}
-	// A stale symlink is moved aside too (rename moves the link, not its
-	// target), so the new answer can be written as a regular file.
-	return a.Store(path, role, ArchiveStale)
-}
 
 // InstructionHeader opens the block that tells the agent where to write its
 // answer.

@@ -7,6 +7,8 @@
 // event, so the engine, the diagram and the tests cannot disagree.
 package handoff
 
+import "errors"
+
 // State is where a dispatch stands while the orchestrator waits for an agent.
 type State string
 
@@ -103,28 +105,99 @@ const (
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
-// any of From to To.
+// any of From to To. A row into a final state says what that ending means.
 type Transition struct {
 	Event Event
 	From  []State
 	To    State
+	// Outcome is how the dispatch ended, on rows into Done or Failed; nil
+	// on the others.
+	Outcome *Outcome
 }
+
+// Outcome is what a final transition means. Everything that depends on how
+// a dispatch ended — the error a failed wait wraps, the source of a done
+// one's response, the replay format's names, the command's exit status, the
+// diagram's labels — is read from here, so a new ending is one new row.
+type Outcome struct {
+	// Name is the machine name: the response's source for a done dispatch
+	// ("file", "fallback"), the failure kind for a failed one
+	// ("terminal_error", "no_response_file", "timeout").
+	Name string
+	// Err is the sentinel a failed wait's error wraps (errors.Is); nil when
+	// the dispatch is done.
+	Err error
+	// Exit is the exit status of `handoff-fsm send` for this ending.
+	Exit int
+	// Summary says in a few words what happened, for help text and logs.
+	Summary string
+}
+
+// Done reports whether the dispatch produced a response.
+func (o Outcome) Done() bool { return o.Err == nil }
 
 // Transitions returns the transition table: the single source of truth that
 // the engine runs and the state diagram is drawn from. A fresh copy is
 // returned each call so no caller can change another's table.
 func Transitions() []Transition {
 	waiting := []State{AwaitingStart, Working, IdleGrace, StartupTimeout}
+	quiet := []State{IdleGrace, StartupTimeout}
 	return []Transition{
-		{Event: EventTerminalError, From: waiting, To: Failed},
-		{Event: EventFileReady, From: waiting, To: Done},
+		{Event: EventTerminalError, From: waiting, To: Failed, Outcome: &Outcome{
+			Name: "terminal_error", Err: ErrTerminalError, Exit: 4,
+			Summary: "terminal error: the agent showed an error, or the pane, agent or tmux server is gone"}},
+		{Event: EventFileReady, From: waiting, To: Done, Outcome: &Outcome{
+			Name: "file", Exit: 0,
+			Summary: "done: the response came from the response file"}},
 		{Event: EventActive, From: []State{AwaitingStart, IdleGrace, StartupTimeout}, To: Working},
 		{Event: EventQuiet, From: []State{Working}, To: IdleGrace},
 		{Event: EventStartupTimeout, From: []State{AwaitingStart}, To: StartupTimeout},
-		{Event: EventNoResponseFile, From: []State{IdleGrace, StartupTimeout}, To: Failed},
-		{Event: EventFallback, From: []State{IdleGrace, StartupTimeout}, To: Done},
-		{Event: EventTimeout, From: []State{Working}, To: Failed},
+		{Event: EventNoResponseFile, From: quiet, To: Failed, Outcome: &Outcome{
+			Name: "no_response_file", Err: ErrNoResponseFile, Exit: 5,
+			Summary: "no response file: the agent went quiet for the idle grace without writing it (strict)"}},
+		{Event: EventFallback, From: quiet, To: Done, Outcome: &Outcome{
+			Name: "fallback", Exit: 3,
+			Summary: "done: fallback (strict off), the response is the terminal's last output"}},
+		{Event: EventTimeout, From: []State{Working}, To: Failed, Outcome: &Outcome{
+			Name: "timeout", Err: ErrTimeout, Exit: 6,
+			Summary: "timeout: the response timeout passed while the agent still worked"}},
 	}
+}
+
+// Outcomes lists the table's endings, in table order.
+func Outcomes() []Outcome {
+	var out []Outcome
+	for _, t := range Transitions() {
+		if t.Outcome != nil {
+			out = append(out, *t.Outcome)
+		}
+	}
+	return out
+}
+
+// OutcomeOf returns the ending the event means, read off the table; ok is
+// false for an event that does not end a dispatch.
+func OutcomeOf(ev Event) (o Outcome, ok bool) {
+	for _, t := range Transitions() {
+		if t.Event == ev && t.Outcome != nil {
+			return *t.Outcome, true
+		}
+	}
+	return Outcome{}, false
+}
+
+// FailureOf returns the failed ending whose sentinel err wraps; ok is false
+// when err is nil or wraps none of them.
+func FailureOf(err error) (o Outcome, ok bool) {
+	if err == nil {
+		return Outcome{}, false
+	}
+	for _, o := range Outcomes() {
+		if o.Err != nil && errors.Is(err, o.Err) {
+			return o, true
+		}
+	}
+	return Outcome{}, false
 }
 
 // Describe says in one line when the event happens, for the diagram's legend.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -66,7 +67,7 @@ type transitionRow struct {
 	wantArchive []string
 }
 
-func strictOff(c *handoff.Config) { c.Strict = false }
+func strictOff(c *handoff.Config) { c.Fallback = true }
 
 // pollAndGrace sets a poll interval and grace that do not divide each
 // other, so a decision taken on the next poll instead of at the deadline
@@ -314,7 +315,7 @@ func TestTransitions(t *testing.T) {
 			name: "quiet in AwaitingStart at the response deadline (fallback)",
 			cfg: func(c *handoff.Config) {
 				pollAndGrace(2, 30, 20)(c)
-				c.Strict = false
+				c.Fallback = true
 			},
 			timeline:    []trace.Line{st(0, idle), out(0, "stale words")},
 			wantSource:  fsm.SourceFallback,
@@ -369,7 +370,7 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 		row.cfg(&cfg)
 	}
 	work := t.TempDir()
-	if err := handoff.EnsureResponseDir(work); err != nil {
+	if err := responsefile.EnsureDir(work); err != nil {
 		t.Fatal(err)
 	}
 	path, err := handoff.ResponsePath(work, "analyst")
@@ -380,7 +381,7 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 	start := clk.Now()
 	term := &countingTerminal{Terminal: trace.NewScript(row.timeline, clk, path)}
 	var logs bytes.Buffer
-	archive := handoff.NewArchive(work, start)
+	archive := responsefile.NewArchive(work, start)
 	var observed []fsm.Entry
 	res, err := fsm.Wait(context.Background(), term, fsm.Options{
 		Config:   cfg,

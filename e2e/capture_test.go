@@ -13,6 +13,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // CaptureEnv turns on TestCaptureRealScreens, which (re)writes the Codex
@@ -136,7 +137,7 @@ func TestCaptureRealScreens(t *testing.T) {
 
 	// The response file is written before the turn ends: one more model
 	// request follows the tool output (made slow here to catch it).
-	if err := handoff.EnsureResponseDir(wd); err != nil {
+	if err := responsefile.EnsureDir(wd); err != nil {
 		t.Fatal(err)
 	}
 	path, err := handoff.ResponsePath(wd, "analyst")

@@ -31,7 +31,7 @@ func e2eConfig(strict bool) handoff.Config {
 	cfg.Poll = 250 * time.Millisecond
 	cfg.IdleGrace = 3 * time.Second
 	cfg.ResponseTimeout = 60 * time.Second
-	cfg.Strict = strict
+	cfg.Fallback = !strict
 	return cfg
 }
 

@@ -22,27 +22,28 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-// FileState is what one poll found at the response file's path.
+// FileState is what was at the response file's path at one observation.
 type FileState string
 
-// The file states. Only FileReady can finish a wait; the others count as "no
-// file".
+// The file states. The driver reports the first two, the raw fact; the
+// other two say what consuming the file found (they appear in Poll).
 const (
-	// FileAbsent: no file at the path.
+	// FileAbsent: nothing at the path.
 	FileAbsent FileState = "absent"
-	// FilePresent: a file exists but was not read, because the agent was not
-	// quiet (it may still be writing it).
+	// FilePresent: something is at the path, not read (the agent may still
+	// be writing it while it works).
 	FilePresent FileState = "present"
-	// FileBlank: the file was read and holds nothing but white space; the
-	// driver archives it and it counts as absent.
+	// FileBlank: the file was consumed and held nothing but white space; it
+	// is archived and counts as absent.
 	FileBlank FileState = "blank"
-	// FileReady: the file was read while the agent was quiet and holds an
-	// answer.
+	// FileReady: the file was consumed while the agent was quiet and holds
+	// an answer.
 	FileReady FileState = "ready"
 )
 
-// Observation is one look at the agent: the terminal's status and the
-// response file, taken at At.
+// Observation is the raw facts of one look at the agent, taken at At: the
+// terminal's status and whether a file is at the response path. The core
+// decides what they mean.
 type Observation struct {
 	At     time.Time
 	Status handoff.Status
@@ -62,53 +63,39 @@ type Entry struct {
 	Status handoff.Status `json:"status"`
 }
 
-// Decision is what the core concluded from an observation.
-type Decision int
+// Action is what the core asks the driver to do before it can go on.
+type Action string
 
-// The decisions.
+// The actions.
 const (
-	// KeepWaiting: observe again, at the latest by the outcome's Deadline.
-	KeepWaiting Decision = iota
-	// DoneFromFile: the response file (read in this observation) is the answer.
-	DoneFromFile
-	// DoneByFallback: the grace ran out without a file and strict handoff is
-	// off: the terminal's last output is the answer.
-	DoneByFallback
-	// Failed: the wait failed; the outcome's Kind says why.
-	Failed
+	// ConsumeFile: the agent is quiet and a file is at the response path:
+	// take it away (responsefile.Consume: archived before it is read) and
+	// report what it held with Core.FileConsumed.
+	ConsumeFile Action = "consume_file"
+	// FetchLastOutput: the dispatch is done by fallback; the response is
+	// the terminal's last output.
+	FetchLastOutput Action = "fetch_last_output"
 )
 
-// String names the decision for logs and messages.
-func (d Decision) String() string {
-	switch d {
-	case KeepWaiting:
-		return "keep waiting"
-	case DoneFromFile:
-		return "done (file)"
-	case DoneByFallback:
-		return "done (fallback)"
-	case Failed:
-		return "failed"
-	}
-	return fmt.Sprintf("Decision(%d)", int(d))
-}
-
-// Outcome is what one Step did and concluded.
-type Outcome struct {
-	// Transitions fired by the observation, in order (often none, sometimes
-	// two: e.g. a quiet observation at the response deadline in
-	// AwaitingStart releases the guard and ends the grace at once).
+// Ready is what one step did and what the driver must do next (etcd-raft's
+// Ready): the transitions fired, at most one action, the ending once there
+// is one, and when to observe again.
+type Ready struct {
+	// Transitions fired, in order (often none, sometimes two: a quiet
+	// observation at the response deadline in AwaitingStart releases the
+	// guard and ends the grace at once).
 	Transitions []Entry
-	Decision    Decision
-	// Kind is the failure sentinel (handoff.ErrTerminalError,
-	// ErrNoResponseFile or ErrTimeout) when Decision is Failed.
-	Kind error
+	// Action is what to do now; "" for nothing.
+	Action Action
+	// Outcome is how the dispatch ended, read off the table row that ended
+	// it; nil while it goes on.
+	Outcome *handoff.Outcome
 	// State is the state after the step.
 	State handoff.State
 	// Deadline is the earliest time at which the core would decide something
 	// without a change on the terminal (startup timeout, grace expiry,
 	// response timeout); zero once the wait is over. The driver observes
-	// again at the deadline so that it is decided on an observation taken
+	// again at the deadline, so that it is decided on an observation taken
 	// then, not one poll interval later.
 	Deadline time.Time
 }
@@ -136,12 +123,15 @@ type Core struct {
 	cfg  handoff.Config
 	snap Snapshot
 	m    *fsm.FSM
+	// consuming is the observation waiting for FileConsumed; nil otherwise.
+	consuming *Observation
 }
 
 // NewCore starts the state machine for a prompt dispatched at dispatchedAt,
-// in AwaitingStart. cfg must be valid (handoff.Config.Validate).
+// in AwaitingStart. Zero fields of cfg are the defaults; the rest must be
+// valid (handoff.Config.Validate).
 func NewCore(cfg handoff.Config, dispatchedAt time.Time) *Core {
-	return newCore(cfg, Snapshot{State: handoff.AwaitingStart, DispatchedAt: dispatchedAt})
+	return newCore(cfg.WithDefaults(), Snapshot{State: handoff.AwaitingStart, DispatchedAt: dispatchedAt})
 }
 
 // ErrBadSnapshot is wrapped by Resume's errors.
@@ -165,13 +155,22 @@ func Resume(cfg handoff.Config, s Snapshot) (*Core, error) {
 		return nil, fmt.Errorf("%w: state %s needs idle_since", ErrBadSnapshot, s.State)
 	case s.Polls < 0:
 		return nil, fmt.Errorf("%w: negative poll count", ErrBadSnapshot)
-	case s.State == handoff.Done && s.End != handoff.EventFileReady && s.End != handoff.EventFallback,
-		s.State == handoff.Failed && kindOf(s.End) == nil:
+	case s.State.Final() && !endsIn(s.End, s.State):
 		return nil, fmt.Errorf("%w: state %s cannot end with event %q", ErrBadSnapshot, s.State, s.End)
 	case !s.State.Final() && s.End != "":
 		return nil, fmt.Errorf("%w: state %s is not final but has end event %q", ErrBadSnapshot, s.State, s.End)
 	}
-	return newCore(cfg, s), nil
+	return newCore(cfg.WithDefaults(), s), nil
+}
+
+// endsIn reports whether the table has a final row for ev into st.
+func endsIn(ev handoff.Event, st handoff.State) bool {
+	for _, t := range handoff.Transitions() {
+		if t.Event == ev && t.To == st && t.Outcome != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func newCore(cfg handoff.Config, s Snapshot) *Core {
@@ -238,117 +237,122 @@ func (c *Core) Deadline() time.Time {
 // Step feeds one observation to the core. The rules, in order (the spec's
 // poll requirement, file-handoff-spec.md):
 //  1. status error → Failed (terminal error), before anything else;
-//  2. quiet (idle/completed) with a ready response file → Done from the file;
+//  2. quiet (idle/completed) with a file at the path → ConsumeFile: the
+//     driver takes it away and says with FileConsumed what it held; an
+//     answer → Done from the file, a blank file counts as none (rule 4);
 //  3. any other status → the agent has started (→ Working, the grace
 //     resets); at or after the response deadline → Failed (timeout);
 //  4. quiet without a file: AwaitingStart ignores it until the startup
 //     timeout releases the guard (→ StartupTimeout, the grace starts now);
 //     Working → IdleGrace (the grace starts now); once the grace has run out
 //     on consecutive quiet observations, or the response deadline has
-//     passed, strict → Failed (no response file), else Done by fallback.
+//     passed, strict → Failed (no response file), else Done by fallback
+//     (FetchLastOutput).
 //
-// Stepping a finished core changes nothing and repeats its decision.
-// Observations are expected in time order.
-func (c *Core) Step(obs Observation) Outcome {
-	st := c.State()
-	if st.Final() {
-		return c.outcome(nil, c.finalDecision())
+// Stepping a finished core changes nothing and repeats its ending.
+// Observations are expected in time order, and after ConsumeFile the next
+// call is FileConsumed.
+func (c *Core) Step(obs Observation) Ready {
+	if c.State().Final() {
+		return c.ready(nil)
 	}
+	c.consuming = nil
 	c.snap.Polls++
 	c.snap.LastStatus = obs.Status
 	c.snap.LastAt = obs.At
 
-	var fired []Entry
-	fire := func(ev handoff.Event) {
-		from := c.State()
-		if err := c.m.Event(context.Background(), string(ev)); err != nil {
-			// The rules above only fire what the table allows; reaching
-			// this is a bug in the core or the table, not a runtime
-			// condition.
-			panic(fmt.Sprintf("fsm: event %s from %s refused by the table: %v", ev, from, err))
-		}
-		fired = append(fired, Entry{At: obs.At, From: from, To: c.State(), Event: ev, Status: obs.Status})
-	}
-	expire := func() Decision {
-		if c.cfg.Strict {
-			fire(handoff.EventNoResponseFile)
-			return Failed
-		}
-		fire(handoff.EventFallback)
-		return DoneByFallback
-	}
-	pastResponse := !obs.At.Before(c.ResponseDeadline())
-
 	switch {
 	case obs.Status == handoff.StatusError:
-		fire(handoff.EventTerminalError)
-		return c.outcome(fired, Failed)
-
-	case obs.Status.Quiet() && obs.File == FileReady:
-		fire(handoff.EventFileReady)
-		return c.outcome(fired, DoneFromFile)
-
+		return c.ready(c.fire(obs, nil, handoff.EventTerminalError))
+	case obs.Status.Quiet() && obs.File != FileAbsent:
+		c.consuming = &obs
+		r := c.ready(nil)
+		r.Action = ConsumeFile
+		return r
 	case !obs.Status.Quiet():
-		c.snap.IdleSince = time.Time{}
-		if st != handoff.Working {
-			fire(handoff.EventActive)
-		}
-		if pastResponse {
-			fire(handoff.EventTimeout)
-			return c.outcome(fired, Failed)
-		}
-		return c.outcome(fired, KeepWaiting)
+		return c.ready(c.active(obs))
 	}
+	return c.ready(c.quiet(obs))
+}
 
-	// Quiet, no usable file.
-	switch st {
+// FileConsumed completes the observation that asked for ConsumeFile: blank
+// says the file held nothing but white space (it counts as no file).
+// Without a pending ConsumeFile it changes nothing.
+func (c *Core) FileConsumed(blank bool) Ready {
+	obs := c.consuming
+	c.consuming = nil
+	switch {
+	case obs == nil || c.State().Final():
+		return c.ready(nil)
+	case blank:
+		return c.ready(c.quiet(*obs))
+	}
+	return c.ready(c.fire(*obs, nil, handoff.EventFileReady))
+}
+
+// fire moves the machine by ev, appending the journal entry to fired.
+func (c *Core) fire(obs Observation, fired []Entry, ev handoff.Event) []Entry {
+	from := c.State()
+	if err := c.m.Event(context.Background(), string(ev)); err != nil {
+		// The rules only fire what the table allows; reaching this is a bug
+		// in the core or the table, not a runtime condition.
+		panic(fmt.Sprintf("fsm: event %s from %s refused by the table: %v", ev, from, err))
+	}
+	if c.State().Final() {
+		c.snap.End = ev
+	}
+	return append(fired, Entry{At: obs.At, From: from, To: c.State(), Event: ev, Status: obs.Status})
+}
+
+// active applies rule 3: the agent is doing something.
+func (c *Core) active(obs Observation) []Entry {
+	var fired []Entry
+	c.snap.IdleSince = time.Time{}
+	if c.State() != handoff.Working {
+		fired = c.fire(obs, fired, handoff.EventActive)
+	}
+	if !obs.At.Before(c.ResponseDeadline()) {
+		fired = c.fire(obs, fired, handoff.EventTimeout)
+	}
+	return fired
+}
+
+// quiet applies rule 4: idle/completed and no answer in a file.
+func (c *Core) quiet(obs Observation) []Entry {
+	var fired []Entry
+	pastResponse := !obs.At.Before(c.ResponseDeadline())
+	switch c.State() {
 	case handoff.AwaitingStart:
 		if obs.At.Before(c.startupDeadline()) && !pastResponse {
-			return c.outcome(fired, KeepWaiting)
+			return nil
 		}
-		fire(handoff.EventStartupTimeout)
+		fired = c.fire(obs, fired, handoff.EventStartupTimeout)
 		c.snap.IdleSince = obs.At
 	case handoff.Working:
-		fire(handoff.EventQuiet)
+		fired = c.fire(obs, fired, handoff.EventQuiet)
 		c.snap.IdleSince = obs.At
 	}
 	if pastResponse || !obs.At.Before(c.snap.IdleSince.Add(c.cfg.IdleGrace)) {
-		return c.outcome(fired, expire())
+		ev := handoff.EventNoResponseFile
+		if !c.cfg.Strict() {
+			ev = handoff.EventFallback
+		}
+		fired = c.fire(obs, fired, ev)
 	}
-	return c.outcome(fired, KeepWaiting)
+	return fired
 }
 
-// finalDecision reconstructs the decision of a finished core.
-func (c *Core) finalDecision() Decision {
-	if c.State() == handoff.Failed {
-		return Failed
+// ready is the step's result: the ending (from the table) once final, with
+// the action a fallback needs.
+func (c *Core) ready(fired []Entry) Ready {
+	r := Ready{Transitions: fired, State: c.State(), Deadline: c.Deadline()}
+	if r.State.Final() {
+		if o, ok := handoff.OutcomeOf(c.snap.End); ok {
+			r.Outcome = &o
+		}
+		if len(fired) > 0 && c.snap.End == handoff.EventFallback {
+			r.Action = FetchLastOutput
+		}
 	}
-	if c.snap.End == handoff.EventFallback {
-		return DoneByFallback
-	}
-	return DoneFromFile
-}
-
-func (c *Core) outcome(fired []Entry, d Decision) Outcome {
-	if len(fired) > 0 && c.State().Final() {
-		c.snap.End = fired[len(fired)-1].Event
-	}
-	o := Outcome{Transitions: fired, Decision: d, State: c.State(), Deadline: c.Deadline()}
-	if d == Failed {
-		o.Kind = kindOf(c.snap.End)
-	}
-	return o
-}
-
-// kindOf maps the event that failed a wait to its error sentinel.
-func kindOf(ev handoff.Event) error {
-	switch ev {
-	case handoff.EventTerminalError:
-		return handoff.ErrTerminalError
-	case handoff.EventNoResponseFile:
-		return handoff.ErrNoResponseFile
-	case handoff.EventTimeout:
-		return handoff.ErrTimeout
-	}
-	return nil
+	return r
 }

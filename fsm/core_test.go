@@ -19,6 +19,29 @@ func obs(s float64, st handoff.Status, f fsm.FileState) fsm.Observation {
 	return fsm.Observation{At: at(s), Status: st, File: f}
 }
 
+// step feeds ob to c as the driver would: a file in the observation
+// (FileReady, FileBlank) is reported present, and when the core asks for it
+// to be consumed, FileConsumed says whether it was blank.
+func step(c *fsm.Core, ob fsm.Observation) fsm.Ready {
+	blank := ob.File == fsm.FileBlank
+	if ob.File != fsm.FileAbsent {
+		ob.File = fsm.FilePresent
+	}
+	r := c.Step(ob)
+	if r.Action == fsm.ConsumeFile {
+		r = c.FileConsumed(blank)
+	}
+	return r
+}
+
+// ending is the name of the ready's outcome, "" while the wait goes on.
+func ending(r fsm.Ready) string {
+	if r.Outcome == nil {
+		return ""
+	}
+	return r.Outcome.Name
+}
+
 func TestCoreDeadlinesFollowTheState(t *testing.T) {
 	cfg := handoff.DefaultConfig() // grace 30 s, timeout 1800 s
 	c := fsm.NewCore(cfg, t0)
@@ -37,38 +60,37 @@ func TestCoreDeadlinesFollowTheState(t *testing.T) {
 		t.Errorf("grace window ends %v, want 1810 s", got.Sub(t0))
 	}
 	o = c.Step(obs(1800, handoff.StatusIdle, fsm.FileAbsent))
-	if o.Decision != fsm.Failed || !errors.Is(o.Kind, handoff.ErrNoResponseFile) || !o.Deadline.IsZero() {
-		t.Errorf("at the response deadline while quiet: %v %v deadline %v", o.Decision, o.Kind, o.Deadline)
+	if o.State != handoff.Failed || o.Outcome == nil || !errors.Is(o.Outcome.Err, handoff.ErrNoResponseFile) || !o.Deadline.IsZero() {
+		t.Errorf("at the response deadline while quiet: %s %s deadline %v", o.State, ending(o), o.Deadline)
 	}
 }
 
-func TestFinishedCoreRepeatsItsDecision(t *testing.T) {
+func TestFinishedCoreRepeatsItsEnding(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		strict bool
 		obs    []fsm.Observation
-		want   fsm.Decision
-		kind   error
+		want   string // the outcome's name
 	}{
-		{"file", true, []fsm.Observation{obs(0, handoff.StatusIdle, fsm.FileReady)}, fsm.DoneFromFile, nil},
-		{"fallback", false, []fsm.Observation{obs(30, handoff.StatusIdle, fsm.FileAbsent), obs(60, handoff.StatusIdle, fsm.FileAbsent)}, fsm.DoneByFallback, nil},
-		{"terminal error", true, []fsm.Observation{obs(0, handoff.StatusError, fsm.FileAbsent)}, fsm.Failed, handoff.ErrTerminalError},
-		{"timeout", true, []fsm.Observation{obs(1800, handoff.StatusProcessing, fsm.FileAbsent)}, fsm.Failed, handoff.ErrTimeout},
+		{"file", true, []fsm.Observation{obs(0, handoff.StatusIdle, fsm.FileReady)}, "file"},
+		{"fallback", false, []fsm.Observation{obs(30, handoff.StatusIdle, fsm.FileAbsent), obs(60, handoff.StatusIdle, fsm.FileAbsent)}, "fallback"},
+		{"terminal error", true, []fsm.Observation{obs(0, handoff.StatusError, fsm.FileAbsent)}, "terminal_error"},
+		{"timeout", true, []fsm.Observation{obs(1800, handoff.StatusProcessing, fsm.FileAbsent)}, "timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := handoff.DefaultConfig()
-			cfg.Strict = tc.strict
+			cfg.Fallback = !tc.strict
 			c := fsm.NewCore(cfg, t0)
-			var o fsm.Outcome
+			var o fsm.Ready
 			for _, ob := range tc.obs {
-				o = c.Step(ob)
+				o = step(c, ob)
 			}
-			if o.Decision != tc.want || o.Kind != tc.kind {
-				t.Fatalf("got %v %v, want %v %v", o.Decision, o.Kind, tc.want, tc.kind)
+			if ending(o) != tc.want {
+				t.Fatalf("ended %q, want %q", ending(o), tc.want)
 			}
 			polls := c.Snapshot().Polls
-			again := c.Step(obs(5000, handoff.StatusProcessing, fsm.FileReady))
-			if again.Decision != tc.want || again.Kind != tc.kind || len(again.Transitions) != 0 || c.Snapshot().Polls != polls {
+			again := c.Step(obs(5000, handoff.StatusProcessing, fsm.FilePresent))
+			if ending(again) != tc.want || len(again.Transitions) != 0 || again.Action != "" || c.Snapshot().Polls != polls {
 				t.Errorf("stepping a finished core: %+v", again)
 			}
 			// A resumed finished core says the same.
@@ -76,8 +98,8 @@ func TestFinishedCoreRepeatsItsDecision(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o := r.Step(obs(6000, handoff.StatusIdle, fsm.FileAbsent)); o.Decision != tc.want || o.Kind != tc.kind {
-				t.Errorf("resumed: %v %v", o.Decision, o.Kind)
+			if o := r.Step(obs(6000, handoff.StatusIdle, fsm.FileAbsent)); ending(o) != tc.want {
+				t.Errorf("resumed: %q", ending(o))
 			}
 		})
 	}
@@ -99,7 +121,7 @@ func TestSnapshotResumeContinuesTheSameWait(t *testing.T) {
 	for cut := 0; cut <= len(timeline); cut++ {
 		whole := fsm.NewCore(cfg, t0)
 		split := fsm.NewCore(cfg, t0)
-		var want, got []fsm.Outcome
+		var want, got []fsm.Ready
 		for i, ob := range timeline {
 			if i == cut {
 				b, err := json.Marshal(split.Snapshot())
@@ -114,13 +136,13 @@ func TestSnapshotResumeContinuesTheSameWait(t *testing.T) {
 					t.Fatalf("cut %d: resume %s: %v", cut, b, err)
 				}
 			}
-			want = append(want, whole.Step(ob))
-			got = append(got, split.Step(ob))
+			want = append(want, step(whole, ob))
+			got = append(got, step(split, ob))
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("cut %d: resumed wait diverged:\n got %+v\nwant %+v", cut, got, want)
 		}
-		if last := want[len(want)-1]; last.Decision != fsm.Failed || last.State != handoff.Failed {
+		if last := want[len(want)-1]; ending(last) != "no_response_file" || last.State != handoff.Failed {
 			t.Fatalf("timeline should end failed, got %+v", last)
 		}
 	}
@@ -145,8 +167,11 @@ func TestResumeRefusesABadSnapshot(t *testing.T) {
 			t.Errorf("%s: want ErrBadSnapshot, got %v", name, err)
 		}
 	}
-	if _, err := fsm.Resume(handoff.Config{}, good); !errors.Is(err, handoff.ErrInvalidConfig) {
-		t.Errorf("zero config: want ErrInvalidConfig, got %v", err)
+	if _, err := fsm.Resume(handoff.Config{Poll: -time.Second}, good); !errors.Is(err, handoff.ErrInvalidConfig) {
+		t.Errorf("negative poll: want ErrInvalidConfig, got %v", err)
+	}
+	if _, err := fsm.Resume(handoff.Config{}, good); err != nil {
+		t.Errorf("the zero config is the defaults, want it accepted: %v", err)
 	}
 }
 
@@ -161,8 +186,8 @@ func TestCoreRecordsEveryTransitionWithItsObservation(t *testing.T) {
 		{At: at(20), From: handoff.AwaitingStart, To: handoff.Working, Event: handoff.EventActive, Status: "thinking"},
 		{At: at(20), From: handoff.Working, To: handoff.Failed, Event: handoff.EventTimeout, Status: "thinking"},
 	}
-	if !reflect.DeepEqual(o.Transitions, want) || !errors.Is(o.Kind, handoff.ErrTimeout) {
-		t.Errorf("got %+v %v, want %+v", o.Transitions, o.Kind, want)
+	if !reflect.DeepEqual(o.Transitions, want) || ending(o) != "timeout" {
+		t.Errorf("got %+v %q, want %+v", o.Transitions, ending(o), want)
 	}
 	if s := c.Snapshot(); s.LastStatus != "thinking" || !s.LastAt.Equal(at(20)) || s.Polls != 1 || s.End != handoff.EventTimeout {
 		t.Errorf("snapshot %+v", s)
@@ -170,14 +195,30 @@ func TestCoreRecordsEveryTransitionWithItsObservation(t *testing.T) {
 }
 
 func TestFileStateMattersOnlyWhenQuietAndReady(t *testing.T) {
-	for _, f := range []fsm.FileState{fsm.FileAbsent, fsm.FilePresent, fsm.FileBlank} {
+	for _, f := range []fsm.FileState{fsm.FileAbsent, fsm.FileBlank} {
 		c := fsm.NewCore(handoff.DefaultConfig(), t0)
-		if o := c.Step(obs(0, handoff.StatusIdle, f)); o.Decision != fsm.KeepWaiting || o.State != handoff.AwaitingStart {
+		if o := step(c, obs(0, handoff.StatusIdle, f)); o.Outcome != nil || o.State != handoff.AwaitingStart {
 			t.Errorf("quiet with file %s: %+v", f, o)
 		}
 	}
+	// A file while the agent works is not touched: it may still be writing.
 	c := fsm.NewCore(handoff.DefaultConfig(), t0)
-	if o := c.Step(obs(0, handoff.StatusProcessing, fsm.FileReady)); o.Decision != fsm.KeepWaiting {
-		t.Errorf("a ready file while processing must not be taken: %+v", o)
+	if o := c.Step(obs(0, handoff.StatusProcessing, fsm.FilePresent)); o.Action != "" || o.Outcome != nil {
+		t.Errorf("a file while processing must not be taken: %+v", o)
+	}
+	// Quiet with a file: the core asks for it before deciding anything.
+	c = fsm.NewCore(handoff.DefaultConfig(), t0)
+	if o := c.Step(obs(0, handoff.StatusIdle, fsm.FilePresent)); o.Action != fsm.ConsumeFile || len(o.Transitions) != 0 {
+		t.Errorf("quiet with a file: want ConsumeFile and no transition, got %+v", o)
+	}
+	if o := c.FileConsumed(false); ending(o) != "file" {
+		t.Errorf("consumed an answer: want done from the file, got %+v", o)
+	}
+}
+
+func TestFileConsumedWithoutAskIsIgnored(t *testing.T) {
+	c := fsm.NewCore(handoff.DefaultConfig(), t0)
+	if o := c.FileConsumed(false); o.Outcome != nil || len(o.Transitions) != 0 || o.State != handoff.AwaitingStart {
+		t.Errorf("FileConsumed with no ConsumeFile pending changed the core: %+v", o)
 	}
 }

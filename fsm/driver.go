@@ -2,33 +2,34 @@ package fsm
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/benbjohnson/clock"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // Options configure one wait.
 type Options struct {
-	// Config holds poll, grace, timeout and strictness; the zero value means
-	// handoff.DefaultConfig().
+	// Config holds poll, grace, timeout and strictness; zero fields are the
+	// spec's defaults.
 	Config handoff.Config
 	// Role is the agent role waited on; it names the response file (see
-	// handoff.ResponsePath) and the archived copies. Required.
+	// Roles) and the archived copies. Required.
 	Role string
+	// Roles maps roles to response file names; nil is the spec's five
+	// (handoff.DefaultRoleFiles). An orchestrator's own roles go here.
+	Roles handoff.RoleFiles
 	// Workdir is the folder the response files live under
 	// (<Workdir>/.tmp/agent-responses); "" is the current directory.
 	Workdir string
 	// Archive keeps the files the wait takes away; nil creates one for this
 	// run under Workdir. Share one across dispatches to number a run's
 	// files in order.
-	Archive *handoff.Archive
+	Archive *responsefile.Archive
 	// Clock is the time source; nil is the real clock. A *vclock.Clock runs
 	// the wait on virtual time: it never blocks (tests, replay).
 	Clock clock.Clock
@@ -63,7 +64,8 @@ type Poll struct {
 	// State is the state after this poll, Transitions what it fired.
 	State       handoff.State
 	Transitions []Entry
-	Decision    Decision
+	// Outcome is how the dispatch ended, when this poll ended it.
+	Outcome *handoff.Outcome
 	// WindowLeft is the time left in the startup window (AwaitingStart) or
 	// the idle grace (IdleGrace, StartupTimeout); 0 in other states.
 	WindowLeft time.Duration
@@ -71,7 +73,8 @@ type Poll struct {
 	Deadline time.Time
 }
 
-// Source says where a response came from.
+// Source says where a response came from: the Name of the table's done
+// Outcome.
 type Source string
 
 // The sources of a response.
@@ -131,10 +134,10 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 	if err != nil {
 		return Result{}, err
 	}
-	if err := handoff.EnsureResponseDir(r.workdir); err != nil {
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
 		return Result{}, err
 	}
-	stale, err := handoff.ClearStale(r.path, r.role, r.archive)
+	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
 	if err != nil {
 		return Result{}, fmt.Errorf("clear stale response file: %w", err)
 	}
@@ -153,7 +156,7 @@ type run struct {
 	role     string
 	workdir  string
 	path     string
-	archive  *handoff.Archive
+	archive  *responsefile.Archive
 	clk      clock.Clock
 	sleep    Sleeper
 	log      *slog.Logger
@@ -162,10 +165,7 @@ type run struct {
 }
 
 func prepare(opts Options) (*run, error) {
-	cfg := opts.Config
-	if cfg == (handoff.Config{}) {
-		cfg = handoff.DefaultConfig()
-	}
+	cfg := opts.Config.WithDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -173,7 +173,11 @@ func prepare(opts Options) (*run, error) {
 	if workdir == "" {
 		workdir = "."
 	}
-	path, err := handoff.ResponsePath(workdir, opts.Role)
+	roles := opts.Roles
+	if roles == nil {
+		roles = handoff.DefaultRoleFiles()
+	}
+	path, err := roles.Path(workdir, opts.Role)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +193,7 @@ func prepare(opts Options) (*run, error) {
 		r.sleep = timerSleeper{r.clk}
 	}
 	if r.archive == nil {
-		r.archive = handoff.NewArchive(workdir, r.clk.Now())
+		r.archive = responsefile.NewArchive(workdir, r.clk.Now())
 	}
 	if r.log == nil {
 		r.log = slog.Default()
@@ -212,15 +216,30 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			return res, err
 		}
 		at := r.clk.Now()
-		p, err := r.observe(ctx, term, at)
+		obs, err := r.look(ctx, term, at)
 		if err != nil {
 			return res, err
 		}
-		out := core.Step(Observation{At: at, Status: p.Status, Detail: p.Detail, File: p.File})
-		res.Journal = append(res.Journal, out.Transitions...)
+		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File}
+		// answer and archived are the response, should this poll end the wait.
+		var answer, archived string
+		rd := core.Step(obs)
+		if rd.Action == ConsumeFile {
+			c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+			if err != nil {
+				return res, fmt.Errorf("%s: %w", r.role, err)
+			}
+			p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
+			answer, archived = c.Content, c.Archived
+			if c.Blank {
+				p.File = FileBlank
+			}
+			rd = core.FileConsumed(c.Blank)
+		}
+		res.Journal = append(res.Journal, rd.Transitions...)
 		res.Elapsed = at.Sub(start)
 		res.Polls++
-		for _, e := range out.Transitions {
+		for _, e := range rd.Transitions {
 			if e.Event == handoff.EventStartupTimeout {
 				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
 					"role", r.role, "status", e.Status, "elapsed", e.At.Sub(start), "startup_timeout", r.cfg.StartupTimeout())
@@ -228,22 +247,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			r.observer(e)
 		}
 		p.Elapsed, p.N = res.Elapsed, res.Polls
-		p.State, p.Transitions, p.Decision, p.Deadline = out.State, out.Transitions, out.Decision, out.Deadline
+		p.State, p.Transitions, p.Outcome, p.Deadline = rd.State, rd.Transitions, rd.Outcome, rd.Deadline
 		if w := core.WindowEnd(); !w.IsZero() && w.After(at) {
 			p.WindowLeft = w.Sub(at)
 		}
-
-		switch out.Decision {
-		case DoneFromFile:
-			archived, err := r.archive.Store(r.path, r.role, handoff.ArchiveConsumed)
-			if err != nil {
-				return res, fmt.Errorf("%s: read the response file but could not archive it: %w", r.role, err)
-			}
-			p.Archived = archived
-			r.poll(p)
-			res.Content, res.Source, res.ArchivedPath = p.Content, SourceFile, archived
-			return res, nil
-		case DoneByFallback:
+		if rd.Action == FetchLastOutput {
 			last, err := term.LastOutput(ctx)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -252,22 +260,25 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 				return res, fmt.Errorf("%s: no response file; fallback to the terminal's last output failed: %w", r.role, err)
 			}
 			p.LastOutput = last
-			r.poll(p)
-			res.Content, res.Source = last, SourceFallback
-			return res, nil
-		case Failed:
-			r.poll(p)
-			from := core.State()
-			if n := len(out.Transitions); n > 0 {
-				from = out.Transitions[n-1].From
-			}
-			return res, &handoff.WaitError{Kind: out.Kind, Role: r.role, State: from,
-				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
+			answer, archived = last, ""
 		}
 		r.poll(p)
 
+		if o := rd.Outcome; o != nil {
+			if o.Done() {
+				res.Content, res.Source, res.ArchivedPath = answer, Source(o.Name), archived
+				return res, nil
+			}
+			from := core.State()
+			if n := len(rd.Transitions); n > 0 {
+				from = rd.Transitions[n-1].From
+			}
+			return res, &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
+				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
+		}
+
 		wake := at.Add(r.cfg.Poll)
-		if d := out.Deadline; d.After(at) && d.Before(wake) {
+		if d := rd.Deadline; d.After(at) && d.Before(wake) {
 			wake = d
 		}
 		if err := r.sleep.SleepUntil(ctx, wake); err != nil {
@@ -282,41 +293,26 @@ func (r *run) poll(p Poll) {
 	}
 }
 
-// observe takes one look: the terminal's status, then the response file
-// (read only while the status is quiet). A blank file is archived here. The
-// error is ctx's, an unusable response file, or a failed archive.
-func (r *run) observe(ctx context.Context, term handoff.Terminal, at time.Time) (Poll, error) {
-	p := Poll{At: at, File: FileAbsent}
+// look gathers the raw facts of one observation: the terminal's status, then
+// whether anything is at the response path. The error is ctx's, or a
+// response path that cannot be looked at.
+func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Observation, error) {
+	obs := Observation{At: at, File: FileAbsent}
 	st, err := term.Status(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return p, ctx.Err()
+			return obs, ctx.Err()
 		}
 		// A terminal that cannot be read is a terminal error.
-		st, p.Detail = handoff.StatusError, err.Error()
+		st, obs.Detail = handoff.StatusError, err.Error()
 	}
-	p.Status = st
-	if !st.Quiet() {
-		if _, err := os.Lstat(r.path); !errors.Is(err, fs.ErrNotExist) {
-			p.File = FilePresent
-		}
-		return p, nil
-	}
-	content, present, err := handoff.ReadResponse(r.path, r.cfg.MaxResponseBytes)
+	obs.Status = st
+	present, err := responsefile.Present(r.path)
 	if err != nil {
-		return p, fmt.Errorf("%s: %w", r.role, err)
+		return obs, fmt.Errorf("%s: %w", r.role, err)
 	}
-	switch {
-	case !present:
-	case handoff.Blank(content):
-		p.File, p.Content = FileBlank, content
-		archived, err := r.archive.Store(r.path, r.role, handoff.ArchiveEmpty)
-		if err != nil {
-			return p, fmt.Errorf("%s: archive an empty response file: %w", r.role, err)
-		}
-		p.Archived = archived
-	default:
-		p.File, p.Content = FileReady, content
+	if present {
+		obs.File = FilePresent
 	}
-	return p, nil
+	return obs, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -32,7 +33,7 @@ func fileAt(at float64, text string) trace.Line { return trace.Line{At: sec(at),
 func setup(t testing.TB) (string, string, *vclock.Clock) {
 	t.Helper()
 	work := t.TempDir()
-	if err := handoff.EnsureResponseDir(work); err != nil {
+	if err := responsefile.EnsureDir(work); err != nil {
 		t.Fatal(err)
 	}
 	p, err := handoff.ResponsePath(work, "analyst")
@@ -82,7 +83,7 @@ func TestOnPollReportsEveryObservation(t *testing.T) {
 		}
 	}
 	last := polls[5]
-	if last.Content != "answer" || last.Archived != res.ArchivedPath || last.Decision != fsm.DoneFromFile || len(last.Transitions) != 1 {
+	if last.Content != "answer" || last.Archived != res.ArchivedPath || last.Outcome == nil || last.Outcome.Name != "file" || len(last.Transitions) != 1 {
 		t.Errorf("last poll %+v", last)
 	}
 	if polls[2].Transitions[0].Event != handoff.EventActive || !polls[2].Deadline.Equal(at(1800)) {
@@ -125,7 +126,7 @@ func TestUnreadableTerminalIsATerminalErrorWithItsMessage(t *testing.T) {
 func TestFallbackWithoutLastOutputIsAClearError(t *testing.T) {
 	work, _, clk := setup(t)
 	cfg := handoff.DefaultConfig()
-	cfg.Strict = false
+	cfg.Fallback = true
 	_, err := fsm.Wait(context.Background(), erroringTerminal{status: handoff.StatusIdle, lastErr: errors.New("no assistant message on screen")}, fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work, Clock: clk, Logger: quiet(),
 	})

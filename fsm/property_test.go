@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -30,7 +31,7 @@ func randomTimeline(seed uint64) (handoff.Config, []trace.Line) {
 	if r.IntN(8) == 0 { // sometimes a timeout shorter than the guard + grace
 		cfg.ResponseTimeout = time.Duration(1+r.IntN(40)) * time.Second
 	}
-	cfg.Strict = r.IntN(2) == 0
+	cfg.Fallback = r.IntN(2) == 0
 
 	neverStarts := r.IntN(3) == 0
 	statuses := []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted, handoff.StatusProcessing,
@@ -110,12 +111,12 @@ func TestPropertiesOfRandomTimelines(t *testing.T) {
 
 func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.Line, table map[[3]string]bool) string {
 	work := filepath.Join(root, fmt.Sprint(seed))
-	if err := handoff.EnsureResponseDir(work); err != nil {
+	if err := responsefile.EnsureDir(work); err != nil {
 		return err.Error()
 	}
 	p, _ := handoff.ResponsePath(work, "analyst")
 	clk := vclock.New(t0)
-	archive := handoff.NewArchive(work, t0)
+	archive := responsefile.NewArchive(work, t0)
 	var polls []fsm.Poll
 	res, err := fsm.Wait(context.Background(), trace.NewScript(lines, clk, p), fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work, Archive: archive, Clock: clk, Logger: quiet(),
@@ -135,13 +136,13 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 			return fmt.Sprintf("poll %d at %v saw %q, the timeline says %q", i, pl.Elapsed, pl.Status, want)
 		}
 		// Never done from a file while the agent is not quiet.
-		if pl.Decision == fsm.DoneFromFile && !pl.Status.Quiet() {
+		if pl.Outcome != nil && pl.Outcome.Name == "file" && !pl.Status.Quiet() {
 			return fmt.Sprintf("done from the file at %v while %q", pl.Elapsed, pl.Status)
 		}
 		// An error status always wins.
 		if pl.Status == handoff.StatusError &&
-			(pl.Decision != fsm.Failed || pl.Transitions[len(pl.Transitions)-1].Event != handoff.EventTerminalError) {
-			return fmt.Sprintf("status error at %v did not fail the wait: %v", pl.Elapsed, pl.Decision)
+			(pl.State != handoff.Failed || pl.Transitions[len(pl.Transitions)-1].Event != handoff.EventTerminalError) {
+			return fmt.Sprintf("status error at %v did not fail the wait: %s", pl.Elapsed, pl.State)
 		}
 		// Every file read is in the archive, with what was read.
 		if pl.File == fsm.FileReady || pl.File == fsm.FileBlank {
@@ -153,7 +154,7 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 				return fmt.Sprintf("archived %s holds %q (%v), read %q", pl.Archived, b, err, pl.Content)
 			}
 		}
-		if pl.Decision == fsm.KeepWaiting && !pl.Deadline.After(pl.At) {
+		if pl.Outcome == nil && !pl.Deadline.After(pl.At) {
 			return fmt.Sprintf("poll at %v keeps waiting with a deadline not after it (%v)", pl.Elapsed, pl.Deadline.Sub(t0))
 		}
 		if i > 0 && pl.At.Sub(polls[i-1].At) > cfg.Poll {

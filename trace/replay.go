@@ -15,6 +15,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // Script is a scripted terminal: it plays a trace's moments as its clock
@@ -120,7 +121,7 @@ const MaxReplayPolls = 1_000_000
 // ReplayOptions configure Replay.
 type ReplayOptions struct {
 	// Config is the engine configuration (apply the trace's Config first);
-	// it must be valid: the zero value is not.
+	// a zero field takes the spec's default.
 	Config handoff.Config
 	// Workdir is where the scripted response file and its archive go; ""
 	// uses a temporary folder removed afterwards.
@@ -139,6 +140,7 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	if opts.Role == "" {
 		opts.Role = "analyst"
 	}
+	opts.Config = opts.Config.WithDefaults()
 	if err := opts.Config.Validate(); err != nil {
 		return Report{}, fmt.Errorf("replay: %w", err)
 	}
@@ -159,7 +161,7 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 		defer os.RemoveAll(dir)
 		opts.Workdir = dir
 	}
-	if err := handoff.EnsureResponseDir(opts.Workdir); err != nil {
+	if err := responsefile.EnsureDir(opts.Workdir); err != nil {
 		return Report{}, fmt.Errorf("replay: %w", err)
 	}
 	path, err := handoff.ResponsePath(opts.Workdir, opts.Role)

@@ -54,7 +54,8 @@ type Config struct {
 // ConfigOf returns the trace configuration that sets every field of cfg the
 // format carries (a recorder writes this).
 func ConfigOf(cfg handoff.Config) Config {
-	return Config{Poll: &cfg.Poll, IdleGrace: &cfg.IdleGrace, ResponseTimeout: &cfg.ResponseTimeout, Strict: &cfg.Strict}
+	strict := cfg.Strict()
+	return Config{Poll: &cfg.Poll, IdleGrace: &cfg.IdleGrace, ResponseTimeout: &cfg.ResponseTimeout, Strict: &strict}
 }
 
 // Apply returns base with the fields c sets replaced.
@@ -69,7 +70,7 @@ func (c Config) Apply(base handoff.Config) handoff.Config {
 		base.ResponseTimeout = *c.ResponseTimeout
 	}
 	if c.Strict != nil {
-		base.Strict = *c.Strict
+		base.Fallback = !*c.Strict
 	}
 	return base
 }

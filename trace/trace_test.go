@@ -87,7 +87,7 @@ func TestReadParsesEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := tr.Config.Apply(handoff.DefaultConfig())
-	if c.Poll != 500*time.Millisecond || c.IdleGrace != 1500*time.Millisecond || c.ResponseTimeout != 90*time.Second || c.Strict {
+	if c.Poll != 500*time.Millisecond || c.IdleGrace != 1500*time.Millisecond || c.ResponseTimeout != 90*time.Second || !c.Fallback {
 		t.Errorf("config %+v", c)
 	}
 	if len(tr.Lines) != 3 {
@@ -169,7 +169,7 @@ func TestDurationsAcceptGoDurationsAndSeconds(t *testing.T) {
 func TestWriteThenReadRoundTrips(t *testing.T) {
 	st := func(s handoff.Status) *handoff.Status { return &s }
 	str := func(s string) *string { return &s }
-	cfg := trace.ConfigOf(handoff.Config{Poll: 250 * time.Millisecond, IdleGrace: 4 * time.Second, ResponseTimeout: time.Hour, Strict: false})
+	cfg := trace.ConfigOf(handoff.Config{Poll: 250 * time.Millisecond, IdleGrace: 4 * time.Second, ResponseTimeout: time.Hour, Fallback: true})
 	in := trace.Trace{Config: &cfg, Lines: []trace.Line{
 		{At: 0, Status: st("idle")},
 		{At: 1234567 * time.Microsecond, Status: st("processing"), LastOutput: str("…working \"hard\"\n")},
@@ -266,8 +266,13 @@ func TestReplayRefusesAnEndlessConfig(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "raise the poll interval") {
 		t.Fatalf("want a clear refusal, got %v", err)
 	}
-	if _, err := trace.Replay(context.Background(), trace.Trace{}, trace.ReplayOptions{}); !errors.Is(err, handoff.ErrInvalidConfig) {
-		t.Errorf("zero config: want ErrInvalidConfig, got %v", err)
+	if _, err := trace.Replay(context.Background(), trace.Trace{}, trace.ReplayOptions{Config: handoff.Config{Poll: -time.Second}}); !errors.Is(err, handoff.ErrInvalidConfig) {
+		t.Errorf("negative poll: want ErrInvalidConfig, got %v", err)
+	}
+	// The zero Config is the defaults: an empty trace fails for want of a
+	// file after twice the default grace.
+	if rep, err := trace.Replay(context.Background(), trace.Trace{}, trace.ReplayOptions{}); err != nil || rep.Error != "no_response_file" || rep.At != 60 {
+		t.Errorf("zero config: want the defaults (no file after 60 s), got %+v %v", rep, err)
 	}
 }
 

@@ -70,7 +70,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = poll.d, grace.d, timeout.d, *strict
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = poll.d, grace.d, timeout.d, !*strict
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
@@ -140,7 +140,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	say("private tmux server -L %s, simulated agent in pane %s, workdir %s", srv.Socket, pane.Target(), workdir)
 	say("watch it live from another terminal: tmux -L %s attach -t demo", srv.Socket)
 	say("demo settings: poll %v, idle grace %v, response timeout %v, strict %v (send's defaults: poll 2s, idle grace 30s, timeout 30m)",
-		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict)
+		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict())
 	if err := awaitPrompt(ctx, pane); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: the simulated agent did not come up: %v\n", err)
 		if ctx.Err() != nil {
@@ -155,7 +155,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
 	if rep != nil {
 		got := rep.Outcome + " (" + rep.Source + rep.Error + ")"
-		if want := demoWant(sc, cfg.Strict); got == want {
+		if want := demoWant(sc, cfg.Strict()); got == want {
 			say("outcome: %s — as the spec prescribes for this scenario", got)
 		} else {
 			say("UNEXPECTED outcome: %s (the spec prescribes %s for this scenario)", got, want)

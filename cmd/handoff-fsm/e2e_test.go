@@ -14,6 +14,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
@@ -38,7 +39,7 @@ func TestSendCompletesThroughTheFileAndPromptsArriveIntact(t *testing.T) {
 
 	// A response left from an earlier dispatch must not be taken for the
 	// new one: send archives it before dispatching.
-	if err := handoff.EnsureResponseDir(a.workdir); err != nil {
+	if err := responsefile.EnsureDir(a.workdir); err != nil {
 		t.Fatal(err)
 	}
 	path, _ := handoff.ResponsePath(a.workdir, "analyst")

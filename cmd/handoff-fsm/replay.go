@@ -47,7 +47,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	poll := durationVar(fs, "poll", def.Poll, "poll interval (overrides the trace's config)")
 	grace := durationVar(fs, "idle-grace", def.IdleGrace, "idle grace, also the startup timeout (overrides the trace's config)")
 	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout (overrides the trace's config)")
-	strict := fs.Bool("strict", def.Strict, "strict file handoff; --strict=false falls back to the last output (overrides the trace's config)")
+	strict := fs.Bool("strict", def.Strict(), "strict file handoff; --strict=false falls back to the last output (overrides the trace's config)")
 	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
 	// Flags may come before or after FILE.
 	files, code, ok := parseArgs(fs, args)
@@ -91,7 +91,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		case "timeout":
 			cfg.ResponseTimeout = timeout.d
 		case "strict":
-			cfg.Strict = *strict
+			cfg.Fallback = !*strict
 		}
 	})
 	if err := cfg.Validate(); err != nil {

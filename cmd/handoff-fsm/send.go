@@ -53,7 +53,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	poll := durationVar(fs, "poll", def.Poll, "how often the pane and the response file are observed")
 	grace := durationVar(fs, "idle-grace", def.IdleGrace, "how long the agent may sit quiet without the file (also the startup timeout)")
 	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout, from dispatch")
-	strict := fs.Bool("strict", def.Strict, "fail without the response file; --strict=false falls back to the last output")
+	strict := fs.Bool("strict", def.Strict(), "fail without the response file; --strict=false falls back to the last output")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
@@ -77,7 +77,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 	cfg := def
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = poll.d, grace.d, timeout.d, *strict
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = poll.d, grace.d, timeout.d, !*strict
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -165,28 +165,28 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
 	}
-	var rec *recorder
+	var rec *trace.Recorder
 	if d.record != "" {
 		path, err := handoff.ResponsePath(d.workdir, d.role)
 		if err != nil {
 			return nil, fsm.Result{}, err
 		}
-		f, err := openRecord(d.record)
+		f, err := trace.Create(d.record)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
 		defer f.Close()
-		rec, err = newRecorder(f, d.cfg, path)
+		rec, err = trace.NewRecorder(f, d.cfg, path)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
 		opts.OnPoll = func(p fsm.Poll) {
-			rec.poll(p)
+			rec.Poll(p)
 			prog.poll(p)
 		}
 	}
 	fmt.Fprintf(prog, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict)
+		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
 	res, err := fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)

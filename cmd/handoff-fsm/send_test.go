@@ -9,7 +9,6 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
 func TestSendHelpDocumentsTheExitCodes(t *testing.T) {
@@ -107,46 +106,6 @@ func TestProgressDrawsALiveLineOnlyOnATerminal(t *testing.T) {
 	}
 }
 
-func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
-	var buf bytes.Buffer
-	dir := t.TempDir()
-	path, _ := handoff.ResponsePath(dir, "analyst")
-	rec, err := newRecorder(&buf, cfg, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// What a live wait saw: a stale completed screen, work, the file
-	// appearing while the agent still streams, then read when it is quiet.
-	rec.poll(poll(1, 0, handoff.StatusCompleted, handoff.AwaitingStart))
-	rec.poll(poll(2, 500*time.Millisecond, handoff.StatusCompleted, handoff.AwaitingStart))
-	rec.poll(poll(3, time.Second, handoff.StatusProcessing, handoff.Working))
-	present := poll(4, 1500*time.Millisecond, handoff.StatusProcessing, handoff.Working)
-	present.File = fsm.FilePresent
-	rec.poll(present) // the file does not exist here: nothing to record yet
-	ready := poll(5, 2*time.Second, handoff.StatusCompleted, handoff.Done)
-	ready.File, ready.Content = fsm.FileReady, "the answer\n"
-	rec.poll(ready)
-	if err := rec.Err(); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Read(&buf)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
-	}
-	if len(tr.Lines) != 5 || tr.Config == nil || *tr.Config.Poll != cfg.Poll {
-		t.Fatalf("trace %+v", tr)
-	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Outcome != "done" || rep.Source != "file" || rep.Content != "the answer\n" || rep.At != 2 {
-		t.Fatalf("replay %+v", rep)
-	}
-}
-
 func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 	cases := []struct {
 		res  fsm.Result
@@ -171,36 +130,5 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		if c.err != nil && stdout.Len() != 0 {
 			t.Errorf("stdout %q on failure", stdout.String())
 		}
-	}
-}
-
-func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
-	// A live wait polls a little after each deadline (tmux takes time); a
-	// replay polls exactly on it. The last output fetched at the decision
-	// must still be there for the replay's slightly earlier decision.
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict = time.Second, 10*time.Second, 3*time.Second, false
-	var buf bytes.Buffer
-	rec, err := newRecorder(&buf, cfg, "/nonexistent/analyst_summary.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec.poll(poll(1, 0, handoff.StatusIdle, handoff.AwaitingStart))
-	rec.poll(poll(2, 1010*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
-	rec.poll(poll(3, 2020*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
-	last := poll(4, 3004*time.Millisecond, handoff.StatusIdle, handoff.Done)
-	last.LastOutput = "the answer on screen"
-	rec.poll(last)
-	recorded := buf.String()
-	tr, err := trace.Read(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Outcome != "done" || rep.Source != "fallback" || rep.Content != "the answer on screen" {
-		t.Fatalf("replay %+v\ntrace:\n%s", rep, recorded)
 	}
 }

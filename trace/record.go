@@ -1,4 +1,4 @@
-package main
+package trace
 
 import (
 	"errors"
@@ -9,16 +9,17 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/trace"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// recorder writes what a live wait observed as a trace in the replay
+// Recorder writes what a live wait observed as a trace in the replay
 // format: the config, then every poll's status at its time since dispatch,
 // the response file when it appeared (with its content) and the terminal's
 // last output when it was fetched. Replaying it reaches the same outcome.
-type recorder struct {
-	enc  *trace.Encoder
+type Recorder struct {
+	enc  *Encoder
 	path string // the response file
+	max  int64  // the largest file it reads (the config's MaxResponseBytes)
 
 	mu sync.Mutex
 	// onDisk is what the replayed agent's response file holds at this point
@@ -30,31 +31,36 @@ type recorder struct {
 	err    error
 }
 
-func newRecorder(w io.Writer, cfg handoff.Config, responsePath string) (*recorder, error) {
-	r := &recorder{enc: trace.NewEncoder(w), path: responsePath}
-	if err := r.enc.Config(trace.ConfigOf(cfg)); err != nil {
+// NewRecorder writes cfg as the trace's first line to w and returns a
+// Recorder for a wait on the response file at responsePath. Pass its Poll
+// method as fsm.Options.OnPoll.
+func NewRecorder(w io.Writer, cfg handoff.Config, responsePath string) (*Recorder, error) {
+	cfg = cfg.WithDefaults()
+	r := &Recorder{enc: NewEncoder(w), path: responsePath, max: cfg.MaxResponseBytes}
+	if err := r.enc.Config(ConfigOf(cfg)); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// poll records one observation.
-func (r *recorder) poll(p fsm.Poll) {
+// Poll records one observation.
+func (r *Recorder) Poll(p fsm.Poll) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err != nil {
 		return
 	}
 	st := p.Status
-	l := trace.Line{At: p.Elapsed, Status: &st}
+	l := Line{At: p.Elapsed, Status: &st}
 	switch p.File {
 	case fsm.FilePresent:
 		// The engine does not read a file while the agent works; read it here
 		// so the trace shows when it appeared. It may still grow: the content
-		// the engine finally reads is recorded again if it differs.
+		// the engine finally reads is recorded again if it differs. It is read
+		// as the engine reads it: a symlink, a FIFO or an oversized file is
+		// not read at all (the engine refuses it when the agent is quiet).
 		if r.onDisk == nil {
-			if b, err := os.ReadFile(r.path); err == nil {
-				s := string(b)
+			if s, present, err := responsefile.Read(r.path, r.max); err == nil && present {
 				l.File, r.onDisk = &s, &s
 			}
 		}
@@ -70,7 +76,7 @@ func (r *recorder) poll(p fsm.Poll) {
 		// screen before: give it the previous poll's time, so a replay that
 		// decides a little earlier on its exact deadlines reads it too.
 		out := p.LastOutput
-		if r.err = r.enc.Line(trace.Line{At: r.lastAt, LastOutput: &out}); r.err != nil {
+		if r.err = r.enc.Line(Line{At: r.lastAt, LastOutput: &out}); r.err != nil {
 			return
 		}
 	}
@@ -80,15 +86,15 @@ func (r *recorder) poll(p fsm.Poll) {
 }
 
 // Err is the first write error, if any.
-func (r *recorder) Err() error {
+func (r *Recorder) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
 }
 
-// openRecord creates the trace file (refusing to overwrite nothing but a
-// regular file).
-func openRecord(path string) (*os.File, error) {
+// Create creates the trace file at path, refusing to replace anything but a
+// regular file.
+func Create(path string) (*os.File, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, errors.New(path + " exists and is not a regular file")
 	}

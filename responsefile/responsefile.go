@@ -1,0 +1,178 @@
+// Package responsefile is the one way a response file is touched: read (no
+// symlink followed, no FIFO opened, a size cap), consumed (moved into the
+// run's archive before its content is returned), and set aside when stale.
+// The engine, the recorder and resume all go through it, so the guarantees
+// hold for every reader: nothing the agent wrote is lost, nothing outside
+// the response folder is let in.
+package responsefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// EnsureDir creates the response folder under workdir, parents included, if
+// it is missing.
+func EnsureDir(workdir string) error {
+	dir := handoff.ResponseDir(workdir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create response dir: %w", err)
+	}
+	return nil
+}
+
+// Present reports whether anything (a file, a link, a FIFO, …) is at path.
+// It opens nothing: it is the cheap look the driver takes on every poll.
+func Present(path string) (bool, error) {
+	_, err := os.Lstat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+}
+
+// Read returns the content of the response file at path without taking it
+// away. present is false, with no error, when there is no file. A symlink, a
+// non-regular file, a file larger than max bytes or an unreadable one is an
+// error wrapping handoff.ErrResponseFile, and the file is left untouched.
+func Read(path string, max int64) (content string, present bool, err error) {
+	f, present, err := open(path, max)
+	if f == nil {
+		return "", present, err
+	}
+	defer f.Close()
+	content, err = readAll(f, path, max)
+	return content, true, err
+}
+
+// open opens path for reading without following a link and without
+// blocking on a FIFO, then checks the opened file itself (so nothing can be
+// swapped in between): a regular file of at most max bytes. f is nil when
+// there is no usable file; present says whether anything was there.
+func open(path string, max int64) (f *os.File, present bool, err error) {
+	f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case errors.Is(err, syscall.ELOOP):
+		return nil, true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", handoff.ErrResponseFile, path)
+	case err != nil:
+		return nil, true, fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = checkRegular(path, fi)
+	}
+	if err == nil && fi.Size() > max {
+		err = fmt.Errorf("%w %s: %d bytes is over the %d-byte limit; it was left in place", handoff.ErrResponseFile, path, fi.Size(), max)
+	}
+	if err != nil {
+		f.Close()
+		return nil, true, wrapUnusable(path, err)
+	}
+	return f, true, nil
+}
+
+func wrapUnusable(path string, err error) error {
+	if errors.Is(err, handoff.ErrResponseFile) {
+		return err
+	}
+	return fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+}
+
+// readAll reads f from its start, one byte past the limit: the file may have
+// grown since it was checked.
+func readAll(f *os.File, path string, max int64) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(io.NewSectionReader(f, 0, max+1), max+1))
+	if err != nil {
+		return "", fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+	}
+	if int64(len(b)) > max {
+		return "", fmt.Errorf("%w %s: over the %d-byte limit", handoff.ErrResponseFile, path, max)
+	}
+	return string(b), nil
+}
+
+func checkRegular(path string, fi fs.FileInfo) error {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", handoff.ErrResponseFile, path)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%w %s: not a regular file (%v)", handoff.ErrResponseFile, path, fi.Mode().Type())
+	}
+	return nil
+}
+
+// Consumed is a response file taken away by Consume.
+type Consumed struct {
+	// Content is the file's text, byte for byte what the archived file holds.
+	Content string
+	// Blank: the file held nothing but white space (handoff.Blank); it was
+	// archived as such and counts as no answer.
+	Blank bool
+	// Archived is where the file now is.
+	Archived string
+}
+
+// Consume takes the response file at path away for good. It opens it as Read
+// does (an unusable file is an error and stays in place), moves it into the
+// archive — as NNN-role.md, or NNN-role.empty.md when blank — makes the move
+// durable, and only then returns the content, read from the moved file. So a
+// process killed at any point leaves the response either at path or in the
+// archive, never nowhere and never half.
+func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
+	f, present, err := open(path, max)
+	if f == nil {
+		if err == nil && !present {
+			err = fmt.Errorf("%w %s: the file is gone", handoff.ErrResponseFile, path)
+		}
+		return Consumed{}, err
+	}
+	defer f.Close()
+	archived, err := a.Store(path, role, ArchiveConsumed)
+	if err != nil {
+		return Consumed{}, err
+	}
+	// The open file follows the rename: this reads exactly what is archived.
+	content, err := readAll(f, archived, max)
+	if err != nil {
+		return Consumed{}, fmt.Errorf("%w (the file is kept in the archive as %s)", err, archived)
+	}
+	c := Consumed{Content: content, Archived: archived}
+	if handoff.Blank(content) {
+		c.Blank = true
+		// Named for what it is; a failure leaves it archived all the same.
+		if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
+			c.Archived = renamed
+		}
+	}
+	return c, nil
+}
+
+// ClearStale archives a response file left from an earlier dispatch of role
+// so the next wait cannot mistake it for the new answer. No file is not an
+// error; archived is "" then.
+func ClearStale(path, role string, a *Archive) (archived string, err error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+	}
+	if fi.IsDir() {
+		return "", fmt.Errorf("%w %s: a directory is in the response file's place", handoff.ErrResponseFile, path)
+	}
+	// A stale symlink is moved aside too (rename moves the link, not its
+	// target), so the new answer can be written as a regular file.
+	return a.Store(path, role, ArchiveStale)
+}

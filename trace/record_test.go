@@ -1,0 +1,88 @@
+package trace_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+func poll(n int, elapsed time.Duration, st handoff.Status, state handoff.State) fsm.Poll {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return fsm.Poll{At: start.Add(elapsed), Elapsed: elapsed, N: n, Status: st, File: fsm.FileAbsent, State: state}
+}
+
+func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
+	var buf bytes.Buffer
+	dir := t.TempDir()
+	path, _ := handoff.ResponsePath(dir, "analyst")
+	rec, err := trace.NewRecorder(&buf, cfg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a live wait saw: a stale completed screen, work, the file
+	// appearing while the agent still streams, then read when it is quiet.
+	rec.Poll(poll(1, 0, handoff.StatusCompleted, handoff.AwaitingStart))
+	rec.Poll(poll(2, 500*time.Millisecond, handoff.StatusCompleted, handoff.AwaitingStart))
+	rec.Poll(poll(3, time.Second, handoff.StatusProcessing, handoff.Working))
+	present := poll(4, 1500*time.Millisecond, handoff.StatusProcessing, handoff.Working)
+	present.File = fsm.FilePresent
+	rec.Poll(present) // the file does not exist here: nothing to record yet
+	ready := poll(5, 2*time.Second, handoff.StatusCompleted, handoff.Done)
+	ready.File, ready.Content = fsm.FileReady, "the answer\n"
+	rec.Poll(ready)
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.Read(&buf)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if len(tr.Lines) != 5 || tr.Config == nil || *tr.Config.Poll != cfg.Poll {
+		t.Fatalf("trace %+v", tr)
+	}
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Outcome != "done" || rep.Source != "file" || rep.Content != "the answer\n" || rep.At != 2 {
+		t.Fatalf("replay %+v", rep)
+	}
+}
+
+func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
+	// A live wait polls a little after each deadline (tmux takes time); a
+	// replay polls exactly on it. The last output fetched at the decision
+	// must still be there for the replay's slightly earlier decision.
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = time.Second, 10*time.Second, 3*time.Second, true
+	var buf bytes.Buffer
+	rec, err := trace.NewRecorder(&buf, cfg, "/nonexistent/analyst_summary.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Poll(poll(1, 0, handoff.StatusIdle, handoff.AwaitingStart))
+	rec.Poll(poll(2, 1010*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
+	rec.Poll(poll(3, 2020*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
+	last := poll(4, 3004*time.Millisecond, handoff.StatusIdle, handoff.Done)
+	last.LastOutput = "the answer on screen"
+	rec.Poll(last)
+	recorded := buf.String()
+	tr, err := trace.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Outcome != "done" || rep.Source != "fallback" || rep.Content != "the answer on screen" {
+		t.Fatalf("replay %+v\ntrace:\n%s", rep, recorded)
+	}
+}
