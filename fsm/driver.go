@@ -101,6 +101,17 @@ type Result struct {
 	ArchivedPath string
 }
 
+// Outcome is the table's ending for a successful wait (its Source); the zero
+// Outcome for a Result without a source.
+func (r Result) Outcome() handoff.Outcome {
+	for _, o := range handoff.Outcomes() {
+		if o.Done() && o.Name == string(r.Source) {
+			return o
+		}
+	}
+	return handoff.Outcome{}
+}
+
 // Wait polls term and the role's response file until the agent's answer is
 // there, the wait fails, or ctx ends. The prompt is taken to have been
 // dispatched when Wait starts.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -494,5 +495,86 @@ func TestDemoKeepKeepsTheWorkdirButStopsTheServer(t *testing.T) {
 	archived, _ := filepath.Glob(filepath.Join(m[2], ".tmp", "run-*", "001-analyst.md"))
 	if len(archived) != 1 {
 		t.Fatalf("kept archive: %v", archived)
+	}
+}
+
+// The bug of issue 12: --record peeked at the response file with a plain
+// read while the agent worked, so a symlink put the target's content in the
+// trace, a FIFO hung the command and a huge file was read whole. Now the
+// recorder reads as the engine does: the thing is refused, named, and left
+// where it is.
+func TestSendRecordNeverLeaksHangsOrMovesAnUnusableResponseFile(t *testing.T) {
+	const secret = "TOP-SECRET-TOKEN-1234"
+	cases := map[string]struct {
+		plant func(t *testing.T, path string) // t.Error only: it runs off the test goroutine
+		says  string
+	}{
+		"symlink": {func(t *testing.T, path string) {
+			target := filepath.Join(t.TempDir(), "secret.txt")
+			if err := os.WriteFile(target, []byte(secret), 0o600); err != nil {
+				t.Error(err)
+			}
+			if err := os.Symlink(target, path); err != nil {
+				t.Error(err)
+			}
+		}, "symlink"},
+		"fifo": {func(t *testing.T, path string) {
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Error(err)
+			}
+		}, "not a regular file"},
+		"huge": {func(t *testing.T, path string) {
+			big := strings.Repeat(secret+"\n", handoff.DefaultMaxResponseBytes/len(secret)+10)
+			if err := os.WriteFile(path, []byte(big), 0o600); err != nil {
+				t.Error(err)
+			}
+		}, "limit"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			// Works for 4 s and never writes: whatever the poll timing, the
+			// thing planted while it works is seen present, then refused.
+			a := startAgent(t, "--scenario", "never-writes", "--startup", "200ms", "--work", "4s", "--stream", "300ms")
+			path, _ := handoff.ResponsePath(a.workdir, "analyst")
+			rec := filepath.Join(t.TempDir(), "trace.jsonl")
+			planted := make(chan os.FileMode, 1)
+			go func() {
+				// After send has cleared stale files and the agent works (no
+				// t.Fatal off the test goroutine: a failure sends no mode).
+				defer close(planted)
+				for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+					if snap, err := a.pane.Observe(context.Background()); err == nil && !snap.Classification.Status.Quiet() {
+						tc.plant(t, path)
+						if fi, err := os.Lstat(path); err == nil {
+							planted <- fi.Mode()
+						}
+						return
+					}
+				}
+				t.Error("the agent was never seen working")
+			}()
+			_, stderr, code := cli(t, "", a.sendArgs("--poll", "200ms", "--idle-grace", "2s", "--record", rec, "--prompt", "do it")...)
+			mode, ok := <-planted
+			if !ok {
+				t.Fatalf("nothing was planted (exit %d)\n%s", code, stderr)
+			}
+			if code == exitOK || code == exitFallback {
+				t.Fatalf("exit %d: an unusable response file was taken for an answer\n%s", code, stderr)
+			}
+			if !strings.Contains(stderr, path) || !strings.Contains(stderr, tc.says) {
+				t.Errorf("stderr does not name the file and say %q:\n%s", tc.says, stderr)
+			}
+			if fi, err := os.Lstat(path); err != nil || fi.Mode() != mode {
+				t.Errorf("the response file was moved or changed (%v)", err)
+			}
+			b, err := os.ReadFile(rec)
+			if err != nil {
+				t.Fatalf("no trace written: %v", err)
+			}
+			if strings.Contains(string(b), secret) || len(b) > 64<<10 {
+				t.Errorf("the trace carries the file's content (%d bytes)", len(b))
+			}
+		})
 	}
 }

@@ -27,6 +27,9 @@ type command struct {
 }
 
 // Exit codes shared by the subcommands (documented in the README and --help).
+// A dispatch's ending exits with its outcome's code, read off the transition
+// table (handoff.Outcome.Exit); the names below are for help text and tests,
+// and a test checks they agree with the table.
 const (
 	exitOK       = 0 // done: the response came from the response file
 	exitFallback = 3 // done: the response is the terminal's last output (strict off)

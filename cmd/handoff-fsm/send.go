@@ -234,26 +234,26 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 				fmt.Fprintln(stdout)
 			}
 		}
+		o := res.Outcome()
 		if res.Source == fsm.SourceFallback {
 			fmt.Fprintf(stderr, "handoff-fsm: done in %.1fs by fallback: the agent wrote no response file; the response is its last output\n", res.Elapsed.Seconds())
-			return exitFallback
+			return o.Exit
 		}
 		where := ""
 		if res.ArchivedPath != "" {
 			where = " (archived as " + res.ArchivedPath + ")"
 		}
 		fmt.Fprintf(stderr, "handoff-fsm: done in %.1fs from the response file%s\n", res.Elapsed.Seconds(), where)
-		return exitOK
+		return o.Exit
 	}
 	fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
-	switch {
-	case errors.Is(err, handoff.ErrTerminalError), paneGone(err):
-		return exitTerminal
-	case errors.Is(err, handoff.ErrNoResponseFile):
-		return exitNoFile
-	case errors.Is(err, handoff.ErrTimeout):
-		return exitTimeout
-	case errors.Is(err, context.Canceled):
+	if paneGone(err) {
+		err = fmt.Errorf("%w: %w", handoff.ErrTerminalError, err)
+	}
+	if o, ok := handoff.FailureOf(err); ok {
+		return o.Exit
+	}
+	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
 	}
 	return exitFailure

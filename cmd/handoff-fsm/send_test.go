@@ -132,3 +132,20 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
+	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
+		"no_response_file": exitNoFile, "timeout": exitTimeout}
+	outcomes := handoff.Outcomes()
+	if len(outcomes) != len(want) {
+		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))
+	}
+	for _, o := range outcomes {
+		if code, ok := want[o.Name]; !ok || code != o.Exit {
+			t.Errorf("outcome %s exits %d in the table, %d (known: %v) in the command", o.Name, o.Exit, code, ok)
+		}
+		if o.Exit == exitFailure || o.Exit == exitUsage {
+			t.Errorf("outcome %s takes exit %d, which the command keeps for other errors", o.Name, o.Exit)
+		}
+	}
+}
