@@ -3,6 +3,9 @@ package handoff
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -86,4 +89,25 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: max response bytes must be positive, got %d"+hint, ErrInvalidConfig, c.MaxResponseBytes)
 	}
 	return nil
+}
+
+// ParseDuration reads a duration the way the command line and the trace
+// format take them: a Go duration ("1.5s", "500ms") or a bare number of seconds
+// ("2", "0.5"). Negative durations are refused.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f*float64(time.Second) > math.MaxInt64 {
+			return 0, fmt.Errorf("duration %q is out of range (want a non-negative number of seconds)", s)
+		}
+		return time.Duration(math.Round(f * float64(time.Second))), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: want a Go duration (1.5s, 500ms) or a number of seconds", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	return d, nil
 }

@@ -135,22 +135,16 @@ func requireTmux(t testing.TB) {
 func testServer(t testing.TB) tmuxdriver.Server {
 	t.Helper()
 	requireTmux(t)
-	srv := tmuxdriver.Server{Socket: "handoff-test-" + randomName(t)}
-	ctx := context.Background()
-	if _, err := srv.Run(ctx, nil, "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "sleep 3600"); err != nil {
-		t.Fatalf("start private tmux server: %v", err)
-	}
-	sock, err := srv.Run(ctx, nil, "display-message", "-p", "-t", "main", "#{socket_path}")
+	p, err := tmuxdriver.StartPrivate(context.Background(), tmuxdriver.PrivateOptions{Prefix: "handoff-test"})
 	if err != nil {
-		t.Fatalf("socket path: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := srv.Kill(context.Background()); err != nil {
+		if err := p.Close(context.Background()); err != nil {
 			t.Errorf("kill private tmux server: %v", err)
 		}
-		os.Remove(strings.TrimSpace(sock))
 	})
-	return srv
+	return p.Server
 }
 
 func randomName(t testing.TB) string {

@@ -33,7 +33,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,50 +118,23 @@ func (s seconds) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, time.Duration(s).Seconds(), 'f', -1, 64), nil
 }
 
-// UnmarshalJSON reads a number of seconds or a duration string.
+// UnmarshalJSON reads a number of seconds or a duration string (the syntax
+// of handoff.ParseDuration).
 func (s *seconds) UnmarshalJSON(b []byte) error {
-	var f float64
+	text := string(b)
 	if len(b) > 0 && b[0] == '"' {
-		var str string
-		if err := json.Unmarshal(b, &str); err != nil {
+		if err := json.Unmarshal(b, &text); err != nil {
 			return err
 		}
-		d, err := ParseDuration(str)
-		if err != nil {
-			return err
-		}
-		*s = seconds(d)
-		return nil
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
+	} else if _, err := strconv.ParseFloat(text, 64); err != nil {
 		return fmt.Errorf("want a number of seconds (or a duration string such as \"1.5s\"), got %s", b)
 	}
-	if f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f*float64(time.Second) > math.MaxInt64 {
-		return fmt.Errorf("%s seconds is out of range (want a non-negative number)", b)
-	}
-	*s = seconds(math.Round(f * float64(time.Second)))
-	return nil
-}
-
-// ParseDuration reads a duration the way the command line and the format
-// take them: a Go duration ("1.5s", "500ms") or a bare number of seconds
-// ("2", "0.5"). Negative durations are refused.
-func ParseDuration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f < 0 || math.IsInf(f, 0) || math.IsNaN(f) || f*float64(time.Second) > math.MaxInt64 {
-			return 0, fmt.Errorf("duration %q is out of range (want a non-negative number of seconds)", s)
-		}
-		return time.Duration(math.Round(f * float64(time.Second))), nil
-	}
-	d, err := time.ParseDuration(s)
+	d, err := handoff.ParseDuration(text)
 	if err != nil {
-		return 0, fmt.Errorf("duration %q: want a Go duration (1.5s, 500ms) or a number of seconds", s)
+		return err
 	}
-	if d < 0 {
-		return 0, fmt.Errorf("duration %q is negative", s)
-	}
-	return d, nil
+	*s = seconds(d)
+	return nil
 }
 
 type configJSON struct {

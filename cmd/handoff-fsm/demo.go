@@ -55,10 +55,9 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
 	keep := fs.Bool("keep", false, "keep the temporary workdir (response file archive, final screen in screen.txt)")
 	prompt := fs.String("prompt", demoPrompt, "the prompt to dispatch")
-	poll := durationVar(fs, "poll", demoPoll, "poll interval (demo default; send's is 2s)")
-	grace := durationVar(fs, "idle-grace", demoGrace, "idle grace and startup timeout (demo default; send's is 30s)")
-	timeout := durationVar(fs, "timeout", demoTimeout, "response timeout (demo default; send's is 30m)")
-	strict := fs.Bool("strict", true, "strict file handoff; --strict=false falls back to the agent's last output")
+	demoDef := handoff.DefaultConfig()
+	demoDef.Poll, demoDef.IdleGrace, demoDef.ResponseTimeout = demoPoll, demoGrace, demoTimeout
+	cf := addConfigFlags(fs, demoDef, " (demo default; send's are the spec's)")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` instead of the response")
 	record := fs.String("record", "", "write the observed session as a replay trace to this file")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -69,8 +68,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
 	}
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = poll.d, grace.d, timeout.d, !*strict
+	cfg := cf.config(demoDef)
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
@@ -94,24 +92,23 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if resolved, err := filepath.EvalSymlinks(workdir); err == nil {
 		workdir = resolved
 	}
-	srv := tmuxdriver.Server{Socket: "handoff-demo-" + randomHex(6)}
+	var priv *tmuxdriver.Private
 	var pane *tmuxdriver.Pane
 	// Cleanup runs on every path, Ctrl-C included (ctx is cancelled, the
 	// wait returns, and these run with a fresh context).
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
+		if priv == nil {
+			return
+		}
 		if *keep && pane != nil {
-			if out, err := srv.Run(cctx, nil, "capture-pane", "-p", "-J", "-t", pane.Target()); err == nil {
+			if out, err := priv.Run(cctx, nil, "capture-pane", "-p", "-J", "-t", pane.Target()); err == nil {
 				_ = os.WriteFile(filepath.Join(workdir, "screen.txt"), []byte(out), 0o644)
 			}
 		}
-		sock, _ := srv.Run(cctx, nil, "display-message", "-p", "#{socket_path}")
-		if err := srv.Kill(cctx); err != nil {
+		if err := priv.Close(cctx); err != nil {
 			say("could not stop the private tmux server: %v", err)
-		}
-		if s := strings.TrimSpace(sock); s != "" {
-			_ = os.Remove(s)
 		}
 		if *keep {
 			say("kept the workdir %s", workdir)
@@ -126,19 +123,20 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	say("expected outcome (the spec's): %s", expect)
 	agentCmd := "exec " + handoff.ShellQuote(exe) + " sim-agent --previous-turn --scenario " + handoff.ShellQuote(string(sc)) +
 		" --cwd " + handoff.ShellQuote(workdir)
-	out, err := srv.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "demo", "-x", "110", "-y", "32",
-		"-c", workdir, agentCmd, ";", "set-option", "-g", "remain-on-exit", "on")
+	priv, err = tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-demo", Session: "demo",
+		Width: 110, Height: 32, Dir: workdir, Command: agentCmd, RemainOnExit: true})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: start the private tmux server: %v\n", err)
+		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
+		_ = os.RemoveAll(workdir)
 		return exitFailure
 	}
-	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.New()})
+	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: priv.Pane, Classifier: codex.New()})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitFailure
 	}
-	say("private tmux server -L %s, simulated agent in pane %s, workdir %s", srv.Socket, pane.Target(), workdir)
-	say("watch it live from another terminal: tmux -L %s attach -t demo", srv.Socket)
+	say("private tmux server -L %s, simulated agent in pane %s, workdir %s", priv.Socket, pane.Target(), workdir)
+	say("watch it live from another terminal: tmux -L %s attach -t demo", priv.Socket)
 	say("demo settings: poll %v, idle grace %v, response timeout %v, strict %v (send's defaults: poll 2s, idle grace 30s, timeout 30m)",
 		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict())
 	if err := awaitPrompt(ctx, pane); err != nil {

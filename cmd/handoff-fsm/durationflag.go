@@ -4,10 +4,10 @@ import (
 	"flag"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/trace"
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-// durationFlag is a flag.Value over trace.ParseDuration (a Go duration or
+// durationFlag is a flag.Value over handoff.ParseDuration (a Go duration or
 // bare seconds, the same syntax as a trace) that remembers whether it
 // was set, so a flag can override a value from elsewhere (a trace's config).
 type durationFlag struct {
@@ -18,7 +18,7 @@ type durationFlag struct {
 func (f *durationFlag) String() string { return f.d.String() }
 
 func (f *durationFlag) Set(s string) error {
-	d, err := trace.ParseDuration(s)
+	d, err := handoff.ParseDuration(s)
 	if err != nil {
 		return err
 	}

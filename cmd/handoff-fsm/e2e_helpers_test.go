@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,26 +86,25 @@ type agent struct {
 func startAgent(t *testing.T, simArgs ...string) *agent {
 	t.Helper()
 	requireTmux(t)
-	srv := tmuxdriver.Server{Socket: fmt.Sprintf("handoff-test-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)}
 	workdir := t.TempDir()
 	cmd := "exec env " + asCLI + "=1 " + handoff.ShellQuote(os.Args[0]) + " sim-agent --cwd " + handoff.ShellQuote(workdir)
 	for _, a := range simArgs {
 		cmd += " " + handoff.ShellQuote(a)
 	}
-	ctx := context.Background()
-	out, err := srv.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "agent", "-x", "110", "-y", "32",
-		"-c", workdir, cmd, ";", "new-window", "-d", "-t", "agent:", "sleep 3600")
+	// A second window keeps the server up when the agent's pane is killed.
+	priv, err := tmuxdriver.StartPrivate(context.Background(), tmuxdriver.PrivateOptions{Prefix: "handoff-test",
+		Session: "agent", Width: 110, Height: 32, Dir: workdir, Command: cmd, KeepAlive: true})
 	if err != nil {
-		t.Fatalf("start private tmux server: %v", err)
+		t.Fatal(err)
 	}
-	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "-t", "agent:1", "#{socket_path}")
 	t.Cleanup(func() {
-		if err := srv.Kill(context.Background()); err != nil {
+		if err := priv.Close(context.Background()); err != nil {
 			t.Errorf("kill private tmux server: %v", err)
 		}
-		os.Remove(strings.TrimSpace(sock))
 	})
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.New()})
+	srv := priv.Server
+	out := priv.Pane
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: out, Classifier: codex.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -44,10 +43,7 @@ flags:
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay", replayUsage, stderr)
 	def := handoff.DefaultConfig()
-	poll := durationVar(fs, "poll", def.Poll, "poll interval (overrides the trace's config)")
-	grace := durationVar(fs, "idle-grace", def.IdleGrace, "idle grace, also the startup timeout (overrides the trace's config)")
-	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout (overrides the trace's config)")
-	strict := fs.Bool("strict", def.Strict(), "strict file handoff; --strict=false falls back to the last output (overrides the trace's config)")
+	cf := addConfigFlags(fs, def, " (overrides the trace's config)")
 	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
 	// Flags may come before or after FILE.
 	files, code, ok := parseArgs(fs, args)
@@ -82,18 +78,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if tr.Config != nil {
 		cfg = tr.Config.Apply(cfg)
 	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "poll":
-			cfg.Poll = poll.d
-		case "idle-grace":
-			cfg.IdleGrace = grace.d
-		case "timeout":
-			cfg.ResponseTimeout = timeout.d
-		case "strict":
-			cfg.Fallback = !*strict
-		}
-	})
+	cfg = cf.override(cfg)
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure

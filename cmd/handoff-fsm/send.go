@@ -50,10 +50,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	prompt := fs.String("prompt", "", "the prompt text")
 	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
 	def := handoff.DefaultConfig()
-	poll := durationVar(fs, "poll", def.Poll, "how often the pane and the response file are observed")
-	grace := durationVar(fs, "idle-grace", def.IdleGrace, "how long the agent may sit quiet without the file (also the startup timeout)")
-	timeout := durationVar(fs, "timeout", def.ResponseTimeout, "response timeout, from dispatch")
-	strict := fs.Bool("strict", def.Strict(), "fail without the response file; --strict=false falls back to the last output")
+	cf := addConfigFlags(fs, def, "")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
@@ -76,8 +73,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if _, err := handoff.ResponsePath(*workdir, *role); err != nil {
 		return usageErr("%v", err)
 	}
-	cfg := def
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = poll.d, grace.d, timeout.d, !*strict
+	cfg := cf.config(def)
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}

@@ -11,18 +11,17 @@ package realcodex
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // Version is the pinned Codex CLI version the tests and fixtures are for.
@@ -104,6 +103,7 @@ type Session struct {
 	Started, Ready time.Time
 
 	opts       Options
+	priv       *tmuxdriver.Private
 	panePID    int
 	socketPath string
 }
@@ -202,30 +202,23 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err := os.WriteFile(filepath.Join(opts.Home, "config.toml"), []byte(Config(opts)), 0o600); err != nil {
 		return nil, fmt.Errorf("realcodex: config: %w", err)
 	}
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-e2e", Session: "codex",
+		Width: opts.Width, Height: opts.Height, Dir: opts.Workdir,
+		Env:     []string{"CODEX_HOME=" + opts.Home, "TERM=xterm-256color", "LANG=C.UTF-8"},
+		Command: opts.Bin})
+	if err != nil {
+		return nil, err
+	}
 	s := &Session{
-		Socket: fmt.Sprintf("handoff-e2e-%d-%s", os.Getpid(), hex.EncodeToString(rnd[:])),
-		Target: "codex:0.0",
-		Home:   opts.Home,
-		opts:   opts,
+		Socket:     priv.Socket,
+		Target:     "codex:0.0",
+		Home:       opts.Home,
+		opts:       opts,
+		priv:       priv,
+		panePID:    priv.PanePID,
+		socketPath: priv.SocketFile,
 	}
 	s.Started = time.Now()
-	_, err := s.tmux(ctx, "-f", "/dev/null", "new-session", "-d", "-s", "codex",
-		"-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height), "-c", opts.Workdir,
-		"-e", "CODEX_HOME="+opts.Home, "-e", "TERM=xterm-256color", "-e", "LANG=C.UTF-8",
-		opts.Bin)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_pid} #{socket_path}")
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	pid, sock, _ := strings.Cut(strings.TrimSpace(out), " ")
-	s.panePID, _ = strconv.Atoi(pid)
-	s.socketPath = sock
 	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
 	defer cancel()
 	if err := s.WaitFor(rctx, 100*time.Millisecond, s.isReady); err != nil {
@@ -372,18 +365,12 @@ func pause(ctx context.Context, d time.Duration) error {
 func (s *Session) Close() error {
 	var errs []error
 	ctx := context.Background()
-	_, _ = s.tmux(ctx, "kill-server") // "no server running" is fine
+	if err := s.priv.Close(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	if s.panePID > 0 {
 		if err := endProcess(s.panePID, ""); err != nil {
 			errs = append(errs, fmt.Errorf("codex pid %d: %w", s.panePID, err))
-		}
-	}
-	// tmux does not always unlink its socket when killed; the name is ours.
-	if s.socketPath != "" {
-		if fi, err := os.Lstat(s.socketPath); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			if _, err := s.tmux(ctx, "list-sessions"); err != nil {
-				_ = os.Remove(s.socketPath)
-			}
 		}
 	}
 	errs = append(errs, StopDaemons(s.Home)...)

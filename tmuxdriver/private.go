@@ -1,0 +1,113 @@
+package tmuxdriver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Private is a tmux server of one's own, on a fresh socket name, with one
+// session: what the demo, the tests and the end-to-end harnesses run agents
+// in, so they never touch the user's server. Close ends it.
+type Private struct {
+	Server
+	// Pane is the id (%N) of the session's first pane.
+	Pane string
+	// PanePID is the pid of the process in that pane.
+	PanePID int
+	// SocketFile is the server's socket on disk.
+	SocketFile string
+}
+
+// PrivateOptions describe a private server's session.
+type PrivateOptions struct {
+	// Prefix starts the socket name; a random suffix follows ("handoff" if
+	// empty).
+	Prefix string
+	// Session names the session ("main" if empty).
+	Session string
+	// Width and Height are the pane's size (100×30 if zero).
+	Width, Height int
+	// Dir is the pane's start directory ("" for the current one).
+	Dir string
+	// Env are KEY=VALUE pairs set in the session's environment.
+	Env []string
+	// Command is the shell command the first pane runs ("sleep 86400" if
+	// empty).
+	Command string
+	// KeepAlive adds a second, idle window so the server survives the first
+	// pane's death (tests of a dead pane need the server still up).
+	KeepAlive bool
+	// RemainOnExit keeps a pane whose process ended on screen (tmux's
+	// remain-on-exit), so its last screen can still be read.
+	RemainOnExit bool
+}
+
+// StartPrivate starts a private tmux server. It reads no tmux
+// configuration file (-f /dev/null), so runs are the same on every machine.
+func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
+	if opts.Prefix == "" {
+		opts.Prefix = "handoff"
+	}
+	if opts.Session == "" {
+		opts.Session = "main"
+	}
+	if opts.Width == 0 {
+		opts.Width = 100
+	}
+	if opts.Height == 0 {
+		opts.Height = 30
+	}
+	if opts.Command == "" {
+		opts.Command = "sleep 86400"
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	p := &Private{Server: Server{Socket: fmt.Sprintf("%s-%d-%s", opts.Prefix, os.Getpid(), hex.EncodeToString(rnd[:]))}}
+	args := []string{"-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id} #{pane_pid} #{socket_path}",
+		"-s", opts.Session, "-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height)}
+	if opts.Dir != "" {
+		args = append(args, "-c", opts.Dir)
+	}
+	for _, e := range opts.Env {
+		args = append(args, "-e", e)
+	}
+	args = append(args, opts.Command)
+	if opts.RemainOnExit {
+		args = append(args, ";", "set-option", "-g", "remain-on-exit", "on")
+	}
+	if opts.KeepAlive {
+		args = append(args, ";", "new-window", "-d", "-t", opts.Session+":", "sleep 86400")
+	}
+	out, err := p.Run(ctx, nil, args...)
+	if err != nil {
+		_ = p.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("start a private tmux server: %w", err)
+	}
+	fields := strings.Fields(out)
+	if len(fields) < 3 {
+		_ = p.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("start a private tmux server: tmux said %q, want pane id, pid and socket", out)
+	}
+	p.Pane, p.SocketFile = fields[0], fields[2]
+	p.PanePID, _ = strconv.Atoi(fields[1])
+	return p, nil
+}
+
+// Close kills the server (and with it every process in its panes) and
+// removes its socket file, which tmux does not always unlink. A server
+// already gone is not an error.
+func (p *Private) Close(ctx context.Context) error {
+	err := p.Kill(ctx)
+	if p.SocketFile != "" {
+		if rerr := os.Remove(p.SocketFile); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+	}
+	return err
+}
