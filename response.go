@@ -53,7 +53,13 @@ func (m RoleFiles) With(role string) (RoleFiles, error) {
 		out[r] = f
 	}
 	if _, ok := out[role]; !ok {
-		out[role] = role + ".md"
+		file := role + ".md"
+		for r, f := range out {
+			if f == file {
+				return nil, fmt.Errorf("%w %q: its response file %s is already %q's", ErrUnknownRole, role, file, r)
+			}
+		}
+		out[role] = file
 	}
 	return out, nil
 }

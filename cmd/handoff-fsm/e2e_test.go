@@ -578,3 +578,20 @@ func TestSendRecordNeverLeaksHangsOrMovesAnUnusableResponseFile(t *testing.T) {
 		})
 	}
 }
+
+func TestSendWithARoleOfYourOwn(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, quickAgent...)
+	args := []string{"send", "--socket", a.srv.Socket, "--target", a.pane.Target(), "--role", "reviewer_2", "--workdir", a.workdir}
+	stdout, stderr, code := cli(t, "Review the change.", append(append(args, quickWait...), "-")...)
+	if code != exitOK || stdout != "Review the change.\n" {
+		t.Fatalf("exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, `role "reviewer_2" is not one of the spec's; its response file is reviewer_2.md`) {
+		t.Errorf("stderr does not say which file the role gets:\n%s", stderr)
+	}
+	archived, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "001-reviewer_2.md"))
+	if len(archived) != 1 {
+		t.Errorf("the answer was not archived as 001-reviewer_2.md")
+	}
+}

@@ -25,6 +25,8 @@ response file. The response goes to stdout, and nothing else does. stderr gets o
 transition and, on a terminal, a live progress line.
 
 roles: %s
+  (any other name — letters, digits, _ and - — is a role of your own, with the response file
+  <role>.md; a name a typo away from one of the above is refused)
 
 exit codes:
   0  done: the response came from the response file
@@ -70,8 +72,12 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *role == "" {
 		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
 	}
-	if _, err := handoff.ResponsePath(*workdir, *role); err != nil {
+	roles, note, err := resolveRole(*role)
+	if err != nil {
 		return usageErr("%v", err)
+	}
+	if note != "" {
+		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
 	cfg := cf.config(def)
 	if err := cfg.Validate(); err != nil {
@@ -82,7 +88,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
+	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -139,6 +145,8 @@ type dispatch struct {
 	prompt  string
 	record  string // trace file, "" for none
 	stderr  io.Writer
+	// roles maps the roles to their files; nil is the spec's five.
+	roles handoff.RoleFiles
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -157,13 +165,17 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		},
 	}))
 	opts := fsm.Options{
-		Config: d.cfg, Role: d.role, Workdir: d.workdir, Logger: logger,
+		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger,
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
 	}
 	var rec *trace.Recorder
 	if d.record != "" {
-		path, err := handoff.ResponsePath(d.workdir, d.role)
+		roles := d.roles
+		if roles == nil {
+			roles = handoff.DefaultRoleFiles()
+		}
+		path, err := roles.Path(d.workdir, d.role)
 		if err != nil {
 			return nil, fsm.Result{}, err
 		}
@@ -253,4 +265,49 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
 	}
 	return exitFailure
+}
+
+// resolveRole returns the role mapping for --role: the spec's five, plus
+// role itself when it is one of the orchestrator's own (note then says
+// which file it gets). A name a typo away from a spec role is refused: a
+// misspelt "analyst" would otherwise wait a whole grace for a file nobody
+// was told to write.
+func resolveRole(role string) (handoff.RoleFiles, string, error) {
+	roles := handoff.DefaultRoleFiles()
+	if _, ok := roles[role]; ok {
+		return roles, "", nil
+	}
+	for _, known := range roles.Names() {
+		if editDistance(role, known) <= 2 {
+			return nil, "", fmt.Errorf("%w %q: did you mean %s? (a role of your own needs a name further from the spec's: %s)",
+				handoff.ErrUnknownRole, role, known, strings.Join(roles.Names(), ", "))
+		}
+	}
+	roles, err := roles.With(role)
+	if err != nil {
+		return nil, "", err
+	}
+	file, _ := roles.File(role)
+	return roles, fmt.Sprintf("role %q is not one of the spec's; its response file is %s", role, file), nil
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
