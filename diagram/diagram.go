@@ -42,7 +42,20 @@ func Mermaid(table []handoff.Transition) string {
 	for _, e := range events(table) {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", e, cell(e.Describe()))
 	}
-	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready`, `active`, then the quiet rules " +
+	b.WriteString("\n## Endings\n\nWhat each final transition means, read off the same rows: the response's source " +
+		"or the error a failed wait wraps, and the exit status of `handoff-fsm send`.\n\n" +
+		"| event | outcome | error | exit | meaning |\n|---|---|---|---|---|\n")
+	for _, t := range table {
+		if o := t.Outcome; o != nil {
+			errName := "—"
+			if o.Err != nil {
+				errName = cell(o.Err.Error())
+			}
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d | %s |\n", t.Event, o.Name, errName, o.Exit, cell(o.Summary))
+		}
+	}
+	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
+		"the core asks the driver to consume it, archived before it is read; a blank file counts as none), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +
 		"one observation can fire two transitions in a row (for example `active` then `timeout` at the response deadline).\n")
 	return b.String()

@@ -81,3 +81,16 @@ func TestDOTHasEveryTransition(t *testing.T) {
 		t.Errorf("final states not marked:\n%s", dot)
 	}
 }
+
+func TestMermaidListsEveryEndingWithItsExitStatus(t *testing.T) {
+	md := diagram.Mermaid(handoff.Transitions())
+	for _, o := range handoff.Outcomes() {
+		found := false
+		for _, line := range strings.Split(md, "\n") {
+			found = found || strings.Contains(line, fmt.Sprintf("| `%s` |", o.Name)) && strings.Contains(line, fmt.Sprintf("| %d | %s |", o.Exit, o.Summary))
+		}
+		if !found {
+			t.Errorf("the endings table lacks %s (exit %d)", o.Name, o.Exit)
+		}
+	}
+}
