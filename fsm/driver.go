@@ -14,8 +14,8 @@ import (
 
 // Options configure one wait.
 type Options struct {
-	// Config holds poll, grace, timeout and strictness; zero fields are the
-	// spec's defaults.
+	// Config holds poll, grace, timeout and strictness; the zero Config is
+	// the spec's defaults.
 	Config handoff.Config
 	// Role is the agent role waited on; it names the response file (see
 	// Roles) and the archived copies. Required.
@@ -42,7 +42,28 @@ type Options struct {
 	// OnPoll, when set, is called after every observation (for progress
 	// lines and recordings). It runs on the waiting goroutine: keep it quick.
 	OnPoll func(Poll)
+	// Hints, when set, wakes the wait before its next poll: a value says
+	// "something may have changed" (the response file was written, the pane
+	// printed; see responsefile.Watch). A hint decides nothing: the wait
+	// observes again, at most every HintPoll, and the core decides on that
+	// observation as on any other. For HintWindow after a hint it also polls
+	// every HintPoll (an agent usually goes quiet within a few hundred
+	// milliseconds of writing its file), then at Config.Poll again, which
+	// stays the safety net; the deadlines stay exact.
+	Hints <-chan struct{}
+	// HintPoll is the fastest the wait observes after a hint;
+	// DefaultHintPoll if zero.
+	HintPoll time.Duration
+	// HintWindow is how long the fast polling lasts after a hint;
+	// DefaultHintWindow if zero.
+	HintWindow time.Duration
 }
+
+// The defaults of the event-driven wait (Options.Hints).
+const (
+	DefaultHintPoll   = 25 * time.Millisecond
+	DefaultHintWindow = 2 * time.Second
+)
 
 // Poll is what one observation saw and what the core made of it.
 type Poll struct {
@@ -173,6 +194,12 @@ type run struct {
 	log      *slog.Logger
 	observer func(Entry)
 	onPoll   func(Poll)
+	// hints wakes the wait early (Options.Hints); nil for plain polling.
+	hints      <-chan struct{}
+	hintPoll   time.Duration
+	hintWindow time.Duration
+	// hintUntil is when the fast polling after the last hint ends.
+	hintUntil time.Time
 }
 
 func prepare(opts Options) (*run, error) {
@@ -194,7 +221,14 @@ func prepare(opts Options) (*run, error) {
 	}
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
-		observer: opts.Observer, onPoll: opts.OnPoll}
+		observer: opts.Observer, onPoll: opts.OnPoll,
+		hints: opts.Hints, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow}
+	if r.hintPoll <= 0 {
+		r.hintPoll = DefaultHintPoll
+	}
+	if r.hintWindow <= 0 {
+		r.hintWindow = DefaultHintWindow
+	}
 	if r.clk == nil {
 		r.clk = clock.New()
 	}
@@ -289,10 +323,13 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 		}
 
 		wake := at.Add(r.cfg.Poll)
+		if at.Before(r.hintUntil) {
+			wake = at.Add(r.hintPoll)
+		}
 		if d := rd.Deadline; d.After(at) && d.Before(wake) {
 			wake = d
 		}
-		if err := r.sleep.SleepUntil(ctx, wake); err != nil {
+		if err := r.sleepUntil(ctx, at, wake); err != nil {
 			return res, err
 		}
 	}
@@ -326,4 +363,37 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Ob
 		obs.File = FilePresent
 	}
 	return obs, nil
+}
+
+// sleepUntil waits until wake, or, with hints, until a hint arrives: then
+// until HintPoll after the last observation (at), so a burst of hints costs
+// one observation per HintPoll, not one each.
+func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
+	if r.hints == nil {
+		return r.sleep.SleepUntil(ctx, wake)
+	}
+	for {
+		d := r.clk.Until(wake)
+		if d <= 0 {
+			return ctx.Err()
+		}
+		tm := r.clk.Timer(d)
+		select {
+		case <-ctx.Done():
+			tm.Stop()
+			return ctx.Err()
+		case <-tm.C:
+			return nil
+		case _, ok := <-r.hints:
+			tm.Stop()
+			if !ok {
+				r.hints = nil // the source ended: plain polling from here
+				return r.sleep.SleepUntil(ctx, wake)
+			}
+			r.hintUntil = r.clk.Now().Add(r.hintWindow)
+			if soon := at.Add(r.hintPoll); soon.Before(wake) {
+				wake = soon
+			}
+		}
+	}
 }

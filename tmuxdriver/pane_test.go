@@ -187,13 +187,20 @@ func TestDeadPaneIsAnErrorSayingSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// tmux knows the exit status nearly always; on a loaded machine a
+	// process that dies at once can be reaped before tmux records it, and
+	// the pane is then dead without one. Dead is what counts; when a status
+	// is reported it must be the right one.
 	var st handoff.Status
-	waitFor(t, "the pane to die and tmux to know its exit status", func() bool {
+	waitFor(t, "the pane to die", func() bool {
 		st, err = p.Status(context.Background())
-		return err != nil && strings.Contains(err.Error(), "status 3")
+		return err != nil
 	})
-	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError || !strings.Contains(err.Error(), "status 3") {
-		t.Fatalf("status %q, err %v; want error status, ErrPaneDead with the exit status", st, err)
+	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError {
+		t.Fatalf("status %q, err %v; want error status and ErrPaneDead", st, err)
+	}
+	if strings.Contains(err.Error(), "status") && !strings.Contains(err.Error(), "exited with status 3") {
+		t.Fatalf("err %v; want the exit status 3 when one is reported", err)
 	}
 	if err := p.Send(context.Background(), "hello"); !errors.Is(err, tmuxdriver.ErrPaneDead) {
 		t.Fatalf("send to a dead pane: %v", err)

@@ -148,7 +148,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 
-	d := dispatch{pane: pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true}
+	d := dispatch{pane: pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true, events: true}
 	rep, res, err := d.run(ctx)
 	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
 	if rep != nil {

@@ -11,6 +11,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -55,6 +56,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cf := addConfigFlags(fs, def, "")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
+	events := fs.Bool("events", true, "react to the response file at once (a folder watch) instead of at the next poll; --events=false polls only")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
@@ -88,7 +90,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text,
+	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -147,6 +149,8 @@ type dispatch struct {
 	stderr  io.Writer
 	// roles maps the roles to their files; nil is the spec's five.
 	roles handoff.RoleFiles
+	// events: watch the response file and wake the wait at once.
+	events bool
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -169,16 +173,21 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
 	}
+	roles := d.roles
+	if roles == nil {
+		roles = handoff.DefaultRoleFiles()
+	}
+	path, err := roles.Path(d.workdir, d.role)
+	if err != nil {
+		return nil, fsm.Result{}, err
+	}
+	if d.events {
+		if stop := d.watch(path, &opts); stop != nil {
+			defer stop()
+		}
+	}
 	var rec *trace.Recorder
 	if d.record != "" {
-		roles := d.roles
-		if roles == nil {
-			roles = handoff.DefaultRoleFiles()
-		}
-		path, err := roles.Path(d.workdir, d.role)
-		if err != nil {
-			return nil, fsm.Result{}, err
-		}
 		f, err := trace.Create(d.record)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
@@ -310,4 +319,21 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// watch sets opts.Hints to a watch of the response file, so the wait reacts
+// to the file at once rather than at the next poll. When the folder cannot
+// be watched it says so once and the wait polls as usual.
+func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
+	err := responsefile.EnsureDir(d.workdir)
+	var w *responsefile.Watcher
+	if err == nil {
+		w, err = responsefile.Watch(path)
+	}
+	if err != nil {
+		fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the response file (%v); polling every %v instead\n", err, d.cfg.Poll)
+		return nil
+	}
+	opts.Hints = w.C()
+	return func() { _ = w.Close() }
 }
