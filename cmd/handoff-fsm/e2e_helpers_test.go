@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 
 // requireTmux skips when tmux is missing, except under CI, where the
 // end-to-end tests must run: there it fails.
-func requireTmux(t *testing.T) {
+func requireTmux(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -53,7 +53,7 @@ func cliCmd(ctx context.Context, args ...string) *exec.Cmd {
 
 // cli runs handoff-fsm with args and returns its stdout, stderr and exit
 // code. Nothing may take more than two minutes.
-func cli(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+func cli(t testing.TB, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -83,7 +83,7 @@ type agent struct {
 // startAgent starts a private tmux server (killed when the test ends)
 // whose pane runs the sim-agent with simArgs. A second window keeps the
 // server alive when the agent's pane is killed.
-func startAgent(t *testing.T, simArgs ...string) *agent {
+func startAgent(t testing.TB, simArgs ...string) *agent {
 	t.Helper()
 	requireTmux(t)
 	workdir := t.TempDir()
@@ -114,7 +114,7 @@ func startAgent(t *testing.T, simArgs ...string) *agent {
 }
 
 // waitStatus polls the pane until ok(status) holds (10 s at most).
-func (a *agent) waitStatus(t *testing.T, what string, ok func(handoff.Status) bool) {
+func (a *agent) waitStatus(t testing.TB, what string, ok func(handoff.Status) bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
