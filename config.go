@@ -17,6 +17,10 @@ const (
 	// DefaultMaxResponseBytes bounds how much of a response file is read; a
 	// larger file is an error, not a truncated answer.
 	DefaultMaxResponseBytes = 8 << 20
+	// DefaultAnswerCooldown and DefaultMaxAnswers bound automatic answers
+	// (used only when Config.AutoAnswer is set).
+	DefaultAnswerCooldown = 5 * time.Second
+	DefaultMaxAnswers     = 3
 )
 
 // Config holds the knobs of one wait. One stance everywhere (NewCore,
@@ -41,6 +45,24 @@ type Config struct {
 	Fallback bool
 	// MaxResponseBytes is the largest response file that will be read.
 	MaxResponseBytes int64
+
+	// Reminders is how many times, when the grace runs out without a
+	// response file, the agent is sent a short reminder naming the file
+	// (and the startup guard armed again) before the wait fails or falls
+	// back. 0, the default, is the spec's behaviour. It needs a wait that
+	// can send (fsm.SendAndWait).
+	Reminders int
+	// AutoAnswer is the tmux key (send-keys syntax: "Enter", "y", "1") typed
+	// when the agent waits for the user, such as at a permission prompt.
+	// "" (the default) types nothing: the prompt is reported once as needing
+	// attention and the wait goes on, as the spec says.
+	AutoAnswer string
+	// AnswerCooldown is the least time between two automatic answers, so a
+	// prompt that takes a moment to go away is not answered twice.
+	AnswerCooldown time.Duration
+	// MaxAnswers caps the automatic answers of one dispatch; the agent
+	// waiting again after the last one fails the dispatch (ErrNeedsUser).
+	MaxAnswers int
 }
 
 // DefaultConfig returns the spec's defaults: poll 2 s, idle grace 30 s,
@@ -51,6 +73,8 @@ func DefaultConfig() Config {
 		IdleGrace:        DefaultIdleGrace,
 		ResponseTimeout:  DefaultResponseTimeout,
 		MaxResponseBytes: DefaultMaxResponseBytes,
+		AnswerCooldown:   DefaultAnswerCooldown,
+		MaxAnswers:       DefaultMaxAnswers,
 	}
 }
 
@@ -87,6 +111,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: response timeout must be positive, got %v"+hint, ErrInvalidConfig, c.ResponseTimeout)
 	case c.MaxResponseBytes <= 0:
 		return fmt.Errorf("%w: max response bytes must be positive, got %d"+hint, ErrInvalidConfig, c.MaxResponseBytes)
+	case c.Reminders < 0:
+		return fmt.Errorf("%w: reminders must not be negative, got %d", ErrInvalidConfig, c.Reminders)
+	case c.AnswerCooldown < 0 || c.MaxAnswers < 0:
+		return fmt.Errorf("%w: answer cooldown and max answers must not be negative, got %v and %d", ErrInvalidConfig, c.AnswerCooldown, c.MaxAnswers)
 	}
 	return nil
 }

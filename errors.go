@@ -17,6 +17,9 @@ var (
 	ErrNoResponseFile = errors.New("no response file")
 	// ErrTimeout: the response timeout passed while the agent was still working.
 	ErrTimeout = errors.New("response timeout")
+	// ErrNeedsUser: the agent kept waiting for the user (a permission prompt,
+	// a question) after the configured automatic answers ran out.
+	ErrNeedsUser = errors.New("the agent needs the user")
 
 	// ErrUnknownRole: a role with no response file mapping.
 	ErrUnknownRole = errors.New("unknown role")

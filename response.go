@@ -149,6 +149,16 @@ func WithInstruction(prompt, path string) string {
 	return strings.TrimRight(prompt, "\n") + block
 }
 
+// Reminder is what the agent is sent when the grace ran out without its
+// response file and a reminder is left (Config.Reminders): short, naming
+// the file and the command again under the same header, so whatever finds
+// the instruction in a prompt finds it here too.
+func Reminder(path string) string {
+	return "Reminder: you have not written your response file yet.\n\n" + InstructionHeader + "\n" +
+		"Write your complete final response to this file now:\n" + path + "\n\n" +
+		"cat << 'AGENT_EOF' > " + ShellQuote(path) + "\n<your complete final response>\nAGENT_EOF\n"
+}
+
 // ShellQuote quotes s for a POSIX shell: single quotes, with each single
 // quote written as '\”.
 func ShellQuote(s string) string {

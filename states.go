@@ -102,6 +102,13 @@ const (
 	EventFallback Event = "fallback"
 	// EventTimeout: the response timeout passed while the agent still worked.
 	EventTimeout Event = "timeout"
+	// EventRemind: the grace ran out without a file and a reminder is left
+	// (Config.Reminders): the agent is reminded of its response file and
+	// the startup guard is armed again.
+	EventRemind Event = "remind"
+	// EventNeedsUser: the agent kept waiting for the user after the
+	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
+	EventNeedsUser Event = "needs_user"
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
@@ -161,6 +168,10 @@ func Transitions() []Transition {
 		{Event: EventTimeout, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "timeout", Err: ErrTimeout, Exit: 6,
 			Summary: "timeout: the response timeout passed while the agent still worked"}},
+		{Event: EventRemind, From: quiet, To: AwaitingStart},
+		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
+			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
+			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
 	}
 }
 
@@ -219,6 +230,10 @@ func (e Event) Describe() string {
 		return "grace ran out (or response timeout) while quiet without a file, strict mode off"
 	case EventTimeout:
 		return "response timeout while the agent is still working"
+	case EventRemind:
+		return "grace ran out without a file and a reminder is left (Config.Reminders, default 0): the reminder is sent, the startup guard re-armed"
+	case EventNeedsUser:
+		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
 	}
 	return "unknown event"
 }

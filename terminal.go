@@ -19,6 +19,13 @@ type Sender interface {
 	Send(ctx context.Context, text string) error
 }
 
+// KeySender types keys into a terminal without pasting or submitting them
+// (tmux send-keys names: "Enter", "y", "1"), to answer a permission prompt
+// (Config.AutoAnswer). A Sender that is also a KeySender can answer.
+type KeySender interface {
+	SendKeys(ctx context.Context, keys ...string) error
+}
+
 // Classification is what a Classifier read off a screen: the status, a short
 // reason a person can check, and the provider-specific signals that decided
 // it (JSON-encodable, for debugging misreadings).

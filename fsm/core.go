@@ -75,6 +75,14 @@ const (
 	// FetchLastOutput: the dispatch is done by fallback; the response is
 	// the terminal's last output.
 	FetchLastOutput Action = "fetch_last_output"
+	// SendReminder: the grace ran out without a file and a reminder is left
+	// (Config.Reminders): send the agent handoff.Reminder(path).
+	SendReminder Action = "send_reminder"
+	// AnswerPrompt: the agent waits for the user; type Config.AutoAnswer.
+	AnswerPrompt Action = "answer_prompt"
+	// NeedsAttention: the agent waits for the user and nothing answers
+	// automatically; tell a person (once per dispatch).
+	NeedsAttention Action = "needs_attention"
 )
 
 // Ready is what one step did and what the driver must do next (etcd-raft's
@@ -114,6 +122,17 @@ type Snapshot struct {
 	Polls  int       `json:"polls"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
+	// GuardSince is when the startup guard was last armed by a reminder;
+	// zero means at dispatch.
+	GuardSince time.Time `json:"guard_since,omitzero"`
+	// Reminders is how many reminders were sent.
+	Reminders int `json:"reminders,omitempty"`
+	// Answers is how many automatic answers were typed, the last at
+	// LastAnswer.
+	Answers    int       `json:"answers,omitempty"`
+	LastAnswer time.Time `json:"last_answer,omitzero"`
+	// Attention: the agent was reported as waiting for the user.
+	Attention bool `json:"attention,omitempty"`
 }
 
 // Core is the pure state machine of one wait. The current state lives in a
@@ -125,6 +144,8 @@ type Core struct {
 	m    *fsm.FSM
 	// consuming is the observation waiting for FileConsumed; nil otherwise.
 	consuming *Observation
+	// action is what the rules of this step ask the driver to do.
+	action Action
 }
 
 // NewCore starts the state machine for a prompt dispatched at dispatchedAt,
@@ -153,8 +174,8 @@ func Resume(cfg handoff.Config, s Snapshot) (*Core, error) {
 		return nil, fmt.Errorf("%w: no dispatch time", ErrBadSnapshot)
 	case (s.State == handoff.IdleGrace || s.State == handoff.StartupTimeout) && s.IdleSince.IsZero():
 		return nil, fmt.Errorf("%w: state %s needs idle_since", ErrBadSnapshot, s.State)
-	case s.Polls < 0:
-		return nil, fmt.Errorf("%w: negative poll count", ErrBadSnapshot)
+	case s.Polls < 0 || s.Reminders < 0 || s.Answers < 0:
+		return nil, fmt.Errorf("%w: negative count (polls %d, reminders %d, answers %d)", ErrBadSnapshot, s.Polls, s.Reminders, s.Answers)
 	case s.State.Final() && !endsIn(s.End, s.State):
 		return nil, fmt.Errorf("%w: state %s cannot end with event %q", ErrBadSnapshot, s.State, s.End)
 	case !s.State.Final() && s.End != "":
@@ -203,9 +224,14 @@ func (c *Core) ResponseDeadline() time.Time {
 	return c.snap.DispatchedAt.Add(c.cfg.ResponseTimeout)
 }
 
-// startupDeadline is when the startup guard is released (design D2).
+// startupDeadline is when the startup guard is released (design D2),
+// counted from the dispatch or from the last reminder.
 func (c *Core) startupDeadline() time.Time {
-	return c.snap.DispatchedAt.Add(c.cfg.StartupTimeout())
+	armed := c.snap.DispatchedAt
+	if !c.snap.GuardSince.IsZero() {
+		armed = c.snap.GuardSince
+	}
+	return armed.Add(c.cfg.StartupTimeout())
 }
 
 // WindowEnd is when the current window closes: the startup timeout in
@@ -247,7 +273,12 @@ func (c *Core) Deadline() time.Time {
 //     Working → IdleGrace (the grace starts now); once the grace has run out
 //     on consecutive quiet observations, or the response deadline has
 //     passed, strict → Failed (no response file), else Done by fallback
-//     (FetchLastOutput).
+//     (FetchLastOutput) — unless a reminder is left (Config.Reminders):
+//     then SendReminder, and back to AwaitingStart with the guard re-armed;
+//  5. waiting_user_answer (after rule 3): AnswerPrompt while automatic
+//     answers are left (Config.AutoAnswer, AnswerCooldown, MaxAnswers),
+//     Failed (needs the user) once they ran out; without AutoAnswer,
+//     NeedsAttention once and the wait goes on.
 //
 // Stepping a finished core changes nothing and repeats its ending.
 // Observations are expected in time order, and after ConsumeFile the next
@@ -266,9 +297,10 @@ func (c *Core) Step(obs Observation) Ready {
 		return c.ready(c.fire(obs, nil, handoff.EventTerminalError))
 	case obs.Status.Quiet() && obs.File != FileAbsent:
 		c.consuming = &obs
-		r := c.ready(nil)
-		r.Action = ConsumeFile
-		return r
+		c.action = ConsumeFile
+		return c.ready(nil)
+	case obs.Status == handoff.StatusWaitingUserAnswer:
+		return c.ready(c.waitingUser(obs, c.active(obs)))
 	case !obs.Status.Quiet():
 		return c.ready(c.active(obs))
 	}
@@ -333,6 +365,13 @@ func (c *Core) quiet(obs Observation) []Entry {
 		c.snap.IdleSince = obs.At
 	}
 	if pastResponse || !obs.At.Before(c.snap.IdleSince.Add(c.cfg.IdleGrace)) {
+		if !pastResponse && c.snap.Reminders < c.cfg.Reminders {
+			fired = c.fire(obs, fired, handoff.EventRemind)
+			c.snap.Reminders++
+			c.snap.GuardSince, c.snap.IdleSince = obs.At, time.Time{}
+			c.action = SendReminder
+			return fired
+		}
 		ev := handoff.EventNoResponseFile
 		if !c.cfg.Strict() {
 			ev = handoff.EventFallback
@@ -342,10 +381,36 @@ func (c *Core) quiet(obs Observation) []Entry {
 	return fired
 }
 
+// waitingUser applies the rule for waiting_user_answer after rule 3 (the
+// agent is active): answer automatically while answers are left and the
+// cooldown has passed, fail once they ran out, or — with no automatic
+// answer configured — ask for a person's attention once.
+func (c *Core) waitingUser(obs Observation, fired []Entry) []Entry {
+	switch {
+	case c.State().Final():
+		return fired
+	case c.cfg.AutoAnswer == "":
+		if !c.snap.Attention {
+			c.snap.Attention = true
+			c.action = NeedsAttention
+		}
+	case !c.snap.LastAnswer.IsZero() && obs.At.Before(c.snap.LastAnswer.Add(c.cfg.AnswerCooldown)):
+		// The last answer may still be taking effect.
+	case c.snap.Answers >= c.cfg.MaxAnswers:
+		fired = c.fire(obs, fired, handoff.EventNeedsUser)
+	default:
+		c.snap.Answers++
+		c.snap.LastAnswer = obs.At
+		c.action = AnswerPrompt
+	}
+	return fired
+}
+
 // ready is the step's result: the ending (from the table) once final, with
-// the action a fallback needs.
+// the action the rules asked for (or the one a fallback needs).
 func (c *Core) ready(fired []Entry) Ready {
-	r := Ready{Transitions: fired, State: c.State(), Deadline: c.Deadline()}
+	r := Ready{Transitions: fired, State: c.State(), Deadline: c.Deadline(), Action: c.action}
+	c.action = ""
 	if r.State.Final() {
 		if o, ok := handoff.OutcomeOf(c.snap.End); ok {
 			r.Outcome = &o

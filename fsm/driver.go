@@ -42,6 +42,10 @@ type Options struct {
 	// OnPoll, when set, is called after every observation (for progress
 	// lines and recordings). It runs on the waiting goroutine: keep it quick.
 	OnPoll func(Poll)
+	// OnAttention, when set, is called once per dispatch when the agent
+	// waits for the user and nothing answers automatically (a permission
+	// prompt, a question); nil logs a warning on Logger.
+	OnAttention func(Poll)
 	// Hints, when set, wakes the wait before its next poll: a value says
 	// "something may have changed" (the response file was written, the pane
 	// printed; see responsefile.Watch). A hint decides nothing: the wait
@@ -154,7 +158,28 @@ func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, err
 	if err != nil {
 		return Result{}, err
 	}
+	if err := r.canAct(nil, term); err != nil {
+		return Result{}, err
+	}
 	return r.wait(ctx, term)
+}
+
+// canAct checks that the configured actions have someone to carry them out:
+// reminders need a Sender, automatic answers a KeySender (s or term).
+func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
+	r.sender = s
+	if k, ok := s.(handoff.KeySender); ok {
+		r.keys = k
+	} else if k, ok := term.(handoff.KeySender); ok {
+		r.keys = k
+	}
+	switch {
+	case r.cfg.Reminders > 0 && r.sender == nil:
+		return fmt.Errorf("%w: reminders need a wait that can send to the agent (use SendAndWait)", handoff.ErrInvalidConfig)
+	case r.cfg.AutoAnswer != "" && r.keys == nil:
+		return fmt.Errorf("%w: automatic answers need a terminal that can type keys (handoff.KeySender)", handoff.ErrInvalidConfig)
+	}
+	return nil
 }
 
 // SendAndWait dispatches prompt to an agent and waits for its answer, in the
@@ -164,6 +189,9 @@ func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, err
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := r.canAct(s, term); err != nil {
 		return Result{}, err
 	}
 	if err := responsefile.EnsureDir(r.workdir); err != nil {
@@ -194,6 +222,11 @@ type run struct {
 	log      *slog.Logger
 	observer func(Entry)
 	onPoll   func(Poll)
+	// sender sends reminders, keys types automatic answers; nil when the
+	// wait cannot (then the config may not ask for them).
+	sender    handoff.Sender
+	keys      handoff.KeySender
+	attention func(Poll)
 	// hints wakes the wait early (Options.Hints); nil for plain polling.
 	hints      <-chan struct{}
 	hintPoll   time.Duration
@@ -221,7 +254,7 @@ func prepare(opts Options) (*run, error) {
 	}
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
-		observer: opts.Observer, onPoll: opts.OnPoll,
+		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow}
 	if r.hintPoll <= 0 {
 		r.hintPoll = DefaultHintPoll
@@ -306,6 +339,9 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			}
 			p.LastOutput = last
 			answer, archived = last, ""
+		}
+		if err := r.act(ctx, rd.Action, p); err != nil {
+			return res, err
 		}
 		r.poll(p)
 
@@ -396,4 +432,28 @@ func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
 			}
 		}
 	}
+}
+
+// act carries out the actions that do not feed the core back: a reminder,
+// an automatic answer, a call for attention.
+func (r *run) act(ctx context.Context, a Action, p Poll) error {
+	switch a {
+	case SendReminder:
+		r.log.Warn("the grace ran out without a response file: reminding the agent", "role", r.role, "file", r.path, "elapsed", p.Elapsed)
+		if err := r.sender.Send(ctx, handoff.Reminder(r.path)); err != nil {
+			return fmt.Errorf("%s: send reminder: %w", r.role, err)
+		}
+	case AnswerPrompt:
+		r.log.Info("the agent waits for the user: answering", "role", r.role, "keys", r.cfg.AutoAnswer, "elapsed", p.Elapsed)
+		if err := r.keys.SendKeys(ctx, r.cfg.AutoAnswer); err != nil {
+			return fmt.Errorf("%s: answer the agent's prompt: %w", r.role, err)
+		}
+	case NeedsAttention:
+		if r.attention != nil {
+			r.attention(p)
+		} else {
+			r.log.Warn("the agent waits for the user (a permission prompt or a question): answer it in the pane", "role", r.role, "elapsed", p.Elapsed)
+		}
+	}
+	return nil
 }

@@ -305,6 +305,23 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	return nil
 }
 
+// SendKeys types keys into the pane as tmux send-keys names them ("Enter",
+// "y", "Down"), to answer a prompt; nothing is pasted and nothing else is
+// pressed. A dead pane or one back at a shell is refused, as for Send.
+func (p *Pane) SendKeys(ctx context.Context, keys ...string) error {
+	if len(keys) == 0 {
+		return errors.New("tmuxdriver: no keys to send")
+	}
+	if _, err := p.Observe(ctx); err != nil {
+		return fmt.Errorf("send keys: %w", err)
+	}
+	args := append([]string{"send-keys", "-t", p.o.Target}, keys...)
+	if _, err := p.o.Server.Run(ctx, nil, args...); err != nil {
+		return fmt.Errorf("send keys: %w", p.paneErr(err))
+	}
+	return nil
+}
+
 // awaitChange polls the visible screen until it differs from before in more
 // than blank lines (a swallowed Enter only adds an empty composer line).
 func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {

@@ -595,3 +595,46 @@ func TestSendWithARoleOfYourOwn(t *testing.T) {
 		t.Errorf("the answer was not archived as 001-reviewer_2.md")
 	}
 }
+
+// Behaviours real agents need, on real tmux: a reminder for an agent that
+// forgot its file, and a permission prompt reported or answered.
+func TestSendRemindsAndAnswersOnRealTmux(t *testing.T) {
+	quick := []string{"--startup", "300ms", "--work", "500ms", "--stream", "200ms"}
+	cases := map[string]struct {
+		sim, args []string
+		code      int
+		says      []string
+		once      string
+	}{
+		"forgotten file without reminders (the spec)": {sim: []string{"--scenario", "forgets"},
+			args: []string{"--idle-grace", "2s"}, code: exitNoFile},
+		"forgotten file, reminded once": {sim: []string{"--scenario", "forgets"},
+			args: []string{"--idle-grace", "2s", "--reminders", "1"}, code: exitOK,
+			says: []string{"reminding the agent", "Working → Done"}},
+		"permission prompt, nobody answers": {sim: []string{"--scenario", "asks"},
+			args: []string{"--timeout", "6s"}, code: exitTimeout,
+			once: "the agent waits for you"},
+		"permission prompt answered automatically": {sim: []string{"--scenario", "asks"},
+			args: []string{"--auto-answer", "y"}, code: exitOK,
+			says: []string{"answering"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a := startAgent(t, append(tc.sim, quick...)...)
+			args := append(a.sendArgs("--poll", "250ms", "--prompt", "do it"), tc.args...)
+			_, stderr, code := cli(t, "", args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, stderr)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr does not say %q:\n%s", s, stderr)
+				}
+			}
+			if tc.once != "" && strings.Count(stderr, tc.once) != 1 {
+				t.Errorf("stderr says %q %d times, want once:\n%s", tc.once, strings.Count(stderr, tc.once), stderr)
+			}
+		})
+	}
+}

@@ -31,13 +31,14 @@ type command struct {
 // table (handoff.Outcome.Exit); the names below are for help text and tests,
 // and a test checks they agree with the table.
 const (
-	exitOK       = 0 // done: the response came from the response file
-	exitFallback = 3 // done: the response is the terminal's last output (strict off)
-	exitTerminal = 4 // the terminal reported an error, or is gone
-	exitNoFile   = 5 // strict mode: the agent went quiet without writing its file
-	exitTimeout  = 6 // the response timeout passed while the agent still worked
-	exitFailure  = 1 // anything else: bad input, tmux missing, I/O errors
-	exitUsage    = 2 // bad flags or arguments
+	exitOK        = 0 // done: the response came from the response file
+	exitFallback  = 3 // done: the response is the terminal's last output (strict off)
+	exitTerminal  = 4 // the terminal reported an error, or is gone
+	exitNoFile    = 5 // strict mode: the agent went quiet without writing its file
+	exitTimeout   = 6 // the response timeout passed while the agent still worked
+	exitNeedsUser = 7 // the agent kept waiting for the user after the automatic answers ran out
+	exitFailure   = 1 // anything else: bad input, tmux missing, I/O errors
+	exitUsage     = 2 // bad flags or arguments
 )
 
 func commands() map[string]command {
@@ -92,8 +93,8 @@ func usage(w io.Writer, cmds map[string]command) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintf(w, "\nexit codes: %d done (response file), %d done (fallback: last output), %d terminal error,\n"+
-		"  %d no response file (strict), %d timeout, %d usage error, %d other errors\n",
-		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitUsage, exitFailure)
+		"  %d no response file (strict), %d timeout, %d needs the user, %d usage error, %d other errors\n",
+		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitNeedsUser, exitUsage, exitFailure)
 }
 
 // newFlagSet returns the flag set of subcommand name: its errors go to

@@ -36,6 +36,7 @@ exit codes:
      server is gone
   5  no response file: the agent went quiet for the idle grace without writing it (strict)
   6  timeout: the response timeout passed while the agent still worked
+  7  needs the user: the agent still waited for an answer after --auto-answer ran out
   2  usage error
   1  anything else (tmux missing, I/O errors, interrupted)
 
@@ -54,6 +55,10 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
 	def := handoff.DefaultConfig()
 	cf := addConfigFlags(fs, def, "")
+	reminders := fs.Int("reminders", 0, "when the grace runs out without the file, remind the agent up to N times (the startup guard re-armed each time) before failing or falling back")
+	autoAnswer := fs.String("auto-answer", "", "tmux key to type when the agent waits for the user (a permission prompt), e.g. Enter or y; default: answer nothing, say once on stderr that it needs you")
+	answerCooldown := durationVar(fs, "answer-cooldown", handoff.DefaultAnswerCooldown, "least time between two automatic answers")
+	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	events := fs.Bool("events", true, "react to the response file at once (a folder watch) instead of at the next poll; --events=false polls only")
@@ -82,6 +87,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
 	cfg := cf.config(def)
+	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -172,6 +178,10 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger,
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
+		OnAttention: func(p fsm.Poll) {
+			fmt.Fprintf(prog, "handoff-fsm: %5.2fs  the agent waits for you (a permission prompt or a question): answer it in pane %s, or use --auto-answer\n",
+				p.Elapsed.Seconds(), d.pane.Target())
+		},
 	}
 	roles := d.roles
 	if roles == nil {

@@ -137,7 +137,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 
 func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
-		"no_response_file": exitNoFile, "timeout": exitTimeout}
+		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser}
 	outcomes := handoff.Outcomes()
 	if len(outcomes) != len(want) {
 		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))

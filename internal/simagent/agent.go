@@ -40,6 +40,14 @@ const (
 	ScenarioNeverWrites Scenario = "never-writes"
 	// ScenarioCrash: exits in the middle of the turn.
 	ScenarioCrash Scenario = "crash"
+	// ScenarioAsks: as normal, but before writing the response file it
+	// asks for approval (Codex's approval menu) and waits for y or Enter.
+	// Not in the demo's list.
+	ScenarioAsks Scenario = "asks"
+	// ScenarioForgets: forgets the response file on a prompt, and writes it
+	// when reminded (a prompt starting with "Reminder"; see
+	// handoff.Reminder). Not in the demo's list.
+	ScenarioForgets Scenario = "forgets"
 )
 
 // Scenarios lists the scenarios in the order the demo presents them.
@@ -91,9 +99,9 @@ func (o Options) withDefaults() (Options, error) {
 	switch o.Scenario {
 	case "":
 		o.Scenario = ScenarioNormal
-	case ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash:
+	case ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash, ScenarioForgets, ScenarioAsks:
 	default:
-		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash", o.Scenario)
+		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash, forgets, asks", o.Scenario)
 	}
 	if o.Startup <= 0 {
 		o.Startup = DefaultStartup
@@ -133,6 +141,8 @@ type Agent struct {
 	mu         sync.Mutex
 	out        io.Writer
 	screen     Screen
+	// approved receives the user's y or Enter at an approval menu.
+	approved chan struct{}
 	rows, cols int
 }
 
@@ -144,6 +154,7 @@ func New(o Options) (*Agent, error) {
 	}
 	a := &Agent{o: o, rows: 24, cols: 80}
 	a.screen = Screen{Model: o.Model, Effort: o.Effort, Cwd: o.Cwd}
+	a.approved = make(chan struct{}, 1)
 	a.screen.Transcript = banner(o)
 	if o.PreviousTurn {
 		a.screen.Transcript = append(a.screen.Transcript,
@@ -248,6 +259,16 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 			if !ok {
 				return nil
 			}
+			if len(a.Screen().Menu) > 0 {
+				// An approval menu takes y or Enter; other keys do nothing.
+				if k.Kind == KeyEnter || k.Kind == KeyText && strings.EqualFold(k.Text, "y") {
+					select {
+					case a.approved <- struct{}{}:
+					default:
+					}
+				}
+				continue
+			}
 			switch k.Kind {
 			case KeyPaste, KeyText:
 				if k.Kind == KeyPaste {
@@ -339,6 +360,18 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	}
 
 	plan := Plan(a.o, prompt)
+	if plan.Heredoc != "" && a.o.Scenario == ScenarioAsks {
+		a.update(func(s *Screen) {
+			s.Indicator = ""
+			s.Menu = ApprovalMenu(plan.Heredoc)
+		})
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-a.approved:
+		}
+		a.update(func(s *Screen) { s.Menu, s.Indicator, s.Since = nil, "Working", time.Now() })
+	}
 	if plan.Heredoc != "" {
 		result := "  └ (no output)"
 		if err := WriteResponse(ctx, plan.Heredoc, plan.File); err != nil {
@@ -372,6 +405,16 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	return nil
 }
 
+// ApprovalMenu is the menu Codex 0.169 shows before running command
+// without approval: it waits for y or Enter.
+func ApprovalMenu(command string) []string {
+	return []string{"  Would you like to run the following command?", "",
+		"  $ " + command, "",
+		"› 1. Yes, proceed (y)",
+		"  2. No, and tell Codex what to do differently (esc)", "",
+		"  Press enter to confirm or esc to cancel"}
+}
+
 // displayText is the prompt as the transcript shows it: without leading
 // blank lines.
 func displayText(prompt string) string {
@@ -395,7 +438,8 @@ func Plan(o Options, prompt string) TurnPlan {
 	}
 	heredoc, err := Heredoc(prompt)
 	switch {
-	case o.Scenario == ScenarioNeverWrites:
+	case o.Scenario == ScenarioNeverWrites,
+		o.Scenario == ScenarioForgets && !strings.HasPrefix(strings.TrimSpace(prompt), "Reminder"):
 		return TurnPlan{Reply: "Here is my answer, on screen only (I did not write the response file): " +
 			"you asked " + quote(first) + "."}
 	case err != nil:

@@ -44,6 +44,13 @@ func TestCodexClassifierReadsEveryPhaseOfATurn(t *testing.T) {
 	}
 
 	plan := Plan(Options{Scenario: ScenarioNormal}, prompt)
+	asking := working
+	asking.Indicator = ""
+	asking.Menu = ApprovalMenu(plan.Heredoc)
+	if got := classify(asking); got != handoff.StatusWaitingUserAnswer {
+		t.Errorf("approval menu (scenario asks): %s, want waiting_user_answer", got)
+	}
+
 	streaming := working
 	streaming.Indicator = ""
 	streaming.Transcript = append(append([]string(nil), working.Transcript...),

@@ -26,6 +26,10 @@ type Screen struct {
 	Since time.Time
 	// Model, Effort and Cwd make up the status line.
 	Model, Effort, Cwd string
+	// Menu, when set, is an approval menu shown in the composer's place
+	// (Codex's "Would you like to run the following command?"); the title
+	// then says action required.
+	Menu []string
 }
 
 // Placeholder is the composer's text when it is empty.
@@ -44,6 +48,9 @@ var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦",
 // while busy, the basename alone when idle.
 func (s *Screen) Title(now time.Time) string {
 	base := filepath.Base(s.Cwd)
+	if len(s.Menu) > 0 {
+		return "[ ! ] Action Required"
+	}
 	if !s.Busy {
 		return base
 	}
@@ -69,6 +76,9 @@ func (s *Screen) bottom(now time.Time) []string {
 		out = append(out, "", fmt.Sprintf("◦ %s (%ds • esc to interrupt)", s.Indicator, secs))
 	}
 	out = append(out, "")
+	if len(s.Menu) > 0 {
+		return append(out, s.Menu...)
+	}
 	out = append(out, composerLines(s.Draft)...)
 	out = append(out, "", fmt.Sprintf("  %s %s · %s", s.Model, s.Effort, s.Cwd))
 	if s.Indicator != "" {

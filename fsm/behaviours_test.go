@@ -1,0 +1,187 @@
+package fsm_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
+)
+
+// behaviourRow is one timeline for the behaviours real agents need (issue
+// 9): what each observation makes the core do.
+type behaviourRow struct {
+	name   string
+	cfg    func(*handoff.Config)
+	obs    []fsm.Observation
+	states []handoff.State // after each observation
+	acts   []fsm.Action    // asked for by each observation
+	ending string
+}
+
+func TestBehavioursRealAgentsNeed(t *testing.T) {
+	const (
+		A  = handoff.AwaitingStart
+		W  = handoff.Working
+		IG = handoff.IdleGrace
+		ST = handoff.StartupTimeout
+		D  = handoff.Done
+		F  = handoff.Failed
+	)
+	idle, busy, asks := handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusWaitingUserAnswer
+	none, file := fsm.FileAbsent, fsm.FileReady
+	rows := []behaviourRow{
+		{
+			name: "a reminder re-arms the startup guard, and the reminded agent answers",
+			cfg:  func(c *handoff.Config) { c.Reminders = 1 },
+			obs: []fsm.Observation{obs(0, idle, none), obs(30, idle, none), obs(60, idle, none),
+				obs(70, idle, none), obs(80, busy, none), obs(90, idle, file)},
+			states: []handoff.State{A, ST, A, A, W, D},
+			acts:   []fsm.Action{"", "", fsm.SendReminder, "", "", fsm.ConsumeFile},
+			ending: "file",
+		},
+		{
+			name: "the guard after a reminder counts from the reminder; then the wait ends as without one",
+			cfg:  func(c *handoff.Config) { c.Reminders = 1 },
+			obs: []fsm.Observation{obs(0, busy, none), obs(10, idle, none), obs(40, idle, none),
+				obs(69, idle, none), obs(70, idle, none), obs(100, idle, none)},
+			states: []handoff.State{W, IG, A, A, ST, F},
+			acts:   []fsm.Action{"", "", fsm.SendReminder, "", "", ""},
+			ending: "no_response_file",
+		},
+		{
+			name:   "no reminder at the response deadline: it is too late",
+			cfg:    func(c *handoff.Config) { c.Reminders, c.ResponseTimeout = 3, 40*time.Second },
+			obs:    []fsm.Observation{obs(0, busy, none), obs(10, idle, none), obs(40, idle, none)},
+			states: []handoff.State{W, IG, F},
+			acts:   []fsm.Action{"", "", ""},
+			ending: "no_response_file",
+		},
+		{
+			name:   "a prompt with nothing to answer it asks for attention once, and the wait goes on",
+			obs:    []fsm.Observation{obs(0, asks, none), obs(2, asks, none), obs(4, busy, none), obs(6, asks, none)},
+			states: []handoff.State{W, W, W, W},
+			acts:   []fsm.Action{fsm.NeedsAttention, "", "", ""},
+		},
+		{
+			name: "automatic answers respect the cooldown and the cap",
+			cfg: func(c *handoff.Config) {
+				c.AutoAnswer, c.AnswerCooldown, c.MaxAnswers = "y", 5*time.Second, 2
+			},
+			obs: []fsm.Observation{obs(0, asks, none), obs(2, asks, none), obs(5, asks, none),
+				obs(6, busy, none), obs(10, asks, none)},
+			states: []handoff.State{W, W, W, W, F},
+			acts:   []fsm.Action{fsm.AnswerPrompt, "", fsm.AnswerPrompt, "", ""},
+			ending: "needs_user",
+		},
+		{
+			name:   "an answered prompt that goes away lets the turn finish",
+			cfg:    func(c *handoff.Config) { c.AutoAnswer = "Enter" },
+			obs:    []fsm.Observation{obs(0, asks, none), obs(2, busy, none), obs(4, idle, file)},
+			states: []handoff.State{W, W, D},
+			acts:   []fsm.Action{fsm.AnswerPrompt, "", fsm.ConsumeFile},
+			ending: "file",
+		},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			cfg := handoff.DefaultConfig()
+			if row.cfg != nil {
+				row.cfg(&cfg)
+			}
+			c := fsm.NewCore(cfg, t0)
+			var last fsm.Ready
+			for i, ob := range row.obs {
+				r := c.Step(withPresent(ob))
+				act := r.Action
+				if act == fsm.ConsumeFile {
+					r = c.FileConsumed(ob.File == fsm.FileBlank)
+				}
+				if r.State != row.states[i] || act != row.acts[i] {
+					t.Fatalf("observation %d (%s at %v): state %s action %q, want %s %q",
+						i, ob.Status, ob.At.Sub(t0), r.State, act, row.states[i], row.acts[i])
+				}
+				last = r
+			}
+			if ending(last) != row.ending {
+				t.Errorf("ended %q, want %q", ending(last), row.ending)
+			}
+			// What the behaviours count survives a snapshot.
+			b, _ := json.Marshal(c.Snapshot())
+			var s fsm.Snapshot
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(s, c.Snapshot()) {
+				t.Errorf("snapshot does not round-trip:\n%s", b)
+			}
+		})
+	}
+}
+
+func withPresent(ob fsm.Observation) fsm.Observation {
+	if ob.File != fsm.FileAbsent {
+		ob.File = fsm.FilePresent
+	}
+	return ob
+}
+
+// recordingAgent is quiet until reminded; then it works and writes its file.
+type recordingAgent struct {
+	path     string
+	sent     []string
+	reminded bool
+	polls    int
+}
+
+func (a *recordingAgent) Send(_ context.Context, text string) error {
+	a.sent = append(a.sent, text)
+	if strings.HasPrefix(text, "Reminder") {
+		a.reminded = true
+	}
+	return nil
+}
+
+func (a *recordingAgent) Status(context.Context) (handoff.Status, error) {
+	if !a.reminded {
+		return handoff.StatusIdle, nil
+	}
+	a.polls++
+	if a.polls == 1 {
+		return handoff.StatusProcessing, nil
+	}
+	if err := os.WriteFile(a.path, []byte("answer after the reminder"), 0o644); err != nil {
+		return "", err
+	}
+	return handoff.StatusIdle, nil
+}
+func (a *recordingAgent) LastOutput(context.Context) (string, error) { return "", nil }
+
+func TestTheDriverSendsTheReminder(t *testing.T) {
+	work, p, _ := setup(t)
+	cfg := handoff.DefaultConfig()
+	cfg.Reminders = 2
+	agent := &recordingAgent{path: p}
+	res, err := fsm.SendAndWait(context.Background(), agent, agent, "Do it.", fsm.Options{
+		Config: cfg, Role: "analyst", Workdir: work, Clock: vclock.New(t0), Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Content != "answer after the reminder" || len(agent.sent) != 2 {
+		t.Fatalf("got %q after %d sends", res.Content, len(agent.sent))
+	}
+	if agent.sent[1] != handoff.Reminder(p) || !strings.Contains(agent.sent[1], p) {
+		t.Errorf("the reminder does not name the file:\n%s", agent.sent[1])
+	}
+	// Without a sender, reminders cannot be kept: refused before waiting.
+	if _, err := fsm.Wait(context.Background(), agent, fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
+		Clock: vclock.New(t0), Logger: quiet()}); err == nil || !strings.Contains(err.Error(), "SendAndWait") {
+		t.Errorf("Wait with reminders: %v", err)
+	}
+}
