@@ -138,11 +138,11 @@ func (o Options) withDefaults() (Options, error) {
 type Agent struct {
 	o Options
 
-	mu         sync.Mutex
-	out        io.Writer
-	screen     Screen
+	mu     sync.Mutex
+	out    io.Writer
+	screen Screen
 	// approved receives the user's y or Enter at an approval menu.
-	approved chan struct{}
+	approved   chan struct{}
 	rows, cols int
 }
 
