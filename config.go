@@ -63,6 +63,12 @@ type Config struct {
 	// MaxAnswers caps the automatic answers of one dispatch; the agent
 	// waiting again after the last one fails the dispatch (ErrNeedsUser).
 	MaxAnswers int
+	// StartOnOutput counts a change of the screen since the first
+	// observation as the agent having started, even if no observation saw
+	// it working: a turn over before the first poll then costs one grace,
+	// not two. Off by default (the spec's startup guard); it needs a
+	// terminal that is a Fingerprinter.
+	StartOnOutput bool
 }
 
 // DefaultConfig returns the spec's defaults: poll 2 s, idle grace 30 s,

@@ -106,6 +106,10 @@ const (
 	// (Config.Reminders): the agent is reminded of its response file and
 	// the startup guard is armed again.
 	EventRemind Event = "remind"
+	// EventOutputChanged: quiet, never seen working, but the screen changed
+	// since the first observation (Config.StartOnOutput): the agent did
+	// something, so the grace starts now.
+	EventOutputChanged Event = "output_changed"
 	// EventNeedsUser: the agent kept waiting for the user after the
 	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
 	EventNeedsUser Event = "needs_user"
@@ -169,6 +173,7 @@ func Transitions() []Transition {
 			Name: "timeout", Err: ErrTimeout, Exit: 6,
 			Summary: "timeout: the response timeout passed while the agent still worked"}},
 		{Event: EventRemind, From: quiet, To: AwaitingStart},
+		{Event: EventOutputChanged, From: []State{AwaitingStart}, To: IdleGrace},
 		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
@@ -232,6 +237,8 @@ func (e Event) Describe() string {
 		return "response timeout while the agent is still working"
 	case EventRemind:
 		return "grace ran out without a file and a reminder is left (Config.Reminders, default 0): the reminder is sent, the startup guard re-armed"
+	case EventOutputChanged:
+		return "idle/completed, never seen working, but the screen changed since the first observation (Config.StartOnOutput, off by default): the grace starts now"
 	case EventNeedsUser:
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
 	}

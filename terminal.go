@@ -19,6 +19,14 @@ type Sender interface {
 	Send(ctx context.Context, text string) error
 }
 
+// Fingerprinter is a Terminal that can tell whether its screen changed:
+// Fingerprint identifies what the last Status call saw (the same screen
+// gives the same value). It lets Config.StartOnOutput count a change of the
+// screen since dispatch as the agent having started.
+type Fingerprinter interface {
+	Fingerprint() uint64
+}
+
 // KeySender types keys into a terminal without pasting or submitting them
 // (tmux send-keys names: "Enter", "y", "1"), to answer a permission prompt
 // (Config.AutoAnswer). A Sender that is also a KeySender can answer.

@@ -185,3 +185,68 @@ func TestTheDriverSendsTheReminder(t *testing.T) {
 		t.Errorf("Wait with reminders: %v", err)
 	}
 }
+
+func TestStartOnOutput(t *testing.T) {
+	idle := handoff.StatusIdle
+	run := func(on bool, obs ...fsm.Observation) fsm.Ready {
+		cfg := handoff.DefaultConfig()
+		cfg.StartOnOutput = on
+		c := fsm.NewCore(cfg, t0)
+		var r fsm.Ready
+		for _, o := range obs {
+			r = c.Step(o)
+		}
+		return r
+	}
+	changed := func(s float64) fsm.Observation { o := obs(s, idle, fsm.FileAbsent); o.Changed = true; return o }
+	// A turn over before any observation saw it working: the screen
+	// changed, so the grace starts then, and the wait ends a grace later.
+	r := run(true, obs(0, idle, fsm.FileAbsent), changed(4), changed(33), changed(34))
+	if r.State != handoff.Failed || r.Transitions[0].At != at(34) {
+		t.Errorf("with StartOnOutput: %+v, want failed at 34 s (grace from 4 s)", r)
+	}
+	// Off (the spec): the change means nothing; the guard holds to 30 s.
+	r = run(false, obs(0, idle, fsm.FileAbsent), changed(4), changed(34))
+	if r.State != handoff.StartupTimeout {
+		t.Errorf("without StartOnOutput: %s, want StartupTimeout at 34 s", r.State)
+	}
+}
+
+// seqTerminal answers Status from a list, repeating the last.
+type seqTerminal struct {
+	seq    []handoff.Status
+	i      int
+	sends  int
+	sentAt int // observations made before the send
+}
+
+func (s *seqTerminal) Status(context.Context) (handoff.Status, error) {
+	st := s.seq[min(s.i, len(s.seq)-1)]
+	s.i++
+	return st, nil
+}
+func (s *seqTerminal) LastOutput(context.Context) (string, error) { return "", nil }
+func (s *seqTerminal) Send(context.Context, string) error {
+	s.sends++
+	s.sentAt = s.i
+	return nil
+}
+
+func TestSettleWaitsForTwoReadyObservationsBeforeSending(t *testing.T) {
+	work, _, _ := setup(t)
+	busy, idle := handoff.StatusProcessing, handoff.StatusIdle
+	term := &seqTerminal{seq: []handoff.Status{busy, idle, busy, idle, idle}}
+	cfg := handoff.DefaultConfig()
+	cfg.ResponseTimeout = time.Minute
+	_, _ = fsm.SendAndWait(context.Background(), term, term, "hi", fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: work, Clock: vclock.New(t0), Logger: quiet(), Settle: 10 * time.Second})
+	if term.sends != 1 || term.sentAt != 5 {
+		t.Errorf("sent %d times after %d observations; want one send after the two idle ones (5)", term.sends, term.sentAt)
+	}
+	never := &seqTerminal{seq: []handoff.Status{busy}}
+	_, err := fsm.SendAndWait(context.Background(), never, never, "hi", fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: work, Clock: vclock.New(t0), Logger: quiet(), Settle: 3 * time.Second})
+	if err == nil || never.sends != 0 || !strings.Contains(err.Error(), "no ready prompt within 3s") {
+		t.Errorf("an agent that never settles: sends %d, err %v", never.sends, err)
+	}
+}

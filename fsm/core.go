@@ -51,6 +51,9 @@ type Observation struct {
 	// when it could not be read); it ends up in a WaitError.
 	Detail string
 	File   FileState
+	// Changed: the screen differs from the first observation's (reported
+	// only with Config.StartOnOutput).
+	Changed bool
 }
 
 // Entry is one transition of the journal: at At, Event (seen with terminal
@@ -355,10 +358,14 @@ func (c *Core) quiet(obs Observation) []Entry {
 	pastResponse := !obs.At.Before(c.ResponseDeadline())
 	switch c.State() {
 	case handoff.AwaitingStart:
-		if obs.At.Before(c.startupDeadline()) && !pastResponse {
+		switch {
+		case obs.Changed && c.cfg.StartOnOutput && !pastResponse:
+			fired = c.fire(obs, fired, handoff.EventOutputChanged)
+		case obs.At.Before(c.startupDeadline()) && !pastResponse:
 			return nil
+		default:
+			fired = c.fire(obs, fired, handoff.EventStartupTimeout)
 		}
-		fired = c.fire(obs, fired, handoff.EventStartupTimeout)
 		c.snap.IdleSince = obs.At
 	case handoff.Working:
 		fired = c.fire(obs, fired, handoff.EventQuiet)

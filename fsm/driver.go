@@ -42,6 +42,11 @@ type Options struct {
 	// OnPoll, when set, is called after every observation (for progress
 	// lines and recordings). It runs on the waiting goroutine: keep it quick.
 	OnPoll func(Poll)
+	// Settle, when positive, makes SendAndWait wait (up to Settle) for the
+	// agent to show a ready prompt on two observations in a row before it
+	// pastes: agents ignore input for a few seconds after they start. Zero
+	// sends at once, as the spec does.
+	Settle time.Duration
 	// OnAttention, when set, is called once per dispatch when the agent
 	// waits for the user and nothing answers automatically (a permission
 	// prompt, a question); nil logs a warning on Logger.
@@ -164,6 +169,11 @@ func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, err
 	return r.wait(ctx, term)
 }
 
+func isFingerprinter(t handoff.Terminal) bool {
+	_, ok := t.(handoff.Fingerprinter)
+	return ok
+}
+
 // canAct checks that the configured actions have someone to carry them out:
 // reminders need a Sender, automatic answers a KeySender (s or term).
 func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
@@ -176,6 +186,8 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 	switch {
 	case r.cfg.Reminders > 0 && r.sender == nil:
 		return fmt.Errorf("%w: reminders need a wait that can send to the agent (use SendAndWait)", handoff.ErrInvalidConfig)
+	case r.cfg.StartOnOutput && !isFingerprinter(term):
+		return fmt.Errorf("%w: StartOnOutput needs a terminal that tells screens apart (handoff.Fingerprinter)", handoff.ErrInvalidConfig)
 	case r.cfg.AutoAnswer != "" && r.keys == nil:
 		return fmt.Errorf("%w: automatic answers need a terminal that can type keys (handoff.KeySender)", handoff.ErrInvalidConfig)
 	}
@@ -192,6 +204,9 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 		return Result{}, err
 	}
 	if err := r.canAct(s, term); err != nil {
+		return Result{}, err
+	}
+	if err := r.settleFor(ctx, opts.Settle, term); err != nil {
 		return Result{}, err
 	}
 	if err := responsefile.EnsureDir(r.workdir); err != nil {
@@ -227,6 +242,9 @@ type run struct {
 	sender    handoff.Sender
 	keys      handoff.KeySender
 	attention func(Poll)
+	// fp is the first observation's screen fingerprint (StartOnOutput).
+	fp    uint64
+	fpSet bool
 	// hints wakes the wait early (Options.Hints); nil for plain polling.
 	hints      <-chan struct{}
 	hintPoll   time.Duration
@@ -391,6 +409,12 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Ob
 		st, obs.Detail = handoff.StatusError, err.Error()
 	}
 	obs.Status = st
+	if fp, ok := term.(handoff.Fingerprinter); ok && r.cfg.StartOnOutput && err == nil {
+		if !r.fpSet {
+			r.fp, r.fpSet = fp.Fingerprint(), true
+		}
+		obs.Changed = fp.Fingerprint() != r.fp
+	}
 	present, err := responsefile.Present(r.path)
 	if err != nil {
 		return obs, fmt.Errorf("%s: %w", r.role, err)
@@ -456,4 +480,45 @@ func (r *run) act(ctx context.Context, a Action, p Poll) error {
 		}
 	}
 	return nil
+}
+
+// settleFor waits up to d until term shows a ready prompt (idle/completed)
+// on two observations in a row; d <= 0 does not wait.
+func (r *run) settleFor(ctx context.Context, d time.Duration, term handoff.Terminal) error {
+	if d <= 0 {
+		return nil
+	}
+	step := min(r.cfg.Poll, 250*time.Millisecond)
+	began := r.clk.Now()
+	deadline := began.Add(d)
+	quiet, waited := 0, false
+	for {
+		st, err := term.Status(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("%s: waiting for a ready prompt before sending: %w", r.role, err)
+		}
+		if quiet = quiet + 1; !st.Quiet() {
+			quiet = 0
+		}
+		if quiet >= 2 {
+			if waited {
+				r.log.Info("the agent shows a ready prompt: sending", "role", r.role, "waited", r.clk.Since(began))
+			}
+			return nil
+		}
+		if !st.Quiet() && !waited {
+			waited = true
+			r.log.Info("the agent is busy: waiting for a ready prompt before sending", "role", r.role, "status", st, "settle", d)
+		}
+		now := r.clk.Now()
+		if !now.Before(deadline) {
+			return fmt.Errorf("%s: the agent showed no ready prompt within %v (last status %s); nothing was sent", r.role, d, st)
+		}
+		if err := r.sleep.SleepUntil(ctx, now.Add(min(step, deadline.Sub(now)))); err != nil {
+			return err
+		}
+	}
 }

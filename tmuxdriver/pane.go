@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -69,6 +71,8 @@ type Options struct {
 // tmux processes.
 type Pane struct {
 	o Options
+	// fp fingerprints the screen the last Status call read.
+	fp atomic.Uint64
 }
 
 // New returns the Pane for o, with defaults filled in. It does not contact
@@ -153,11 +157,22 @@ func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	if err != nil {
 		return handoff.StatusError, err
 	}
+	p.fp.Store(fingerprint(snap.Capture))
 	c := snap.Classification
 	if c.Status == handoff.StatusError {
 		return c.Status, fmt.Errorf("%w: %s", ErrScreenError, screenErrorDetail(c))
 	}
 	return c.Status, nil
+}
+
+// Fingerprint identifies the screen the last Status call read (see
+// handoff.Fingerprinter); 0 before the first.
+func (p *Pane) Fingerprint() uint64 { return p.fp.Load() }
+
+func fingerprint(screen string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(screen))
+	return h.Sum64()
 }
 
 // screenErrorDetail is the error line the classifier quoted, or its reason

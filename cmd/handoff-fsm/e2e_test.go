@@ -638,3 +638,42 @@ func TestSendRemindsAndAnswersOnRealTmux(t *testing.T) {
 		})
 	}
 }
+
+// Settle: the agent is still starting (a turn runs) when send is called;
+// the prompt waits for the ready prompt instead of being pasted into it.
+// StartOnOutput: a turn too quick for any poll to see it working still ends
+// a grace after the screen changed, not two.
+func TestSendSettlesAndStartsOnOutputOnRealTmux(t *testing.T) {
+	t.Run("settle", func(t *testing.T) {
+		t.Parallel()
+		a := startAgent(t, "--echo", "--startup", "200ms", "--work", "1500ms", "--stream", "200ms")
+		// Busy the agent with a first turn, without waiting for it.
+		if err := a.pane.Send(context.Background(), "warm up"); err != nil {
+			t.Fatal(err)
+		}
+		a.waitStatus(t, "the first turn working", func(st handoff.Status) bool { return !st.Quiet() })
+		stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "250ms", "--idle-grace", "3s", "--settle", "20s", "--prompt", "the real prompt")...)
+		if code != exitOK || stdout != "the real prompt\n" {
+			t.Fatalf("exit %d stdout %q\n%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stderr, "waiting for a ready prompt before sending") || !strings.Contains(stderr, "ready prompt: sending") {
+			t.Errorf("send did not wait for the busy agent:\n%s", stderr)
+		}
+	})
+	t.Run("start on output", func(t *testing.T) {
+		t.Parallel()
+		a := startAgent(t, "--scenario", "never-writes", "--startup", "100ms", "--work", "100ms", "--stream", "50ms")
+		start := time.Now()
+		stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "2s", "--idle-grace", "4s", "--start-on-output", "--json", "--prompt", "quick")...)
+		if code != exitNoFile {
+			t.Fatalf("exit %d, want no response file\n%s", code, stderr)
+		}
+		rep := decodeReport(t, stdout)
+		// Whichever poll saw what, the grace started with the agent's
+		// output, so the wait ends within one grace plus two polls of
+		// dispatch (the spec's guard alone would take two graces).
+		if rep.At >= 8 || time.Since(start) >= 8*time.Second {
+			t.Fatalf("decided at %.1fs, want under 2 × grace (8 s)\n%s", rep.At, stderr)
+		}
+	})
+}

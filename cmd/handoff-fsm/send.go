@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -58,6 +59,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	reminders := fs.Int("reminders", 0, "when the grace runs out without the file, remind the agent up to N times (the startup guard re-armed each time) before failing or falling back")
 	autoAnswer := fs.String("auto-answer", "", "tmux key to type when the agent waits for the user (a permission prompt), e.g. Enter or y; default: answer nothing, say once on stderr that it needs you")
 	answerCooldown := durationVar(fs, "answer-cooldown", handoff.DefaultAnswerCooldown, "least time between two automatic answers")
+	settle := durationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
+	startOnOutput := fs.Bool("start-on-output", false, "count a change of the screen since dispatch as the agent having started (a turn over before the first poll then costs one grace, not two)")
 	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
@@ -88,6 +91,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cfg := cf.config(def)
 	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
+	cfg.StartOnOutput = *startOnOutput
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -96,7 +100,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events,
+	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -157,6 +161,8 @@ type dispatch struct {
 	roles handoff.RoleFiles
 	// events: watch the response file and wake the wait at once.
 	events bool
+	// settle: wait up to this long for a ready prompt before sending.
+	settle time.Duration
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -175,7 +181,7 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		},
 	}))
 	opts := fsm.Options{
-		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger,
+		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger, Settle: d.settle,
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
 		OnAttention: func(p fsm.Poll) {
