@@ -139,6 +139,27 @@ func Instruction(path string) string {
 		"Write the file once, as your last action; the orchestrator reads it as soon as you are idle.\n"
 }
 
+// InstructionPath finds the response file path in text that carries a
+// RESPONSE FILE INSTRUCTION block (the last one): the line after "to this
+// file:". It is how a hook that sees only the agent's input (Codex's notify
+// program) learns which response file the turn was for.
+func InstructionPath(text string) (string, bool) {
+	i := strings.LastIndex(text, InstructionHeader)
+	if i < 0 {
+		return "", false
+	}
+	_, after, ok := strings.Cut(text[i:], "to this file:\n")
+	if !ok {
+		return "", false
+	}
+	path, _, _ := strings.Cut(after, "\n")
+	path = strings.TrimSpace(path)
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
+	return path, true
+}
+
 // WithInstruction appends the instruction block for path to prompt, unless
 // the prompt already carries it: a prompt holds the block exactly once.
 func WithInstruction(prompt, path string) string {
@@ -155,7 +176,7 @@ func WithInstruction(prompt, path string) string {
 // the instruction in a prompt finds it here too.
 func Reminder(path string) string {
 	return "Reminder: you have not written your response file yet.\n\n" + InstructionHeader + "\n" +
-		"Write your complete final response to this file now:\n" + path + "\n\n" +
+		"Write your complete final response now, to this file:\n" + path + "\n\n" +
 		"cat << 'AGENT_EOF' > " + ShellQuote(path) + "\n<your complete final response>\nAGENT_EOF\n"
 }
 

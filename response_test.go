@@ -263,3 +263,21 @@ func TestSendAndWaitReportsASendFailureWithoutWaiting(t *testing.T) {
 		t.Errorf("the terminal was used after a failed send: %v", term.calls)
 	}
 }
+
+func TestInstructionPathFindsTheFileInAPromptAndAReminder(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "with space", ".tmp", "agent-responses", "analyst_summary.md")
+	for name, text := range map[string]string{
+		"prompt":   handoff.WithInstruction("Summarise.", p),
+		"reminder": handoff.Reminder(p),
+		"wrapped":  "<user_message>" + handoff.WithInstruction("Summarise.", p) + "</user_message>",
+	} {
+		if got, ok := handoff.InstructionPath(text); !ok || got != p {
+			t.Errorf("%s: got %q %v, want %s", name, got, ok, p)
+		}
+	}
+	for _, text := range []string{"no block here", handoff.InstructionHeader + "\nto this file:\nrelative/path.md\n"} {
+		if got, ok := handoff.InstructionPath(text); ok {
+			t.Errorf("%q: found %q", text, got)
+		}
+	}
+}

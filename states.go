@@ -110,6 +110,10 @@ const (
 	// since the first observation (Config.StartOnOutput): the agent did
 	// something, so the grace starts now.
 	EventOutputChanged Event = "output_changed"
+	// EventTurnCompleted: quiet, never seen working, but the agent's own
+	// completion hook said its turn is over (Codex's notify program): it
+	// worked, so the grace starts now.
+	EventTurnCompleted Event = "turn_completed"
 	// EventNeedsUser: the agent kept waiting for the user after the
 	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
 	EventNeedsUser Event = "needs_user"
@@ -174,6 +178,7 @@ func Transitions() []Transition {
 			Summary: "timeout: the response timeout passed while the agent still worked"}},
 		{Event: EventRemind, From: quiet, To: AwaitingStart},
 		{Event: EventOutputChanged, From: []State{AwaitingStart}, To: IdleGrace},
+		{Event: EventTurnCompleted, From: []State{AwaitingStart}, To: IdleGrace},
 		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
@@ -239,6 +244,8 @@ func (e Event) Describe() string {
 		return "grace ran out without a file and a reminder is left (Config.Reminders, default 0): the reminder is sent, the startup guard re-armed"
 	case EventOutputChanged:
 		return "idle/completed, never seen working, but the screen changed since the first observation (Config.StartOnOutput, off by default): the grace starts now"
+	case EventTurnCompleted:
+		return "the agent's completion hook (Codex notify) reported the turn over before any observation saw it working: the grace starts now"
 	case EventNeedsUser:
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
 	}

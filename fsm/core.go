@@ -54,6 +54,9 @@ type Observation struct {
 	// Changed: the screen differs from the first observation's (reported
 	// only with Config.StartOnOutput).
 	Changed bool
+	// TurnCompleted: the observation is the agent's completion hook saying
+	// its turn is over (Status is then completed); the screen was not read.
+	TurnCompleted bool
 }
 
 // Entry is one transition of the journal: at At, Event (seen with terminal
@@ -359,6 +362,8 @@ func (c *Core) quiet(obs Observation) []Entry {
 	switch c.State() {
 	case handoff.AwaitingStart:
 		switch {
+		case obs.TurnCompleted && !pastResponse:
+			fired = c.fire(obs, fired, handoff.EventTurnCompleted)
 		case obs.Changed && c.cfg.StartOnOutput && !pastResponse:
 			fired = c.fire(obs, fired, handoff.EventOutputChanged)
 		case obs.At.Before(c.startupDeadline()) && !pastResponse:

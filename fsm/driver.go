@@ -60,6 +60,14 @@ type Options struct {
 	// milliseconds of writing its file), then at Config.Poll again, which
 	// stays the safety net; the deadlines stay exact.
 	Hints <-chan struct{}
+	// Turns, when set, delivers the agent's own word that its turn is over
+	// (responsefile.Watcher.Turns: a marker written by Codex's notify
+	// program through `handoff-fsm notify-hook`). The wait then observes
+	// without reading the screen: status completed, the response file as it
+	// is. The screen is still polled at Config.Poll and guards everything
+	// else (errors, a dead pane). A marker older than the dispatch is
+	// ignored.
+	Turns <-chan struct{}
 	// HintPoll is the fastest the wait observes after a hint;
 	// DefaultHintPoll if zero.
 	HintPoll time.Duration
@@ -88,6 +96,9 @@ type Poll struct {
 	// Archived is where the file read by this poll was moved (a consumed
 	// response or a blank file); "" otherwise.
 	Archived string
+	// TurnComplete: this observation is the agent's completion hook, not a
+	// reading of the screen (Options.Turns).
+	TurnComplete bool
 	// LastOutput is the terminal's last output when this poll fetched it
 	// (fallback); "" otherwise.
 	LastOutput string
@@ -212,6 +223,9 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 	if err := responsefile.EnsureDir(r.workdir); err != nil {
 		return Result{}, err
 	}
+	if err := responsefile.ClearTurnMarker(r.path); err != nil {
+		return Result{}, err
+	}
 	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
 	if err != nil {
 		return Result{}, fmt.Errorf("clear stale response file: %w", err)
@@ -247,6 +261,8 @@ type run struct {
 	fpSet bool
 	// hints wakes the wait early (Options.Hints); nil for plain polling.
 	hints      <-chan struct{}
+	turns      <-chan struct{}
+	turnNow    bool // the next observation is a completion hook's
 	hintPoll   time.Duration
 	hintWindow time.Duration
 	// hintUntil is when the fast polling after the last hint ends.
@@ -273,7 +289,7 @@ func prepare(opts Options) (*run, error) {
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
-		hints: opts.Hints, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow}
+		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow}
 	if r.hintPoll <= 0 {
 		r.hintPoll = DefaultHintPoll
 	}
@@ -312,11 +328,21 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			return res, err
 		}
 		at := r.clk.Now()
-		obs, err := r.look(ctx, term, at)
+		var obs Observation
+		var err error
+		// File times come from a coarse clock that can lag the wall clock by
+		// a few milliseconds: allow a second. (SendAndWait removes any
+		// marker before sending, so one seen there is this turn's.)
+		if r.turnNow && responsefile.TurnCompleteSince(r.path, start.Add(-time.Second)) {
+			obs, err = r.lookTurn(at)
+		} else {
+			obs, err = r.look(ctx, term, at)
+		}
+		r.turnNow = false
 		if err != nil {
 			return res, err
 		}
-		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File}
+		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, TurnComplete: obs.TurnCompleted}
 		// answer and archived are the response, should this poll end the wait.
 		var answer, archived string
 		rd := core.Step(obs)
@@ -398,6 +424,21 @@ func (r *run) poll(p Poll) {
 // look gathers the raw facts of one observation: the terminal's status, then
 // whether anything is at the response path. The error is ctx's, or a
 // response path that cannot be looked at.
+// lookTurn is an observation from the agent's completion hook: the turn is
+// over (completed), and the response file is as it is; the screen is not
+// read.
+func (r *run) lookTurn(at time.Time) (Observation, error) {
+	obs := Observation{At: at, Status: handoff.StatusCompleted, File: FileAbsent, TurnCompleted: true}
+	present, err := responsefile.Present(r.path)
+	if err != nil {
+		return obs, fmt.Errorf("%s: %w", r.role, err)
+	}
+	if present {
+		obs.File = FilePresent
+	}
+	return obs, nil
+}
+
 func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Observation, error) {
 	obs := Observation{At: at, File: FileAbsent}
 	st, err := term.Status(ctx)
@@ -429,7 +470,7 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Ob
 // until HintPoll after the last observation (at), so a burst of hints costs
 // one observation per HintPoll, not one each.
 func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
-	if r.hints == nil {
+	if r.hints == nil && r.turns == nil {
 		return r.sleep.SleepUntil(ctx, wake)
 	}
 	for {
@@ -444,11 +485,20 @@ func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
 			return ctx.Err()
 		case <-tm.C:
 			return nil
+		case _, ok := <-r.turns:
+			tm.Stop()
+			if !ok {
+				r.turns = nil
+				continue
+			}
+			// The agent says its turn is over: observe now.
+			r.turnNow = true
+			return nil
 		case _, ok := <-r.hints:
 			tm.Stop()
 			if !ok {
 				r.hints = nil // the source ended: plain polling from here
-				return r.sleep.SleepUntil(ctx, wake)
+				continue
 			}
 			r.hintUntil = r.clk.Now().Add(r.hintWindow)
 			if soon := at.Add(r.hintPoll); soon.Before(wake) {

@@ -2,6 +2,7 @@ package fsm_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"sync/atomic"
 	"testing"
@@ -94,5 +95,62 @@ func TestHintsAreDebounced(t *testing.T) {
 	// one at the deadline.
 	if got := n.Load(); got > 400/50+2 {
 		t.Errorf("%d observations in 400 ms of endless hints; want at most one per 50 ms", got)
+	}
+}
+
+// The agent's completion hook ends the wait without the screen: the screen
+// here never stops saying processing, and the poll is an hour.
+func TestTheCompletionHookEndsTheWaitWithoutTheScreen(t *testing.T) {
+	work, p, _ := setup(t)
+	cfg := handoff.DefaultConfig()
+	cfg.Poll = time.Hour
+	turns := make(chan struct{}, 1)
+	polls := make(chan fsm.Poll, 10)
+	go func() {
+		<-polls
+		if err := os.WriteFile(p, []byte("answer"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := responsefile.MarkTurnComplete(p, []byte("{}")); err != nil {
+			t.Error(err)
+		}
+		turns <- struct{}{}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var last fsm.Poll
+	res, err := fsm.Wait(ctx, fixed(handoff.StatusProcessing), fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
+		Logger: quiet(), Turns: turns, OnPoll: func(p fsm.Poll) { last = p; polls <- p }})
+	if err != nil || res.Content != "answer" {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	if !last.TurnComplete || last.Status != handoff.StatusCompleted {
+		t.Errorf("the deciding observation %+v is not the hook's", last)
+	}
+}
+
+// A marker older than the dispatch is an earlier turn's: the observation is
+// then a normal one (here: the screen says processing, so no decision).
+func TestAnOldTurnMarkerIsIgnored(t *testing.T) {
+	work, p, _ := setup(t)
+	if err := responsefile.MarkTurnComplete(p, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(responsefile.TurnMarker(p), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("an answer the screen has not confirmed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.ResponseTimeout = 50*time.Millisecond, 300*time.Millisecond
+	turns := make(chan struct{}, 1)
+	turns <- struct{}{}
+	var hooked atomic.Bool
+	_, err := fsm.Wait(context.Background(), fixed(handoff.StatusProcessing), fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: work, Logger: quiet(), Turns: turns, OnPoll: func(p fsm.Poll) { hooked.Store(hooked.Load() || p.TurnComplete) }})
+	if !errors.Is(err, handoff.ErrTimeout) || hooked.Load() {
+		t.Errorf("err %v, hook observation used: %v; want the old marker ignored and a timeout", err, hooked.Load())
 	}
 }

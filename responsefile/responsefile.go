@@ -12,7 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
+	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
@@ -175,4 +177,50 @@ func ClearStale(path, role string, a *Archive) (archived string, err error) {
 	// A stale symlink is moved aside too (rename moves the link, not its
 	// target), so the new answer can be written as a regular file.
 	return a.Store(path, role, ArchiveStale)
+}
+
+// TurnMarker is the path of the marker a completion hook (Codex's notify
+// program, Claude Code's Stop hook) writes when the agent's turn for the
+// response file at path is complete: a hidden file beside it.
+func TurnMarker(path string) string {
+	dir, name := filepath.Split(path)
+	return filepath.Join(dir, "."+name+".turn-complete")
+}
+
+// MarkTurnComplete writes the turn marker for the response file at path
+// (atomically: a temporary file renamed into place), holding what the hook
+// received, for a person debugging it.
+func MarkTurnComplete(path string, payload []byte) error {
+	marker := TurnMarker(path)
+	tmp, err := os.CreateTemp(filepath.Dir(marker), ".turn-*")
+	if err != nil {
+		return fmt.Errorf("mark the turn complete: %w", err)
+	}
+	_, werr := tmp.Write(payload)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("mark the turn complete: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), marker); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("mark the turn complete: %w", err)
+	}
+	return nil
+}
+
+// TurnCompleteSince reports whether the turn marker for path was written at
+// or after t (a marker from an earlier turn does not count).
+func TurnCompleteSince(path string, t time.Time) bool {
+	fi, err := os.Lstat(TurnMarker(path))
+	return err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(t)
+}
+
+// ClearTurnMarker removes the turn marker for path, if any: it is the
+// hook's note, not the agent's answer, so nothing is lost.
+func ClearTurnMarker(path string) error {
+	if err := os.Remove(TurnMarker(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("clear the turn marker: %w", err)
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 type Watcher struct {
 	w    *fsnotify.Watcher
 	c    chan struct{}
+	turn chan struct{}
 	errs chan error
 	once sync.Once
 	done chan struct{}
@@ -33,8 +34,8 @@ func Watch(path string) (*Watcher, error) {
 		fw.Close()
 		return nil, fmt.Errorf("watch %s: %w", dir, err)
 	}
-	w := &Watcher{w: fw, c: make(chan struct{}, 1), errs: make(chan error, 1), done: make(chan struct{})}
-	go w.run(name)
+	w := &Watcher{w: fw, c: make(chan struct{}, 1), turn: make(chan struct{}, 1), errs: make(chan error, 1), done: make(chan struct{})}
+	go w.run(name, filepath.Base(TurnMarker(path)))
 	return w, nil
 }
 
@@ -43,11 +44,17 @@ func Watch(path string) (*Watcher, error) {
 // one value). It is closed when the watcher stops.
 func (w *Watcher) C() <-chan struct{} { return w.c }
 
+// Turns delivers a value when a hook marked the agent's turn complete
+// (MarkTurnComplete) since the last receive. It is closed when the watcher
+// stops.
+func (w *Watcher) Turns() <-chan struct{} { return w.turn }
+
 // Err delivers the error that stopped the watcher early, if any.
 func (w *Watcher) Err() <-chan error { return w.errs }
 
-func (w *Watcher) run(name string) {
+func (w *Watcher) run(name, marker string) {
 	defer close(w.c)
+	defer close(w.turn)
 	// Created (by a write or a move into place) or written; a rename away or
 	// a removal is the wait itself consuming the file.
 	const changed = fsnotify.Create | fsnotify.Write
@@ -59,12 +66,21 @@ func (w *Watcher) run(name string) {
 			if !ok {
 				return
 			}
-			if filepath.Base(ev.Name) != name || ev.Op&changed == 0 {
+			if ev.Op&changed == 0 {
+				continue
+			}
+			var to chan struct{}
+			switch filepath.Base(ev.Name) {
+			case name:
+				to = w.c
+			case marker:
+				to = w.turn
+			default:
 				continue
 			}
 			select {
-			case w.c <- struct{}{}:
-			default: // a hint is already pending
+			case to <- struct{}{}:
+			default: // one is already pending
 			}
 		case err, ok := <-w.w.Errors:
 			if !ok {

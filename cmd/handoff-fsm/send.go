@@ -350,6 +350,6 @@ func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
 		fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the response file (%v); polling every %v instead\n", err, d.cfg.Poll)
 		return nil
 	}
-	opts.Hints = w.C()
+	opts.Hints, opts.Turns = w.C(), w.Turns()
 	return func() { _ = w.Close() }
 }

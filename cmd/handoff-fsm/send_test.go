@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 func TestSendHelpDocumentsTheExitCodes(t *testing.T) {
@@ -169,6 +173,32 @@ func TestRolesOfYourOwnGetTheirOwnFile(t *testing.T) {
 	for _, bad := range []string{"testr", "Analyst", "analyst_summary", "", "a/b"} {
 		if _, _, err := resolveRole(bad); !errors.Is(err, handoff.ErrUnknownRole) {
 			t.Errorf("%q: want ErrUnknownRole, got %v", bad, err)
+		}
+	}
+}
+
+func TestNotifyHookMarksTheTurnOfTheResponseFileInTheInput(t *testing.T) {
+	work := t.TempDir()
+	path, _ := handoff.ResponsePath(work, "tester")
+	if err := responsefile.EnsureDir(work); err != nil {
+		t.Fatal(err)
+	}
+	prompt := handoff.WithInstruction("Run the tests.", path)
+	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "t1",
+		"input-messages": []string{prompt}, "last-assistant-message": "done"})
+	var stderr bytes.Buffer
+	if code := runNotifyHook(context.Background(), []string{string(payload)}, nil, io.Discard, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(responsefile.TurnMarker(path))
+	if err != nil || string(b) != string(payload) {
+		t.Fatalf("marker holds %q (%v)", b, err)
+	}
+	// Other notifications, turns without an instruction and garbage are
+	// ignored, and never fail Codex's turn.
+	for _, arg := range []string{`{"type":"something-else"}`, `{"type":"agent-turn-complete","input-messages":["hi"]}`, `not json`} {
+		if code := runNotifyHook(context.Background(), []string{arg}, nil, io.Discard, io.Discard); code != exitOK {
+			t.Errorf("%s: exit %d", arg, code)
 		}
 	}
 }
