@@ -86,6 +86,9 @@ type Options struct {
 	// replies ([tui] show_tooltips = false), for tests that compare the
 	// screen's last message byte for byte.
 	HideTips bool
+	// Notify is Codex's notify program and its arguments (run with a JSON
+	// description of each completed turn); nil for none.
+	Notify []string
 }
 
 // DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
@@ -120,7 +123,15 @@ func Config(opts Options) string {
 	if opts.HideTips {
 		tui = "\n[tui]\nshow_tooltips = false\n"
 	}
-	return fmt.Sprintf(`model = %s
+	notify := ""
+	if len(opts.Notify) > 0 {
+		quoted := make([]string, len(opts.Notify))
+		for i, a := range opts.Notify {
+			quoted[i] = q(a)
+		}
+		notify = "notify = [" + strings.Join(quoted, ", ") + "]\n"
+	}
+	return notify + fmt.Sprintf(`model = %s
 model_provider = "fake"
 approval_policy = %s
 sandbox_mode = %s

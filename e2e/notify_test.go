@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
+)
+
+// buildCLI builds handoff-fsm into a temporary folder (Codex runs it as its
+// notify program).
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "handoff-fsm")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/handoff-fsm/handoff-fsm/cmd/handoff-fsm").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Codex's notify program (handoff-fsm notify-hook) reports the turn
+// complete, and the wait decides on that, not on the screen: the poll is a
+// minute, there is no file watch, and the wait still ends within seconds
+// of the turn.
+func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
+	needCodex(t)
+	cli := buildCLI(t)
+	r := newRig(t, realcodex.Options{Notify: []string{cli, "notify-hook"}})
+	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir), fakeopenai.Answer("I wrote the response file."))
+
+	path, _ := handoff.ResponsePath(r.workdir, "analyst")
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
+		t.Fatal(err)
+	}
+	w, err := responsefile.Watch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, "Analyse the project.", fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Turns: w.Turns(),
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		t.Fatalf("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != answer+"\n" {
+		t.Fatalf("got %q, want the file's %q", res.Content, answer+"\n")
+	}
+	last := polls[len(polls)-1]
+	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+		t.Fatalf("decided after %v by %+v: want the notify hook's observation, before the first regular poll", res.Elapsed, last)
+	}
+	marker, err := os.ReadFile(responsefile.TurnMarker(path))
+	if err != nil || !strings.Contains(string(marker), `"agent-turn-complete"`) {
+		t.Fatalf("the hook's marker holds %q (%v)", marker, err)
+	}
+	t.Logf("done %v after dispatch, on the notify hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+}
