@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
 // RegenerateCommand is how docs/state-diagram.md is produced from the table.
@@ -54,6 +55,12 @@ func Mermaid(table []handoff.Transition) string {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d | %s |\n", t.Event, o.Name, errName, o.Exit, cell(o.Summary))
 		}
 	}
+	b.WriteString("\n## Actions\n\nWhat the core asks the driver to do (`fsm.Ready.Action`); the core itself does no I/O.\n\n" +
+		"| action | when, and what the driver does |\n|---|---|\n")
+	for _, a := range fsm.Actions() {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", a, cell(a.Describe()))
+	}
+	b.WriteString("\nBefore the dispatch, with `fsm.Options.Settle` (`send --settle`), the driver waits for a ready prompt on two observations in a row before it pastes.\n")
 	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
 		"the core asks the driver to consume it, archived before it is read; a blank file counts as none), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +

@@ -8,6 +8,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/diagram"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
 // The committed diagram is the output of `handoff-fsm diagram` for the
@@ -91,6 +92,15 @@ func TestMermaidListsEveryEndingWithItsExitStatus(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the endings table lacks %s (exit %d)", o.Name, o.Exit)
+		}
+	}
+}
+
+func TestMermaidListsEveryActionOfTheCore(t *testing.T) {
+	md := diagram.Mermaid(handoff.Transitions())
+	for _, a := range fsm.Actions() {
+		if !strings.Contains(md, fmt.Sprintf("| `%s` |", a)) || a.Describe() == "unknown action" {
+			t.Errorf("action %s is not in the diagram's legend", a)
 		}
 	}
 }

@@ -91,6 +91,28 @@ const (
 	NeedsAttention Action = "needs_attention"
 )
 
+// Actions lists every action the core can ask for, for the diagram.
+func Actions() []Action {
+	return []Action{ConsumeFile, FetchLastOutput, SendReminder, AnswerPrompt, NeedsAttention}
+}
+
+// Describe says in one line what the driver does for the action.
+func (a Action) Describe() string {
+	switch a {
+	case ConsumeFile:
+		return "quiet with a file at the path: move it into the archive (synced), read it from there, report whether it was blank (FileConsumed) — then `file_ready`, or a blank file counts as none"
+	case FetchLastOutput:
+		return "on `fallback`: the response is the terminal's last output"
+	case SendReminder:
+		return "on `remind`: send the agent a short reminder naming its response file (Config.Reminders)"
+	case AnswerPrompt:
+		return "waiting_user_answer with automatic answers configured and left: type Config.AutoAnswer (cooldown Config.AnswerCooldown; after Config.MaxAnswers, `needs_user`)"
+	case NeedsAttention:
+		return "waiting_user_answer and nothing answers automatically: tell a person, once per dispatch; the wait goes on"
+	}
+	return "unknown action"
+}
+
 // Ready is what one step did and what the driver must do next (etcd-raft's
 // Ready): the transitions fired, at most one action, the ending once there
 // is one, and when to observe again.
