@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Message is one complete unit of control-mode output: a *Reply, an
@@ -313,32 +314,41 @@ var ErrBadArgument = errors.New("argument cannot be sent in control mode")
 
 // Quote makes arg one word of a tmux command line, taken literally by
 // tmux's parser: no ';' separators, no $VAR or ~ expansion, no comments.
-// Plain text is single-quoted; text with control characters (a newline
-// would end the command line) is double-quoted with octal escapes. A NUL
-// byte cannot be carried and is an error wrapping ErrBadArgument. Format
-// expansion (#{…}) is the command's business, exactly as on a shell
-// command line.
+// Plain UTF-8 text is single-quoted. Text with control characters (a
+// newline would end the command line) or bytes that are not UTF-8 (tmux's
+// parser would split the word there) is double-quoted, those bytes written
+// as octal escapes. A NUL byte cannot be carried and is an error wrapping
+// ErrBadArgument. Format expansion (#{…}) is the command's business,
+// exactly as on a shell command line.
 func Quote(arg string) (string, error) {
-	control := false
-	for i := 0; i < len(arg); i++ {
-		switch c := arg[i]; {
-		case c == 0:
-			return "", fmt.Errorf("%w: a NUL byte in %q", ErrBadArgument, arg)
-		case c < ' ' || c == 0x7f:
-			control = true
+	if strings.IndexByte(arg, 0) >= 0 {
+		return "", fmt.Errorf("%w: a NUL byte in %q", ErrBadArgument, arg)
+	}
+	plain := utf8.ValidString(arg)
+	for i := 0; plain && i < len(arg); i++ {
+		if c := arg[i]; c < ' ' || c == 0x7f {
+			plain = false
 		}
 	}
-	if !control {
+	if plain {
 		return "'" + strings.ReplaceAll(arg, "'", `'\''`) + "'", nil
 	}
 	var b strings.Builder
 	b.WriteByte('"')
-	for i := 0; i < len(arg); i++ {
-		switch c := arg[i]; {
+	for i := 0; i < len(arg); {
+		c := arg[i]
+		if c >= utf8.RuneSelf {
+			if r, n := utf8.DecodeRuneInString(arg[i:]); r != utf8.RuneError || n > 1 {
+				b.WriteString(arg[i : i+n])
+				i += n
+				continue
+			}
+		}
+		switch {
 		case c == '\\' || c == '"' || c == '$':
 			b.WriteByte('\\')
 			b.WriteByte(c)
-		case c < ' ' || c == 0x7f:
+		case c < ' ' || c >= 0x7f:
 			b.WriteByte('\\')
 			b.WriteByte('0' + c>>6)
 			b.WriteByte('0' + (c>>3)&7)
@@ -346,6 +356,7 @@ func Quote(arg string) (string, error) {
 		default:
 			b.WriteByte(c)
 		}
+		i++
 	}
 	b.WriteByte('"')
 	return b.String(), nil
