@@ -61,6 +61,10 @@ type Options struct {
 	// Timeout bounds Start and each command without a nearer context
 	// deadline (DefaultTimeout if zero).
 	Timeout time.Duration
+	// NoOutput asks tmux not to send %output at all (client flag
+	// no-output), for a client that only carries commands and captures;
+	// Output then never delivers.
+	NoOutput bool
 	// OnMessage, if set, receives every message that is not a reply:
 	// %output with its data, notifications, %exit. It runs on the
 	// client's reader and must return quickly; it must not call the
@@ -134,7 +138,11 @@ func Start(ctx context.Context, o Options) (*Client, error) {
 	case o.Socket != "":
 		args = append(args, "-L", o.Socket)
 	}
-	args = append(args, "-C", "attach-session", "-E", "-f", "ignore-size")
+	flags := "ignore-size"
+	if o.NoOutput {
+		flags += ",no-output"
+	}
+	args = append(args, "-C", "attach-session", "-E", "-f", flags)
 	if o.Session != "" {
 		args = append(args, "-t", o.Session)
 	}
@@ -316,8 +324,8 @@ func (c *Client) CaptureWith(ctx context.Context, pane string, o CaptureOptions)
 // Close ends the tmux client process: it closes its input, which makes
 // tmux detach the client and exit, and kills it if it has not exited
 // within the timeout. It waits for the process, so none is left behind.
-// Close is idempotent and returns nil unless the process could not be
-// ended; Err then wraps ErrClosed (or the error the client had died of).
+// Close is idempotent and always returns nil (it is an io.Closer); Err
+// then wraps ErrClosed, or the error the client had already died of.
 func (c *Client) Close() error {
 	c.shutdown()
 	return nil
