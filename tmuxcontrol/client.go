@@ -428,8 +428,8 @@ func (c *Client) dispatch(p *Parser, line []byte, attached *bool) {
 	case nil:
 		return
 	case *Reply:
-		if !*attached {
-			// The first block is the attach command's own (flags 0).
+		if !*attached && m.Guard.Flags == 0 {
+			// The attach command's own block: the first with flags 0.
 			*attached = true
 			if m.Failed {
 				c.attached <- fmt.Errorf("%w: attach to the %s: %s", ErrUnavailable, c.where(), strings.Join(m.Lines, "; "))
