@@ -2,6 +2,7 @@ package tmuxcontrol
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,22 @@ func BenchmarkCapture(b *testing.B) {
 			}
 		}
 		b.ReportMetric(1, "tmux-procs/op")
+	})
+	b.Run("poll-runner", func(b *testing.B) {
+		s, pane := benchPane(b)
+		r := NewRunner(ctx, Options{Socket: s.socket, Session: "main", NoOutput: true},
+			func(context.Context, io.Reader, ...string) (string, error) {
+				b.Fatal("the runner fell back")
+				return "", nil
+			}, nil)
+		defer r.Close()
+		for b.Loop() {
+			if _, err := r.Run(ctx, nil, "display-message", "-p", "-t", pane, pollFormat, ";",
+				"capture-pane", "-p", "-J", "-S", "-200", "-t", pane); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(0, "tmux-procs/op")
 	})
 	b.Run("poll-control", func(b *testing.B) {
 		s, pane := benchPane(b)

@@ -1,6 +1,7 @@
 // Package tmuxcontrol speaks tmux's control-mode protocol (tmux -C): one
-// persistent client per tmux server carries commands and captures on a pipe
-// instead of a process per call, and delivers %output notifications, so a
+// persistent client per tmux server (attached to the session whose panes it
+// watches) carries commands and captures on a pipe instead of a process per
+// call, and delivers %output notifications, so a
 // driver learns that a pane changed within milliseconds rather than at its
 // next poll.
 //
