@@ -1,6 +1,7 @@
 package tmuxcontrol
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -215,6 +216,7 @@ func TestArgumentsArriveLiterally(t *testing.T) {
 		"\xff\xfe not UTF-8",
 		" ",
 		"%begin 1 2 1",
+		strings.Repeat("0123456789\n", 20000), // 220 kB on one command line
 	} {
 		file := filepath.Join(dir, strconv.Itoa(i))
 		if _, err := c.Command(ctx, "set-buffer", "-b", "hfctl-arg", "--", arg); err != nil {
@@ -224,11 +226,12 @@ func TestArgumentsArriveLiterally(t *testing.T) {
 			t.Fatalf("save-buffer: %v", err)
 		}
 		got, err := os.ReadFile(file)
+		arg := []byte(arg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != arg {
-			t.Errorf("tmux received %q, want %q", got, arg)
+		if !bytes.Equal(got, arg) {
+			t.Errorf("tmux received %d bytes %q, want %d bytes %q", len(got), truncate(got), len(arg), truncate(arg))
 		}
 	}
 	// An empty argument is an argument (set-buffer ignores empty data).
@@ -311,6 +314,13 @@ func TestCloseLeavesNoClient(t *testing.T) {
 	if _, ok := <-c.Output(); ok {
 		t.Fatal("the output channel is still open")
 	}
+}
+
+func truncate(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
 }
 
 // processGone reports whether pid no longer exists (it was reaped).
