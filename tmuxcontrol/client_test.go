@@ -403,3 +403,54 @@ func TestCommandContextAndTimeout(t *testing.T) {
 		t.Fatalf("the client lost step after a cancelled command: %q, %v", out, err)
 	}
 }
+
+// Commands racing Close either complete or fail with ErrClosed; none hangs.
+func TestCloseWhileCommandsRun(t *testing.T) {
+	s := testServer(t, "cat")
+	c := s.client(Options{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for {
+				_, err := c.Command(context.Background(), "display-message", "-p", "x")
+				if err != nil {
+					if !errors.Is(err, ErrClosed) {
+						errs <- err
+					}
+					return
+				}
+			}
+		})
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("commands still wait 5 s after Close")
+	}
+	close(errs)
+	for err := range errs {
+		t.Errorf("a command failed with %v, want ErrClosed", err)
+	}
+}
+
+// Someone detaching every client ends ours with the reason tmux gives.
+func TestDetachedByOthers(t *testing.T) {
+	s := testServer(t, "cat")
+	c := s.client(Options{})
+	s.run("detach-client", "-s", "main")
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client did not end within 5 s of detach-client")
+	}
+	if err := c.Err(); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "detached") {
+		t.Fatalf("Err() = %v, want ErrUnavailable saying it was detached", err)
+	}
+}
