@@ -293,9 +293,11 @@ func TestCloseLeavesNoClient(t *testing.T) {
 	if !strings.Contains(clients, pid+" 1") {
 		t.Fatalf("list-clients does not show the control client %s:\n%s", pid, clients)
 	}
+	start := time.Now()
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("Close took %v", time.Since(start))
 	if err := c.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
