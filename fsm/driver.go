@@ -60,6 +60,16 @@ type Options struct {
 	// milliseconds of writing its file), then at Config.Poll again, which
 	// stays the safety net; the deadlines stay exact.
 	Hints <-chan struct{}
+	// Output, when set, says the terminal printed something (a tmux
+	// control-mode client's %output: tmuxdriver.Control). The wait looks
+	// again once the output has paused for OutputQuiet — or after
+	// OutputEvery while it keeps coming (a spinner never pauses) — so the
+	// end of a turn is seen within tens of milliseconds without a look per
+	// redraw.
+	Output <-chan struct{}
+	// OutputQuiet and OutputEvery shape the looks output triggers;
+	// DefaultOutputQuiet and DefaultOutputEvery if zero.
+	OutputQuiet, OutputEvery time.Duration
 	// Turns, when set, delivers the agent's own word that its turn is over
 	// (responsefile.Watcher.Turns: a marker written by Codex's notify
 	// program through `handoff-fsm notify-hook`). The wait then observes
@@ -76,10 +86,12 @@ type Options struct {
 	HintWindow time.Duration
 }
 
-// The defaults of the event-driven wait (Options.Hints).
+// The defaults of the event-driven wait (Options.Hints, Options.Output).
 const (
-	DefaultHintPoll   = 25 * time.Millisecond
-	DefaultHintWindow = 2 * time.Second
+	DefaultHintPoll    = 25 * time.Millisecond
+	DefaultHintWindow  = 2 * time.Second
+	DefaultOutputQuiet = 30 * time.Millisecond
+	DefaultOutputEvery = 500 * time.Millisecond
 )
 
 // Poll is what one observation saw and what the core made of it.
@@ -263,6 +275,9 @@ type run struct {
 	hints      <-chan struct{}
 	turns      <-chan struct{}
 	turnNow    bool // the next observation is a completion hook's
+	output     <-chan struct{}
+	outQuiet   time.Duration
+	outEvery   time.Duration
 	hintPoll   time.Duration
 	hintWindow time.Duration
 	// hintUntil is when the fast polling after the last hint ends.
@@ -289,7 +304,14 @@ func prepare(opts Options) (*run, error) {
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
-		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow}
+		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
+		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery}
+	if r.outQuiet <= 0 {
+		r.outQuiet = DefaultOutputQuiet
+	}
+	if r.outEvery <= 0 {
+		r.outEvery = DefaultOutputEvery
+	}
 	if r.hintPoll <= 0 {
 		r.hintPoll = DefaultHintPoll
 	}
@@ -470,11 +492,20 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Ob
 // until HintPoll after the last observation (at), so a burst of hints costs
 // one observation per HintPoll, not one each.
 func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
-	if r.hints == nil && r.turns == nil {
+	if r.hints == nil && r.turns == nil && r.output == nil {
 		return r.sleep.SleepUntil(ctx, wake)
 	}
+	// With output, a look is due OutputQuiet after the last output (each
+	// new output pushes it back), but no later than OutputEvery after the
+	// first output since the last look; the poll, the hints and the
+	// deadlines (wake) still bound it.
+	var firstOut, outDue time.Time
 	for {
-		d := r.clk.Until(wake)
+		next := wake
+		if !outDue.IsZero() && outDue.Before(next) {
+			next = outDue
+		}
+		d := r.clk.Until(next)
 		if d <= 0 {
 			return ctx.Err()
 		}
@@ -494,6 +525,23 @@ func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
 			// The agent says its turn is over: observe now.
 			r.turnNow = true
 			return nil
+		case _, ok := <-r.output:
+			tm.Stop()
+			if !ok {
+				r.output = nil
+				continue
+			}
+			now := r.clk.Now()
+			if firstOut.IsZero() {
+				firstOut = now
+			}
+			outDue = now.Add(r.outQuiet)
+			if limit := firstOut.Add(r.outEvery); limit.Before(outDue) {
+				outDue = limit
+			}
+			if soon := at.Add(r.hintPoll); outDue.Before(soon) {
+				outDue = soon
+			}
 		case _, ok := <-r.hints:
 			tm.Stop()
 			if !ok {

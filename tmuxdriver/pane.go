@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,6 +65,16 @@ type Options struct {
 	// AllowShell turns the shell check off, for an agent that is itself a
 	// shell (or runs under one that stays in the foreground).
 	AllowShell bool
+	// Runner carries the pane's tmux commands; nil runs each as its own
+	// tmux process on Server. A tmuxcontrol.Runner carries them over one
+	// control-mode client instead (no process per poll), falling back to
+	// Server.Run by itself.
+	Runner Runner
+}
+
+// Runner runs one tmux command line, as Server.Run does.
+type Runner interface {
+	Run(ctx context.Context, stdin io.Reader, args ...string) (string, error)
 }
 
 // Pane is one agent's tmux pane. It implements handoff.Terminal and
@@ -130,6 +141,14 @@ type Snapshot struct {
 	// Classification is the classifier's reading of Capture and Title; it is
 	// left empty when the pane is dead or at a shell.
 	Classification handoff.Classification
+}
+
+// run runs a tmux command line through the Runner, or on the server.
+func (p *Pane) run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	if p.o.Runner != nil {
+		return p.o.Runner.Run(ctx, stdin, args...)
+	}
+	return p.o.Server.Run(ctx, stdin, args...)
 }
 
 // Observe reads the pane once — screen, title and liveness in a single tmux
@@ -210,7 +229,7 @@ func (p *Pane) read(ctx context.Context, history int) (Snapshot, error) {
 	if p.o.Escapes {
 		args = append(args, "-e")
 	}
-	out, err := p.o.Server.Run(ctx, nil, args...)
+	out, err := p.run(ctx, nil, args...)
 	if err != nil {
 		return Snapshot{}, p.paneErr(err)
 	}
@@ -284,12 +303,12 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	}
 	if snap.InMode {
 		// Someone scrolled back in the pane: copy mode would take the Enter.
-		if _, err := p.o.Server.Run(ctx, nil, "copy-mode", "-q", "-t", p.o.Target); err != nil {
+		if _, err := p.run(ctx, nil, "copy-mode", "-q", "-t", p.o.Target); err != nil {
 			return fmt.Errorf("send: leave copy mode: %w", p.paneErr(err))
 		}
 	}
 	buf := "handoff-fsm-" + nonce()
-	_, err = p.o.Server.Run(ctx, strings.NewReader(text),
+	_, err = p.run(ctx, strings.NewReader(text),
 		"load-buffer", "-b", buf, "-", ";",
 		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
 	if err != nil {
@@ -301,7 +320,7 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	}
 	// The screen right before Enter, taken in the same tmux process that
 	// presses it.
-	pasted, err := p.o.Server.Run(ctx, nil,
+	pasted, err := p.run(ctx, nil,
 		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
 		"send-keys", "-t", p.o.Target, "Enter")
 	if err != nil {
@@ -314,7 +333,7 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if submitted {
 		return nil
 	}
-	if _, err := p.o.Server.Run(ctx, nil, "send-keys", "-t", p.o.Target, "Enter"); err != nil {
+	if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, "Enter"); err != nil {
 		return fmt.Errorf("send: second enter: %w", p.paneErr(err))
 	}
 	return nil
@@ -331,7 +350,7 @@ func (p *Pane) SendKeys(ctx context.Context, keys ...string) error {
 		return fmt.Errorf("send keys: %w", err)
 	}
 	args := append([]string{"send-keys", "-t", p.o.Target}, keys...)
-	if _, err := p.o.Server.Run(ctx, nil, args...); err != nil {
+	if _, err := p.run(ctx, nil, args...); err != nil {
 		return fmt.Errorf("send keys: %w", p.paneErr(err))
 	}
 	return nil
@@ -346,7 +365,7 @@ func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {
 		if err := sleep(ctx, 50*time.Millisecond); err != nil {
 			return false, err
 		}
-		now, err := p.o.Server.Run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
 		if err != nil {
 			return false, p.paneErr(err)
 		}
@@ -377,7 +396,7 @@ func significant(screen string) string {
 func (p *Pane) dropBuffer(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_, _ = p.o.Server.Run(ctx, nil, "delete-buffer", "-b", name)
+	_, _ = p.run(ctx, nil, "delete-buffer", "-b", name)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -95,12 +95,27 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
-	pane, err := pf.open(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var ctl *tmuxdriver.Control
+	if *events {
+		// One control-mode client carries the polls and reports the pane's
+		// output; a target it cannot find is left to the wait to report.
+		if o, c, err := tmuxdriver.StartControl(ctx, po, func(err error) {
+			fmt.Fprintf(stderr, "handoff-fsm: tmux control mode is unavailable (%v); polling with one tmux process per look\n", err)
+		}); err == nil {
+			po, ctl = o, c
+			defer ctl.Close()
+		}
+	}
+	pane, err := tmuxdriver.New(po)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d,
+	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -163,6 +178,8 @@ type dispatch struct {
 	events bool
 	// settle: wait up to this long for a ready prompt before sending.
 	settle time.Duration
+	// control reports the pane's output (tmux control mode); nil for none.
+	control *tmuxdriver.Control
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -351,5 +368,11 @@ func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
 		return nil
 	}
 	opts.Hints, opts.Turns = w.C(), w.Turns()
+	if d.control != nil {
+		opts.Output = d.control.Hints()
+		// A look over the control client costs under a millisecond and no
+		// process: look again soon after a hint.
+		opts.HintPoll = 10 * time.Millisecond
+	}
 	return func() { _ = w.Close() }
 }

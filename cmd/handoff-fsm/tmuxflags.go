@@ -36,19 +36,28 @@ func addPaneFlags(fs *flag.FlagSet) *paneFlags {
 
 // open returns the pane the flags name.
 func (f *paneFlags) open(o tmuxdriver.Options) (*tmuxdriver.Pane, error) {
+	o, err := f.options(o)
+	if err != nil {
+		return nil, err
+	}
+	return tmuxdriver.New(o)
+}
+
+// options fills o from the flags.
+func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if *f.target == "" {
-		return nil, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
+		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
 	cl, err := provider.Lookup(*f.provider)
 	if err != nil {
-		return nil, fmt.Errorf("--provider: %w", err)
+		return o, fmt.Errorf("--provider: %w", err)
 	}
 	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.d}
 	o.Target = *f.target
 	o.Classifier = cl
 	o.History = *f.history
 	o.AllowShell = *f.allowShell
-	return tmuxdriver.New(o)
+	return o, nil
 }
 
 // providerFlag declares --provider, the agent CLI whose screens are read.

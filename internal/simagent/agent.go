@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"strings"
@@ -93,6 +94,15 @@ type Options struct {
 	// Model, Effort and Cwd fill the status line; Cwd's basename is the idle
 	// pane title.
 	Model, Effort, Cwd string
+	// IdleLog, when set, is a file the agent appends the time of each turn's
+	// end to (Unix nanoseconds, one per line, written right after the idle
+	// screen is drawn), so a benchmark can tell the agent's delay from the
+	// engine's.
+	IdleLog string
+	// WorkJitter adds a random extra of up to this much to each turn's
+	// work, so a benchmark's turns do not all end at the same point of the
+	// poll interval.
+	WorkJitter time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -355,7 +365,11 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		_ = sleep(ctx, a.o.Work/2)
 		return ErrCrashed
 	}
-	if err := sleep(ctx, a.o.Work); err != nil {
+	work := a.o.Work
+	if a.o.WorkJitter > 0 {
+		work += rand.N(a.o.WorkJitter)
+	}
+	if err := sleep(ctx, work); err != nil {
 		return nil
 	}
 
@@ -402,6 +416,12 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		s.Transcript = append(s.Transcript, "",
 			fmt.Sprintf("  Worked for %ds • %s", int(time.Since(began).Seconds()), time.Now().Format("15:04")))
 	})
+	if a.o.IdleLog != "" {
+		if f, err := os.OpenFile(a.o.IdleLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			fmt.Fprintln(f, time.Now().UnixNano())
+			f.Close()
+		}
+	}
 	return nil
 }
 

@@ -1,0 +1,72 @@
+package tmuxdriver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/tmuxcontrol"
+)
+
+// Control carries one pane's tmux commands over a control-mode client
+// (tmuxcontrol: no tmux process per poll) and reports when the pane prints
+// something, so a wait can look again at once instead of at its next poll
+// (fsm.Options.Hints). When control mode is unavailable or its client dies,
+// commands go back to one tmux process each and the hints stop; onFallback
+// is told why, once.
+type Control struct {
+	runner *tmuxcontrol.Runner
+	hints  chan struct{}
+	stop   chan struct{}
+}
+
+// StartControl attaches a control client to the session of o's target and
+// returns o with its Runner set to it, and the Control. An error means the
+// target could not be found at all; a control client that cannot start is
+// not an error (onFallback hears of it and polling works as before).
+func StartControl(ctx context.Context, o Options, onFallback func(error)) (Options, *Control, error) {
+	ids, err := o.Server.Run(ctx, nil, "display-message", "-p", "-t", o.Target, "#{session_id} #{pane_id}")
+	if err != nil {
+		return o, nil, fmt.Errorf("pane %s: %w", o.Target, err)
+	}
+	session, pane, _ := strings.Cut(strings.TrimSpace(ids), " ")
+	r := tmuxcontrol.NewRunner(ctx, tmuxcontrol.Options{Socket: o.Server.Socket, SocketPath: o.Server.SocketPath,
+		Binary: o.Server.Binary, Session: session}, o.Server.Run, onFallback)
+	c := &Control{runner: r, hints: make(chan struct{}, 1), stop: make(chan struct{})}
+	if cl := r.Client(); cl != nil {
+		go c.forward(cl.Output(), pane)
+	}
+	o.Runner = r
+	return o, c, nil
+}
+
+// forward turns the pane's output events into hints, coalesced.
+func (c *Control) forward(events <-chan tmuxcontrol.OutputEvent, pane string) {
+	for {
+		select {
+		case <-c.stop:
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			if ev.Pane != pane {
+				continue
+			}
+			select {
+			case c.hints <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// Hints delivers a value when the pane printed something since the last
+// receive.
+func (c *Control) Hints() <-chan struct{} { return c.hints }
+
+// Close ends the control client.
+func (c *Control) Close() error {
+	close(c.stop)
+	return c.runner.Close()
+}
