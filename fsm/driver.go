@@ -68,7 +68,8 @@ type Options struct {
 	// redraw.
 	Output <-chan struct{}
 	// OutputQuiet and OutputEvery shape the looks output triggers;
-	// DefaultOutputQuiet and DefaultOutputEvery if zero.
+	// DefaultOutputQuiet and Config.Poll if zero (output that never pauses
+	// then costs no more looks than polling does).
 	OutputQuiet, OutputEvery time.Duration
 	// Turns, when set, delivers the agent's own word that its turn is over
 	// (responsefile.Watcher.Turns: a marker written by Codex's notify
@@ -91,7 +92,6 @@ const (
 	DefaultHintPoll    = 25 * time.Millisecond
 	DefaultHintWindow  = 2 * time.Second
 	DefaultOutputQuiet = 30 * time.Millisecond
-	DefaultOutputEvery = 500 * time.Millisecond
 )
 
 // Poll is what one observation saw and what the core made of it.
@@ -310,7 +310,7 @@ func prepare(opts Options) (*run, error) {
 		r.outQuiet = DefaultOutputQuiet
 	}
 	if r.outEvery <= 0 {
-		r.outEvery = DefaultOutputEvery
+		r.outEvery = cfg.Poll
 	}
 	if r.hintPoll <= 0 {
 		r.hintPoll = DefaultHintPoll

@@ -64,7 +64,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
-	events := fs.Bool("events", true, "react to the response file at once (a folder watch) instead of at the next poll; --events=false polls only")
+	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
+	control := fs.Bool("control", true, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); --control=false starts one per look")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
@@ -100,7 +101,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 	var ctl *tmuxdriver.Control
-	if *events {
+	if *events && *control {
 		// One control-mode client carries the polls and reports the pane's
 		// output; a target it cannot find is left to the wait to report.
 		if o, c, err := tmuxdriver.StartControl(ctx, po, func(err error) {
