@@ -34,7 +34,8 @@ func BenchmarkFileWrittenToExit(b *testing.B) {
 		args []string
 	}{
 		{"poll-2s", []string{"--events=false"}},
-		{"events", nil},
+		{"watch", nil},
+		{"watch+control", []string{"--control"}},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			idleLog := filepath.Join(b.TempDir(), "idle.log")
@@ -108,7 +109,7 @@ func BenchmarkCostPerDispatchMinute(b *testing.B) {
 		for _, mode := range []struct {
 			name string
 			args []string
-		}{{"poll-2s", []string{"--events=false"}}, {"events", nil}} {
+		}{{"poll-2s", []string{"--events=false"}}, {"watch", nil}, {"watch+control", []string{"--control"}}} {
 			b.Run(fmt.Sprintf("panes-%d/%s", n, mode.name), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					costRound(b, real, n, mode.args)
