@@ -677,3 +677,31 @@ func TestSendSettlesAndStartsOnOutputOnRealTmux(t *testing.T) {
 		}
 	})
 }
+
+// --log-format json: a supervisor reads stderr as JSON objects only, one per
+// line, with each transition structured.
+func TestSendLogFormatJSON(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, quickAgent...)
+	stdout, stderr, code := cli(t, "", append(a.sendArgs(quickWait...), "--log-format", "json", "--prompt", "hello")...)
+	if code != exitOK || stdout != "hello\n" {
+		t.Fatalf("exit %d stdout %q\n%s", code, stdout, stderr)
+	}
+	var transitions []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("stderr line is not JSON: %q (%v)", line, err)
+		}
+		if obj["msg"] == "transition" {
+			transitions = append(transitions, obj)
+		}
+	}
+	if len(transitions) < 2 || transitions[len(transitions)-1]["to"] != "Done" || transitions[0]["from"] != "AwaitingStart" ||
+		transitions[0]["role"] != "analyst" || transitions[0]["event"] == nil {
+		t.Errorf("transitions %v", transitions)
+	}
+	if _, _, code := cli(t, "", append(a.sendArgs(), "--log-format", "xml", "--prompt", "x")...); code != exitUsage {
+		t.Errorf("--log-format xml: exit %d, want usage", code)
+	}
+}

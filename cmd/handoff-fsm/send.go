@@ -62,6 +62,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	settle := durationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
 	startOnOutput := fs.Bool("start-on-output", false, "count a change of the screen since dispatch as the agent having started (a turn over before the first poll then costs one grace, not two)")
 	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
+	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
@@ -70,6 +71,16 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
+	}
+	var jsonLog *jsonLines
+	switch *logFormat {
+	case "text":
+	case "json":
+		jsonLog = newJSONLines(stderr)
+		stderr = jsonLog
+	default:
+		fmt.Fprintf(stderr, "handoff-fsm send: --log-format %q: want text or json\n", *logFormat)
+		return exitUsage
 	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: "+format+"\n", a...)
@@ -116,7 +127,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
+	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -181,6 +192,8 @@ type dispatch struct {
 	settle time.Duration
 	// control reports the pane's output (tmux control mode); nil for none.
 	control *tmuxdriver.Control
+	// jsonLog, when set, is stderr as JSON lines (--log-format json).
+	jsonLog *jsonLines
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -206,6 +219,11 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			fmt.Fprintf(prog, "handoff-fsm: %5.2fs  the agent waits for you (a permission prompt or a question): answer it in pane %s, or use --auto-answer\n",
 				p.Elapsed.Seconds(), d.pane.Target())
 		},
+	}
+	if d.jsonLog != nil {
+		// Structured: the engine's logs and each transition as JSON objects.
+		opts.Logger = d.jsonLog.log
+		opts.Observer = transitionLogger(d.jsonLog.log, d.role)
 	}
 	roles := d.roles
 	if roles == nil {
