@@ -705,3 +705,26 @@ func TestSendLogFormatJSON(t *testing.T) {
 		t.Errorf("--log-format xml: exit %d, want usage", code)
 	}
 }
+
+// watch without --target: a board of every pane, a JSON line per change
+// when piped.
+func TestWatchBoardListsEveryPane(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, quickAgent...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
+	out, _ := cmd.Output() // ends when the context does
+	rows := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not a JSON line: %q (%v)", line, err)
+		}
+		rows[r["pane"].(string)] = r
+	}
+	agent := rows[a.pane.Target()]
+	if len(rows) != 2 || agent == nil || agent["status"] != "idle" || agent["provider"] != "codex" || agent["target"] != "agent:0.0" {
+		t.Errorf("board rows %v; want the agent's pane idle (codex) and the other window", rows)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -14,9 +15,11 @@ import (
 // until interrupted. A pane that goes away is reported once, and watching
 // goes on (it may come back).
 func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("watch", "usage: handoff-fsm watch --target T [--socket NAME | --socket-path PATH] [--interval D] [flags]\n"+
-		"\nPrints \"TIME STATUS  reason\" whenever the pane's classified status changes, until\n"+
-		"interrupted (Ctrl-C).\n"+
+	fs := newFlagSet("watch", "usage: handoff-fsm watch [--target T] [--socket NAME | --socket-path PATH] [--interval D] [flags]\n"+
+		"\nWith --target: prints \"TIME STATUS  reason\" whenever the pane's classified status changes,\n"+
+		"until interrupted (Ctrl-C). Without: a board of every pane on the server (provider, status,\n"+
+		"how long in it), redrawn live on a terminal, a JSON line per change when piped; there\n"+
+		"--provider auto (the default) picks each pane's provider by its command.\n"+
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	interval := durationVar(fs, "interval", time.Second, "how often the pane is read")
@@ -26,6 +29,14 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if interval.d <= 0 {
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
 		return exitUsage
+	}
+	if *pf.target == "" {
+		name := *pf.provider
+		if !providerSet(fs) {
+			name = "auto"
+		}
+		srv := tmuxdriver.Server{Socket: *pf.socket, SocketPath: *pf.socketPath, Timeout: pf.tmuxWait.d}
+		return runBoard(ctx, srv, name, *pf.history, interval.d, stdout, stderr)
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
@@ -59,4 +70,11 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		case <-t.C:
 		}
 	}
+}
+
+// providerSet reports whether --provider was given.
+func providerSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "provider" })
+	return set
 }
