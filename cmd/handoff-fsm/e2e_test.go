@@ -2,14 +2,19 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -726,5 +731,40 @@ func TestWatchBoardListsEveryPane(t *testing.T) {
 	agent := rows[a.pane.Target()]
 	if len(rows) != 2 || agent == nil || agent["status"] != "idle" || agent["provider"] != "codex" || agent["target"] != "agent:0.0" {
 		t.Errorf("board rows %v; want the agent's pane idle (codex) and the other window", rows)
+	}
+}
+
+// With the standard OTEL_* variables set, send exports its dispatch span to
+// the collector over OTLP/HTTP; without them it exports nothing.
+func TestSendExportsASpanWhenOpenTelemetryIsOn(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var bodies [][]byte
+	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		bodies = append(bodies, b)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer col.Close()
+	a := startAgent(t, quickAgent...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := cliCmd(ctx, append(a.sendArgs(quickWait...), "--prompt", "traced")...)
+	cmd.Env = append(cmd.Env, "OTEL_EXPORTER_OTLP_ENDPOINT="+col.URL)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("send: %v\n%s", err, out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var all []byte
+	for _, b := range bodies {
+		all = append(all, b...)
+	}
+	for _, want := range []string{"handoff.dispatch", "handoff.role", "analyst", "handoff.outcome", "transition", "handoff-fsm"} {
+		if !bytes.Contains(all, []byte(want)) {
+			t.Errorf("the exported spans (%d requests) lack %q", len(bodies), want)
+		}
 	}
 }

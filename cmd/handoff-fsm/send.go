@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
+	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
 const sendUsage = `usage: handoff-fsm send --target T [--socket NAME | --socket-path PATH] --role ROLE
@@ -127,7 +128,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
+	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
@@ -194,6 +195,8 @@ type dispatch struct {
 	control *tmuxdriver.Control
 	// jsonLog, when set, is stderr as JSON lines (--log-format json).
 	jsonLog *jsonLines
+	// provider names the agent CLI, for traces.
+	provider string
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 }
@@ -258,7 +261,14 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
-	res, err := fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+	var res fsm.Result
+	if tr, shutdown := otelTracer(ctx, d.stderr); tr != nil {
+		defer shutdown()
+		res, err = tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()},
+			d.pane, d.pane, d.prompt, opts)
+	} else {
+		res, err = fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+	}
 	stopProgress()
 	prog.stop()
 	if rec != nil {
