@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/looplab/fsm"
@@ -342,12 +343,24 @@ func (c *Core) quiet(obs Observation) []Entry {
 	return fired
 }
 
+// outcomes maps the table's final events to their endings. The table is
+// constant, so it is read once, not on every final step.
+var outcomes = sync.OnceValue(func() map[handoff.Event]handoff.Outcome {
+	m := map[handoff.Event]handoff.Outcome{}
+	for _, t := range handoff.Transitions() {
+		if t.Outcome != nil {
+			m[t.Event] = *t.Outcome
+		}
+	}
+	return m
+})
+
 // ready is the step's result: the ending (from the table) once final, with
 // the action a fallback needs.
 func (c *Core) ready(fired []Entry) Ready {
 	r := Ready{Transitions: fired, State: c.State(), Deadline: c.Deadline()}
 	if r.State.Final() {
-		if o, ok := handoff.OutcomeOf(c.snap.End); ok {
+		if o, ok := outcomes()[c.snap.End]; ok {
 			r.Outcome = &o
 		}
 		if len(fired) > 0 && c.snap.End == handoff.EventFallback {
