@@ -14,6 +14,9 @@ const (
 	// DefaultMaxResponseBytes bounds how much of a response file is read; a
 	// larger file is an error, not a truncated answer.
 	DefaultMaxResponseBytes = 8 << 20
+	// DefaultMaxPollFailures is how many status polls in a row may fail
+	// (tmux busy, a call that timed out) before the dispatch fails.
+	DefaultMaxPollFailures = 3
 )
 
 // Config holds the knobs of one wait. One stance everywhere (NewCore,
@@ -38,16 +41,24 @@ type Config struct {
 	Fallback bool
 	// MaxResponseBytes is the largest response file that will be read.
 	MaxResponseBytes int64
+	// MaxPollFailures is how many consecutive status polls may fail (the
+	// terminal could not be read, but is not gone) before the dispatch
+	// fails with a terminal error carrying the last cause. A failed poll is
+	// retried on the next one; a terminal that is gone, or an error status,
+	// still ends the dispatch at once. At least 1 (1: no retry).
+	MaxPollFailures int
 }
 
 // DefaultConfig returns the spec's defaults: poll 2 s, idle grace 30 s,
-// response timeout 1800 s, strict handoff on.
+// response timeout 1800 s, strict handoff on; and a response file of at
+// most 8 MiB, three failed status polls in a row at most.
 func DefaultConfig() Config {
 	return Config{
 		Poll:             DefaultPoll,
 		IdleGrace:        DefaultIdleGrace,
 		ResponseTimeout:  DefaultResponseTimeout,
 		MaxResponseBytes: DefaultMaxResponseBytes,
+		MaxPollFailures:  DefaultMaxPollFailures,
 	}
 }
 
@@ -84,6 +95,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: response timeout must be positive, got %v"+hint, ErrInvalidConfig, c.ResponseTimeout)
 	case c.MaxResponseBytes <= 0:
 		return fmt.Errorf("%w: max response bytes must be positive, got %d"+hint, ErrInvalidConfig, c.MaxResponseBytes)
+	case c.MaxPollFailures < 1:
+		return fmt.Errorf("%w: max poll failures must be at least 1, got %d"+hint, ErrInvalidConfig, c.MaxPollFailures)
 	}
 	return nil
 }

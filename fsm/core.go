@@ -52,6 +52,12 @@ type Observation struct {
 	// when it could not be read); it ends up in a WaitError.
 	Detail string
 	File   FileState
+	// Unreadable: the terminal could not be read at this look, but is not
+	// gone (tmux busy, a call that timed out); Status is meaningless and
+	// Detail says why. It is not an observation of the agent: it neither
+	// starts, continues nor breaks anything, and only counts towards
+	// Config.MaxPollFailures.
+	Unreadable bool
 }
 
 // Entry is one transition of the journal: at At, Event (seen with terminal
@@ -97,7 +103,8 @@ type Ready struct {
 	// without a change on the terminal (startup timeout, grace expiry,
 	// response timeout); zero once the wait is over. The driver observes
 	// again at the deadline, so that it is decided on an observation taken
-	// then, not one poll interval later.
+	// then, not one poll interval later. After an unreadable look it may
+	// have passed undecided; the next poll decides it.
 	Deadline time.Time
 }
 
@@ -113,6 +120,8 @@ type Snapshot struct {
 	// LastAt is the time of the last observation; zero before the first.
 	LastAt time.Time `json:"last_at,omitzero"`
 	Polls  int       `json:"polls"`
+	// PollFailures counts the unreadable observations in a row so far.
+	PollFailures int `json:"poll_failures,omitempty"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
 }
@@ -156,6 +165,8 @@ func Resume(cfg handoff.Config, s Snapshot) (*Core, error) {
 		return nil, fmt.Errorf("%w: state %s needs idle_since", ErrBadSnapshot, s.State)
 	case s.Polls < 0:
 		return nil, fmt.Errorf("%w: negative poll count", ErrBadSnapshot)
+	case s.PollFailures < 0:
+		return nil, fmt.Errorf("%w: negative poll failure count", ErrBadSnapshot)
 	case s.State.Final() && !endsIn(s.End, s.State):
 		return nil, fmt.Errorf("%w: state %s cannot end with event %q", ErrBadSnapshot, s.State, s.End)
 	case !s.State.Final() && s.End != "":
@@ -237,6 +248,10 @@ func (c *Core) Deadline() time.Time {
 
 // Step feeds one observation to the core. The rules, in order (the spec's
 // poll requirement, file-handoff-spec.md):
+//  0. an unreadable terminal is no observation: it changes nothing, unless
+//     it is the Config.MaxPollFailures-th in a row or comes at or after the
+//     response deadline (there is no later poll to wait for): then → Failed
+//     (terminal error), with its Detail;
 //  1. status error → Failed (terminal error), before anything else;
 //  2. quiet (idle/completed) with a file at the path → ConsumeFile: the
 //     driver takes it away and says with FileConsumed what it held; an
@@ -259,8 +274,18 @@ func (c *Core) Step(obs Observation) Ready {
 	}
 	c.consuming = nil
 	c.snap.Polls++
-	c.snap.LastStatus = obs.Status
 	c.snap.LastAt = obs.At
+	if obs.Unreadable {
+		c.snap.PollFailures++
+		if c.snap.PollFailures < c.cfg.MaxPollFailures && obs.At.Before(c.ResponseDeadline()) {
+			return c.ready(nil)
+		}
+		obs.Status = handoff.StatusError
+		c.snap.LastStatus = obs.Status
+		return c.ready(c.fire(obs, nil, handoff.EventTerminalError))
+	}
+	c.snap.PollFailures = 0
+	c.snap.LastStatus = obs.Status
 
 	switch {
 	case obs.Status == handoff.StatusError:

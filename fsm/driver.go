@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -51,7 +52,10 @@ type Poll struct {
 	N       int           // 1 for the first poll
 	Status  handoff.Status
 	Detail  string // the terminal's error, when Status could not be read
-	File    FileState
+	// Unreadable: the terminal could not be read at this poll (Detail says
+	// why) and the wait tries again; Status is then "error" but was not seen.
+	Unreadable bool
+	File       FileState
 	// Content is the response file's text when this poll read it (File is
 	// FileReady or FileBlank); "" otherwise.
 	Content string
@@ -227,11 +231,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			return res, err
 		}
 		at := r.clk.Now()
-		obs, err := r.look(ctx, term, at)
+		obs, cause, err := r.look(ctx, term, at)
 		if err != nil {
 			return res, err
 		}
-		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File}
+		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable}
 		// answer and archived are the response, should this poll end the wait.
 		var answer, archived string
 		rd := core.Step(obs)
@@ -250,6 +254,10 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 		res.Journal = append(res.Journal, rd.Transitions...)
 		res.Elapsed = at.Sub(start)
 		res.Polls++
+		if obs.Unreadable && rd.Outcome == nil {
+			r.log.Warn("the terminal could not be read; trying again on the next poll",
+				"role", r.role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.cfg.MaxPollFailures, "error", obs.Detail)
+		}
 		for _, e := range rd.Transitions {
 			if e.Event == handoff.EventStartupTimeout {
 				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
@@ -284,8 +292,12 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			if n := len(rd.Transitions); n > 0 {
 				from = rd.Transitions[n-1].From
 			}
-			return res, &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
+			we := &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
 				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
+			if o.Err == handoff.ErrTerminalError {
+				we.Cause = cause
+			}
+			return res, we
 		}
 
 		wake := at.Add(r.cfg.Poll)
@@ -305,25 +317,33 @@ func (r *run) poll(p Poll) {
 }
 
 // look gathers the raw facts of one observation: the terminal's status, then
-// whether anything is at the response path. The error is ctx's, or a
-// response path that cannot be looked at.
-func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Observation, error) {
-	obs := Observation{At: at, File: FileAbsent}
-	st, err := term.Status(ctx)
-	if err != nil {
+// whether anything is at the response path. cause is the terminal's error,
+// if it gave one. The error is ctx's, or a response path that cannot be
+// looked at.
+func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (obs Observation, cause, err error) {
+	obs = Observation{At: at, File: FileAbsent}
+	st, cause := term.Status(ctx)
+	if cause != nil {
 		if ctx.Err() != nil {
-			return obs, ctx.Err()
+			return obs, nil, ctx.Err()
 		}
-		// A terminal that cannot be read is a terminal error.
-		st, obs.Detail = handoff.StatusError, err.Error()
+		obs.Detail = cause.Error()
+		if st != handoff.StatusError && !errors.Is(cause, handoff.ErrTerminalGone) {
+			// One failed look (tmux busy, a call that timed out): the core
+			// counts it and the next poll tries again.
+			obs.Status, obs.Unreadable = handoff.StatusError, true
+			return obs, cause, nil
+		}
+		// Gone, or an error on the agent's screen: a terminal error.
+		st = handoff.StatusError
 	}
 	obs.Status = st
 	present, err := responsefile.Present(r.path)
 	if err != nil {
-		return obs, fmt.Errorf("%s: %w", r.role, err)
+		return obs, cause, fmt.Errorf("%s: %w", r.role, err)
 	}
 	if present {
 		obs.File = FilePresent
 	}
-	return obs, nil
+	return obs, cause, nil
 }

@@ -39,6 +39,10 @@ type xobs struct {
 
 func (o xobs) String() string { return fmt.Sprintf("%v:%s/%s", o.at, o.status, o.file) }
 
+// unreadable stands for a look at a terminal that could not be read (not
+// gone): Observation.Unreadable.
+const unreadable handoff.Status = "(unreadable)"
+
 // exhaustive is one run of the enumeration: a config, the alphabet and the
 // length; it collects the moves seen and counts sequences.
 type exhaustive struct {
@@ -84,6 +88,9 @@ func (x *exhaustive) times(now time.Duration, deadline time.Duration) []time.Dur
 // the same input (the core sees "something at the path", and never asks to
 // consume it).
 func files(st handoff.Status) []fileKind {
+	if st == unreadable {
+		return []fileKind{noFile} // the driver does not look at the file then
+	}
 	if st.Quiet() {
 		return []fileKind{noFile, answerFile, blankFile}
 	}
@@ -138,6 +145,9 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 	o := h[len(h)-1]
 	before := c.State()
 	ob := fsm.Observation{At: t0.Add(o.at), Status: o.status, File: fsm.FileAbsent}
+	if o.status == unreadable {
+		ob.Status, ob.Unreadable, ob.Detail = handoff.StatusError, true, "tmux busy"
+	}
 	if o.file != noFile {
 		ob.File = fsm.FilePresent
 	}
@@ -163,7 +173,7 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if e.From != state || !x.table[k] {
 			x.fail(h, "move %s -%s-> %s from state %s is not in the table", e.From, e.Event, e.To, state)
 		}
-		if !e.At.Equal(ob.At) || e.Status != o.status {
+		if !e.At.Equal(ob.At) || e.Status != ob.Status {
 			x.fail(h, "journal entry %+v does not carry its observation", e)
 		}
 		x.edges[k] = true
@@ -171,6 +181,10 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 	}
 	if state != r.State || state != c.State() {
 		x.fail(h, "ends in %s, ready says %s, core says %s", state, r.State, c.State())
+	}
+
+	if o.status == unreadable && r.Outcome == nil && (len(fired) > 0 || r.State != before) {
+		x.fail(h, "an unreadable look moved the dispatch: %v", fired)
 	}
 
 	// What the spec says should have happened, worked out from the history.
@@ -188,12 +202,21 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 
 	// The invariants, one by one, so a failure names the one broken.
 	switch {
-	case o.status == handoff.StatusError && got != "terminal_error":
+	case o.status == handoff.StatusError && got != "terminal_error": // a real error status, not an unreadable look
 		x.fail(h, "error status did not win: %q", got)
 	case got == "file" && (!o.status.Quiet() || o.file != answerFile):
 		x.fail(h, "done from the file while %s with %s", o.status, o.file)
 	case o.at >= x.cfg.ResponseTimeout && !r.State.Final():
 		x.fail(h, "still waiting (%s) at %v, past the response timeout", r.State, o.at)
+	}
+	if got == "terminal_error" && o.status == unreadable && o.at < x.cfg.ResponseTimeout {
+		n := 0
+		for i := len(h) - 1; i >= 0 && h[i].status == unreadable; i-- {
+			n++
+		}
+		if n < x.cfg.MaxPollFailures {
+			x.fail(h, "failed after %d unreadable looks in a row, fewer than %d", n, x.cfg.MaxPollFailures)
+		}
 	}
 	if got == "no_response_file" || got == "fallback" {
 		if !started(h) && o.at < min(2*x.cfg.IdleGrace, x.cfg.ResponseTimeout) {
@@ -206,7 +229,9 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 	if r.State.Final() != r.Deadline.IsZero() {
 		x.fail(h, "state %s with deadline %v", r.State, r.Deadline)
 	}
-	if !r.State.Final() && !r.Deadline.After(ob.At) {
+	// (After an unreadable look a deadline may have passed undecided: the
+	// next poll decides it.)
+	if !r.State.Final() && !r.Deadline.After(ob.At) && o.status != unreadable {
 		x.fail(h, "waiting with a deadline %v not after the observation", r.Deadline.Sub(t0))
 	}
 	// Its snapshot resumes: a sample of them, as Resume builds a machine.
@@ -238,21 +263,34 @@ var outcomeNames = func() map[handoff.Event]string {
 	return m
 }()
 
+// seen drops the unreadable looks: they are not observations of the agent.
+func seen(h []xobs) []xobs {
+	var out []xobs
+	for _, o := range h {
+		if o.status != unreadable {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // started reports whether the agent was ever seen doing something.
 func started(h []xobs) bool {
 	for _, o := range h {
-		if !o.status.Quiet() {
+		if o.status != unreadable && !o.status.Quiet() {
 			return true
 		}
 	}
 	return false
 }
 
-// quietFor reports whether the last observations of h, all quiet and
+// quietFor reports whether the last observations of h (unreadable looks
+// left out), all quiet and
 // without an answer, span at least grace, counted from the first of them
 // that counts: after the agent was last seen working, or, for an agent never
 // seen working, from the first observation at or after the startup timeout.
 func quietFor(h []xobs, grace time.Duration) bool {
+	h = seen(h)
 	i := len(h) - 1
 	for i > 0 && h[i-1].status.Quiet() {
 		i--
@@ -273,6 +311,16 @@ func quietFor(h []xobs, grace time.Duration) bool {
 func oracle(cfg handoff.Config, h []xobs) string {
 	o := h[len(h)-1]
 	past := o.at >= cfg.ResponseTimeout
+	if o.status == unreadable {
+		n := 0
+		for i := len(h) - 1; i >= 0 && h[i].status == unreadable; i-- {
+			n++
+		}
+		if n >= cfg.MaxPollFailures || past {
+			return "terminal_error"
+		}
+		return ""
+	}
 	switch {
 	case o.status == handoff.StatusError:
 		return "terminal_error"
@@ -302,11 +350,12 @@ func TestExhaustiveCore(t *testing.T) {
 	cfgOf := func(grace, timeout float64, fallback bool) handoff.Config {
 		c := handoff.DefaultConfig()
 		c.Poll, c.IdleGrace, c.ResponseTimeout, c.Fallback = time.Second, s(grace), s(timeout), fallback
+		c.MaxPollFailures = 2 // reachable within the lengths checked
 		return c
 	}
-	core := []handoff.Status{handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusError}
+	core := []handoff.Status{handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusError, unreadable}
 	all := []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted, handoff.StatusProcessing,
-		handoff.StatusWaitingUserAnswer, "thinking", handoff.StatusError}
+		handoff.StatusWaitingUserAnswer, "thinking", handoff.StatusError, unreadable}
 	// Length 5 (3 for every status) runs in about 2.5 s; HANDOFF_EXHAUSTIVE_DEPTH=6
 	// checks 9.4 million sequences in about 30 s. The race detector makes
 	// the core ten times slower, so under it the sequences are one shorter.
