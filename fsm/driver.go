@@ -43,6 +43,11 @@ type Options struct {
 	// OnPoll, when set, is called after every observation (for progress
 	// lines and recordings). It runs on the waiting goroutine: keep it quick.
 	OnPoll func(Poll)
+	// WaitSlot: when another dispatch (another process, or another
+	// goroutine of this one) holds the role's response file in Workdir,
+	// wait until it is free instead of failing at once with an error
+	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
+	WaitSlot bool
 }
 
 // Poll is what one observation saw and what the core made of it.
@@ -132,26 +137,53 @@ func (r Result) Outcome() handoff.Outcome {
 // response file (symlink, too big, unreadable) ends the wait at once with an
 // error wrapping handoff.ErrResponseFile; the file is left in place. When ctx
 // ends the wait returns ctx.Err().
+//
+// The role's response file is one slot: Wait holds an OS lock on it
+// (responsefile.Lock) from start to end, so a second dispatch to the same
+// role and Workdir, in this process or another, is refused at once with an
+// error wrapping responsefile.ErrSlotBusy that names the holder's pid, or
+// waits for the slot with Options.WaitSlot.
 func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
 	}
+	slot, err := r.lock(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer slot.Release()
 	return r.wait(ctx, term)
 }
 
+// lock makes sure the response folder exists and takes the role's slot for
+// the whole dispatch: one response file, one dispatch at a time.
+func (r *run) lock(ctx context.Context) (*responsefile.Slot, error) {
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
+		return nil, err
+	}
+	slot, err := responsefile.Lock(ctx, r.path, r.role, r.workdir, r.waitSlot)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.role, err)
+	}
+	return slot, nil
+}
+
 // SendAndWait dispatches prompt to an agent and waits for its answer, in the
-// spec's order: make sure the response folder exists, archive a stale
-// response file (never delete it), send the prompt with the RESPONSE FILE
-// INSTRUCTION block appended exactly once, then Wait.
+// spec's order: make sure the response folder exists, take the role's slot
+// (see Options.WaitSlot), archive a stale response file (never delete it),
+// send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
+// once, then wait as Wait does.
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := responsefile.EnsureDir(r.workdir); err != nil {
+	slot, err := r.lock(ctx)
+	if err != nil {
 		return Result{}, err
 	}
+	defer slot.Release()
 	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
 	if err != nil {
 		return Result{}, fmt.Errorf("clear stale response file: %w", err)
@@ -177,6 +209,7 @@ type run struct {
 	log      *slog.Logger
 	observer func(Entry)
 	onPoll   func(Poll)
+	waitSlot bool
 }
 
 func prepare(opts Options) (*run, error) {
@@ -198,7 +231,7 @@ func prepare(opts Options) (*run, error) {
 	}
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
-		observer: opts.Observer, onPoll: opts.OnPoll}
+		observer: opts.Observer, onPoll: opts.OnPoll, waitSlot: opts.WaitSlot}
 	if r.clk == nil {
 		r.clk = clock.New()
 	}

@@ -24,6 +24,10 @@ RESPONSE FILE INSTRUCTION, pastes the prompt and presses Enter, then polls the p
 response file. The response goes to stdout, and nothing else does. stderr gets one line per
 transition and, on a terminal, a live progress line.
 
+One response file is one slot: while a dispatch waits on it, a second one to the same role and
+workdir (another send, or a resume) is refused at once (exit 1) with the holder's pid, unless
+--wait-slot. The lock (<workdir>/.tmp/agent-responses/.<file>.lock) dies with its process.
+
 roles: %s
 
 exit codes:
@@ -57,6 +61,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
+	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -78,6 +84,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cfg := def
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = poll.d, grace.d, timeout.d, !*strict
+	cfg.MaxPollFailures = *pollFailures
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -87,7 +94,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 
 	d := dispatch{pane: pane, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
-		record: *record, stderr: stderr}
+		record: *record, stderr: stderr, waitSlot: *waitSlot}
 	rep, res, err := d.run(ctx)
 	return finish("send", rep, res, err, *asJSON, stdout, stderr)
 }
@@ -145,6 +152,8 @@ type dispatch struct {
 	stderr  io.Writer
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
+	// waitSlot: wait for a busy response slot instead of failing.
+	waitSlot bool
 }
 
 // run sends and waits, narrating on stderr, and returns the replay-format
@@ -164,6 +173,7 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		Config: d.cfg, Role: d.role, Workdir: d.workdir, Logger: logger,
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
+		WaitSlot: d.waitSlot,
 	}
 	var rec *trace.Recorder
 	if d.record != "" {

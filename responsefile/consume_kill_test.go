@@ -1,0 +1,5 @@
+package responsefile_test
+
+import "errors"
+
+func childConsume(arg string) error { return errors.New("not yet") }
