@@ -122,8 +122,19 @@ type Snapshot struct {
 	Polls  int       `json:"polls"`
 	// PollFailures counts the unreadable observations in a row so far.
 	PollFailures int `json:"poll_failures,omitempty"`
+	// Consuming is the observation that asked for ConsumeFile and still
+	// waits for FileConsumed (a snapshot taken between the two, as the
+	// driver persists one before it consumes); nil otherwise.
+	Consuming *Consuming `json:"consuming,omitempty"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
+}
+
+// Consuming is an observation waiting for Core.FileConsumed: quiet, with a
+// file at the response path.
+type Consuming struct {
+	At     time.Time      `json:"at"`
+	Status handoff.Status `json:"status"`
 }
 
 // Core is the pure state machine of one wait. The current state lives in a
@@ -171,8 +182,15 @@ func Resume(cfg handoff.Config, s Snapshot) (*Core, error) {
 		return nil, fmt.Errorf("%w: state %s cannot end with event %q", ErrBadSnapshot, s.State, s.End)
 	case !s.State.Final() && s.End != "":
 		return nil, fmt.Errorf("%w: state %s is not final but has end event %q", ErrBadSnapshot, s.State, s.End)
+	case s.Consuming != nil && (s.State.Final() || !s.Consuming.Status.Quiet() || s.Consuming.At.IsZero()):
+		return nil, fmt.Errorf("%w: consuming (a quiet observation with a time) in state %s", ErrBadSnapshot, s.State)
 	}
-	return newCore(cfg.WithDefaults(), s), nil
+	c := newCore(cfg.WithDefaults(), s)
+	if p := s.Consuming; p != nil {
+		c.consuming = &Observation{At: p.At, Status: p.Status, File: FilePresent}
+	}
+	c.snap.Consuming = nil
+	return c, nil
 }
 
 // endsIn reports whether the table has a final row for ev into st.
@@ -201,7 +219,19 @@ func newCore(cfg handoff.Config, s Snapshot) *Core {
 func (c *Core) Snapshot() Snapshot {
 	s := c.snap
 	s.State = c.State()
+	if o := c.consuming; o != nil {
+		s.Consuming = &Consuming{At: o.At, Status: o.Status}
+	}
 	return s
+}
+
+// Consuming returns the observation that asked for ConsumeFile and waits
+// for FileConsumed; ok is false when there is none.
+func (c *Core) Consuming() (o Observation, ok bool) {
+	if c.consuming == nil {
+		return Observation{}, false
+	}
+	return *c.consuming, true
 }
 
 // State is the current state.

@@ -43,6 +43,17 @@ type Options struct {
 	// OnPoll, when set, is called after every observation (for progress
 	// lines and recordings). It runs on the waiting goroutine: keep it quick.
 	OnPoll func(Poll)
+	// Resume continues a wait from a Checkpoint saved by OnCheckpoint,
+	// usually in a process that died: nothing is sent, the core, the
+	// journal and the archive's numbering go on from the checkpoint, and a
+	// consume the crash cut short is finished first. The checkpoint's
+	// Config is not in it: pass the same Config. Archive nil reopens the
+	// checkpoint's archive folder. Use Wait (SendAndWait would send again).
+	Resume *Checkpoint
+	// OnCheckpoint, when set, receives the wait's state at the start, after
+	// every poll that does not end it, and before every consume: persist
+	// it to resume the wait after a crash. An error ends the wait.
+	OnCheckpoint func(Checkpoint) error
 	// WaitSlot: when another dispatch (another process, or another
 	// goroutine of this one) holds the role's response file in Workdir,
 	// wait until it is free instead of failing at once with an error
@@ -175,6 +186,9 @@ func (r *run) lock(ctx context.Context) (*responsefile.Slot, error) {
 // send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
 // once, then wait as Wait does.
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
+	if opts.Resume != nil {
+		return Result{}, errors.New("SendAndWait with Options.Resume would send the prompt again; resume with Wait")
+	}
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
@@ -210,6 +224,21 @@ type run struct {
 	observer func(Entry)
 	onPoll   func(Poll)
 	waitSlot bool
+
+	resume       *Checkpoint
+	onCheckpoint func(Checkpoint) error
+}
+
+// Checkpoint is what a wait needs to go on in another process: the core's
+// snapshot, the journal so far and where the archive stands. It is plain
+// data that serializes to JSON.
+type Checkpoint struct {
+	Core    Snapshot `json:"core"`
+	Journal []Entry  `json:"journal"`
+	// ArchiveDir and ArchiveSeq are the archive's folder and the last number
+	// it used (responsefile.OpenArchive).
+	ArchiveDir string `json:"archive_dir"`
+	ArchiveSeq int    `json:"archive_seq"`
 }
 
 func prepare(opts Options) (*run, error) {
@@ -231,7 +260,8 @@ func prepare(opts Options) (*run, error) {
 	}
 	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
-		observer: opts.Observer, onPoll: opts.OnPoll, waitSlot: opts.WaitSlot}
+		observer: opts.Observer, onPoll: opts.OnPoll, waitSlot: opts.WaitSlot,
+		resume: opts.Resume, onCheckpoint: opts.OnCheckpoint}
 	if r.clk == nil {
 		r.clk = clock.New()
 	}
@@ -240,7 +270,14 @@ func prepare(opts Options) (*run, error) {
 	} else {
 		r.sleep = timerSleeper{r.clk}
 	}
-	if r.archive == nil {
+	if r.resume != nil && r.archive == nil && r.resume.ArchiveDir == "" {
+		return nil, fmt.Errorf("%w: the checkpoint has no archive folder", ErrBadSnapshot)
+	}
+	switch {
+	case r.archive != nil:
+	case r.resume != nil:
+		r.archive = responsefile.OpenArchive(r.resume.ArchiveDir, r.resume.ArchiveSeq)
+	default:
 		r.archive = responsefile.NewArchive(workdir, r.clk.Now())
 	}
 	if r.log == nil {
@@ -250,47 +287,85 @@ func prepare(opts Options) (*run, error) {
 }
 
 func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
-	start := r.clk.Now()
-	core := NewCore(r.cfg, start)
-	res := Result{DispatchedAt: start}
+	core, res, err := r.start()
+	if err != nil {
+		return Result{}, err
+	}
+	start := res.DispatchedAt
 	if r.observer == nil {
 		r.observer = func(e Entry) {
 			r.log.Info("transition", "role", r.role, "from", e.From, "to", e.To,
 				"event", e.Event, "status", e.Status, "elapsed", e.At.Sub(start))
 		}
 	}
+	// A resumed wait first finishes the consume a crash cut short, or waits
+	// for the poll that was due when the snapshot was taken.
+	_, pending := core.Consuming()
+	if r.resume != nil && !pending {
+		if err := r.sleep.SleepUntil(ctx, r.wake(core, core.Snapshot().LastAt)); err != nil {
+			return res, err
+		}
+	}
+	if r.resume == nil {
+		if err := r.checkpoint(core, res); err != nil {
+			return res, err
+		}
+	}
 	for {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		at := r.clk.Now()
-		obs, cause, err := r.look(ctx, term, at)
-		if err != nil {
-			return res, err
-		}
-		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable}
-		// answer and archived are the response, should this poll end the wait.
-		var answer, archived string
-		rd := core.Step(obs)
-		if rd.Action == ConsumeFile {
-			c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+		var (
+			at    time.Time
+			p     Poll
+			rd    Ready
+			cause error
+			// answer and archived are the response, should this poll end
+			// the wait.
+			answer, archived string
+		)
+		if obs, ok := core.Consuming(); ok {
+			// Resumed between the snapshot and the consume: the poll that
+			// asked for it is complete once the file is consumed.
+			at = obs.At
+			p = Poll{At: at, Status: obs.Status, File: FilePresent}
+			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
 			if err != nil {
 				return res, fmt.Errorf("%s: %w", r.role, err)
 			}
-			p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
-			answer, archived = c.Content, c.Archived
-			if c.Blank {
-				p.File = FileBlank
-			}
+			answer, archived = r.consumed(&p, c)
 			rd = core.FileConsumed(c.Blank)
+		} else {
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+			at = r.clk.Now()
+			var obs Observation
+			var err error
+			obs, cause, err = r.look(ctx, term, at)
+			if err != nil {
+				return res, err
+			}
+			p = Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable}
+			rd = core.Step(obs)
+			res.Polls++
+			if rd.Action == ConsumeFile {
+				// Persisted first, so a crash during the consume resumes
+				// by finishing it (responsefile.Recover).
+				if err := r.checkpoint(core, res); err != nil {
+					return res, err
+				}
+				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+				if err != nil {
+					return res, fmt.Errorf("%s: %w", r.role, err)
+				}
+				answer, archived = r.consumed(&p, c)
+				rd = core.FileConsumed(c.Blank)
+			}
+			if obs.Unreadable && rd.Outcome == nil {
+				r.log.Warn("the terminal could not be read; trying again on the next poll",
+					"role", r.role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.cfg.MaxPollFailures, "error", obs.Detail)
+			}
 		}
 		res.Journal = append(res.Journal, rd.Transitions...)
 		res.Elapsed = at.Sub(start)
-		res.Polls++
-		if obs.Unreadable && rd.Outcome == nil {
-			r.log.Warn("the terminal could not be read; trying again on the next poll",
-				"role", r.role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.cfg.MaxPollFailures, "error", obs.Detail)
-		}
 		for _, e := range rd.Transitions {
 			if e.Event == handoff.EventStartupTimeout {
 				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
@@ -332,15 +407,72 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			}
 			return res, we
 		}
-
-		wake := at.Add(r.cfg.Poll)
-		if d := rd.Deadline; d.After(at) && d.Before(wake) {
-			wake = d
+		if err := r.checkpoint(core, res); err != nil {
+			return res, err
 		}
-		if err := r.sleep.SleepUntil(ctx, wake); err != nil {
+		if err := r.sleep.SleepUntil(ctx, r.wake(core, at)); err != nil {
 			return res, err
 		}
 	}
+}
+
+// start makes the core: a new one dispatched now, or the one the resumed
+// checkpoint holds, with the result so far.
+func (r *run) start() (*Core, Result, error) {
+	cp := r.resume
+	if cp == nil {
+		now := r.clk.Now()
+		return NewCore(r.cfg, now), Result{DispatchedAt: now}, nil
+	}
+	core, err := Resume(r.cfg, cp.Core)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	if core.State().Final() {
+		return nil, Result{}, fmt.Errorf("%w: the wait is over (%s); there is nothing to resume", ErrBadSnapshot, core.State())
+	}
+	s := cp.Core
+	res := Result{DispatchedAt: s.DispatchedAt, Journal: append([]Entry(nil), cp.Journal...), Polls: s.Polls}
+	if !s.LastAt.IsZero() {
+		res.Elapsed = s.LastAt.Sub(s.DispatchedAt)
+	}
+	return core, res, nil
+}
+
+// wake is when to observe after an observation at at: one poll interval
+// later, or at the next deadline if that comes first.
+func (r *run) wake(core *Core, at time.Time) time.Time {
+	if at.IsZero() {
+		return r.clk.Now()
+	}
+	wake := at.Add(r.cfg.Poll)
+	if d := core.Deadline(); d.After(at) && d.Before(wake) {
+		wake = d
+	}
+	return wake
+}
+
+// consumed notes in p what Consume (or Recover) took away, and returns the
+// answer and where it was archived.
+func (r *run) consumed(p *Poll, c responsefile.Consumed) (answer, archived string) {
+	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
+	if c.Blank {
+		p.File = FileBlank
+	}
+	return c.Content, c.Archived
+}
+
+// checkpoint hands the wait's state to Options.OnCheckpoint.
+func (r *run) checkpoint(core *Core, res Result) error {
+	if r.onCheckpoint == nil {
+		return nil
+	}
+	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
+		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq()}
+	if err := r.onCheckpoint(cp); err != nil {
+		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
+	}
+	return nil
 }
 
 func (r *run) poll(p Poll) {

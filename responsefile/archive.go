@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -139,4 +140,39 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// findConsumed returns the first response of role archived as consumed
+// (NNN-role.md) or empty (NNN-role.empty.md) with a number after the last
+// one used, and moves the numbering on to it; ok is false when there is
+// none. Stale files are not responses of this wait and are skipped.
+func (a *Archive) findConsumed(role string) (path string, empty, ok bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	entries, err := os.ReadDir(a.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, false, nil
+	}
+	if err != nil {
+		return "", false, false, fmt.Errorf("read archive dir: %w", err)
+	}
+	best := 0
+	for _, e := range entries {
+		num, rest, found := strings.Cut(e.Name(), "-")
+		n, nerr := strconv.Atoi(num)
+		if !found || nerr != nil || n <= a.next || (best != 0 && n >= best) {
+			continue
+		}
+		switch rest {
+		case role + ".md":
+			best, path, empty = n, filepath.Join(a.dir, e.Name()), false
+		case role + "." + ArchiveEmpty + ".md":
+			best, path, empty = n, filepath.Join(a.dir, e.Name()), true
+		}
+	}
+	if best == 0 {
+		return "", false, false, nil
+	}
+	a.next = best
+	return path, empty, true, nil
 }

@@ -158,6 +158,47 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 	return c, nil
 }
 
+// Recover completes a Consume that a crash may have cut short, for a wait
+// resumed in another process. a must be the run's archive opened at the
+// number it had before that Consume began (OpenArchive). If the response
+// was already moved, it is the first one of role archived after that
+// number, and Recover returns its content as Consume would have (a blank
+// one is named .empty, as Consume names it); otherwise the file is still at
+// path and is consumed now. Either way the content is byte for byte the
+// archived file's. Neither at path nor in the archive is an error wrapping
+// handoff.ErrResponseFile.
+func Recover(path, role string, max int64, a *Archive) (Consumed, error) {
+	archived, empty, ok, err := a.findConsumed(role)
+	if err != nil {
+		return Consumed{}, err
+	}
+	if !ok {
+		return Consume(path, role, max, a)
+	}
+	f, _, err := open(archived, max)
+	if f == nil {
+		if err == nil {
+			err = fmt.Errorf("%w %s: the archived response is gone", handoff.ErrResponseFile, archived)
+		}
+		return Consumed{}, err
+	}
+	defer f.Close()
+	content, err := readAll(f, archived, max)
+	if err != nil {
+		return Consumed{}, err
+	}
+	c := Consumed{Content: content, Archived: archived}
+	if handoff.Blank(content) {
+		c.Blank = true
+		if !empty {
+			if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
+				c.Archived = renamed
+			}
+		}
+	}
+	return c, nil
+}
+
 // ClearStale archives a response file left from an earlier dispatch of role
 // so the next wait cannot mistake it for the new answer. No file is not an
 // error; archived is "" then.
