@@ -61,6 +61,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
 	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	pos, code, ok := parseArgs(fs, args)
@@ -95,8 +96,19 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 	d := dispatch{pane: pane, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
 		record: *record, stderr: stderr, waitSlot: *waitSlot}
+	var st *dispatchState
+	if *statePath != "" {
+		if st, err = startState(*statePath, pf, &d); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
+			return exitFailure
+		}
+	}
 	rep, res, err := d.run(ctx)
-	return finish("send", rep, res, err, *asJSON, stdout, stderr)
+	exit := finish("send", rep, res, err, *asJSON, stdout, stderr)
+	if st != nil {
+		st.finish(*statePath, rep, res, err, exit, stderr)
+	}
+	return exit
 }
 
 // readPrompt takes the prompt from exactly one of --prompt, --prompt-file
@@ -154,6 +166,10 @@ type dispatch struct {
 	statuses bool
 	// waitSlot: wait for a busy response slot instead of failing.
 	waitSlot bool
+	// onCheckpoint keeps a state file (send --state); resume continues the
+	// wait it holds instead of sending (resume).
+	onCheckpoint func(fsm.Checkpoint) error
+	resume       *fsm.Checkpoint
 }
 
 // run sends and waits, narrating on stderr, and returns the replay-format
@@ -174,6 +190,9 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		Observer: prog.transition,
 		OnPoll:   prog.poll,
 		WaitSlot: d.waitSlot,
+
+		OnCheckpoint: d.onCheckpoint,
+		Resume:       d.resume,
 	}
 	var rec *trace.Recorder
 	if d.record != "" {
@@ -195,11 +214,21 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			prog.poll(p)
 		}
 	}
-	fmt.Fprintf(prog, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
+	verb := "sending to"
+	if d.resume != nil {
+		verb = "resuming the wait on"
+	}
+	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
-	res, err := fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+	var res fsm.Result
+	var err error
+	if d.resume != nil {
+		res, err = fsm.Wait(ctx, d.pane, opts)
+	} else {
+		res, err = fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+	}
 	stopProgress()
 	prog.stop()
 	if rec != nil {
