@@ -62,6 +62,7 @@ func (a *Archive) Store(path, role, kind string) (string, error) {
 	if err := os.MkdirAll(a.dir, 0o755); err != nil {
 		return "", fmt.Errorf("create archive dir: %w (the file was left in place)", err)
 	}
+	failpoint("store: archive dir made")
 	dst, err := a.place(path, role, kind)
 	if err != nil {
 		return "", fmt.Errorf("archive %s: %w (the file was left in place)", path, err)
@@ -79,6 +80,7 @@ func (a *Archive) rename(archived, role, kind string) (string, error) {
 	if ok && kind != "" {
 		dst := filepath.Join(a.dir, fmt.Sprintf("%s-%s.%s.md", num, role, kind))
 		if err := renameNoReplace(archived, dst); err == nil {
+			failpoint("rename: renamed, dir not synced")
 			return dst, syncDir(a.dir)
 		} else if !errors.Is(err, fs.ErrExist) {
 			return "", err
@@ -104,9 +106,11 @@ func (a *Archive) place(src, role, kind string) (string, error) {
 		case err != nil:
 			return "", err
 		}
+		failpoint("place: renamed, dir not synced")
 		if err := syncDir(a.dir); err != nil {
 			return dst, fmt.Errorf("sync archive dir: %w (the file is in the archive as %s)", err, dst)
 		}
+		failpoint("place: dir synced")
 		return dst, nil
 	}
 }
@@ -131,6 +135,16 @@ func renameNoReplace(src, dst string) error {
 	}
 	return &os.LinkError{Op: "rename", Old: src, New: dst, Err: err}
 }
+
+// failpoint marks a step of the consume path; tests that kill a process at
+// each step set failpointHook (export_test.go). It is nil otherwise.
+func failpoint(step string) {
+	if failpointHook != nil {
+		failpointHook(step)
+	}
+}
+
+var failpointHook func(step string)
 
 // syncDir makes the entries of dir (a rename into it) durable.
 func syncDir(dir string) error {

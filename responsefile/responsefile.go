@@ -138,6 +138,7 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 		return Consumed{}, err
 	}
 	defer f.Close()
+	failpoint("consume: opened")
 	archived, err := a.Store(path, role, ArchiveConsumed)
 	if err != nil {
 		return Consumed{}, err
@@ -147,6 +148,7 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 	if err != nil {
 		return Consumed{}, fmt.Errorf("%w (the file is kept in the archive as %s)", err, archived)
 	}
+	failpoint("consume: read")
 	c := Consumed{Content: content, Archived: archived}
 	if handoff.Blank(content) {
 		c.Blank = true
@@ -154,6 +156,7 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 		if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
 			c.Archived = renamed
 		}
+		failpoint("consume: blank renamed")
 	}
 	return c, nil
 }
