@@ -28,7 +28,7 @@ case "$*" in
 *display-message*capture-pane*)
 	if [ -n "$mode" ]; then
 		n=$(cat "` + dir + `/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "` + dir + `/count"
-		if [ "$mode" = always ] || [ $((n % 2)) -eq 1 ]; then exec sleep 10; fi
+		if [ "$mode" = always ] || [ $((n % 2)) -eq 1 ]; then exec sleep 30; fi
 	fi;;
 esac
 exec "` + real + `" "$@"
@@ -49,7 +49,7 @@ func TestSendRetriesTimedOutTmuxPolls(t *testing.T) {
 			pathEnv, control := flakyTmux(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			send := cliCmd(ctx, a.sendArgs(append(quickWait, "--tmux-timeout", "300ms", "--prompt", "through a flaky tmux")...)...)
+			send := cliCmd(ctx, a.sendArgs(append(quickWait, "--tmux-timeout", "1500ms", "--prompt", "through a flaky tmux")...)...)
 			send.Env = append(send.Env, pathEnv)
 			var out, errb syncBuffer
 			send.Stdout, send.Stderr = &out, &errb
