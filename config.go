@@ -21,6 +21,9 @@ const (
 	// (used only when Config.AutoAnswer is set).
 	DefaultAnswerCooldown = 5 * time.Second
 	DefaultMaxAnswers     = 3
+	// DefaultMaxPollFailures is how many status polls in a row may fail
+	// (tmux busy, a call that timed out) before the dispatch fails.
+	DefaultMaxPollFailures = 3
 )
 
 // Config holds the knobs of one wait. One stance everywhere (NewCore,
@@ -69,10 +72,17 @@ type Config struct {
 	// not two. Off by default (the spec's startup guard); it needs a
 	// terminal that is a Fingerprinter.
 	StartOnOutput bool
+	// MaxPollFailures is how many consecutive status polls may fail (the
+	// terminal could not be read, but is not gone) before the dispatch
+	// fails with a terminal error carrying the last cause. A failed poll is
+	// retried on the next one; a terminal that is gone, or an error status,
+	// still ends the dispatch at once. At least 1 (1: no retry).
+	MaxPollFailures int
 }
 
 // DefaultConfig returns the spec's defaults: poll 2 s, idle grace 30 s,
-// response timeout 1800 s, strict handoff on.
+// response timeout 1800 s, strict handoff on; and a response file of at
+// most 8 MiB, three failed status polls in a row at most.
 func DefaultConfig() Config {
 	return Config{
 		Poll:             DefaultPoll,
@@ -81,6 +91,7 @@ func DefaultConfig() Config {
 		MaxResponseBytes: DefaultMaxResponseBytes,
 		AnswerCooldown:   DefaultAnswerCooldown,
 		MaxAnswers:       DefaultMaxAnswers,
+		MaxPollFailures:  DefaultMaxPollFailures,
 	}
 }
 
@@ -121,6 +132,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: reminders must not be negative, got %d", ErrInvalidConfig, c.Reminders)
 	case c.AnswerCooldown < 0 || c.MaxAnswers < 0:
 		return fmt.Errorf("%w: answer cooldown and max answers must not be negative, got %v and %d", ErrInvalidConfig, c.AnswerCooldown, c.MaxAnswers)
+	case c.MaxPollFailures < 1:
+		return fmt.Errorf("%w: max poll failures must be at least 1, got %d"+hint, ErrInvalidConfig, c.MaxPollFailures)
 	}
 	return nil
 }

@@ -46,6 +46,10 @@ type WaitError struct {
 	LastStatus Status        // the last terminal status observed
 	Elapsed    time.Duration // time since dispatch
 	Detail     string        // what the terminal said, when it said anything
+	// Cause is the Terminal's error behind a terminal error (a pane gone,
+	// the screen's error, the last of the failed polls), for errors.Is and
+	// errors.As; nil when there was none. Detail is its message.
+	Cause error
 }
 
 func (e *WaitError) Error() string {
@@ -60,5 +64,10 @@ func (e *WaitError) Error() string {
 	return msg
 }
 
-// Unwrap lets errors.Is match the sentinel in Kind.
-func (e *WaitError) Unwrap() error { return e.Kind }
+// Unwrap lets errors.Is match the sentinel in Kind, and the Cause.
+func (e *WaitError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{e.Kind}
+	}
+	return []error{e.Kind, e.Cause}
+}

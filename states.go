@@ -83,8 +83,9 @@ type Event string
 
 // The events. Each names what was observed or which deadline passed.
 const (
-	// EventTerminalError: the terminal reported status error (or could not be
-	// read). It wins over everything else.
+	// EventTerminalError: the terminal reported status error, is gone, or
+	// could not be read on Config.MaxPollFailures polls in a row (or at the
+	// response deadline). It wins over everything else.
 	EventTerminalError Event = "terminal_error"
 	// EventFileReady: a non-empty response file while the terminal is quiet.
 	EventFileReady Event = "file_ready"
@@ -225,7 +226,7 @@ func FailureOf(err error) (o Outcome, ok bool) {
 func (e Event) Describe() string {
 	switch e {
 	case EventTerminalError:
-		return "status error (or the terminal could not be read); checked before anything else"
+		return "status error, terminal gone, or unreadable on max-poll-failures polls in a row (or at the response timeout); checked before anything else"
 	case EventFileReady:
 		return "non-empty response file while idle/completed"
 	case EventActive:

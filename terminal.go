@@ -1,13 +1,26 @@
 package handoff
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrTerminalGone is wrapped by a Terminal's Status error when the terminal
+// is gone for good (the pane was killed or is dead, the agent exited, the
+// server is down): the wait fails at once, with no retry.
+var ErrTerminalGone = errors.New("terminal gone")
 
 // Terminal is the agent's terminal as the engine sees it. The tmuxdriver
 // package implements it over tmux; tests and replay use scripted ones.
 type Terminal interface {
-	// Status observes the terminal once. A non-nil error means the terminal
-	// could not be observed (pane gone, dead pane, server down); the engine
-	// ends the wait with ErrTerminalError carrying the error's message.
+	// Status observes the terminal once. With a non-nil error:
+	//   - an error wrapping ErrTerminalGone (pane gone or dead, server
+	//     down), or the status StatusError (the agent shows an error, which
+	//     the error quotes): the engine ends the wait at once with
+	//     ErrTerminalError carrying the error's message;
+	//   - any other error: this one look failed (tmux busy, a call that
+	//     timed out). The engine tries again on the next poll, and fails the
+	//     wait the same way after Config.MaxPollFailures failures in a row.
 	Status(ctx context.Context) (Status, error)
 	// LastOutput returns the agent's last message, used as the response in
 	// fallback mode (strict handoff off).

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/looplab/fsm"
@@ -57,6 +58,12 @@ type Observation struct {
 	// TurnCompleted: the observation is the agent's completion hook saying
 	// its turn is over (Status is then completed); the screen was not read.
 	TurnCompleted bool
+	// Unreadable: the terminal could not be read at this look, but is not
+	// gone (tmux busy, a call that timed out); Status is meaningless and
+	// Detail says why. It is not an observation of the agent: it neither
+	// starts, continues nor breaks anything, and only counts towards
+	// Config.MaxPollFailures.
+	Unreadable bool
 }
 
 // Entry is one transition of the journal: at At, Event (seen with terminal
@@ -132,7 +139,8 @@ type Ready struct {
 	// without a change on the terminal (startup timeout, grace expiry,
 	// response timeout); zero once the wait is over. The driver observes
 	// again at the deadline, so that it is decided on an observation taken
-	// then, not one poll interval later.
+	// then, not one poll interval later. After an unreadable look it may
+	// have passed undecided; the next poll decides it.
 	Deadline time.Time
 }
 
@@ -148,6 +156,12 @@ type Snapshot struct {
 	// LastAt is the time of the last observation; zero before the first.
 	LastAt time.Time `json:"last_at,omitzero"`
 	Polls  int       `json:"polls"`
+	// PollFailures counts the unreadable observations in a row so far.
+	PollFailures int `json:"poll_failures,omitempty"`
+	// Consuming is the observation that asked for ConsumeFile and still
+	// waits for FileConsumed (a snapshot taken between the two, as the
+	// driver persists one before it consumes); nil otherwise.
+	Consuming *Consuming `json:"consuming,omitempty"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
 	// GuardSince is when the startup guard was last armed by a reminder;
@@ -161,6 +175,13 @@ type Snapshot struct {
 	LastAnswer time.Time `json:"last_answer,omitzero"`
 	// Attention: the agent was reported as waiting for the user.
 	Attention bool `json:"attention,omitempty"`
+}
+
+// Consuming is an observation waiting for Core.FileConsumed: quiet, with a
+// file at the response path.
+type Consuming struct {
+	At     time.Time      `json:"at"`
+	Status handoff.Status `json:"status"`
 }
 
 // Core is the pure state machine of one wait. The current state lives in a
@@ -204,12 +225,21 @@ func Resume(cfg handoff.Config, s Snapshot) (*Core, error) {
 		return nil, fmt.Errorf("%w: state %s needs idle_since", ErrBadSnapshot, s.State)
 	case s.Polls < 0 || s.Reminders < 0 || s.Answers < 0:
 		return nil, fmt.Errorf("%w: negative count (polls %d, reminders %d, answers %d)", ErrBadSnapshot, s.Polls, s.Reminders, s.Answers)
+	case s.PollFailures < 0:
+		return nil, fmt.Errorf("%w: negative poll failure count", ErrBadSnapshot)
 	case s.State.Final() && !endsIn(s.End, s.State):
 		return nil, fmt.Errorf("%w: state %s cannot end with event %q", ErrBadSnapshot, s.State, s.End)
 	case !s.State.Final() && s.End != "":
 		return nil, fmt.Errorf("%w: state %s is not final but has end event %q", ErrBadSnapshot, s.State, s.End)
+	case s.Consuming != nil && (s.State.Final() || !s.Consuming.Status.Quiet() || s.Consuming.At.IsZero()):
+		return nil, fmt.Errorf("%w: consuming (a quiet observation with a time) in state %s", ErrBadSnapshot, s.State)
 	}
-	return newCore(cfg.WithDefaults(), s), nil
+	c := newCore(cfg.WithDefaults(), s)
+	if p := s.Consuming; p != nil {
+		c.consuming = &Observation{At: p.At, Status: p.Status, File: FilePresent}
+	}
+	c.snap.Consuming = nil
+	return c, nil
 }
 
 // endsIn reports whether the table has a final row for ev into st.
@@ -238,7 +268,19 @@ func newCore(cfg handoff.Config, s Snapshot) *Core {
 func (c *Core) Snapshot() Snapshot {
 	s := c.snap
 	s.State = c.State()
+	if o := c.consuming; o != nil {
+		s.Consuming = &Consuming{At: o.At, Status: o.Status}
+	}
 	return s
+}
+
+// Consuming returns the observation that asked for ConsumeFile and waits
+// for FileConsumed; ok is false when there is none.
+func (c *Core) Consuming() (o Observation, ok bool) {
+	if c.consuming == nil {
+		return Observation{}, false
+	}
+	return *c.consuming, true
 }
 
 // State is the current state.
@@ -290,6 +332,10 @@ func (c *Core) Deadline() time.Time {
 
 // Step feeds one observation to the core. The rules, in order (the spec's
 // poll requirement, file-handoff-spec.md):
+//  0. an unreadable terminal is no observation: it changes nothing, unless
+//     it is the Config.MaxPollFailures-th in a row or comes at or after the
+//     response deadline (there is no later poll to wait for): then → Failed
+//     (terminal error), with its Detail;
 //  1. status error → Failed (terminal error), before anything else;
 //  2. quiet (idle/completed) with a file at the path → ConsumeFile: the
 //     driver takes it away and says with FileConsumed what it held; an
@@ -317,8 +363,18 @@ func (c *Core) Step(obs Observation) Ready {
 	}
 	c.consuming = nil
 	c.snap.Polls++
-	c.snap.LastStatus = obs.Status
 	c.snap.LastAt = obs.At
+	if obs.Unreadable {
+		c.snap.PollFailures++
+		if c.snap.PollFailures < c.cfg.MaxPollFailures && obs.At.Before(c.ResponseDeadline()) {
+			return c.ready(nil)
+		}
+		obs.Status = handoff.StatusError
+		c.snap.LastStatus = obs.Status
+		return c.ready(c.fire(obs, nil, handoff.EventTerminalError))
+	}
+	c.snap.PollFailures = 0
+	c.snap.LastStatus = obs.Status
 
 	switch {
 	case obs.Status == handoff.StatusError:
@@ -440,13 +496,25 @@ func (c *Core) waitingUser(obs Observation, fired []Entry) []Entry {
 	return fired
 }
 
+// outcomes maps the table's final events to their endings. The table is
+// constant, so it is read once, not on every final step.
+var outcomes = sync.OnceValue(func() map[handoff.Event]handoff.Outcome {
+	m := map[handoff.Event]handoff.Outcome{}
+	for _, t := range handoff.Transitions() {
+		if t.Outcome != nil {
+			m[t.Event] = *t.Outcome
+		}
+	}
+	return m
+})
+
 // ready is the step's result: the ending (from the table) once final, with
 // the action the rules asked for (or the one a fallback needs).
 func (c *Core) ready(fired []Entry) Ready {
 	r := Ready{Transitions: fired, State: c.State(), Deadline: c.Deadline(), Action: c.action}
 	c.action = ""
 	if r.State.Final() {
-		if o, ok := handoff.OutcomeOf(c.snap.End); ok {
+		if o, ok := outcomes()[c.snap.End]; ok {
 			r.Outcome = &o
 		}
 		if len(fired) > 0 && c.snap.End == handoff.EventFallback {

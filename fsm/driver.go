@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -85,6 +86,22 @@ type Options struct {
 	// HintWindow is how long the fast polling lasts after a hint;
 	// DefaultHintWindow if zero.
 	HintWindow time.Duration
+	// Resume continues a wait from a Checkpoint saved by OnCheckpoint,
+	// usually in a process that died: nothing is sent, the core, the
+	// journal and the archive's numbering go on from the checkpoint, and a
+	// consume the crash cut short is finished first. The checkpoint's
+	// Config is not in it: pass the same Config. Archive nil reopens the
+	// checkpoint's archive folder. Use Wait (SendAndWait would send again).
+	Resume *Checkpoint
+	// OnCheckpoint, when set, receives the wait's state at the start, after
+	// every poll that does not end it, and before every consume: persist
+	// it to resume the wait after a crash. An error ends the wait.
+	OnCheckpoint func(Checkpoint) error
+	// WaitSlot: when another dispatch (another process, or another
+	// goroutine of this one) holds the role's response file in Workdir,
+	// wait until it is free instead of failing at once with an error
+	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
+	WaitSlot bool
 }
 
 // The defaults of the event-driven wait (Options.Hints, Options.Output).
@@ -101,7 +118,10 @@ type Poll struct {
 	N       int           // 1 for the first poll
 	Status  handoff.Status
 	Detail  string // the terminal's error, when Status could not be read
-	File    FileState
+	// Unreadable: the terminal could not be read at this poll (Detail says
+	// why) and the wait tries again; Status is then "error" but was not seen.
+	Unreadable bool
+	File       FileState
 	// Content is the response file's text when this poll read it (File is
 	// FileReady or FileBlank); "" otherwise.
 	Content string
@@ -181,6 +201,12 @@ func (r Result) Outcome() handoff.Outcome {
 // response file (symlink, too big, unreadable) ends the wait at once with an
 // error wrapping handoff.ErrResponseFile; the file is left in place. When ctx
 // ends the wait returns ctx.Err().
+//
+// The role's response file is one slot: Wait holds an OS lock on it
+// (responsefile.Lock) from start to end, so a second dispatch to the same
+// role and Workdir, in this process or another, is refused at once with an
+// error wrapping responsefile.ErrSlotBusy that names the holder's pid, or
+// waits for the slot with Options.WaitSlot.
 func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
@@ -189,7 +215,25 @@ func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, err
 	if err := r.canAct(nil, term); err != nil {
 		return Result{}, err
 	}
+	slot, err := r.lock(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer slot.Release()
 	return r.wait(ctx, term)
+}
+
+// lock makes sure the response folder exists and takes the role's slot for
+// the whole dispatch: one response file, one dispatch at a time.
+func (r *run) lock(ctx context.Context) (*responsefile.Slot, error) {
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
+		return nil, err
+	}
+	slot, err := responsefile.Lock(ctx, r.path, r.role, r.workdir, r.waitSlot)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.role, err)
+	}
+	return slot, nil
 }
 
 func isFingerprinter(t handoff.Terminal) bool {
@@ -218,10 +262,14 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 }
 
 // SendAndWait dispatches prompt to an agent and waits for its answer, in the
-// spec's order: make sure the response folder exists, archive a stale
-// response file (never delete it), send the prompt with the RESPONSE FILE
-// INSTRUCTION block appended exactly once, then Wait.
+// spec's order: make sure the response folder exists, take the role's slot
+// (see Options.WaitSlot), archive a stale response file (never delete it),
+// send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
+// once, then wait as Wait does.
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
+	if opts.Resume != nil {
+		return Result{}, errors.New("SendAndWait with Options.Resume would send the prompt again; resume with Wait")
+	}
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
@@ -232,9 +280,11 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 	if err := r.settleFor(ctx, opts.Settle, term); err != nil {
 		return Result{}, err
 	}
-	if err := responsefile.EnsureDir(r.workdir); err != nil {
+	slot, err := r.lock(ctx)
+	if err != nil {
 		return Result{}, err
 	}
+	defer slot.Release()
 	if err := responsefile.ClearTurnMarker(r.path); err != nil {
 		return Result{}, err
 	}
@@ -282,6 +332,22 @@ type run struct {
 	hintWindow time.Duration
 	// hintUntil is when the fast polling after the last hint ends.
 	hintUntil time.Time
+	waitSlot  bool
+
+	resume       *Checkpoint
+	onCheckpoint func(Checkpoint) error
+}
+
+// Checkpoint is what a wait needs to go on in another process: the core's
+// snapshot, the journal so far and where the archive stands. It is plain
+// data that serializes to JSON.
+type Checkpoint struct {
+	Core    Snapshot `json:"core"`
+	Journal []Entry  `json:"journal"`
+	// ArchiveDir and ArchiveSeq are the archive's folder and the last number
+	// it used (responsefile.OpenArchive).
+	ArchiveDir string `json:"archive_dir"`
+	ArchiveSeq int    `json:"archive_seq"`
 }
 
 func prepare(opts Options) (*run, error) {
@@ -305,7 +371,8 @@ func prepare(opts Options) (*run, error) {
 		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
-		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery}
+		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
+		waitSlot: opts.WaitSlot, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint}
 	if r.outQuiet <= 0 {
 		r.outQuiet = DefaultOutputQuiet
 	}
@@ -326,7 +393,14 @@ func prepare(opts Options) (*run, error) {
 	} else {
 		r.sleep = timerSleeper{r.clk}
 	}
-	if r.archive == nil {
+	if r.resume != nil && r.archive == nil && r.resume.ArchiveDir == "" {
+		return nil, fmt.Errorf("%w: the checkpoint has no archive folder", ErrBadSnapshot)
+	}
+	switch {
+	case r.archive != nil:
+	case r.resume != nil:
+		r.archive = responsefile.OpenArchive(r.resume.ArchiveDir, r.resume.ArchiveSeq)
+	default:
 		r.archive = responsefile.NewArchive(workdir, r.clk.Now())
 	}
 	if r.log == nil {
@@ -336,53 +410,94 @@ func prepare(opts Options) (*run, error) {
 }
 
 func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
-	start := r.clk.Now()
-	core := NewCore(r.cfg, start)
-	res := Result{DispatchedAt: start}
+	core, res, err := r.start()
+	if err != nil {
+		return Result{}, err
+	}
+	start := res.DispatchedAt
 	if r.observer == nil {
 		r.observer = func(e Entry) {
 			r.log.Info("transition", "role", r.role, "from", e.From, "to", e.To,
 				"event", e.Event, "status", e.Status, "elapsed", e.At.Sub(start))
 		}
 	}
+	// A resumed wait first finishes the consume a crash cut short, or waits
+	// for the poll that was due when the snapshot was taken.
+	_, pending := core.Consuming()
+	if r.resume != nil && !pending {
+		if err := r.sleep.SleepUntil(ctx, r.wake(core, core.Snapshot().LastAt)); err != nil {
+			return res, err
+		}
+	}
+	if r.resume == nil {
+		if err := r.checkpoint(core, res); err != nil {
+			return res, err
+		}
+	}
 	for {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
-		at := r.clk.Now()
-		var obs Observation
-		var err error
-		// File times come from a coarse clock that can lag the wall clock by
-		// a few milliseconds: allow a second. (SendAndWait removes any
-		// marker before sending, so one seen there is this turn's.)
-		if r.turnNow && responsefile.TurnCompleteSince(r.path, start.Add(-time.Second)) {
-			obs, err = r.lookTurn(at)
-		} else {
-			obs, err = r.look(ctx, term, at)
-		}
-		r.turnNow = false
-		if err != nil {
-			return res, err
-		}
-		p := Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, TurnComplete: obs.TurnCompleted}
-		// answer and archived are the response, should this poll end the wait.
-		var answer, archived string
-		rd := core.Step(obs)
-		if rd.Action == ConsumeFile {
-			c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+		var (
+			at    time.Time
+			p     Poll
+			rd    Ready
+			cause error
+			// answer and archived are the response, should this poll end
+			// the wait.
+			answer, archived string
+		)
+		if obs, ok := core.Consuming(); ok {
+			// Resumed between the snapshot and the consume: the poll that
+			// asked for it is complete once the file is consumed.
+			at = obs.At
+			p = Poll{At: at, Status: obs.Status, File: FilePresent}
+			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
 			if err != nil {
 				return res, fmt.Errorf("%s: %w", r.role, err)
 			}
-			p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
-			answer, archived = c.Content, c.Archived
-			if c.Blank {
-				p.File = FileBlank
-			}
+			answer, archived = r.consumed(&p, c)
 			rd = core.FileConsumed(c.Blank)
+		} else {
+			if err := ctx.Err(); err != nil {
+				return res, err
+			}
+			at = r.clk.Now()
+			var obs Observation
+			var err error
+			// File times come from a coarse clock that can lag the wall
+			// clock by a few milliseconds: allow a second. (SendAndWait
+			// removes any marker before sending, so one seen is this turn's.)
+			if r.turnNow && responsefile.TurnCompleteSince(r.path, start.Add(-time.Second)) {
+				obs, err = r.lookTurn(at)
+			} else {
+				obs, cause, err = r.look(ctx, term, at)
+			}
+			r.turnNow = false
+			if err != nil {
+				return res, err
+			}
+			p = Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable,
+				TurnComplete: obs.TurnCompleted}
+			rd = core.Step(obs)
+			res.Polls++
+			if rd.Action == ConsumeFile {
+				// Persisted first, so a crash during the consume resumes
+				// by finishing it (responsefile.Recover).
+				if err := r.checkpoint(core, res); err != nil {
+					return res, err
+				}
+				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+				if err != nil {
+					return res, fmt.Errorf("%s: %w", r.role, err)
+				}
+				answer, archived = r.consumed(&p, c)
+				rd = core.FileConsumed(c.Blank)
+			}
+			if obs.Unreadable && rd.Outcome == nil {
+				r.log.Warn("the terminal could not be read; trying again on the next poll",
+					"role", r.role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.cfg.MaxPollFailures, "error", obs.Detail)
+			}
 		}
 		res.Journal = append(res.Journal, rd.Transitions...)
 		res.Elapsed = at.Sub(start)
-		res.Polls++
 		for _, e := range rd.Transitions {
 			if e.Event == handoff.EventStartupTimeout {
 				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
@@ -420,21 +535,83 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			if n := len(rd.Transitions); n > 0 {
 				from = rd.Transitions[n-1].From
 			}
-			return res, &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
+			we := &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
 				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
+			if o.Err == handoff.ErrTerminalError {
+				we.Cause = cause
+			}
+			return res, we
 		}
-
-		wake := at.Add(r.cfg.Poll)
-		if at.Before(r.hintUntil) {
-			wake = at.Add(r.hintPoll)
+		if err := r.checkpoint(core, res); err != nil {
+			return res, err
 		}
-		if d := rd.Deadline; d.After(at) && d.Before(wake) {
-			wake = d
+		wake := r.wake(core, at)
+		if fast := at.Add(r.hintPoll); at.Before(r.hintUntil) && fast.Before(wake) {
+			wake = fast
 		}
 		if err := r.sleepUntil(ctx, at, wake); err != nil {
 			return res, err
 		}
 	}
+}
+
+// start makes the core: a new one dispatched now, or the one the resumed
+// checkpoint holds, with the result so far.
+func (r *run) start() (*Core, Result, error) {
+	cp := r.resume
+	if cp == nil {
+		now := r.clk.Now()
+		return NewCore(r.cfg, now), Result{DispatchedAt: now}, nil
+	}
+	core, err := Resume(r.cfg, cp.Core)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	if core.State().Final() {
+		return nil, Result{}, fmt.Errorf("%w: the wait is over (%s); there is nothing to resume", ErrBadSnapshot, core.State())
+	}
+	s := cp.Core
+	res := Result{DispatchedAt: s.DispatchedAt, Journal: append([]Entry(nil), cp.Journal...), Polls: s.Polls}
+	if !s.LastAt.IsZero() {
+		res.Elapsed = s.LastAt.Sub(s.DispatchedAt)
+	}
+	return core, res, nil
+}
+
+// wake is when to observe after an observation at at: one poll interval
+// later, or at the next deadline if that comes first.
+func (r *run) wake(core *Core, at time.Time) time.Time {
+	if at.IsZero() {
+		return r.clk.Now()
+	}
+	wake := at.Add(r.cfg.Poll)
+	if d := core.Deadline(); d.After(at) && d.Before(wake) {
+		wake = d
+	}
+	return wake
+}
+
+// consumed notes in p what Consume (or Recover) took away, and returns the
+// answer and where it was archived.
+func (r *run) consumed(p *Poll, c responsefile.Consumed) (answer, archived string) {
+	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
+	if c.Blank {
+		p.File = FileBlank
+	}
+	return c.Content, c.Archived
+}
+
+// checkpoint hands the wait's state to Options.OnCheckpoint.
+func (r *run) checkpoint(core *Core, res Result) error {
+	if r.onCheckpoint == nil {
+		return nil
+	}
+	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
+		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq()}
+	if err := r.onCheckpoint(cp); err != nil {
+		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
+	}
+	return nil
 }
 
 func (r *run) poll(p Poll) {
@@ -443,9 +620,6 @@ func (r *run) poll(p Poll) {
 	}
 }
 
-// look gathers the raw facts of one observation: the terminal's status, then
-// whether anything is at the response path. The error is ctx's, or a
-// response path that cannot be looked at.
 // lookTurn is an observation from the agent's completion hook: the turn is
 // over (completed), and the response file is as it is; the screen is not
 // read.
@@ -461,15 +635,26 @@ func (r *run) lookTurn(at time.Time) (Observation, error) {
 	return obs, nil
 }
 
-func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Observation, error) {
-	obs := Observation{At: at, File: FileAbsent}
-	st, err := term.Status(ctx)
-	if err != nil {
+// look gathers the raw facts of one observation: the terminal's status, then
+// whether anything is at the response path. cause is the terminal's error,
+// if it gave one. The error is ctx's, or a response path that cannot be
+// looked at.
+func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (obs Observation, cause, err error) {
+	obs = Observation{At: at, File: FileAbsent}
+	st, cause := term.Status(ctx)
+	if cause != nil {
 		if ctx.Err() != nil {
-			return obs, ctx.Err()
+			return obs, nil, ctx.Err()
 		}
-		// A terminal that cannot be read is a terminal error.
-		st, obs.Detail = handoff.StatusError, err.Error()
+		obs.Detail = cause.Error()
+		if st != handoff.StatusError && !errors.Is(cause, handoff.ErrTerminalGone) {
+			// One failed look (tmux busy, a call that timed out): the core
+			// counts it and the next poll tries again.
+			obs.Status, obs.Unreadable = handoff.StatusError, true
+			return obs, cause, nil
+		}
+		// Gone, or an error on the agent's screen: a terminal error.
+		st = handoff.StatusError
 	}
 	obs.Status = st
 	if fp, ok := term.(handoff.Fingerprinter); ok && r.cfg.StartOnOutput && err == nil {
@@ -480,12 +665,12 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (Ob
 	}
 	present, err := responsefile.Present(r.path)
 	if err != nil {
-		return obs, fmt.Errorf("%s: %w", r.role, err)
+		return obs, cause, fmt.Errorf("%s: %w", r.role, err)
 	}
 	if present {
 		obs.File = FilePresent
 	}
-	return obs, nil
+	return obs, cause, nil
 }
 
 // sleepUntil waits until wake, or, with hints, until a hint arrives: then

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +62,7 @@ func (a *Archive) Store(path, role, kind string) (string, error) {
 	if err := os.MkdirAll(a.dir, 0o755); err != nil {
 		return "", fmt.Errorf("create archive dir: %w (the file was left in place)", err)
 	}
+	failpoint("store: archive dir made")
 	dst, err := a.place(path, role, kind)
 	if err != nil {
 		return "", fmt.Errorf("archive %s: %w (the file was left in place)", path, err)
@@ -78,6 +80,7 @@ func (a *Archive) rename(archived, role, kind string) (string, error) {
 	if ok && kind != "" {
 		dst := filepath.Join(a.dir, fmt.Sprintf("%s-%s.%s.md", num, role, kind))
 		if err := renameNoReplace(archived, dst); err == nil {
+			failpoint("rename: renamed, dir not synced")
 			return dst, syncDir(a.dir)
 		} else if !errors.Is(err, fs.ErrExist) {
 			return "", err
@@ -103,9 +106,11 @@ func (a *Archive) place(src, role, kind string) (string, error) {
 		case err != nil:
 			return "", err
 		}
+		failpoint("place: renamed, dir not synced")
 		if err := syncDir(a.dir); err != nil {
 			return dst, fmt.Errorf("sync archive dir: %w (the file is in the archive as %s)", err, dst)
 		}
+		failpoint("place: dir synced")
 		return dst, nil
 	}
 }
@@ -131,6 +136,16 @@ func renameNoReplace(src, dst string) error {
 	return &os.LinkError{Op: "rename", Old: src, New: dst, Err: err}
 }
 
+// failpoint marks a step of the consume path; tests that kill a process at
+// each step set failpointHook (export_test.go). It is nil otherwise.
+func failpoint(step string) {
+	if failpointHook != nil {
+		failpointHook(step)
+	}
+}
+
+var failpointHook func(step string)
+
 // syncDir makes the entries of dir (a rename into it) durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
@@ -139,4 +154,39 @@ func syncDir(dir string) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// findConsumed returns the first response of role archived as consumed
+// (NNN-role.md) or empty (NNN-role.empty.md) with a number after the last
+// one used, and moves the numbering on to it; ok is false when there is
+// none. Stale files are not responses of this wait and are skipped.
+func (a *Archive) findConsumed(role string) (path string, empty, ok bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	entries, err := os.ReadDir(a.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, false, nil
+	}
+	if err != nil {
+		return "", false, false, fmt.Errorf("read archive dir: %w", err)
+	}
+	best := 0
+	for _, e := range entries {
+		num, rest, found := strings.Cut(e.Name(), "-")
+		n, nerr := strconv.Atoi(num)
+		if !found || nerr != nil || n <= a.next || (best != 0 && n >= best) {
+			continue
+		}
+		switch rest {
+		case role + ".md":
+			best, path, empty = n, filepath.Join(a.dir, e.Name()), false
+		case role + "." + ArchiveEmpty + ".md":
+			best, path, empty = n, filepath.Join(a.dir, e.Name()), true
+		}
+	}
+	if best == 0 {
+		return "", false, false, nil
+	}
+	a.next = best
+	return path, empty, true, nil
 }

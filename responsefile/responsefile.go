@@ -140,6 +140,7 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 		return Consumed{}, err
 	}
 	defer f.Close()
+	failpoint("consume: opened")
 	archived, err := a.Store(path, role, ArchiveConsumed)
 	if err != nil {
 		return Consumed{}, err
@@ -149,12 +150,55 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 	if err != nil {
 		return Consumed{}, fmt.Errorf("%w (the file is kept in the archive as %s)", err, archived)
 	}
+	failpoint("consume: read")
 	c := Consumed{Content: content, Archived: archived}
 	if handoff.Blank(content) {
 		c.Blank = true
 		// Named for what it is; a failure leaves it archived all the same.
 		if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
 			c.Archived = renamed
+		}
+		failpoint("consume: blank renamed")
+	}
+	return c, nil
+}
+
+// Recover completes a Consume that a crash may have cut short, for a wait
+// resumed in another process. a must be the run's archive opened at the
+// number it had before that Consume began (OpenArchive). If the response
+// was already moved, it is the first one of role archived after that
+// number, and Recover returns its content as Consume would have (a blank
+// one is named .empty, as Consume names it); otherwise the file is still at
+// path and is consumed now. Either way the content is byte for byte the
+// archived file's. Neither at path nor in the archive is an error wrapping
+// handoff.ErrResponseFile.
+func Recover(path, role string, max int64, a *Archive) (Consumed, error) {
+	archived, empty, ok, err := a.findConsumed(role)
+	if err != nil {
+		return Consumed{}, err
+	}
+	if !ok {
+		return Consume(path, role, max, a)
+	}
+	f, _, err := open(archived, max)
+	if f == nil {
+		if err == nil {
+			err = fmt.Errorf("%w %s: the archived response is gone", handoff.ErrResponseFile, archived)
+		}
+		return Consumed{}, err
+	}
+	defer f.Close()
+	content, err := readAll(f, archived, max)
+	if err != nil {
+		return Consumed{}, err
+	}
+	c := Consumed{Content: content, Archived: archived}
+	if handoff.Blank(content) {
+		c.Blank = true
+		if !empty {
+			if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
+				c.Archived = renamed
+			}
 		}
 	}
 	return c, nil

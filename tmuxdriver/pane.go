@@ -167,14 +167,20 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 }
 
 // Status observes the pane and returns its classified status. A pane that
-// cannot be observed (gone, dead, at a shell, server down) is StatusError
-// with an error saying which. A screen classified as an error is StatusError
-// too, with an error wrapping ErrScreenError that quotes what the agent
-// showed, so the wait's failure says why and not only that.
+// is gone (killed, dead, at a shell, server down, tmux missing) is
+// StatusError with an error saying which; it wraps handoff.ErrTerminalGone.
+// A screen classified as an error is StatusError too, with an error wrapping
+// ErrScreenError that quotes what the agent showed, so the wait's failure
+// says why and not only that. Any other failure (a tmux call that timed
+// out, an answer that cannot be parsed) is status "" with the error: one
+// failed look, which the engine retries.
 func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	snap, err := p.Observe(ctx)
 	if err != nil {
-		return handoff.StatusError, err
+		if errors.Is(err, handoff.ErrTerminalGone) {
+			return handoff.StatusError, err
+		}
+		return "", err
 	}
 	p.fp.Store(fingerprint(snap.Capture))
 	c := snap.Classification

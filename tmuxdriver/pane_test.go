@@ -194,7 +194,7 @@ func TestDeadPaneIsAnErrorSayingSo(t *testing.T) {
 	var st handoff.Status
 	waitFor(t, "the pane to die", func() bool {
 		st, err = p.Status(context.Background())
-		return err != nil
+		return errors.Is(err, tmuxdriver.ErrPaneDead)
 	})
 	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want error status and ErrPaneDead", st, err)

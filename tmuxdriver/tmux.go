@@ -18,6 +18,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Sentinels for the ways a pane cannot be used. When tmux says which of
@@ -25,18 +27,18 @@ import (
 // tmux failures carry tmux's own message.
 var (
 	// ErrTmuxNotFound: the tmux binary is not on PATH.
-	ErrTmuxNotFound = errors.New("tmux not found")
+	ErrTmuxNotFound error = &goneError{"tmux not found"}
 	// ErrServerNotRunning: no tmux server listens on the socket.
-	ErrServerNotRunning = errors.New("tmux server not running")
+	ErrServerNotRunning error = &goneError{"tmux server not running"}
 	// ErrTargetNotFound: the server runs but has no such session, window or
 	// pane (or the pane was killed).
-	ErrTargetNotFound = errors.New("tmux target not found")
+	ErrTargetNotFound error = &goneError{"tmux target not found"}
 	// ErrPaneDead: the pane's process exited and tmux keeps the pane
 	// (remain-on-exit).
-	ErrPaneDead = errors.New("tmux pane is dead")
+	ErrPaneDead error = &goneError{"tmux pane is dead"}
 	// ErrAgentExited: the pane is back at a shell prompt while the agent was
 	// expected to run in it.
-	ErrAgentExited = errors.New("agent exited to a shell")
+	ErrAgentExited error = &goneError{"agent exited to a shell"}
 	// ErrTmuxTimeout: a tmux call did not finish within its timeout.
 	ErrTmuxTimeout = errors.New("tmux call timed out")
 	// ErrScreenError: the pane is fine but the agent's screen shows an error
@@ -44,6 +46,15 @@ var (
 	// the screen said.
 	ErrScreenError = errors.New("the agent's screen shows an error")
 )
+
+// goneError is a sentinel for a pane that will not come back: it matches
+// handoff.ErrTerminalGone as well as itself, so the engine fails at once
+// instead of retrying the poll. Any other tmux failure (a timeout, an odd
+// answer) is one failed look, retried.
+type goneError struct{ msg string }
+
+func (e *goneError) Error() string        { return e.msg }
+func (e *goneError) Is(target error) bool { return target == handoff.ErrTerminalGone }
 
 // DefaultCallTimeout bounds each tmux invocation.
 const DefaultCallTimeout = 5 * time.Second

@@ -47,7 +47,8 @@ func NewRecorder(w io.Writer, cfg handoff.Config, responsePath string) (*Recorde
 func (r *Recorder) Poll(p fsm.Poll) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err != nil {
+	if r.err != nil || (p.Unreadable && p.Outcome == nil) {
+		// A failed look that the engine retries saw nothing to record.
 		return
 	}
 	st := p.Status

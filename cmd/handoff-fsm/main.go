@@ -47,6 +47,7 @@ func commands() map[string]command {
 		"diagram":     {summary: "print the state diagram generated from the transition table", run: runDiagram},
 		"classify":    {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
 		"send":        {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
+		"resume":      {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
 		"status":      {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
 		"watch":       {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":        {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},

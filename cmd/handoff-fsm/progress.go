@@ -98,7 +98,10 @@ func (p *progress) poll(pl fsm.Poll) {
 // run redraws the live line every 200 ms until ctx ends (only on a
 // terminal), so the elapsed time moves between polls.
 func (p *progress) run(ctx context.Context) {
-	if !p.live {
+	p.mu.Lock()
+	live := p.live // stop may already have run: read it under the lock
+	p.mu.Unlock()
+	if !live {
 		return
 	}
 	t := time.NewTicker(200 * time.Millisecond)

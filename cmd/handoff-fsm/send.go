@@ -27,6 +27,10 @@ RESPONSE FILE INSTRUCTION, pastes the prompt and presses Enter, then polls the p
 response file. The response goes to stdout, and nothing else does. stderr gets one line per
 transition and, on a terminal, a live progress line.
 
+One response file is one slot: while a dispatch waits on it, a second one to the same role and
+workdir (another send, or a resume) is refused at once (exit 1) with the holder's pid, unless
+--wait-slot. The lock (<workdir>/.tmp/agent-responses/.<file>.lock) dies with its process.
+
 roles: %s
   (any other name — letters, digits, _ and - — is a role of your own, with the response file
   <role>.md; a name a typo away from one of the above is refused)
@@ -69,6 +73,9 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
 	control := fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
+	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
+	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -105,6 +112,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg := cf.config(def)
 	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
 	cfg.StartOnOutput = *startOnOutput
+	cfg.MaxPollFailures = *pollFailures
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -129,9 +137,20 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 
 	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
-		record: *record, stderr: stderr}
+		record: *record, stderr: stderr, waitSlot: *waitSlot}
+	var st *dispatchState
+	if *statePath != "" {
+		if st, err = startState(*statePath, pf, &d); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
+			return exitFailure
+		}
+	}
 	rep, res, err := d.run(ctx)
-	return finish("send", rep, res, err, *asJSON, stdout, stderr)
+	exit := finish("send", rep, res, err, *asJSON, stdout, stderr)
+	if st != nil {
+		st.finish(*statePath, rep, res, err, exit, stderr)
+	}
+	return exit
 }
 
 // readPrompt takes the prompt from exactly one of --prompt, --prompt-file
@@ -199,6 +218,12 @@ type dispatch struct {
 	provider string
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
+	// waitSlot: wait for a busy response slot instead of failing.
+	waitSlot bool
+	// onCheckpoint keeps a state file (send --state); resume continues the
+	// wait it holds instead of sending (resume).
+	onCheckpoint func(fsm.Checkpoint) error
+	resume       *fsm.Checkpoint
 }
 
 // run sends and waits, narrating on stderr, and returns the replay-format
@@ -222,6 +247,10 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			fmt.Fprintf(prog, "handoff-fsm: %5.2fs  the agent waits for you (a permission prompt or a question): answer it in pane %s, or use --auto-answer\n",
 				p.Elapsed.Seconds(), d.pane.Target())
 		},
+		WaitSlot: d.waitSlot,
+
+		OnCheckpoint: d.onCheckpoint,
+		Resume:       d.resume,
 	}
 	if d.jsonLog != nil {
 		// Structured: the engine's logs and each transition as JSON objects.
@@ -257,16 +286,24 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			prog.poll(p)
 		}
 	}
-	fmt.Fprintf(prog, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
+	verb := "sending to"
+	if d.resume != nil {
+		verb = "resuming the wait on"
+	}
+	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
 	var res fsm.Result
-	if tr, shutdown := otelTracer(ctx, d.stderr); tr != nil {
+	switch tr, shutdown := otelTracer(ctx, d.stderr); {
+	case d.resume != nil:
+		shutdown()
+		res, err = fsm.Wait(ctx, d.pane, opts)
+	case tr != nil:
 		defer shutdown()
 		res, err = tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()},
 			d.pane, d.pane, d.prompt, opts)
-	} else {
+	default:
 		res, err = fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
 	}
 	stopProgress()

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+const resumeUsage = `usage: handoff-fsm resume --state FILE [--json] [--wait-slot]
+
+Continues a dispatch that ` + "`handoff-fsm send --state FILE`" + ` started and that did not finish: its
+process was killed, the machine went down, or it was interrupted (Ctrl-C). Nothing is sent
+again: the wait goes on from the state file's checkpoint, with the same pane, role, work folder
+and settings, and ends exactly as the uninterrupted wait would have: the same outcome, the same
+response on stdout, the same exit code (see send -h). A response the dead process had already
+moved into the archive is taken from there. The state file is kept current as send keeps it.
+
+A state file whose dispatch had finished prints the recorded outcome again, with its exit code,
+without touching the pane. A malformed state file is an error naming the field (exit 2).
+
+flags:
+`
+
+// runResume continues the wait a state file holds.
+func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("resume", resumeUsage, stderr)
+	statePath := fs.String("state", "", "the state file written by send --state (required)")
+	asJSON := fs.Bool("json", false, "print the result object (as replay prints it) instead of the response")
+	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file, wait for it instead of failing at once")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	if *statePath == "" {
+		fmt.Fprintln(stderr, "handoff-fsm resume: --state is required")
+		return exitUsage
+	}
+	st, err := readState(*statePath)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
+		return exitUsage
+	}
+	if st.Finished != nil {
+		return st.replayFinished(*asJSON, stdout, stderr)
+	}
+	cfg, _ := st.Config.config() // checked by readState
+	pane, err := st.openPane()
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
+		return exitUsage
+	}
+	cp := *st.Wait
+	d := dispatch{pane: pane, role: st.Role, workdir: st.Workdir, cfg: cfg, stderr: stderr,
+		waitSlot: *waitSlot, resume: &cp, onCheckpoint: st.saver(*statePath)}
+	rep, res, err := d.run(ctx)
+	code := finish("resume", rep, res, err, *asJSON, stdout, stderr)
+	st.finish(*statePath, rep, res, err, code, stderr)
+	return code
+}
