@@ -1,5 +1,7 @@
 package codex
 
+import "strings"
+
 // The bottom pass: Codex's bottom pane, read from the last line up. Below
 // the history, Codex draws the composer (the input box: "› " with a
 // placeholder or a draft) and under it the status line and footer hints.
@@ -33,6 +35,11 @@ type bottomPane struct {
 	// message"): a positive sign of work.
 	busy     string
 	busyLine int
+	// unknown is the bottom-most line below the composer that is none of
+	// the known footer lines and means nothing to the history either (a new
+	// hint, a warning counter, a notice): neutral, reported for debugging.
+	unknown     string
+	unknownLine int
 	// start is the offset of the topmost line of the pane that was read
 	// (footer or composer); the capture's length when there is none.
 	start int
@@ -42,29 +49,50 @@ type bottomPane struct {
 // lines, up to and including the composer. The pass ends at the composer,
 // or at the first line that is none of these: that line is returned, with
 // handed set, for the history pass to read first.
+//
+// Lines it does not know are neutral: one that means nothing to the
+// history pass either (see unknownLine) is stepped over while the composer
+// is looked for. If the composer turns up above it, the line was part of
+// the pane; if not, the walk goes back to it and hands it over.
 func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
 	b.start = end
 	footerSeen := false
+	var (
+		skipped  bool       // an unknown line was stepped over
+		apart    bool       // a blank line above it, below the line read now
+		skip     line       // the bottom-most one
+		back     scanMark   // the walk right above it
+		backPane bottomPane // the pane read below it
+		l        line
+		ok       bool
+	)
 	for {
-		l, ok := s.next()
-		if !ok {
-			return line{}, false
+		if l, ok = s.next(); !ok {
+			break
 		}
 		if kind, text := promptLine(l.t); kind != notPrompt {
 			if kind == chevronPrompt && isMenuItem(text) {
-				return l, true // "› 1. Yes, proceed (y)": a menu's cursor
+				break // "› 1. Yes, proceed (y)": a menu's cursor
 			}
-			// The composer: a lone prompt, or a prompt with a placeholder or
-			// draft that has the footer below it (or, in older versions, the
-			// footer hint on its own line: "› Summarize … ? for shortcuts").
-			if l.seq <= chromeLines && (text == "" || footerSeen || footer(text, 0) != notFooter) {
+			// The composer: a lone prompt, a prompt with a placeholder, or
+			// one with a draft that has the footer below it (or, in older
+			// versions, the footer hint on its own line: "› Summarize … ?
+			// for shortcuts").
+			// In 0.169, also a draft above a blank line and lines unknown
+			// here: a user message with nothing but such lines below it
+			// would have its composer below.
+			if l.seq <= chromeLines && (text == "" || footerSeen || isPlaceholder(text) ||
+				footer(text, 0) != notFooter || skipped && (apart || l.gap)) {
 				b.setPrompt(&l, text)
+				if skipped {
+					b.unknown, b.unknownLine = excerpt(skip.t), skip.n
+				}
 				return line{}, false
 			}
-			return l, true
+			break
 		}
 		if l.seq > chromeLines {
-			return l, true
+			break
 		}
 		if f := footer(l.t, l.indent); f != notFooter {
 			if !footerSeen {
@@ -80,8 +108,23 @@ func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
 		if footerSeen && l.indent >= 2 {
 			continue // a line of a multi-line draft
 		}
-		return l, true
+		if !skipped && unknownLine(l.t, l.indent) {
+			skipped, skip, back, backPane = true, l, s.mark(), *b
+			continue
+		}
+		if skipped && unknownLine(l.t, l.indent) {
+			apart = apart || l.gap
+			continue
+		}
+		break
 	}
+	if skipped {
+		// No composer above the unknown line: it was not the pane's.
+		s.reset(back)
+		*b = backPane
+		return skip, true
+	}
+	return l, ok
 }
 
 func (b *bottomPane) setPrompt(l *line, text string) {
@@ -94,4 +137,29 @@ func (b *bottomPane) setPrompt(l *line, text string) {
 	b.prompt = promptComposer
 	b.composer = excerpt(text)
 	b.placeholder = isPlaceholder(text)
+}
+
+// unknownLine reports whether a line means nothing to either pass: not a
+// footer (checked before), not a prompt, and nothing the history pass
+// reacts to — no active-work UI, menu, cell glyph, "Worked for" or legacy
+// pattern.
+func unknownLine(t string, indent int) bool {
+	switch {
+	case activeWork(t, indent), indent <= 2 && menuHint(t), isWorkedFor(t):
+		return false
+	case indent >= 2 && strings.HasPrefix(t, treeElbow):
+		return false
+	}
+	if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
+		return false
+	}
+	if _, ok := bulletText(t, indent); ok {
+		return false
+	}
+	if indent <= 1 {
+		if _, ok := isLegacyLabel(t, indent); ok || isLegacyUser(t, indent) || legacyWaiting(t) || legacyError(t, indent) {
+			return false
+		}
+	}
+	return true
 }

@@ -41,7 +41,9 @@ const (
 	ReasonLegacyError    = "an error line follows the last user message with no assistant reply"
 	ReasonActiveWork     = "Codex's active-work UI is in the last lines of the screen"
 	ReasonTitleSpinner   = "the pane title shows the spinner of a running turn"
-	ReasonNoPrompt       = "no ready prompt at the bottom of the screen"
+	ReasonNoPrompt       = "no ready prompt, and the last user message is the bottom of the screen: just sent"
+	ReasonCompletedNoUI  = "no ready prompt but no sign of work either, and a reply follows the last user message"
+	ReasonIdleNoUI       = "no ready prompt but no sign of work either, and nothing follows the last user message"
 	ReasonCompleted      = "the prompt is ready and a reply follows the last user message"
 	ReasonIdle           = "the prompt is ready and nothing follows the last user message"
 	ReasonIdleNoMessages = "the prompt is ready and no conversation is on the screen"
@@ -67,6 +69,10 @@ type Signals struct {
 	// Footer is the bottom-most footer or status line.
 	Footer     string `json:"footer,omitempty"`
 	FooterLine int    `json:"footer_line"`
+	// Unknown is the bottom-most line below the composer that the
+	// classifier does not know (a new hint, a warning counter): neutral.
+	Unknown     string `json:"unknown,omitempty"`
+	UnknownLine int    `json:"unknown_line,omitempty"`
 	// LastUser is the last user message (first line) above the prompt.
 	LastUser     string `json:"last_user,omitempty"`
 	LastUserLine int    `json:"last_user_line"`
@@ -157,6 +163,8 @@ func (r *reading) signals() Signals {
 		ComposerPlaceholder: b.placeholder,
 		Footer:              b.footer,
 		FooterLine:          b.footerLine,
+		Unknown:             b.unknown,
+		UnknownLine:         b.unknownLine,
 		LastUser:            h.lastUser,
 		LastUserLine:        h.lastUserLine,
 		Reply:               h.reply,
@@ -191,10 +199,19 @@ type line struct {
 	n      int    // line number from the end (1 = last line)
 	seq    int    // non-blank lines so far, this one included (1 = bottom-most)
 	dirty  bool   // raw holds escapes or control characters
+	gap    bool   // blank lines separate it from the line read before (below)
 }
+
+// scanMark is a place in the walk to go back to.
+type scanMark struct{ end, n, nonBlank int }
+
+func (s *scanner) mark() scanMark { return scanMark{s.ls.end, s.ls.n, s.nonBlank} }
+
+func (s *scanner) reset(m scanMark) { s.ls.end, s.ls.n, s.nonBlank = m.end, m.n, m.nonBlank }
 
 // next returns the next non-blank line upwards; ok is false at the top.
 func (s *scanner) next() (l line, ok bool) {
+	gap := false
 	for {
 		raw, start, dirty, ok := s.ls.prev()
 		if !ok {
@@ -202,15 +219,21 @@ func (s *scanner) next() (l line, ok bool) {
 		}
 		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
 		if t == "" {
+			gap = true
 			continue
 		}
 		s.nonBlank++
-		return line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty}, true
+		return line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty, gap: gap}, true
 	}
 }
 
 // decide turns what the passes found into a status. The order is the
 // precedence: a waiting menu, then errors, then active work, then the prompt.
+// Only positive signs make a screen busy: Codex's active-work UI (the
+// status indicator "Working (Ns • esc to interrupt)", "• Exploring", a
+// running background terminal, the busy footer), the title's spinner, or a
+// user message just sent with nothing below it. Text the passes do not
+// know is neutral.
 func decide(r *reading, title string) (handoff.Status, string) {
 	b, h := &r.bottom, &r.history
 	switch {
@@ -230,8 +253,18 @@ func decide(r *reading, title string) (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonActiveWork
 	case title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitleSpinner
-	case b.prompt == "":
+	case b.prompt == "" && h.userFound && !h.after:
+		// The prompt left the composer and nothing was drawn below it yet
+		// (v0.104 hides the composer; legacy screens have none).
 		return handoff.StatusProcessing, ReasonNoPrompt
+	case b.prompt == "":
+		// Something Codex draws in the composer's place that is not known
+		// here (a warnings view, a picker, a new overlay): no sign of work
+		// is no sign of work. The title's spinner would have said busy.
+		if h.replies {
+			return handoff.StatusCompleted, ReasonCompletedNoUI
+		}
+		return handoff.StatusIdle, ReasonIdleNoUI
 	case h.replies:
 		return handoff.StatusCompleted, ReasonCompleted
 	case h.userFound:

@@ -31,6 +31,10 @@ type history struct {
 	userFound    bool // the last user message was reached
 	lastUser     string
 	lastUserLine int
+	// after: something follows the last user message on the screen — a
+	// line at (about) column 0, or lines set off from it by a blank line.
+	// Indented lines right below it may be its own continuation.
+	after bool
 
 	// replies: a reply follows the last user message; reply is the
 	// bottom-most sign of it ("message", "tool", "label", "worked_for").
@@ -92,6 +96,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 
 	hasTree := false // the cell being read upwards has a "└" line
 	l := first
+	gap, read := false, false // read: a line was read before this one
 	for {
 		bottom := handed // nothing but the bottom pane is below this line
 		if handed {
@@ -104,11 +109,17 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 			}
 			t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
 			if t == "" {
+				gap = true
 				continue
 			}
 			s.nonBlank++
-			l = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty}
+			l = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty, gap: gap}
+			gap = false
 		}
+		if read && l.gap {
+			h.after = true
+		}
+		read = true
 		t, indent, n := l.t, l.indent, l.n
 		inWindow := l.seq <= window
 
@@ -116,6 +127,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 			if kind == chevronPrompt && isMenuItem(text) {
 				// "› 1. Yes, proceed (y)": the cursor of a menu.
 				h.settle(true)
+				h.after = true
 				if inWindow && !h.replies {
 					h.setWaiting(t, n)
 					h.menu = true
@@ -129,6 +141,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 				break
 			}
 			h.settle(true)
+			h.after = true
 			continue
 		}
 
@@ -140,6 +153,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 				break
 			}
 			h.settle(true)
+			h.after = true
 		}
 
 		// Codex's own UI, in the last lines only.
