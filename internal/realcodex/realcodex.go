@@ -87,6 +87,17 @@ type Options struct {
 	// replies ([tui] show_tooltips = false), for tests that compare the
 	// screen's last message byte for byte.
 	HideTips bool
+	// TopConfig is appended to the config's top-level keys (before its
+	// tables): e.g. an unknown key, to see Codex's configuration warning.
+	TopConfig string
+	// Args follow the binary on its command line (e.g. "resume", "--last").
+	Args []string
+	// SocketPrefix starts the private tmux server's socket name;
+	// "handoff-e2e" by default, or $HANDOFF_TMUX_PREFIX when set.
+	SocketPrefix string
+	// Ready, when set, replaces the readiness check (the status line shows
+	// the model and the cwd), e.g. for a pane too narrow to show the cwd.
+	Ready func(text, title string) bool
 }
 
 // DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
@@ -120,12 +131,16 @@ func Config(opts Options) string {
 	if opts.HideTips {
 		tui = "\n[tui]\nshow_tooltips = false\n"
 	}
+	top := opts.TopConfig
+	if top != "" && !strings.HasSuffix(top, "\n") {
+		top += "\n"
+	}
 	return fmt.Sprintf(`model = %s
 model_provider = "fake"
 approval_policy = %s
 sandbox_mode = %s
 check_for_update_on_startup = false
-
+%s
 [model_providers.fake]
 name = "Fake"
 base_url = %s
@@ -141,7 +156,7 @@ daemon_auto_start = false
 
 [notice.model_migrations]
 %s = "gpt-6-sol"
-%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
+%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), top, q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
 }
 
 // tomlString quotes s as a TOML basic string: backslash, quote and control
@@ -180,6 +195,12 @@ func (o Options) withDefaults() Options {
 	if o.Height == 0 {
 		o.Height = 40
 	}
+	if o.SocketPrefix == "" {
+		o.SocketPrefix = os.Getenv("HANDOFF_TMUX_PREFIX")
+	}
+	if o.SocketPrefix == "" {
+		o.SocketPrefix = "handoff-e2e"
+	}
 	if o.ReadyTimeout == 0 {
 		o.ReadyTimeout = 30 * time.Second
 	}
@@ -205,16 +226,17 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	s := &Session{
-		Socket: fmt.Sprintf("handoff-e2e-%d-%s", os.Getpid(), hex.EncodeToString(rnd[:])),
+		Socket: fmt.Sprintf("%s-%d-%s", strings.TrimSuffix(opts.SocketPrefix, "-"), os.Getpid(), hex.EncodeToString(rnd[:])),
 		Target: "codex:0.0",
 		Home:   opts.Home,
 		opts:   opts,
 	}
 	s.Started = time.Now()
-	_, err := s.tmux(ctx, "-f", "/dev/null", "new-session", "-d", "-s", "codex",
+	args := []string{"-f", "/dev/null", "new-session", "-d", "-s", "codex",
 		"-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height), "-c", opts.Workdir,
-		"-e", "CODEX_HOME="+opts.Home, "-e", "TERM=xterm-256color", "-e", "LANG=C.UTF-8",
-		opts.Bin)
+		"-e", "CODEX_HOME=" + opts.Home, "-e", "TERM=xterm-256color", "-e", "LANG=C.UTF-8",
+		opts.Bin}
+	_, err := s.tmux(ctx, append(args, opts.Args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +250,11 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	s.socketPath = sock
 	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
 	defer cancel()
-	if err := s.WaitFor(rctx, 100*time.Millisecond, s.isReady); err != nil {
+	ready := s.isReady
+	if opts.Ready != nil {
+		ready = opts.Ready
+	}
+	if err := s.WaitFor(rctx, 100*time.Millisecond, ready); err != nil {
 		text, _, _ := s.Capture(context.Background())
 		s.Close()
 		return nil, fmt.Errorf("realcodex: Codex not ready: %w; screen:\n%s", err, text)
