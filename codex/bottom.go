@@ -56,66 +56,71 @@ type bottomPane struct {
 // the pane; if not, the walk goes back to it and hands it over.
 func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
 	b.start = end
-	footerSeen := false
+	footerSeen, gap := false, false
 	var (
 		skipped  bool       // an unknown line was stepped over
 		apart    bool       // a blank line above it, below the line read now
 		skip     line       // the bottom-most one
 		back     scanMark   // the walk right above it
 		backPane bottomPane // the pane read below it
-		l        line
-		ok       bool
 	)
 	for {
-		if l, ok = s.next(); !ok {
+		// s.next, by hand (a line value is built only when handed over).
+		raw, start, dirty, ok := s.ls.prev()
+		if !ok {
 			break
 		}
-		if kind, text := promptLine(l.t); kind != notPrompt {
-			if kind == chevronPrompt && isMenuItem(text) {
-				break // "› 1. Yes, proceed (y)": a menu's cursor
-			}
+		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		if t == "" {
+			gap = true
+			continue
+		}
+		s.nonBlank++
+		seq, lineGap := s.nonBlank, gap
+		gap = false
+		if kind, text := promptLine(t); kind != notPrompt {
 			// The composer: a lone prompt, a prompt with a placeholder, or
 			// one with a draft that has the footer below it (or, in older
 			// versions, the footer hint on its own line: "› Summarize … ?
-			// for shortcuts").
-			// In 0.169, also a draft above a blank line and lines unknown
-			// here: a user message with nothing but such lines below it
-			// would have its composer below.
-			if l.seq <= chromeLines && (text == "" || footerSeen || isPlaceholder(text) ||
-				footer(text, 0) != notFooter || skipped && (apart || l.gap)) {
-				b.setPrompt(&l, text)
+			// for shortcuts"). In 0.169, also a draft set off by a blank
+			// line from lines unknown here: a user message with nothing but
+			// such lines below it would have the composer below it.
+			// "› 1. Yes, proceed (y)" is a menu's cursor.
+			if !(kind == chevronPrompt && isMenuItem(text)) && seq <= chromeLines &&
+				(text == "" || footerSeen || isPlaceholder(text) ||
+					footer(text, 0) != notFooter || skipped && (apart || lineGap)) {
+				b.setPrompt(start, s.ls.n, text)
 				if skipped {
 					b.unknown, b.unknownLine = excerpt(skip.t), skip.n
 				}
 				return line{}, false
 			}
-			break
-		}
-		if l.seq > chromeLines {
-			break
-		}
-		if f := footer(l.t, l.indent); f != notFooter {
-			if !footerSeen {
-				b.footer, b.footerLine = excerpt(l.t), l.n
+		} else if seq <= chromeLines {
+			if f := footer(t, indent); f != notFooter {
+				if !footerSeen {
+					b.footer, b.footerLine = excerpt(t), s.ls.n
+				}
+				footerSeen = true
+				b.start = start
+				if f == footerBusy && b.busy == "" {
+					b.busy, b.busyLine = excerpt(t), s.ls.n
+				}
+				continue
 			}
-			footerSeen = true
-			b.start = l.start
-			if f == footerBusy && b.busy == "" {
-				b.busy, b.busyLine = excerpt(l.t), l.n
+			if footerSeen && indent >= 2 {
+				continue // a line of a multi-line draft
 			}
-			continue
+			if unknownLine(t, indent) {
+				if !skipped {
+					skipped, back, backPane = true, s.mark(), *b
+					skip = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: seq, dirty: dirty, gap: lineGap}
+				}
+				apart = apart || lineGap && skip.start != start
+				continue
+			}
 		}
-		if footerSeen && l.indent >= 2 {
-			continue // a line of a multi-line draft
-		}
-		if !skipped && unknownLine(l.t, l.indent) {
-			skipped, skip, back, backPane = true, l, s.mark(), *b
-			continue
-		}
-		if skipped && unknownLine(l.t, l.indent) {
-			apart = apart || l.gap
-			continue
-		}
+		first = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: seq, dirty: dirty, gap: lineGap}
+		handed = true
 		break
 	}
 	if skipped {
@@ -124,12 +129,12 @@ func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
 		*b = backPane
 		return skip, true
 	}
-	return l, ok
+	return first, handed
 }
 
-func (b *bottomPane) setPrompt(l *line, text string) {
-	b.start = l.start
-	b.promptLine = l.n
+func (b *bottomPane) setPrompt(start, n int, text string) {
+	b.start = start
+	b.promptLine = n
 	if text == "" {
 		b.prompt = promptBare
 		return

@@ -108,12 +108,11 @@ var _ handoff.Classifier = Classifier{}
 func (Classifier) Classify(capture, title string) handoff.Classification {
 	var r reading
 	r.read(capture, false)
-	sig := r.signals()
-	sig.Title = titleSignal(title)
-	status, reason := decide(&r, sig.Title)
-	c := handoff.Classification{Status: status, Reason: reason, Signals: sig}
+	ts := titleSignal(title)
+	status, reason := decide(&r, ts)
+	c := handoff.Classification{Status: status, Reason: reason, Signals: r.signals(ts)}
 	if status == handoff.StatusError {
-		c.Detail = sig.Error
+		c.Detail = r.history.errText
 	}
 	return c
 }
@@ -152,10 +151,12 @@ func (r *reading) uiStart() int {
 	return min(r.bottom.start, r.history.menuStart)
 }
 
-// signals assembles the debug snapshot from both passes (Title aside).
-func (r *reading) signals() Signals {
+// signals assembles the debug snapshot from both passes and the title
+// signal.
+func (r *reading) signals(title string) Signals {
 	b, h := &r.bottom, &r.history
 	sig := Signals{
+		Title:               title,
 		LinesScanned:        r.scanned,
 		Prompt:              b.prompt,
 		PromptLine:          b.promptLine,
