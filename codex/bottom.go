@@ -47,55 +47,37 @@ type bottomPane struct {
 
 // read consumes the bottom pane from s: footer and status lines, draft
 // lines, up to and including the composer. The pass ends at the composer,
-// or at the first line that is none of these: that line is returned, with
-// handed set, for the history pass to read first.
+// or at the first line that is none of these: then it reports handed, with
+// the walk set back to right below that line, for the history pass to read
+// it first.
 //
 // Lines it does not know are neutral: one that means nothing to the
 // history pass either (see unknownLine) is stepped over while the composer
-// is looked for. If the composer turns up above it, the line was part of
-// the pane; if not, the walk goes back to it and hands it over.
-func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
+// is looked for (pastUnknown). If the composer turns up above it, the line
+// was part of the pane; if not, it is handed over.
+func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 	b.start = end
-	footerSeen, gap := false, false
-	var (
-		skipped  bool       // an unknown line was stepped over
-		apart    bool       // a blank line above it, below the line read now
-		skip     line       // the bottom-most one
-		back     scanMark   // the walk right above it
-		backPane bottomPane // the pane read below it
-	)
+	footerSeen := false
 	for {
-		// s.next, by hand (a line value is built only when handed over).
+		m := s.mark()
+		// The next non-blank line upwards (see scanner).
 		raw, start, dirty, ok := s.ls.prev()
 		if !ok {
-			break
+			return false
 		}
 		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
 		if t == "" {
-			gap = true
 			continue
 		}
 		s.nonBlank++
-		seq, lineGap := s.nonBlank, gap
-		gap = false
+		// composer and addFooter, by hand: this loop runs on every poll.
 		if kind, text := promptLine(t); kind != notPrompt {
-			// The composer: a lone prompt, a prompt with a placeholder, or
-			// one with a draft that has the footer below it (or, in older
-			// versions, the footer hint on its own line: "› Summarize … ?
-			// for shortcuts"). In 0.169, also a draft set off by a blank
-			// line from lines unknown here: a user message with nothing but
-			// such lines below it would have the composer below it.
-			// "› 1. Yes, proceed (y)" is a menu's cursor.
-			if !(kind == chevronPrompt && isMenuItem(text)) && seq <= chromeLines &&
-				(text == "" || footerSeen || isPlaceholder(text) ||
-					footer(text, 0) != notFooter || skipped && (apart || lineGap)) {
+			if s.nonBlank <= chromeLines && (text == "" || footerSeen || footer(text, 0) != notFooter || isPlaceholder(text)) &&
+				!(kind == chevronPrompt && isMenuItem(text)) {
 				b.setPrompt(start, s.ls.n, text)
-				if skipped {
-					b.unknown, b.unknownLine = excerpt(skip.t), skip.n
-				}
-				return line{}, false
+				return false
 			}
-		} else if seq <= chromeLines {
+		} else if s.nonBlank <= chromeLines {
 			if f := footer(t, indent); f != notFooter {
 				if !footerSeen {
 					b.footer, b.footerLine = excerpt(t), s.ls.n
@@ -111,25 +93,86 @@ func (b *bottomPane) read(s *scanner, end int) (first line, handed bool) {
 				continue // a line of a multi-line draft
 			}
 			if unknownLine(t, indent) {
-				if !skipped {
-					skipped, back, backPane = true, s.mark(), *b
-					skip = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: seq, dirty: dirty, gap: lineGap}
+				if b.pastUnknown(s, t, s.ls.n, footerSeen) {
+					return false
 				}
-				apart = apart || lineGap && skip.start != start
-				continue
+				s.reset(m)
+				return true
 			}
 		}
-		first = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: seq, dirty: dirty, gap: lineGap}
-		handed = true
+		s.reset(m)
+		return true
+	}
+}
+
+// composer reports whether a prompt line (kind, text), the seq-th
+// non-blank line from the bottom, is the composer: a lone prompt, a prompt
+// with a placeholder, or one with a draft that has the footer below it (or,
+// in older versions, the footer hint on its own line: "› Summarize … ? for
+// shortcuts"). "› 1. Yes, proceed (y)" is a menu's cursor.
+func composer(kind int, text string, seq int, footerSeen bool) bool {
+	if kind == chevronPrompt && isMenuItem(text) || seq > chromeLines {
+		return false
+	}
+	return text == "" || footerSeen || isPlaceholder(text) || footer(text, 0) != notFooter
+}
+
+// pastUnknown goes on reading the pane above an unknown line t (line n)
+// and reports whether the composer is above it. In 0.169 a draft set off
+// by a blank line from such lines is the composer too: a user message with
+// nothing but them below it would have the composer below it. If there is
+// no composer, b is as it was before the unknown line (the caller sets the
+// walk back).
+func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool) bool {
+	saved := *b
+	apart, gap := false, false
+	for {
+		raw, start, dirty, ok := s.ls.prev()
+		if !ok {
+			break
+		}
+		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		if t == "" {
+			gap = true
+			continue
+		}
+		s.nonBlank++
+		apart, gap = apart || gap, false
+		if kind, text := promptLine(t); kind != notPrompt {
+			if composer(kind, text, s.nonBlank, footerSeen) ||
+				apart && !(kind == chevronPrompt && isMenuItem(text)) && s.nonBlank <= chromeLines {
+				b.setPrompt(start, s.ls.n, text)
+				b.unknown, b.unknownLine = excerpt(t0), n0
+				return true
+			}
+			break
+		}
+		if s.nonBlank > chromeLines {
+			break
+		}
+		if f := footer(t, indent); f != notFooter {
+			b.addFooter(f, t, s.ls.n, start, footerSeen)
+			footerSeen = true
+			continue
+		}
+		if footerSeen && indent >= 2 || unknownLine(t, indent) {
+			continue
+		}
 		break
 	}
-	if skipped {
-		// No composer above the unknown line: it was not the pane's.
-		s.reset(back)
-		*b = backPane
-		return skip, true
+	*b = saved
+	return false
+}
+
+// addFooter records a footer or status line (kind f) read at line n.
+func (b *bottomPane) addFooter(f int, t string, n, start int, footerSeen bool) {
+	if !footerSeen {
+		b.footer, b.footerLine = excerpt(t), n
 	}
-	return first, handed
+	b.start = start
+	if f == footerBusy && b.busy == "" {
+		b.busy, b.busyLine = excerpt(t), n
+	}
 }
 
 func (b *bottomPane) setPrompt(start, n int, text string) {

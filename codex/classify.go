@@ -140,8 +140,8 @@ type reading struct {
 // also finds the last assistant message's header.
 func (r *reading) read(capture string, extract bool) {
 	s := scanner{ls: newLines(capture)}
-	first, handed := r.bottom.read(&s, len(capture))
-	r.history.read(&s, first, handed, extract, r.bottom.busy != "", len(capture))
+	handed := r.bottom.read(&s, len(capture))
+	r.history.read(&s, handed, extract, r.bottom.busy != "", len(capture))
 	r.nonBlank, r.scanned = s.nonBlank, s.ls.n
 }
 
@@ -184,23 +184,14 @@ func (r *reading) signals(title string) Signals {
 	return sig
 }
 
-// scanner is the backward walk both passes share: it hands out the
-// non-blank lines from the bottom up, cleaned, and counts them.
+// scanner is the backward walk both passes share: the lines from the bottom
+// up, and how many non-blank ones were read. Each pass reads its lines with
+// s.ls.prev and clean itself, into plain variables (this is the hot loop).
+// The bottom pass hands a line it does not take to the history pass by
+// setting the walk back (mark, reset) to right below it.
 type scanner struct {
 	ls       *lines
 	nonBlank int
-}
-
-// line is one non-blank line as the passes see it.
-type line struct {
-	raw    string // as captured, escapes and all
-	t      string // cleaned, without leading white space
-	indent int    // how much leading white space t had
-	start  int    // byte offset of the line in the capture
-	n      int    // line number from the end (1 = last line)
-	seq    int    // non-blank lines so far, this one included (1 = bottom-most)
-	dirty  bool   // raw holds escapes or control characters
-	gap    bool   // blank lines separate it from the line read before (below)
 }
 
 // scanMark is a place in the walk to go back to.
@@ -209,24 +200,6 @@ type scanMark struct{ end, n, nonBlank int }
 func (s *scanner) mark() scanMark { return scanMark{s.ls.end, s.ls.n, s.nonBlank} }
 
 func (s *scanner) reset(m scanMark) { s.ls.end, s.ls.n, s.nonBlank = m.end, m.n, m.nonBlank }
-
-// next returns the next non-blank line upwards; ok is false at the top.
-func (s *scanner) next() (l line, ok bool) {
-	gap := false
-	for {
-		raw, start, dirty, ok := s.ls.prev()
-		if !ok {
-			return line{}, false
-		}
-		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
-		if t == "" {
-			gap = true
-			continue
-		}
-		s.nonBlank++
-		return line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty, gap: gap}, true
-	}
-}
 
 // decide turns what the passes found into a status. The order is the
 // precedence: a waiting menu, then errors, then active work, then the prompt.

@@ -84,44 +84,38 @@ type pendingUI struct {
 }
 
 // read walks the history upwards from s down to the last user message.
-// first, when handed, is the line the bottom pass stopped at (the
-// bottom-most line that is not part of the bottom pane): it is read first. busy says the
+// When handed, the first line read is the one the bottom pass stopped at
+// (the bottom-most line that is not part of the bottom pane). busy says the
 // bottom pane showed a busy footer. With extract set it also finds the last
 // assistant message's header (which needs tool cells told apart from
 // messages).
-func (h *history) read(s *scanner, first line, handed, extract, busy bool, end int) {
+func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 	h.message = -1
 	h.menuStart = end
 	h.active = busy
 
-	hasTree := false // the cell being read upwards has a "└" line
-	l := first
+	hasTree := false          // the cell being read upwards has a "└" line
 	gap, read := false, false // read: a line was read before this one
 	for {
-		bottom := handed // nothing but the bottom pane is below this line
-		if handed {
-			handed = false
-		} else {
-			// s.next, by hand: this loop reads most of the lines.
-			raw, start, dirty, ok := s.ls.prev()
-			if !ok {
-				break
-			}
-			t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
-			if t == "" {
-				gap = true
-				continue
-			}
-			s.nonBlank++
-			l = line{raw: raw, t: t, indent: indent, start: start, n: s.ls.n, seq: s.nonBlank, dirty: dirty, gap: gap}
-			gap = false
+		// The next non-blank line upwards (see scanner).
+		raw, start, dirty, ok := s.ls.prev()
+		if !ok {
+			break
 		}
-		if read && l.gap {
+		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		if t == "" {
+			gap = true
+			continue
+		}
+		s.nonBlank++
+		n := s.ls.n
+		bottom := handed // nothing but the bottom pane is below this line
+		handed = false
+		if read && gap {
 			h.after = true
 		}
-		read = true
-		t, indent, n := l.t, l.indent, l.n
-		inWindow := l.seq <= window
+		read, gap = true, false
+		inWindow := s.nonBlank <= window
 
 		if kind, text := promptLine(t); kind != notPrompt {
 			if kind == chevronPrompt && isMenuItem(text) {
@@ -131,7 +125,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 				if inWindow && !h.replies {
 					h.setWaiting(t, n)
 					h.menu = true
-					h.menuStart = min(h.menuStart, l.start)
+					h.menuStart = min(h.menuStart, start)
 				}
 				continue
 			}
@@ -178,11 +172,11 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 					h.pending.menu = true
 					h.pending.menuText, h.pending.menuLine = excerpt(t), n
 				}
-				h.pending.menuStart = l.start // the menu's topmost line so far
+				h.pending.menuStart = start // the menu's topmost line so far
 			} else if !h.replies && !h.active {
 				h.setWaiting(t, n)
 				h.menu = true
-				h.menuStart = min(h.menuStart, l.start)
+				h.menuStart = min(h.menuStart, start)
 			}
 			continue
 		}
@@ -207,14 +201,14 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 				// The status indicator also starts with "•"; it is not a reply.
 				if !statusIndicator(t) {
 					verb, _, _ := strings.Cut(text, " ")
-					tool := toolHeader(text, hasTree, l.dirty && boldWord(l.raw, verb))
+					tool := toolHeader(text, hasTree, dirty && boldWord(raw, verb))
 					kind := "message"
 					if tool {
 						kind = "tool"
 					}
 					h.setReply(kind, n)
 					if extract && !tool && h.message < 0 {
-						h.message = l.start
+						h.message = start
 					}
 				}
 				hasTree = false
@@ -233,7 +227,7 @@ func (h *history) read(s *scanner, first line, handed, extract, busy bool, end i
 		if _, ok := isLegacyLabel(t, indent); ok {
 			h.setReply("label", n)
 			if extract && h.message < 0 {
-				h.message = l.start
+				h.message = start
 				h.messageLegacy = true
 			}
 			continue
