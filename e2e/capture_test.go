@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,15 +72,12 @@ func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg
 	c.t.Logf("captured %s (%s) title %q", file, status, title)
 }
 
+// writeManifest merges the screens taken into the manifest: entries of
+// the same files are replaced, the others (TestCaptureMoreRealScreens's)
+// are kept.
 func (c *capturer) writeManifest() {
 	c.t.Helper()
-	b, err := json.MarshalIndent(c.items, "", "  ")
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(c.dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-		c.t.Fatal(err)
-	}
+	mergeManifest(c.t, c.dir, c.items)
 }
 
 // TestCaptureRealScreens drives the real Codex through every phase the
