@@ -17,20 +17,10 @@
 package codex
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/handoff-fsm/handoff-fsm"
 )
-
-// window is how many non-blank lines at the bottom of the screen count as
-// "the last lines": active-work UI and menus further up have scrolled away
-// and no longer describe the present.
-const window = 20
-
-// chromeLines bounds how far up the composer is looked for: footer, status
-// line and a multi-line draft fit in it.
-const chromeLines = 16
 
 // The title signals reported in Signals.Title.
 const (
@@ -51,7 +41,9 @@ const (
 	ReasonLegacyError    = "an error line follows the last user message with no assistant reply"
 	ReasonActiveWork     = "Codex's active-work UI is in the last lines of the screen"
 	ReasonTitleSpinner   = "the pane title shows the spinner of a running turn"
-	ReasonNoPrompt       = "no ready prompt at the bottom of the screen"
+	ReasonNoPrompt       = "no ready prompt, and the last user message is the bottom of the screen: just sent"
+	ReasonCompletedNoUI  = "no ready prompt but no sign of work either, and a reply follows the last user message"
+	ReasonIdleNoUI       = "no ready prompt but no sign of work either, and nothing follows the last user message"
 	ReasonCompleted      = "the prompt is ready and a reply follows the last user message"
 	ReasonIdle           = "the prompt is ready and nothing follows the last user message"
 	ReasonIdleNoMessages = "the prompt is ready and no conversation is on the screen"
@@ -77,6 +69,10 @@ type Signals struct {
 	// Footer is the bottom-most footer or status line.
 	Footer     string `json:"footer,omitempty"`
 	FooterLine int    `json:"footer_line"`
+	// Unknown is the bottom-most line below the composer that the
+	// classifier does not know (a new hint, a warning counter): neutral.
+	Unknown     string `json:"unknown,omitempty"`
+	UnknownLine int    `json:"unknown_line,omitempty"`
 	// LastUser is the last user message (first line) above the prompt.
 	LastUser     string `json:"last_user,omitempty"`
 	LastUserLine int    `json:"last_user_line"`
@@ -110,13 +106,13 @@ var _ handoff.Classifier = Classifier{}
 // Classify reads a raw capture (escape sequences allowed) and the pane title
 // ("" when unknown) into a status, a reason and the signals behind it.
 func (Classifier) Classify(capture, title string) handoff.Classification {
-	var sc screen
-	sc.read(capture, false)
-	sc.sig.Title = titleSignal(title)
-	status, reason := sc.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: sc.sig}
+	var r reading
+	r.read(capture, false)
+	ts := titleSignal(title)
+	status, reason := decide(&r, ts)
+	c := handoff.Classification{Status: status, Reason: reason, Signals: r.signals(ts)}
 	if status == handoff.StatusError {
-		c.Detail = sc.sig.Error
+		c.Detail = r.history.errText
 	}
 	return c
 }
@@ -127,331 +123,128 @@ func (Classifier) LastMessage(capture string) (string, error) {
 	return ExtractLastMessage(capture)
 }
 
-// screen is one backward reading of a capture.
-type screen struct {
-	sig Signals
-
-	nonBlank      int     // non-blank lines seen
-	replies       bool    // a reply marker after the last user message
-	menu          bool    // the bottom shows an approval/choice menu (UI, never quoted)
-	legacyWait    [2]bool // a legacy [y/n] question: [0] anywhere scanned, [1] in the window
-	errCell       bool    // a ■ error with nothing newer below it
-	legacyErr     [2]bool // a legacy Error:/panic: line: [0] anywhere scanned, [1] in the window
-	active        bool    // active-work UI in the window with no error below it
-	userFound     bool
-	promptFound   bool
-	promptStart   int // where the bottom UI (prompt, footer, menu) starts in the capture
-	message       int // offset of the bottom-most assistant message header, -1 if none
-	messageLegacy bool
-
-	// Busy or menu UI found on indented lines counts only once the cell it
-	// belongs to is known: the continuation of the user's own message (a
-	// prompt that quotes "Would you like to …") is not Codex's UI.
-	pending pendingUI
+// reading is one backward reading of a capture, in two passes over the same
+// walk from the last line up: the bottom pass reads Codex's bottom pane
+// (footer, status line, composer; bottom.go), the history pass reads the
+// cells above it down to the last user message (history.go). decide then
+// turns what they found into a status.
+type reading struct {
+	bottom  bottomPane
+	history history
+	// nonBlank is how many non-blank lines were read; scanned how many
+	// lines in all.
+	nonBlank, scanned int
 }
 
-type pendingUI struct {
-	active, menu         bool
-	activeText, menuText string
-	activeLine, menuLine int
-	menuStart            int // offset of the menu's topmost line
+// read runs both passes over capture. With extract set the history pass
+// also finds the last assistant message's header.
+func (r *reading) read(capture string, extract bool) {
+	s := scanner{ls: newLines(capture)}
+	handed := r.bottom.read(&s, len(capture))
+	r.history.read(&s, handed, extract, r.bottom.busy != "", len(capture))
+	r.nonBlank, r.scanned = s.nonBlank, s.ls.n
 }
 
-// settle decides the pending UI once the cell above it is known: it counts
-// unless that cell is the last user message.
-func (sc *screen) settle(count bool) {
-	p := sc.pending
-	sc.pending = pendingUI{}
-	if !count {
-		return
+// uiStart is where the bottom UI (menu, composer, footer) starts in the
+// capture: a message read for the fallback ends above it.
+func (r *reading) uiStart() int {
+	return min(r.bottom.start, r.history.menuStart)
+}
+
+// signals assembles the debug snapshot from both passes and the title
+// signal.
+func (r *reading) signals(title string) Signals {
+	b, h := &r.bottom, &r.history
+	sig := Signals{
+		Title:               title,
+		LinesScanned:        r.scanned,
+		Prompt:              b.prompt,
+		PromptLine:          b.promptLine,
+		Composer:            b.composer,
+		ComposerPlaceholder: b.placeholder,
+		Footer:              b.footer,
+		FooterLine:          b.footerLine,
+		Unknown:             b.unknown,
+		UnknownLine:         b.unknownLine,
+		LastUser:            h.lastUser,
+		LastUserLine:        h.lastUserLine,
+		Reply:               h.reply,
+		ReplyLine:           h.replyLine,
+		ActiveWork:          h.activeText,
+		ActiveWorkLine:      h.activeLine,
+		Waiting:             h.waiting,
+		WaitingLine:         h.waitingLine,
+		Error:               h.errText,
+		ErrorLine:           h.errLine,
+		Interrupted:         h.interrupted,
 	}
-	if p.active && !sc.active && !sc.errCell {
-		sc.active = true
-		sc.sig.ActiveWork = p.activeText
-		sc.sig.ActiveWorkLine = p.activeLine
+	if b.busy != "" {
+		sig.ActiveWork, sig.ActiveWorkLine = b.busy, b.busyLine
 	}
-	if p.menu && !sc.replies && !sc.active {
-		sc.menu = true
-		sc.setWaiting(p.menuText, p.menuLine)
-		sc.promptStart = min(sc.promptStart, p.menuStart)
-	}
+	return sig
 }
 
-// read walks the capture backwards down to the last user message, collecting
-// signals. With extract set it also finds the last assistant message's
-// header (which needs tool cells told apart from messages).
-func (sc *screen) read(capture string, extract bool) {
-	ls := newLines(capture)
-	sc.message = -1
-	sc.promptStart = len(capture)
-
-	chromeOnly := true  // every non-blank line below is footer/status/draft
-	footerSeen := false // a footer line was seen below
-	hasTree := false    // the cell being read upwards has a "└" line
-	for {
-		raw, start, dirty, ok := ls.prev()
-		if !ok {
-			break
-		}
-		l := ls.clean(raw, dirty)
-		t, indent := trimLeftSpace(l)
-		if t == "" {
-			continue
-		}
-		sc.nonBlank++
-		n := ls.n
-		inWindow := sc.nonBlank <= window
-
-		if kind, text := promptLine(t); kind != notPrompt {
-			if kind == chevronPrompt && isMenuItem(text) {
-				// "› 1. Yes, proceed (y)": the cursor of a menu.
-				sc.settle(true)
-				if inWindow && !sc.replies {
-					sc.setWaiting(t, n)
-					sc.menu = true
-					sc.promptStart = min(sc.promptStart, start)
-				}
-				chromeOnly = false
-				continue
-			}
-			// The composer: a lone prompt, or a prompt with a placeholder or
-			// draft that has the footer below it (or, in older versions, the
-			// footer hint on its own line: "› Summarize … ? for shortcuts").
-			if !sc.promptFound && chromeOnly && sc.nonBlank <= chromeLines &&
-				(text == "" || footerSeen || footer(text, 0) != notFooter) {
-				sc.promptFound = true
-				sc.promptStart = start
-				sc.sig.PromptLine = n
-				if text == "" {
-					sc.sig.Prompt = "bare"
-				} else {
-					sc.sig.Prompt = "composer"
-					sc.sig.Composer = excerpt(text)
-					sc.sig.ComposerPlaceholder = isPlaceholder(text)
-				}
-				chromeOnly = false
-				continue
-			}
-			if kind == chevronPrompt && text != "" && indent <= 1 {
-				sc.settle(false)
-				sc.user(t, n)
-				break
-			}
-			sc.settle(true)
-			chromeOnly = false
-			continue
-		}
-
-		// Nothing but footer lines below: this line is in Codex's bottom pane
-		// (no history cell, no user message ever sits below the composer).
-		bottom := chromeOnly
-		if chromeOnly {
-			if f := footer(t, indent); f != notFooter && sc.nonBlank <= chromeLines {
-				if !footerSeen {
-					sc.sig.Footer = excerpt(t)
-					sc.sig.FooterLine = n
-				}
-				footerSeen = true
-				sc.promptStart = start
-				if f == footerBusy && !sc.active {
-					sc.active = true
-					sc.sig.ActiveWork = excerpt(t)
-					sc.sig.ActiveWorkLine = n
-				}
-				continue
-			}
-			if footerSeen && indent >= 2 && sc.nonBlank <= chromeLines {
-				continue // a line of a multi-line draft
-			}
-			chromeOnly = false
-		}
-
-		if indent <= 1 {
-			// A cell starts here: settle the UI found below it.
-			if isLegacyUser(t, indent) {
-				sc.settle(false)
-				sc.user(t, n)
-				break
-			}
-			sc.settle(true)
-		}
-
-		// Codex's own UI, in the last lines only.
-		if inWindow && activeWork(t, indent) {
-			if indent > 1 {
-				if !sc.pending.active {
-					sc.pending.active = true
-					sc.pending.activeText, sc.pending.activeLine = excerpt(t), n
-				}
-				continue
-			}
-			if !sc.errCell && !sc.active {
-				sc.active = true
-				sc.sig.ActiveWork = excerpt(t)
-				sc.sig.ActiveWorkLine = n
-			}
-			if !startsCell(t) {
-				continue
-			}
-			// "• Exploring" is also a tool cell: go on to count it.
-		} else if inWindow && indent <= 2 && menuHint(t) {
-			if indent > 1 && !bottom {
-				if !sc.pending.menu {
-					sc.pending.menu = true
-					sc.pending.menuText, sc.pending.menuLine = excerpt(t), n
-				}
-				sc.pending.menuStart = start // the menu's topmost line so far
-			} else if !sc.replies && !sc.active {
-				sc.setWaiting(t, n)
-				sc.menu = true
-				sc.promptStart = min(sc.promptStart, start)
-			}
-			continue
-		}
-
-		if t[0] == 0xE2 {
-			// Lines led by a glyph (■ • └ ─): cells and their parts.
-			if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
-				if interrupted {
-					sc.sig.Interrupted = true
-				} else if !sc.replies && !sc.active && !sc.errCell {
-					sc.errCell = true
-					sc.setError(t, n)
-				}
-				hasTree = false
-				continue
-			}
-			if indent >= 2 && strings.HasPrefix(t, treeElbow) {
-				hasTree = hasTree || !isTip(t)
-				continue
-			}
-			if text, ok := bulletText(t, indent); ok {
-				// The status indicator also starts with "•"; it is not a reply.
-				if !statusIndicator(t) {
-					verb, _, _ := strings.Cut(text, " ")
-					tool := toolHeader(text, hasTree, dirty && boldWord(raw, verb))
-					kind := "message"
-					if tool {
-						kind = "tool"
-					}
-					sc.reply(kind, n)
-					if extract && !tool && sc.message < 0 {
-						sc.message = start
-					}
-				}
-				hasTree = false
-				continue
-			}
-		}
-		if isWorkedFor(t) {
-			sc.reply("worked_for", n)
-			hasTree = false
-			continue
-		}
-		if indent > 1 {
-			continue // inside a cell: nothing else starts there
-		}
-		hasTree = false
-		if _, ok := isLegacyLabel(t, indent); ok {
-			sc.reply("label", n)
-			if extract && sc.message < 0 {
-				sc.message = start
-				sc.messageLegacy = true
-			}
-			continue
-		}
-		if legacyWaiting(t) {
-			sc.legacyWait[0] = true
-			sc.legacyWait[1] = sc.legacyWait[1] || inWindow
-			sc.setWaiting(t, n)
-		}
-		if legacyError(t, indent) {
-			sc.legacyErr[0] = true
-			sc.legacyErr[1] = sc.legacyErr[1] || inWindow
-			if sc.sig.ErrorLine == 0 {
-				sc.setError(t, n)
-			}
-		}
-	}
-	if !sc.userFound {
-		sc.settle(true)
-	}
-	sc.sig.LinesScanned = ls.n
+// scanner is the backward walk both passes share: the lines from the bottom
+// up, and how many non-blank ones were read. Each pass reads its lines with
+// s.ls.prev and clean itself, into plain variables (this is the hot loop).
+// The bottom pass hands a line it does not take to the history pass by
+// setting the walk back (mark, reset) to right below it.
+type scanner struct {
+	ls       *lines
+	nonBlank int
 }
 
-// startsCell reports whether t begins with a cell glyph at column 0.
-func startsCell(t string) bool {
-	return strings.HasPrefix(t, bullet) || strings.HasPrefix(t, hollow)
-}
+// scanMark is a place in the walk to go back to.
+type scanMark struct{ end, n, nonBlank int }
 
-func (sc *screen) user(t string, n int) {
-	sc.userFound = true
-	sc.sig.LastUser = excerpt(t)
-	sc.sig.LastUserLine = n
-}
+func (s *scanner) mark() scanMark { return scanMark{s.ls.end, s.ls.n, s.nonBlank} }
 
-func (sc *screen) reply(kind string, n int) {
-	if !sc.replies {
-		sc.replies = true
-		sc.sig.Reply = kind
-		sc.sig.ReplyLine = n
-	}
-}
+func (s *scanner) reset(m scanMark) { s.ls.end, s.ls.n, s.nonBlank = m.end, m.n, m.nonBlank }
 
-func (sc *screen) setWaiting(t string, n int) {
-	if sc.sig.WaitingLine == 0 {
-		sc.sig.Waiting = excerpt(t)
-		sc.sig.WaitingLine = n
-	}
-}
-
-func (sc *screen) setError(t string, n int) {
-	sc.sig.Error = excerpt(t)
-	sc.sig.ErrorLine = n
-}
-
-// decide turns the signals into a status. The order is the precedence:
-// a waiting menu, then errors, then active work, then the prompt.
-func (sc *screen) decide() (handoff.Status, string) {
+// decide turns what the passes found into a status. The order is the
+// precedence: a waiting menu, then errors, then active work, then the prompt.
+// Only positive signs make a screen busy: Codex's active-work UI (the
+// status indicator "Working (Ns • esc to interrupt)", "• Exploring", a
+// running background terminal, the busy footer), the title's spinner, or a
+// user message just sent with nothing below it. Text the passes do not
+// know is neutral.
+func decide(r *reading, title string) (handoff.Status, string) {
+	b, h := &r.bottom, &r.history
 	switch {
-	case sc.nonBlank == 0:
+	case r.nonBlank == 0:
 		return handoff.StatusError, ReasonEmpty
-	case sc.menu:
+	case h.menu:
 		return handoff.StatusWaitingUserAnswer, ReasonMenu
-	case sc.legacyCounts(sc.legacyWait):
+	case h.legacyCounts(h.legacyWait):
 		return handoff.StatusWaitingUserAnswer, ReasonLegacyWaiting
-	case sc.sig.Title == TitleActionRequired:
+	case title == TitleActionRequired:
 		return handoff.StatusWaitingUserAnswer, ReasonTitleAction
-	case sc.errCell:
+	case h.errCell:
 		return handoff.StatusError, ReasonErrorCell
-	case sc.legacyCounts(sc.legacyErr) && !sc.active:
+	case h.legacyCounts(h.legacyErr) && !h.active:
 		return handoff.StatusError, ReasonLegacyError
-	case sc.active:
+	case h.active:
 		return handoff.StatusProcessing, ReasonActiveWork
-	case sc.sig.Title == TitleSpinner:
+	case title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitleSpinner
-	case !sc.promptFound:
+	case b.prompt == "" && h.userFound && !h.after:
+		// The prompt left the composer and nothing was drawn below it yet
+		// (v0.104 hides the composer; legacy screens have none).
 		return handoff.StatusProcessing, ReasonNoPrompt
-	case sc.replies:
+	case b.prompt == "":
+		// Something Codex draws in the composer's place that is not known
+		// here (a warnings view, a picker, a new overlay): no sign of work
+		// is no sign of work. The title's spinner would have said busy.
+		if h.replies {
+			return handoff.StatusCompleted, ReasonCompletedNoUI
+		}
+		return handoff.StatusIdle, ReasonIdleNoUI
+	case h.replies:
 		return handoff.StatusCompleted, ReasonCompleted
-	case sc.userFound:
+	case h.userFound:
 		return handoff.StatusIdle, ReasonIdle
 	}
 	return handoff.StatusIdle, ReasonIdleNoMessages
-}
-
-// legacyCounts applies the anchor's rule to the legacy text patterns
-// (Error:, Approve … [y/n]): they count only when no assistant reply follows
-// the last user message — otherwise the assistant is quoting them — and,
-// when no user message is on the screen, only in the last lines.
-func (sc *screen) legacyCounts(found [2]bool) bool {
-	if sc.replies {
-		return false
-	}
-	if sc.userFound {
-		return found[0]
-	}
-	return found[1]
 }
 
 // excerpt shortens a line for the signals, at a rune boundary.

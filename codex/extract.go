@@ -21,11 +21,12 @@ var ErrNoAssistantMessage = errors.New("codex: no assistant message on the scree
 // It returns an error wrapping ErrNoAssistantMessage when there is none: a
 // reply from an earlier turn is never passed off as the answer.
 func ExtractLastMessage(capture string) (string, error) {
-	var sc screen
-	sc.read(capture, true)
-	if sc.message < 0 {
-		if sc.userFound {
-			return "", fmt.Errorf("%w after the last user message (%q)", ErrNoAssistantMessage, sc.sig.LastUser)
+	var r reading
+	r.read(capture, true)
+	h := &r.history
+	if h.message < 0 {
+		if h.userFound {
+			return "", fmt.Errorf("%w after the last user message (%q)", ErrNoAssistantMessage, h.lastUser)
 		}
 		return "", ErrNoAssistantMessage
 	}
@@ -34,14 +35,14 @@ func ExtractLastMessage(capture string) (string, error) {
 		out   []string
 		first = true
 	)
-	for pos := sc.message; pos < sc.promptStart; {
+	for pos, end := h.message, r.uiStart(); pos < end; {
 		raw, next := nextLine(capture, pos)
 		pos = next
 		l := cl.clean(raw, needsStrip(raw))
 		t, indent := trimLeftSpace(l)
 		if first {
 			first = false
-			if sc.messageLegacy {
+			if h.messageLegacy {
 				text, _ := isLegacyLabel(t, indent)
 				out = append(out, text)
 			} else {
@@ -54,10 +55,10 @@ func ExtractLastMessage(capture string) (string, error) {
 			out = append(out, "")
 			continue
 		}
-		if endsMessage(t, indent, sc.messageLegacy) {
+		if endsMessage(t, indent, h.messageLegacy) {
 			break
 		}
-		if sc.messageLegacy {
+		if h.messageLegacy {
 			out = append(out, l)
 			continue
 		}

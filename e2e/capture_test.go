@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,12 +38,16 @@ type fixture struct {
 	// screens where the extraction must find exactly that ("" when there is
 	// none or the screen shows it re-wrapped).
 	Message string `json:"message,omitempty"`
+	// Captured says how the screen was taken (test, pane size, config),
+	// when that is more than TestCaptureRealScreens's default session.
+	Captured string `json:"captured,omitempty"`
 }
 
 type capturer struct {
 	t     *testing.T
 	dir   string
 	items []fixture
+	how   string // Captured of the next shots
 }
 
 // shot captures r's pane as file with the expected status.
@@ -66,19 +69,16 @@ func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg
 	if err := os.WriteFile(filepath.Join(c.dir, file), []byte(text), 0o644); err != nil {
 		c.t.Fatal(err)
 	}
-	c.items = append(c.items, fixture{File: file, Title: title, Status: status, Note: note, Message: msg})
+	c.items = append(c.items, fixture{File: file, Title: title, Status: status, Note: note, Message: msg, Captured: c.how})
 	c.t.Logf("captured %s (%s) title %q", file, status, title)
 }
 
+// writeManifest merges the screens taken into the manifest: entries of
+// the same files are replaced, the others (TestCaptureMoreRealScreens's)
+// are kept.
 func (c *capturer) writeManifest() {
 	c.t.Helper()
-	b, err := json.MarshalIndent(c.items, "", "  ")
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(c.dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-		c.t.Fatal(err)
-	}
+	mergeManifest(c.t, c.dir, c.items)
 }
 
 // TestCaptureRealScreens drives the real Codex through every phase the

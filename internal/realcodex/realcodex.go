@@ -89,6 +89,17 @@ type Options struct {
 	// Notify is Codex's notify program and its arguments (run with a JSON
 	// description of each completed turn); nil for none.
 	Notify []string
+	// TopConfig is appended to the config's top-level keys (before its
+	// tables): e.g. an unknown key, to see Codex's configuration warning.
+	TopConfig string
+	// Args follow the binary on its command line (e.g. "resume", "--last").
+	Args []string
+	// SocketPrefix starts the private tmux server's socket name;
+	// "handoff-e2e" by default, or $HANDOFF_TMUX_PREFIX when set.
+	SocketPrefix string
+	// Ready, when set, replaces the readiness check (the status line shows
+	// the model and the cwd), e.g. for a pane too narrow to show the cwd.
+	Ready func(text, title string) bool
 }
 
 // DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
@@ -131,12 +142,16 @@ func Config(opts Options) string {
 		}
 		notify = "notify = [" + strings.Join(quoted, ", ") + "]\n"
 	}
+	top := opts.TopConfig
+	if top != "" && !strings.HasSuffix(top, "\n") {
+		top += "\n"
+	}
 	return notify + fmt.Sprintf(`model = %s
 model_provider = "fake"
 approval_policy = %s
 sandbox_mode = %s
 check_for_update_on_startup = false
-
+%s
 [model_providers.fake]
 name = "Fake"
 base_url = %s
@@ -152,7 +167,7 @@ daemon_auto_start = false
 
 [notice.model_migrations]
 %s = "gpt-6-sol"
-%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
+%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), top, q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
 }
 
 // tomlString quotes s as a TOML basic string: backslash, quote and control
@@ -191,6 +206,12 @@ func (o Options) withDefaults() Options {
 	if o.Height == 0 {
 		o.Height = 40
 	}
+	if o.SocketPrefix == "" {
+		o.SocketPrefix = os.Getenv("HANDOFF_TMUX_PREFIX")
+	}
+	if o.SocketPrefix == "" {
+		o.SocketPrefix = "handoff-e2e"
+	}
 	if o.ReadyTimeout == 0 {
 		o.ReadyTimeout = 30 * time.Second
 	}
@@ -213,10 +234,14 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err := os.WriteFile(filepath.Join(opts.Home, "config.toml"), []byte(Config(opts)), 0o600); err != nil {
 		return nil, fmt.Errorf("realcodex: config: %w", err)
 	}
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-e2e", Session: "codex",
+	command := opts.Bin
+	for _, a := range opts.Args {
+		command += " " + shellQuote(a)
+	}
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: strings.TrimSuffix(opts.SocketPrefix, "-"), Session: "codex",
 		Width: opts.Width, Height: opts.Height, Dir: opts.Workdir,
 		Env:     []string{"CODEX_HOME=" + opts.Home, "TERM=xterm-256color", "LANG=C.UTF-8"},
-		Command: opts.Bin})
+		Command: command})
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +257,11 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	s.Started = time.Now()
 	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
 	defer cancel()
-	if err := s.WaitFor(rctx, 100*time.Millisecond, s.isReady); err != nil {
+	ready := s.isReady
+	if opts.Ready != nil {
+		ready = opts.Ready
+	}
+	if err := s.WaitFor(rctx, 100*time.Millisecond, ready); err != nil {
 		text, _, _ := s.Capture(context.Background())
 		s.Close()
 		return nil, fmt.Errorf("realcodex: Codex not ready: %w; screen:\n%s", err, text)
@@ -494,3 +523,6 @@ func StripANSI(s string) string {
 	}
 	return b.String()
 }
+
+// shellQuote quotes s as one POSIX shell word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

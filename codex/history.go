@@ -1,0 +1,314 @@
+package codex
+
+import "strings"
+
+// The history pass: the cells above the bottom pane, read upwards down to
+// the last user message. Cells start at (about) column 0 with a glyph — "•"
+// messages and tool cells, "■" errors, "› " user messages — and their
+// further lines are indented. Codex's own busy and menu UI sits among them
+// at the bottom; only the last lines (window) describe the present.
+
+// window is how many non-blank lines at the bottom of the screen count as
+// "the last lines": active-work UI and menus further up have scrolled away
+// and no longer describe the present.
+const window = 20
+
+// sighting records where a legacy text pattern (Error:, Approve … [y/n])
+// was seen.
+type sighting struct {
+	seen   bool // anywhere in what was read
+	recent bool // in the last lines (window)
+}
+
+func (s *sighting) mark(inWindow bool) {
+	s.seen = true
+	s.recent = s.recent || inWindow
+}
+
+// history is what the history pass found between the bottom pane and the
+// last user message.
+type history struct {
+	userFound    bool // the last user message was reached
+	lastUser     string
+	lastUserLine int
+	// after: something follows the last user message on the screen — a
+	// line at (about) column 0, or lines set off from it by a blank line.
+	// Indented lines right below it may be its own continuation.
+	after bool
+
+	// replies: a reply follows the last user message; reply is the
+	// bottom-most sign of it ("message", "tool", "label", "worked_for").
+	replies   bool
+	reply     string
+	replyLine int
+
+	// active: Codex's active-work UI in the window with no error below it
+	// (or the bottom pane's busy footer).
+	active     bool
+	activeText string
+	activeLine int
+
+	// menu: an approval/choice menu at the bottom (UI, never quoted);
+	// menuStart is the offset of its topmost line. waiting is the menu or
+	// legacy question line reported in the signals.
+	menu        bool
+	menuStart   int
+	waiting     string
+	waitingLine int
+
+	errCell     bool // a ■ error with nothing newer below it
+	errText     string
+	errLine     int
+	interrupted bool // "■ Conversation interrupted" follows the last user message
+
+	legacyWait sighting // a legacy [y/n] question
+	legacyErr  sighting // a legacy Error:/panic: line
+
+	// message is the offset of the bottom-most assistant message header
+	// (-1 if none; only looked for when extracting), legacy when it is an
+	// "assistant: …" label.
+	message       int
+	messageLegacy bool
+
+	// Busy or menu UI found on indented lines counts only once the cell it
+	// belongs to is known: the continuation of the user's own message (a
+	// prompt that quotes "Would you like to …") is not Codex's UI.
+	pending pendingUI
+}
+
+type pendingUI struct {
+	active, menu         bool
+	activeText, menuText string
+	activeLine, menuLine int
+	menuStart            int // offset of the menu's topmost line
+}
+
+// read walks the history upwards from s down to the last user message.
+// When handed, the first line read is the one the bottom pass stopped at
+// (the bottom-most line that is not part of the bottom pane). busy says the
+// bottom pane showed a busy footer. With extract set it also finds the last
+// assistant message's header (which needs tool cells told apart from
+// messages).
+func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
+	h.message = -1
+	h.menuStart = end
+	h.active = busy
+
+	hasTree := false          // the cell being read upwards has a "└" line
+	gap, read := false, false // read: a line was read before this one
+	for {
+		// The next non-blank line upwards (see scanner).
+		raw, start, dirty, ok := s.ls.prev()
+		if !ok {
+			break
+		}
+		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		if t == "" {
+			gap = true
+			continue
+		}
+		s.nonBlank++
+		n := s.ls.n
+		bottom := handed // nothing but the bottom pane is below this line
+		handed = false
+		if read && gap {
+			h.after = true
+		}
+		read, gap = true, false
+		inWindow := s.nonBlank <= window
+
+		if kind, text := promptLine(t); kind != notPrompt {
+			if kind == chevronPrompt && isMenuItem(text) {
+				// "› 1. Yes, proceed (y)": the cursor of a menu.
+				h.settle(true)
+				h.after = true
+				if inWindow && !h.replies {
+					h.setWaiting(t, n)
+					h.menu = true
+					h.menuStart = min(h.menuStart, start)
+				}
+				continue
+			}
+			if kind == chevronPrompt && text != "" && indent <= 1 {
+				h.settle(false)
+				h.user(t, n)
+				break
+			}
+			h.settle(true)
+			h.after = true
+			continue
+		}
+
+		if indent <= 1 {
+			// A cell starts here: settle the UI found below it.
+			if isLegacyUser(t, indent) {
+				h.settle(false)
+				h.user(t, n)
+				break
+			}
+			h.settle(true)
+			h.after = true
+		}
+
+		// Codex's own UI, in the last lines only.
+		if inWindow && activeWork(t, indent) {
+			if indent > 1 {
+				if !h.pending.active {
+					h.pending.active = true
+					h.pending.activeText, h.pending.activeLine = excerpt(t), n
+				}
+				continue
+			}
+			if !h.errCell && !h.active {
+				h.setActive(t, n)
+			}
+			if !startsCell(t) {
+				continue
+			}
+			// "• Exploring" is also a tool cell: go on to count it.
+		} else if inWindow && indent <= 2 && menuHint(t) {
+			if indent > 1 && !bottom {
+				if !h.pending.menu {
+					h.pending.menu = true
+					h.pending.menuText, h.pending.menuLine = excerpt(t), n
+				}
+				h.pending.menuStart = start // the menu's topmost line so far
+			} else if !h.replies && !h.active {
+				h.setWaiting(t, n)
+				h.menu = true
+				h.menuStart = min(h.menuStart, start)
+			}
+			continue
+		}
+
+		if t[0] == 0xE2 {
+			// Lines led by a glyph (■ • └ ─): cells and their parts.
+			if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
+				if interrupted {
+					h.interrupted = true
+				} else if !h.replies && !h.active && !h.errCell {
+					h.errCell = true
+					h.setError(t, n)
+				}
+				hasTree = false
+				continue
+			}
+			if indent >= 2 && strings.HasPrefix(t, treeElbow) {
+				hasTree = hasTree || !isTip(t)
+				continue
+			}
+			if text, ok := bulletText(t, indent); ok {
+				// The status indicator also starts with "•"; it is not a reply.
+				if !statusIndicator(t) {
+					verb, _, _ := strings.Cut(text, " ")
+					tool := toolHeader(text, hasTree, dirty && boldWord(raw, verb))
+					kind := "message"
+					if tool {
+						kind = "tool"
+					}
+					h.setReply(kind, n)
+					if extract && !tool && h.message < 0 {
+						h.message = start
+					}
+				}
+				hasTree = false
+				continue
+			}
+		}
+		if isWorkedFor(t) {
+			h.setReply("worked_for", n)
+			hasTree = false
+			continue
+		}
+		if indent > 1 {
+			continue // inside a cell: nothing else starts there
+		}
+		hasTree = false
+		if _, ok := isLegacyLabel(t, indent); ok {
+			h.setReply("label", n)
+			if extract && h.message < 0 {
+				h.message = start
+				h.messageLegacy = true
+			}
+			continue
+		}
+		if legacyWaiting(t) {
+			h.legacyWait.mark(inWindow)
+			h.setWaiting(t, n)
+		}
+		if legacyError(t, indent) {
+			h.legacyErr.mark(inWindow)
+			if h.errLine == 0 {
+				h.setError(t, n)
+			}
+		}
+	}
+	if !h.userFound {
+		h.settle(true)
+	}
+}
+
+// settle decides the pending UI once the cell above it is known: it counts
+// unless that cell is the last user message.
+func (h *history) settle(count bool) {
+	p := h.pending
+	h.pending = pendingUI{}
+	if !count {
+		return
+	}
+	if p.active && !h.active && !h.errCell {
+		h.active = true
+		h.activeText, h.activeLine = p.activeText, p.activeLine
+	}
+	if p.menu && !h.replies && !h.active {
+		h.menu = true
+		h.setWaiting(p.menuText, p.menuLine)
+		h.menuStart = min(h.menuStart, p.menuStart)
+	}
+}
+
+// legacyCounts applies the anchor's rule to the legacy text patterns
+// (Error:, Approve … [y/n]): they count only when no assistant reply follows
+// the last user message — otherwise the assistant is quoting them — and,
+// when no user message is on the screen, only in the last lines.
+func (h *history) legacyCounts(s sighting) bool {
+	if h.replies {
+		return false
+	}
+	if h.userFound {
+		return s.seen
+	}
+	return s.recent
+}
+
+// startsCell reports whether t begins with a cell glyph at column 0.
+func startsCell(t string) bool {
+	return strings.HasPrefix(t, bullet) || strings.HasPrefix(t, hollow)
+}
+
+func (h *history) user(t string, n int) {
+	h.userFound = true
+	h.lastUser, h.lastUserLine = excerpt(t), n
+}
+
+func (h *history) setReply(kind string, n int) {
+	if !h.replies {
+		h.replies = true
+		h.reply, h.replyLine = kind, n
+	}
+}
+
+func (h *history) setActive(t string, n int) {
+	h.active = true
+	h.activeText, h.activeLine = excerpt(t), n
+}
+
+func (h *history) setWaiting(t string, n int) {
+	if h.waitingLine == 0 {
+		h.waiting, h.waitingLine = excerpt(t), n
+	}
+}
+
+func (h *history) setError(t string, n int) {
+	h.errText, h.errLine = excerpt(t), n
+}

@@ -1,0 +1,235 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+)
+
+// captureMoreEnv turns on TestCaptureMoreRealScreens.
+const captureMoreEnv = "HANDOFF_CAPTURE_MORE"
+
+// mergeManifest writes items into dir's manifest.json: an entry for the same
+// file is replaced, new files are added at the end, the others are kept.
+func mergeManifest(t *testing.T, dir string, items []fixture) {
+	t.Helper()
+	path := filepath.Join(dir, "manifest.json")
+	var all []fixture
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &all); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	for _, it := range items {
+		replaced := false
+		for i := range all {
+			if all[i].File == it.File {
+				all[i], replaced = it, true
+			}
+		}
+		if !replaced {
+			all = append(all, it)
+		}
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// modelLine is a readiness check for panes too narrow to show the cwd in
+// the status line: the line shows the model.
+func modelLine(text, _ string) bool {
+	for _, l := range strings.Split(realcodex.StripANSI(text), "\n") {
+		if strings.Contains(strings.ToLower(l), realcodex.DefaultModel) && strings.Contains(l, " · ") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCaptureMoreRealScreens adds screens to the fixtures that
+// TestCaptureRealScreens does not take: configuration warnings, the /status
+// panel, long wrapped prompts, narrow and wide panes and a resumed session.
+// Each screen is checked with the classifier before it is stored, and the
+// manifest is merged (entries of other files are kept):
+//
+//	HANDOFF_CAPTURE_MORE=1 go test ./e2e -run TestCaptureMoreRealScreens -v
+func TestCaptureMoreRealScreens(t *testing.T) {
+	if os.Getenv(captureMoreEnv) == "" {
+		t.Skipf("set %s=1 to capture more real Codex %s screens into %s", captureMoreEnv, realcodex.Version, fixtureDir())
+	}
+	c := &capturer{t: t, dir: fixtureDir()}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { mergeManifest(t, c.dir, c.items) }()
+	const short = 20 * time.Second
+	// check makes the last screen independent of where the test ran (the
+	// cwd wrapped over two lines in narrow panes, CODEX_HOME in the warnings
+	// view: the temp root's name becomes a fixed one) and classifies it.
+	check := func(r *rig) {
+		t.Helper()
+		it := c.items[len(c.items)-1]
+		path := filepath.Join(c.dir, it.File)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := filepath.Base(filepath.Dir(filepath.Dir(r.workdir)))
+		b = []byte(strings.ReplaceAll(string(b), root, "TestCaptureMoreRealScreens0"))
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := codex.New().Classify(string(b), it.Title)
+		if got.Status != it.Status {
+			sig, _ := json.Marshal(got.Signals)
+			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcodex.StripANSI(string(b)))
+		}
+	}
+	only := os.Getenv("HANDOFF_CAPTURE_ONLY") // a part's name, to capture one part
+
+	part := func(name string) bool { return only == "" || strings.Contains(only, name) }
+
+	if part("config") {
+		// An unknown key in config.toml: Codex warns about it.
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, "idle-config-warning.txt", handoff.StatusIdle,
+			"started with an unknown top-level key in config.toml: Codex's configuration warning on an idle fresh screen")
+		check(r)
+		r.model.Script(fakeopenai.Answer("Answered despite the warning."))
+		r.submit("Answer once")
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answered despite the warning.") })
+		c.shotMsg(r, "completed-config-warning.txt", handoff.StatusCompleted,
+			"a finished turn in a session started with the configuration warning", "Answered despite the warning.")
+		check(r)
+	}
+
+	if part("status") {
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane, default config; /status typed after one turn"
+		r := newRig(t, realcodex.Options{})
+		r.model.Script(fakeopenai.Answer("First answer."))
+		r.submit("First question")
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "First answer.") })
+		r.keys("/status")
+		time.Sleep(400 * time.Millisecond)
+		r.keys("Enter")
+		r.waitScreen(short, "status panel", func(p, _ string) bool { return has(p, "Model provider:", "Context window:") })
+		time.Sleep(400 * time.Millisecond)
+		c.shot(r, "completed-status-panel.txt", handoff.StatusCompleted,
+			"the /status panel (a boxed card: model, directory, permissions, account, limits) printed after a finished turn; the slash command is not a user message")
+		check(r)
+	}
+
+	if part("narrow") {
+		// 80x24, the unknown key too: the warning counter has no room
+		// next to the footer hint.
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{Width: 80, Height: 24, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, "idle-narrow-warning.txt", handoff.StatusIdle,
+			"80x24 pane, unknown config key: fresh screen with the warning counter '⚠ 1 warning · f2 to view' in the footer")
+		check(r)
+		long := "Please read this long request carefully. " + strings.Repeat("It goes on and on so that the composer and the history must wrap it over several lines of a narrow pane. ", 5) + "End of the long request."
+		r.model.Script(fakeopenai.Answer("Short reply to a long request.").After(4 * time.Second))
+		r.submit(long)
+		r.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
+		time.Sleep(time.Second)
+		c.shot(r, "processing-narrow-long-prompt.txt", handoff.StatusProcessing,
+			"80x24 pane: a long prompt wrapped over many lines, '• Working (Ns • esc to interrupt)' below it, spinner in the title")
+		check(r)
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Short reply to a long request.") })
+		c.shotMsg(r, "completed-narrow-long-prompt.txt", handoff.StatusCompleted,
+			"80x24 pane: the long wrapped prompt answered, 'Worked for', composer and the footer with the warning counter", "Short reply to a long request.")
+		check(r)
+		r.keys("F2")
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, "completed-narrow-warnings-view.txt", handoff.StatusCompleted,
+			"80x24 pane after F2 ('f2 to view'): the configuration warnings shown, the finished turn still the last word")
+		check(r)
+	}
+
+	if part("tiny") {
+		// 60x20: even less room for the footer and the warning counter.
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{Width: 60, Height: 20, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, "idle-tiny-warning.txt", handoff.StatusIdle,
+			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
+		check(r)
+		r.model.Script(fakeopenai.Answer("Tiny pane answer."))
+		r.submit("Answer in a tiny pane")
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Tiny pane answer.") })
+		c.shotMsg(r, "completed-tiny-warning.txt", handoff.StatusCompleted,
+			"60x20 pane with the configuration warning: a finished turn", "Tiny pane answer.")
+		check(r)
+	}
+
+	if part("wide") {
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 220x50 pane, default config"
+		r := newRig(t, realcodex.Options{Width: 220, Height: 50})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, "idle-wide.txt", handoff.StatusIdle, "220x50 pane: fresh screen, banner, composer, status line")
+		check(r)
+		long := strings.Repeat("A wide pane still wraps a long enough prompt; this sentence repeats to fill it. ", 6)
+		r.model.Script(fakeopenai.Streamed(strings.Repeat("A wide streamed answer that fills the long lines of this pane. ", 12), 40, 5*time.Second))
+		r.submit(long)
+		r.waitScreen(short, "streamed text", func(p, title string) bool { return has(p, "A wide streamed answer") && spinning(title) })
+		time.Sleep(time.Second)
+		c.shot(r, "processing-wide-streaming.txt", handoff.StatusProcessing,
+			"220x50 pane: the answer streams in after a wrapped prompt; only the title's spinner says busy")
+		check(r)
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "lines of this pane.") })
+		c.shot(r, "completed-wide.txt", handoff.StatusCompleted, "220x50 pane: the streamed answer finished")
+		check(r)
+	}
+
+	if part("resume") {
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
+		r := newRig(t, realcodex.Options{})
+		r.model.Script(fakeopenai.Answer("Answer before the restart."))
+		r.submit("Question before the restart")
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answer before the restart.") })
+		home := r.codex.Home
+		if err := r.codex.Close(); err != nil {
+			t.Fatal(err)
+		}
+		s, err := realcodex.Start(context.Background(), realcodex.Options{
+			Bin: needCodex(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL,
+			Args: []string{"resume", "--last"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		rr := &rig{t: t, model: r.model, codex: s, workdir: r.workdir}
+		rr.waitScreen(short, "resumed conversation", func(p, _ string) bool { return has(p, "Answer before the restart.") })
+		time.Sleep(800 * time.Millisecond)
+		c.shot(rr, "completed-resumed.txt", handoff.StatusCompleted,
+			"'codex resume --last' after a finished turn: the earlier conversation is replayed above a ready composer; its reply is the last word")
+		check(rr)
+		rr.model.Script(fakeopenai.Answer("Answer after the restart.").After(3 * time.Second))
+		rr.submit("Question after the restart")
+		rr.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
+		time.Sleep(time.Second)
+		c.shot(rr, "processing-resumed.txt", handoff.StatusProcessing, "a turn running in the resumed session")
+		check(rr)
+		rr.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answer after the restart.") })
+		c.shotMsg(rr, "completed-resumed-turn.txt", handoff.StatusCompleted, "a finished turn in the resumed session", "Answer after the restart.")
+		check(rr)
+	}
+}
