@@ -96,11 +96,11 @@ func Start(ctx context.Context) (*Server, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Server{
 		cancel: cancel,
-		URL:  "http://" + ln.Addr().String(),
-		ln:   ln,
-		done: make(chan struct{}),
-		cond: make(chan struct{}),
-		side: Answer(SideAnswer),
+		URL:    "http://" + ln.Addr().String(),
+		ln:     ln,
+		done:   make(chan struct{}),
+		cond:   make(chan struct{}),
+		side:   Answer(SideAnswer),
 	}
 	s.srv = &http.Server{
 		Handler:           http.HandlerFunc(s.serve),
