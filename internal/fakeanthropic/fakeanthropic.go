@@ -139,6 +139,14 @@ func (s *Server) Script(replies ...Reply) {
 	s.script = append(s.script, replies...)
 }
 
+// Clear drops the scripted replies not yet used (a test that scripted
+// more failures than Claude Code's retries used up).
+func (s *Server) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = nil
+}
+
 // SetSide changes the reply every side request gets (Answer(SideAnswer) by
 // default). Its Delay and Status apply too.
 func (s *Server) SetSide(r Reply) {

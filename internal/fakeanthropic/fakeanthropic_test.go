@@ -311,6 +311,10 @@ func TestTimesRepeatsAReply(t *testing.T) {
 	if s.Pending() != 3 {
 		t.Fatalf("pending %d", s.Pending())
 	}
+	s.Clear()
+	if s.Pending() != 0 {
+		t.Fatalf("pending %d after Clear", s.Pending())
+	}
 }
 
 // Claude Code retries a failed stream without streaming; the error event
