@@ -136,11 +136,14 @@ type screen struct {
 	ls      *lines
 	chrome  chrome
 	history history
+	lines   lines
 }
 
 // read runs the chrome and history passes over capture.
 func read(capture string) *screen {
-	sc := &screen{ls: newLines(capture)}
+	sc := &screen{}
+	sc.lines.init(capture)
+	sc.ls = &sc.lines
 	sc.chrome.read(sc.ls, &sc.sig)
 	if sc.chrome.kind != ChromeDialog {
 		sc.history.read(sc.ls, sc.chrome.above, &sc.sig)
@@ -201,7 +204,7 @@ type chrome struct {
 // above it.
 func (c *chrome) read(ls *lines, sig *Signals) {
 	c.kind = ChromeNone
-	var seen []line // non-blank lines from the bottom, newest first
+	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
 	lower := -1     // index in seen of the composer's lower rule
 	for len(seen) < dialogLines {
 		ln, ok := ls.prev()
@@ -228,6 +231,12 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 			}
 			lower = i // a rule without a composer below it: try again from here
 			continue
+		}
+		if _, ok := userPrompt(ln); ok {
+			// A prompt of the history ("❯ text" with a plain space; the
+			// composer's "❯" is followed by a no-break space): no composer
+			// lies above it, and a dialog ends below it.
+			break
 		}
 		if lower < 0 && i >= chromeLines {
 			break
@@ -279,6 +288,9 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 		return
 	}
 	for i := hint + 1; i < len(seen); i++ {
+		if _, ok := userPrompt(seen[i]); ok {
+			break // the dialog ends below the last prompt
+		}
 		if menuCursor(seen[i]) {
 			c.kind = ChromeDialog
 			sig.Chrome = ChromeDialog

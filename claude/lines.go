@@ -24,7 +24,13 @@ type lines struct {
 }
 
 func newLines(s string) *lines {
-	l := &lines{s: s, end: len(s)}
+	l := &lines{}
+	l.init(s)
+	return l
+}
+
+func (l *lines) init(s string) {
+	l.s, l.end = s, len(s)
 	if l.end > 0 && s[l.end-1] == '\n' {
 		l.end--
 	}
@@ -34,7 +40,6 @@ func newLines(s string) *lines {
 	if len(s) == 0 {
 		l.end = -1
 	}
-	return l
 }
 
 // line is one line of the capture, cleaned.
@@ -110,10 +115,14 @@ func (l *lines) clean(raw string) string {
 	if !dirty {
 		return trimRight(raw)
 	}
-	if l.arena.Cap() == 0 {
-		l.arena.Grow(max(4096, len(raw)))
+	// Captured lines are padded to the pane's width, often with colour
+	// changes among the padding: drop that tail before copying.
+	raw = trimRightRaw(raw)
+	if l.arena.Cap()-l.arena.Len() < len(raw) {
+		// A new block; the strings handed out keep the old one alive.
+		l.arena = strings.Builder{}
+		l.arena.Grow(max(2048, len(raw)))
 	}
-	l.arena.Grow(len(raw))
 	start := l.arena.Len()
 	b := &l.arena
 	for i := 0; i < len(raw); {
@@ -163,6 +172,26 @@ func (l *lines) clean(raw string) string {
 		}
 	}
 	return trimRight(l.arena.String()[start:])
+}
+
+// trimRightRaw drops trailing blanks and the CSI sequences (colour
+// changes, resets) among them: they put nothing on the screen.
+func trimRightRaw(raw string) string {
+	for {
+		raw = trimRight(raw)
+		n := len(raw)
+		if n < 3 || raw[n-1] < 0x40 || raw[n-1] > 0x7e {
+			return raw
+		}
+		i := n - 2
+		for i >= 0 && raw[i] >= '0' && raw[i] <= '?' { // parameters: 0-9 : ; < = > ?
+			i--
+		}
+		if i < 1 || raw[i] != '[' || raw[i-1] != 0x1b {
+			return raw
+		}
+		raw = raw[:i-1]
+	}
 }
 
 // nbsp is U+00A0, which Claude Code puts after the composer's "❯" and the
