@@ -205,7 +205,7 @@ type chrome struct {
 func (c *chrome) read(ls *lines, sig *Signals) {
 	c.kind = ChromeNone
 	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
-	lower := -1     // index in seen of the composer's lower rule
+	lower := -1                 // index in seen of the composer's lower rule
 	for len(seen) < dialogLines {
 		ln, ok := ls.prev()
 		if !ok {
