@@ -354,7 +354,9 @@ func (h *history) take(ln line, sig *Signals) bool {
 		if interruptedLine(ln) {
 			sig.Interrupted = true
 		}
-		if h.newest == "" && len(h.cont) < 8 && !elbowLine(ln) && !noticeLine(ln.t) {
+		// A cell's text continues two columns in (the effort hint, tips
+		// and notices are not part of it).
+		if h.newest == "" && len(h.cont) < 8 && ln.indent == 2 && !elbowLine(ln) && !noticeLine(ln.t) {
 			h.cont = append(h.cont, ln.t)
 		}
 		return false

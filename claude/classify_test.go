@@ -59,7 +59,7 @@ func TestSyntheticScreens(t *testing.T) {
 		{"retry line", withChrome([]string{"❯ Say hello", "✻ API error · retrying in 4s · attempt 2/10"}, "", idleFooter), "", handoff.StatusProcessing, ReasonRetry},
 		{"title spinner", withChrome(append(turn, "✻ Brewed for 3s"), "", idleFooter), "⠋ Claude Code", handoff.StatusProcessing, ReasonTitle},
 		{"title of an idle Claude is neutral", withChrome([]string{"❯ Say hello"}, "", idleFooter), "✳ Claude Code", handoff.StatusIdle, ReasonIdle},
-		{"api error", withChrome([]string{"❯ Say hello", "● API Error: 500 Internal server error. This is a", "  server-side issue."}, "Resend your message to try again", idleFooter), "", handoff.StatusError, ReasonError},
+		{"api error", withChrome([]string{"❯ Say hello", "● API Error: 500 Internal server error. This is a", "  server-side issue.", "                          ◐ medium · /effort"}, "Resend your message to try again", idleFooter), "", handoff.StatusError, ReasonError},
 		{"the model quoting an API error finished its turn", withChrome([]string{"❯ What does it say?", "● API Error: 500 means the server failed.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"an old error is history", withChrome([]string{"❯ one", "● API Error: 529 Overloaded.", "❯ two", "● Fine now.", "✻ Churned for 1s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"narrative busy words are neutral", withChrome([]string{"❯ Explain", "● Press esc to interrupt while it is Computing… and running.", "  ✶ Working… is what the spinner says;", "  API Error: is what errors say.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
@@ -129,6 +129,13 @@ func TestScrollbackAboveTheLastPromptIsIgnored(t *testing.T) {
 		if a.LastUserLine != 0 && a.LinesScanned != m.LinesScanned {
 			t.Errorf("%s: scanned %d lines alone, %d with scrollback", file, a.LinesScanned, m.LinesScanned)
 		}
+	}
+}
+
+func TestDetailLeavesTheEffortHintOut(t *testing.T) {
+	screen := withChrome([]string{"❯ Say hello", "● API Error: 529 Overloaded. This is a", "  server-side issue.", "                          ◐ medium · /effort"}, "", idleFooter)
+	if got := New().Classify(screen, ""); got.Detail != "API Error: 529 Overloaded. This is a server-side issue." {
+		t.Fatalf("detail %q", got.Detail)
 	}
 }
 

@@ -62,7 +62,7 @@ func ExtractLastMessage(capture string) (string, error) {
 // the spinner, the done line, a prompt), a "⎿" line (the Interrupted note,
 // a tip), a rule (the composer) or a notice.
 func endsMessage(ln line) bool {
-	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t)
+	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t) || effortLine(ln)
 }
 
 // dropIndent removes up to n leading blanks (spaces, tabs, no-break spaces).

@@ -152,6 +152,10 @@ func interruptedLine(ln line) bool {
 // of any cell: "tmux focus-events off · add 'set -g focus-events on' …".
 func noticeLine(t string) bool { return strings.HasPrefix(t, "tmux focus-events off") }
 
+// effortLine reports the right-aligned effort hint above the composer:
+// "◐ medium · /effort".
+func effortLine(ln line) bool { return ln.indent >= 10 && strings.HasSuffix(ln.t, "/effort") }
+
 // busyFooter reports the footer's offer to interrupt a running turn.
 func busyFooter(t string) bool { return strings.Contains(t, "esc to interrupt") }
 

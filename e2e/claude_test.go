@@ -3,16 +3,24 @@ package e2e
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // needClaude returns the Claude Code binary and checks tmux. A missing
@@ -126,4 +134,293 @@ var turnDone = regexp.MustCompile(`✻ \S+ for (\d+m )?\d+s`)
 func claudeFinished(plain, last string) bool {
 	i := strings.LastIndex(plain, last)
 	return i >= 0 && turnDone.MatchString(plain[i:]) && !strings.Contains(plain, "esc to interrupt")
+}
+
+// pane is the project's tmux driver on the rig's Claude Code pane, as
+// `handoff-fsm send --provider claude` builds it.
+func (r *claudeRig) pane() *tmuxdriver.Pane {
+	r.t.Helper()
+	cl, err := provider.Lookup("claude")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.claude.Socket}, Target: r.claude.Target, Classifier: cl})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+// send dispatches prompt to role through fsm.SendAndWait, as the Codex
+// tests do (see rig.send), and records what happened. onPoll, if set, also
+// sees every poll.
+func (r *claudeRig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll)) *dispatch {
+	r.t.Helper()
+	d := &dispatch{}
+	path, err := handoff.ResponsePath(r.workdir, role)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.ResponseTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // when did Claude Code write the file?
+		defer wg.Done()
+		for ctx.Err() == nil {
+			if _, err := os.Lstat(path); err == nil {
+				d.fileAt = time.Now()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	var mu sync.Mutex
+	p := r.pane()
+	d.res, d.err = fsm.SendAndWait(ctx, timedSender{p, d}, p, prompt, fsm.Options{
+		Config:  cfg,
+		Role:    role,
+		Workdir: r.workdir,
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observer: func(e fsm.Entry) {
+			r.t.Logf("transition %s → %s on %s (status %s)", e.From, e.To, e.Event, e.Status)
+		},
+		OnPoll: func(p fsm.Poll) {
+			mu.Lock()
+			d.polls = append(d.polls, p)
+			mu.Unlock()
+			if onPoll != nil {
+				onPoll(p)
+			}
+		},
+	})
+	cancel()
+	wg.Wait()
+	r.t.Logf("dispatch: %d polls, statuses %v, elapsed %v, err %v", d.res.Polls, compact(d.statuses()), d.res.Elapsed.Round(time.Millisecond), d.err)
+	return d
+}
+
+// fail reports the screen and the fake model's problems with a failure.
+func (r *claudeRig) fail(format string, args ...any) {
+	r.t.Helper()
+	text, title, _ := r.claude.CapturePlain(context.Background())
+	r.t.Fatalf(format+"\ntitle %q, screen:\n%s\nfake model problems: %v", append(args, title, text, r.model.Problems())...)
+}
+
+func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
+	r := newClaudeRig(t, realclaude.Options{})
+	// A slow first byte keeps Claude Code busy for several polls: the path
+	// through Working is then seen whatever the machine's timing.
+	r.model.Script(fakeanthropic.WriteResponse(answer).After(time.Second), fakeanthropic.Answer("I wrote the response file."))
+
+	d := r.send("analyst", "Analyse the project.", e2eConfig(true), nil)
+	if d.err != nil {
+		r.fail("dispatch failed: %v", d.err)
+	}
+	// The heredoc ends the file with a newline after the last line.
+	if d.res.Content != answer+"\n" || d.res.Source != fsm.SourceFile {
+		t.Fatalf("got %q from %s, want the file's %q", d.res.Content, d.res.Source, answer+"\n")
+	}
+	archived, err := os.ReadFile(d.res.ArchivedPath)
+	if err != nil || string(archived) != d.res.Content {
+		t.Fatalf("archived copy %q (%v) differs from the returned content", archived, err)
+	}
+	if got := d.path(); !slices.Equal(got, []handoff.State{handoff.AwaitingStart, handoff.Working, handoff.Done}) {
+		t.Fatalf("transitions %v, want AwaitingStart → Working → Done", got)
+	}
+	turns := r.model.Turns()
+	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
+		t.Fatalf("Claude Code did not pass the RESPONSE FILE INSTRUCTION to the model: %+v", turns)
+	}
+	if len(turns) < 2 || len(turns[1].ToolResults) != 1 {
+		t.Fatalf("the Bash result did not come back to the model: %+v", turns)
+	}
+	if r.model.Pending() != 0 {
+		t.Fatalf("%d scripted replies unused: the turn did not run to its end", r.model.Pending())
+	}
+	if d.fileAt.IsZero() {
+		t.Fatal("never saw the response file appear")
+	}
+	metric(t, "claude_send_duration(paste+Enter+verify)", d.sendDur)
+	metric(t, "claude_send_returned_to_first_busy_poll", d.firstBusy().Sub(d.sentAt))
+	metric(t, "claude_file_written_to_done", d.doneAt().Sub(d.fileAt))
+	metric(t, "claude_dispatch_total", d.res.Elapsed)
+
+	// The pane is really idle now: a second dispatch gets its own answer.
+	r.model.Script(fakeanthropic.WriteResponse("second answer"), fakeanthropic.Answer("Written."))
+	d2 := r.send("analyst", "Analyse again.", e2eConfig(true), nil)
+	if d2.err != nil || d2.res.Content != "second answer\n" {
+		r.fail("second dispatch: %q, %v", d2.res.Content, d2.err)
+	}
+}
+
+func TestRealClaudeSlowStartDoesNotEndEarly(t *testing.T) {
+	r := newClaudeRig(t, realclaude.Options{})
+	cfg := e2eConfig(true)
+	silence := 2*cfg.IdleGrace + time.Second // longer than the startup window and the grace
+	r.model.Script(fakeanthropic.WriteResponse(answer).After(silence), fakeanthropic.Answer("Done."))
+
+	start := time.Now()
+	d := r.send("programmer", "Implement it.", cfg, nil)
+	if d.err != nil {
+		r.fail("slow start ended the dispatch: %v", d.err)
+	}
+	if d.res.Content != answer+"\n" {
+		t.Fatalf("got %q", d.res.Content)
+	}
+	if waited := time.Since(start); waited < silence {
+		t.Fatalf("done after %v, before the model even answered (%v)", waited, silence)
+	}
+	for _, e := range d.res.Journal {
+		if e.Event == handoff.EventStartupTimeout || e.Event == handoff.EventQuiet {
+			t.Fatalf("the silent model was taken for a quiet agent: %+v", e)
+		}
+	}
+	for _, p := range d.polls {
+		if p.State == handoff.Working && p.Status.Quiet() && p.At.Before(start.Add(silence)) {
+			t.Fatalf("a poll at %v read %s while the model had not answered", p.At.Sub(start), p.Status)
+		}
+	}
+}
+
+func TestRealClaudeAnswerWithoutFile(t *testing.T) {
+	const reply = "Here is my answer, but I did not write the file."
+	t.Run("strict", func(t *testing.T) {
+		r := newClaudeRig(t, realclaude.Options{})
+		// A slow first byte keeps Claude Code visibly busy for many polls.
+		r.model.Script(fakeanthropic.Answer(reply).After(1500 * time.Millisecond))
+		cfg := e2eConfig(true)
+		d := r.send("analyst", "Answer briefly.", cfg, nil)
+		var we *handoff.WaitError
+		if !errors.Is(d.err, handoff.ErrNoResponseFile) || !errors.As(d.err, &we) {
+			r.fail("got %v, want the strict no-response-file error", d.err)
+		}
+		if we.State != handoff.IdleGrace {
+			t.Fatalf("failed in %s, want IdleGrace (the agent was seen working)", we.State)
+		}
+		if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
+			t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
+		}
+		t.Logf("error message: %v", d.err)
+	})
+	t.Run("fallback", func(t *testing.T) {
+		r := newClaudeRig(t, realclaude.Options{})
+		r.model.Script(fakeanthropic.Answer(reply).After(time.Second))
+		d := r.send("analyst", "Answer briefly.", e2eConfig(false), nil)
+		if d.err != nil {
+			r.fail("fallback dispatch failed: %v", d.err)
+		}
+		if d.res.Source != fsm.SourceFallback || d.res.Content != reply {
+			r.fail("got %q from %s, want %q from the terminal", d.res.Content, d.res.Source, reply)
+		}
+		if _, err := os.Stat(filepath.Join(handoff.ResponseDir(r.workdir), "analyst_summary.md")); err == nil {
+			t.Fatal("a response file appeared from nowhere")
+		}
+	})
+}
+
+func TestRealClaudeAPIErrorFails(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		retries int
+		replies []fakeanthropic.Reply
+		detail  string
+	}{
+		{"http-500", 0, []fakeanthropic.Reply{fakeanthropic.ServerError()}, "API Error: 500"},
+		{"overloaded-529", 0, []fakeanthropic.Reply{fakeanthropic.Overloaded()}, "API Error: 529"},
+		{"rate-limited-429", 0, []fakeanthropic.Reply{fakeanthropic.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
+		// One retry: the retry line reads as work, then the error ends it.
+		{"http-500-after-a-retry", 1, fakeanthropic.Times(2, fakeanthropic.ServerError()), "API Error: 500"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newClaudeRig(t, realclaude.Options{MaxRetries: tc.retries})
+			r.model.Script(tc.replies...)
+			d := r.send("programmer_review", "Review the code.", e2eConfig(true), nil)
+			var we *handoff.WaitError
+			if !errors.Is(d.err, handoff.ErrTerminalError) || !errors.As(d.err, &we) {
+				r.fail("got %v, want a terminal error", d.err)
+			}
+			if we.LastStatus != handoff.StatusError || we.Role != "programmer_review" {
+				t.Fatalf("wait error %+v", we)
+			}
+			if !strings.Contains(d.err.Error(), tc.detail) {
+				t.Fatalf("the error %q does not quote the screen's %q", d.err, tc.detail)
+			}
+			// The error ends the wait at once: it is never taken for a quiet
+			// agent whose grace runs out.
+			for _, e := range d.res.Journal {
+				if e.Event == handoff.EventQuiet || e.Event == handoff.EventStartupTimeout {
+					t.Fatalf("the error screen was read as quiet: %+v", e)
+				}
+			}
+			if n := len(d.res.Journal); n == 0 || d.res.Journal[n-1].Event != handoff.EventTerminalError {
+				t.Fatalf("journal %+v does not end on terminal_error", d.res.Journal)
+			}
+			if got := len(r.model.Turns()); got != tc.retries+1 {
+				t.Fatalf("%d requests, want %d (one and %d retries)", got, tc.retries+1, tc.retries)
+			}
+			t.Logf("error message: %v", d.err)
+		})
+	}
+}
+
+func TestRealClaudePermissionPromptIsWaitingUserAnswer(t *testing.T) {
+	r := newClaudeRig(t, realclaude.Options{Permissions: realclaude.Ask})
+	r.model.Script(fakeanthropic.WriteResponse(answer), fakeanthropic.Answer("Written after approval."))
+
+	// The user answers "1. Yes" — after a second, like a person: Claude Code
+	// ignores keys that come right after it drew a dialog. Should the
+	// prompt still be there, they press again.
+	var mu sync.Mutex
+	var last handoff.Status
+	seen := make(chan struct{})
+	var once sync.Once
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-seen:
+		case <-stop:
+			return
+		}
+		for i := 0; i < 5; i++ {
+			select {
+			case <-time.After(time.Second):
+			case <-stop:
+				return
+			}
+			mu.Lock()
+			waiting := last == handoff.StatusWaitingUserAnswer
+			mu.Unlock()
+			if !waiting {
+				return
+			}
+			_ = r.claude.Keys(context.Background(), "1")
+		}
+	}()
+	d := r.send("analyst_review", "Review it.", e2eConfig(true), func(p fsm.Poll) {
+		mu.Lock()
+		last = p.Status
+		mu.Unlock()
+		if p.Status == handoff.StatusWaitingUserAnswer {
+			once.Do(func() { close(seen) })
+		}
+	})
+	close(stop)
+	<-done
+	if !slices.Contains(d.statuses(), handoff.StatusWaitingUserAnswer) {
+		r.fail("permission prompt never observed as waiting_user_answer: %v", compact(d.statuses()))
+	}
+	if d.err != nil {
+		r.fail("dispatch failed: %v", d.err)
+	}
+	if d.res.Content != answer+"\n" {
+		t.Fatalf("got %q", d.res.Content)
+	}
+	for _, p := range d.polls {
+		if p.Status == handoff.StatusWaitingUserAnswer && p.State != handoff.Working {
+			t.Fatalf("waiting for the user in state %s, want Working", p.State)
+		}
+	}
 }
