@@ -200,6 +200,39 @@ func (r *claudeRig) send(role, prompt string, cfg handoff.Config, onPoll func(fs
 	return d
 }
 
+// claudeConfig is e2eConfig with a longer grace (and so startup window):
+// on a loaded two-core machine Claude Code takes up to about five seconds
+// to show that it took a prompt (the prompt sits in the composer until
+// then), measured while other test suites ran.
+func claudeConfig(strict bool) handoff.Config {
+	cfg := e2eConfig(strict)
+	cfg.IdleGrace = 6 * time.Second
+	return cfg
+}
+
+// checkPath accepts the two paths the spec allows for a dispatch that ends
+// in final: through Working, or — when the agent showed no sign of work
+// within the startup window, as on a heavily loaded machine — through
+// StartupTimeout first. A quiet agent whose grace ran out (EventQuiet) is
+// only allowed when quietOK.
+func checkPath(t *testing.T, d *dispatch, cfg handoff.Config, final handoff.State, quietOK bool) {
+	t.Helper()
+	got := d.path()
+	normal := []handoff.State{handoff.AwaitingStart, handoff.Working, final}
+	late := []handoff.State{handoff.AwaitingStart, handoff.StartupTimeout, handoff.Working, final}
+	if quietOK {
+		normal = []handoff.State{handoff.AwaitingStart, handoff.Working, handoff.IdleGrace, final}
+		late = []handoff.State{handoff.AwaitingStart, handoff.StartupTimeout, handoff.Working, handoff.IdleGrace, final}
+	}
+	switch {
+	case slices.Equal(got, normal):
+	case slices.Equal(got, late):
+		t.Logf("Claude Code showed no sign of work within the %v startup window (a loaded machine); the spec's StartupTimeout path was taken", cfg.IdleGrace)
+	default:
+		t.Fatalf("transitions %v, want %v (or %v)", got, normal, late)
+	}
+}
+
 // fail reports the screen and the fake model's problems with a failure.
 func (r *claudeRig) fail(format string, args ...any) {
 	r.t.Helper()
@@ -213,7 +246,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 	// through Working is then seen whatever the machine's timing.
 	r.model.Script(fakeanthropic.WriteResponse(answer).After(time.Second), fakeanthropic.Answer("I wrote the response file."))
 
-	d := r.send("analyst", "Analyse the project.", e2eConfig(true), nil)
+	d := r.send("analyst", "Analyse the project.", claudeConfig(true), nil)
 	if d.err != nil {
 		r.fail("dispatch failed: %v", d.err)
 	}
@@ -225,9 +258,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 	if err != nil || string(archived) != d.res.Content {
 		t.Fatalf("archived copy %q (%v) differs from the returned content", archived, err)
 	}
-	if got := d.path(); !slices.Equal(got, []handoff.State{handoff.AwaitingStart, handoff.Working, handoff.Done}) {
-		t.Fatalf("transitions %v, want AwaitingStart → Working → Done", got)
-	}
+	checkPath(t, d, claudeConfig(true), handoff.Done, false)
 	turns := r.model.Turns()
 	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
 		t.Fatalf("Claude Code did not pass the RESPONSE FILE INSTRUCTION to the model: %+v", turns)
@@ -248,7 +279,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 
 	// The pane is really idle now: a second dispatch gets its own answer.
 	r.model.Script(fakeanthropic.WriteResponse("second answer"), fakeanthropic.Answer("Written."))
-	d2 := r.send("analyst", "Analyse again.", e2eConfig(true), nil)
+	d2 := r.send("analyst", "Analyse again.", claudeConfig(true), nil)
 	if d2.err != nil || d2.res.Content != "second answer\n" {
 		r.fail("second dispatch: %q, %v", d2.res.Content, d2.err)
 	}
@@ -256,7 +287,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 
 func TestRealClaudeSlowStartDoesNotEndEarly(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{})
-	cfg := e2eConfig(true)
+	cfg := claudeConfig(true)
 	silence := 2*cfg.IdleGrace + time.Second // longer than the startup window and the grace
 	r.model.Script(fakeanthropic.WriteResponse(answer).After(silence), fakeanthropic.Answer("Done."))
 
@@ -289,15 +320,17 @@ func TestRealClaudeAnswerWithoutFile(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
 		// A slow first byte keeps Claude Code visibly busy for many polls.
 		r.model.Script(fakeanthropic.Answer(reply).After(1500 * time.Millisecond))
-		cfg := e2eConfig(true)
+		cfg := claudeConfig(true)
 		d := r.send("analyst", "Answer briefly.", cfg, nil)
 		var we *handoff.WaitError
 		if !errors.Is(d.err, handoff.ErrNoResponseFile) || !errors.As(d.err, &we) {
 			r.fail("got %v, want the strict no-response-file error", d.err)
 		}
 		if we.State != handoff.IdleGrace {
-			t.Fatalf("failed in %s, want IdleGrace (the agent was seen working)", we.State)
+			t.Fatalf("failed in %s, want IdleGrace", we.State)
 		}
+		checkPath(t, d, cfg, handoff.Failed, true)
+		// The grace ran on consecutive quiet polls after the agent was seen.
 		if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
 			t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
 		}
@@ -306,7 +339,7 @@ func TestRealClaudeAnswerWithoutFile(t *testing.T) {
 	t.Run("fallback", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
 		r.model.Script(fakeanthropic.Answer(reply).After(time.Second))
-		d := r.send("analyst", "Answer briefly.", e2eConfig(false), nil)
+		d := r.send("analyst", "Answer briefly.", claudeConfig(false), nil)
 		if d.err != nil {
 			r.fail("fallback dispatch failed: %v", d.err)
 		}
@@ -335,7 +368,7 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newClaudeRig(t, realclaude.Options{MaxRetries: tc.retries})
 			r.model.Script(tc.replies...)
-			d := r.send("programmer_review", "Review the code.", e2eConfig(true), nil)
+			d := r.send("programmer_review", "Review the code.", claudeConfig(true), nil)
 			var we *handoff.WaitError
 			if !errors.Is(d.err, handoff.ErrTerminalError) || !errors.As(d.err, &we) {
 				r.fail("got %v, want a terminal error", d.err)
@@ -348,11 +381,7 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 			}
 			// The error ends the wait at once: it is never taken for a quiet
 			// agent whose grace runs out.
-			for _, e := range d.res.Journal {
-				if e.Event == handoff.EventQuiet || e.Event == handoff.EventStartupTimeout {
-					t.Fatalf("the error screen was read as quiet: %+v", e)
-				}
-			}
+			checkPath(t, d, claudeConfig(true), handoff.Failed, false)
 			if n := len(d.res.Journal); n == 0 || d.res.Journal[n-1].Event != handoff.EventTerminalError {
 				t.Fatalf("journal %+v does not end on terminal_error", d.res.Journal)
 			}
@@ -399,7 +428,7 @@ func TestRealClaudePermissionPromptIsWaitingUserAnswer(t *testing.T) {
 			_ = r.claude.Keys(context.Background(), "1")
 		}
 	}()
-	d := r.send("analyst_review", "Review it.", e2eConfig(true), func(p fsm.Poll) {
+	d := r.send("analyst_review", "Review it.", claudeConfig(true), func(p fsm.Poll) {
 		mu.Lock()
 		last = p.Status
 		mu.Unlock()
