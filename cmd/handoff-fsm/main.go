@@ -46,6 +46,7 @@ func commands() map[string]command {
 		"status":    {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
 		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
+		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
 		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }
