@@ -123,11 +123,24 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		m.Detail = in.Message
 	case "UserPromptSubmit":
 		m.Event = Submitted
-		m.Detail, _, _ = strings.Cut(in.Prompt, "\n")
+		m.Detail = firstLine(in.Prompt)
 	default:
 		m.Event = Other
 	}
 	return m, nil
+}
+
+// firstLine is the prompt's first line of text. Claude Code wraps a pasted
+// prompt in "<pasted_content id=…>" tags (and blank lines) before it hands
+// it to hooks and the model; the tag is not the prompt.
+func firstLine(prompt string) string {
+	p := strings.TrimLeft(prompt, " \t\r\n")
+	if strings.HasPrefix(p, "<pasted_content") {
+		_, p, _ = strings.Cut(p, "\n")
+		p = strings.TrimLeft(p, " \t\r\n")
+	}
+	line, _, _ := strings.Cut(p, "\n")
+	return strings.TrimSpace(line)
 }
 
 // errorText renders StopFailure's error (a string such as "server_error",

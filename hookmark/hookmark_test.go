@@ -31,6 +31,7 @@ func TestParse(t *testing.T) {
 		{claudeStopFailure, Marker{Event: Failed, Hook: "StopFailure", At: now, Session: "1b74", Cwd: "/w", LastMessage: "API Error: 500 Internal server error.", Error: "server_error"}},
 		{claudePermission, Marker{Event: Waiting, Hook: "PermissionRequest", At: now, Session: "1b74", Cwd: "/w", Detail: "Bash"}},
 		{claudeSubmit, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Session: "1b74", Cwd: "/w", Detail: "Write x"}},
+		{`{"hook_event_name":"UserPromptSubmit","prompt":"\n\n<pasted_content id=\"3fbb\">\nTest it.\n\nline 3\n</pasted_content id=\"3fbb\">\n"}`, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Detail: "Test it."}},
 		{codexNotify, Marker{Event: Stopped, Hook: "agent-turn-complete", At: now, Session: "t1", Cwd: "/w", LastMessage: "Done."}},
 		{`{"hook_event_name":"PreCompact"}`, Marker{Event: Other, Hook: "PreCompact", At: now}},
 		{`{"hook_event_name":"StopFailure","error":{"type":"overloaded_error"},"error_details":"529"}`, Marker{Event: Failed, Hook: "StopFailure", At: now, Error: `{"type":"overloaded_error"}: 529`}},

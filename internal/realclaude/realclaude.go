@@ -96,9 +96,10 @@ type Options struct {
 	// retried (0: none; Claude Code's own default is 10, with minutes of
 	// back-off).
 	MaxRetries int
-	// StopHook, when set, is a shell command registered as Claude Code's
-	// Stop hook (it runs when a turn ends; the hook's JSON is on stdin).
-	StopHook string
+	// Hooks maps a hook event (Stop, StopFailure, PermissionRequest,
+	// UserPromptSubmit, …) to a shell command Claude Code runs for it, with
+	// the event's JSON on stdin.
+	Hooks map[string]string
 	// Width and Height of the pane; 120x40 by default.
 	Width, Height int
 	// ReadyTimeout bounds the wait for the composer; 45 s by default.
@@ -181,16 +182,18 @@ func ClaudeJSON(opts Options) ([]byte, error) {
 }
 
 // Settings is ~/.claude/settings.json: no "bypass permissions?" warning, and
-// the Stop hook when one is asked for. No permission mode is set here: one
-// would bring up a "make it your default?" dialog.
+// the hooks asked for. No permission mode is set here: one would bring up a
+// "make it your default?" dialog.
 func Settings(opts Options) ([]byte, error) {
 	s := map[string]any{"skipDangerousModePermissionPrompt": true}
-	if opts.StopHook != "" {
-		s["hooks"] = map[string]any{
-			"Stop": []any{map[string]any{
-				"hooks": []any{map[string]any{"type": "command", "command": opts.StopHook}},
-			}},
+	if len(opts.Hooks) > 0 {
+		hooks := map[string]any{}
+		for event, command := range opts.Hooks {
+			hooks[event] = []any{map[string]any{
+				"hooks": []any{map[string]any{"type": "command", "command": command}},
+			}}
 		}
+		s["hooks"] = hooks
 	}
 	return json.MarshalIndent(s, "", "  ")
 }

@@ -36,7 +36,7 @@ func TestClaudeJSONTrustsTheWorkFolder(t *testing.T) {
 	}
 }
 
-func TestSettingsSkipTheBypassWarningAndCarryTheStopHook(t *testing.T) {
+func TestSettingsSkipTheBypassWarningAndCarryTheHooks(t *testing.T) {
 	b, err := Settings(Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestSettingsSkipTheBypassWarningAndCarryTheStopHook(t *testing.T) {
 	if strings.Contains(string(b), "defaultMode") {
 		t.Fatalf("a permission mode in the settings brings up a dialog: %s", b)
 	}
-	b, _ = Settings(Options{StopHook: "/bin/hook --flag"})
+	b, _ = Settings(Options{Hooks: map[string]string{"Stop": "/bin/hook --flag", "StopFailure": "/bin/hook"}})
 	var s struct {
 		Hooks map[string][]struct {
 			Hooks []struct{ Type, Command string }
@@ -57,6 +57,9 @@ func TestSettingsSkipTheBypassWarningAndCarryTheStopHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h := s.Hooks["Stop"]; len(h) != 1 || h[0].Hooks[0].Command != "/bin/hook --flag" || h[0].Hooks[0].Type != "command" {
+		t.Fatalf("%s", b)
+	}
+	if h := s.Hooks["StopFailure"]; len(h) != 1 || h[0].Hooks[0].Command != "/bin/hook" {
 		t.Fatalf("%s", b)
 	}
 }
