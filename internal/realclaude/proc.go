@@ -90,9 +90,13 @@ func endProcess(pid int) error {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return err
 	}
-	time.Sleep(100 * time.Millisecond)
-	if alive(pid) {
-		return errors.New("still running after SIGKILL")
+	// A killed process can take a while to go on a loaded machine.
+	deadline = time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return nil
+	return errors.New("still running 5 s after SIGKILL")
 }
