@@ -1,5 +1,5 @@
 // Package provider is the one place that knows which agent CLIs handoff-fsm
-// can read: it maps a provider name ("codex", …) to its screen classifier.
+// can read: it maps a provider name ("codex", "claude", …) to its screen classifier.
 // Every command and library user picks a classifier here, so adding an agent
 // CLI is one new package and one line in registry.
 //
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 )
 
@@ -27,7 +28,8 @@ var ErrUnknown = errors.New("unknown provider")
 // the list for everyone.
 func registry() map[string]func() handoff.Classifier {
 	return map[string]func() handoff.Classifier{
-		"codex": func() handoff.Classifier { return codex.New() },
+		"codex":  func() handoff.Classifier { return codex.New() },
+		"claude": func() handoff.Classifier { return claude.New() },
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -47,6 +48,30 @@ func TestUnknownProviderNamesTheKnownOnes(t *testing.T) {
 	for _, n := range provider.Names() {
 		if !strings.Contains(err.Error(), n) {
 			t.Errorf("message %q does not name %s", err, n)
+		}
+	}
+}
+
+// The Claude Code provider reads its own screens: a finished turn is
+// completed, the spinner is processing, an API error is an error quoting it.
+func TestClaudeProviderReadsClaudeScreens(t *testing.T) {
+	cl, err := provider.Lookup("claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := strings.Repeat("─", 40)
+	chrome := "\n" + rule + "\n❯\u00a0\n" + rule + "\n  ⏵⏵ bypass permissions on\n"
+	for screen, want := range map[string]handoff.Status{
+		"❯ Say hello\n● Hello.\n✻ Brewed for 1s" + chrome:               handoff.StatusCompleted,
+		"❯ Say hello\n✶ Computing…" + chrome:                            handoff.StatusProcessing,
+		"❯ Say hello\n● API Error: 500 Internal server error." + chrome: handoff.StatusError,
+	} {
+		got := cl.Classify(screen, "✳ Claude Code")
+		if got.Status != want {
+			t.Errorf("%q: %s (%s), want %s", screen, got.Status, got.Reason, want)
+		}
+		if want == handoff.StatusError && !strings.HasPrefix(got.Detail, "API Error: 500") {
+			t.Errorf("detail %q", got.Detail)
 		}
 	}
 }

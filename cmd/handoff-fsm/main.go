@@ -52,6 +52,7 @@ func commands() map[string]command {
 		"watch":       {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":        {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
 		"notify-hook": {summary: "Codex's notify program: marks the turn complete for a waiting send (notify = [\"handoff-fsm\", \"notify-hook\"])", run: runNotifyHook},
+		"hook":        {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
 		"sim-agent":   {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }

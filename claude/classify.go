@@ -1,0 +1,409 @@
+// Package claude reads the screen of Anthropic's Claude Code CLI (2.1.330),
+// as captured from a tmux pane, into a terminal status (idle, processing,
+// completed, waiting_user_answer, error), and extracts the last assistant
+// message for the fallback path.
+//
+// Claude Code draws, from the bottom up: a footer (the permission mode, and
+// "esc to interrupt" while a turn runs), the composer ("❯" between two
+// rules), and above it the history: user prompts ("❯ text"), assistant
+// messages and tool calls ("● …", "⎿ …"), the spinner line of a running
+// turn ("✶ Computing… (4s · ↓ 38 tokens)"), the line that ends a turn
+// ("✻ Brewed for 7s · done 9:04 AM") and API errors ("● API Error: 500 …").
+// Dialogs (a permission prompt, a question, the startup trust dialog)
+// replace the composer and end in a key hint ("Esc to cancel").
+//
+// The classifier reads a capture in three passes over its bottom, each with
+// its own type: the chrome (footer, composer or dialog), then the history
+// from the composer up to the last user prompt, then the decision. It
+// decides "processing" only from positive signs of work (the footer's "esc
+// to interrupt", the spinner line, a spinner in the pane title); text it
+// does not know is neutral. The cost follows what happened since the last
+// prompt, not the length of the scrollback.
+package claude
+
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm"
+)
+
+// Reasons reported in handoff.Classification.Reason. Each names the signal
+// that decided the status.
+const (
+	ReasonEmpty       = "empty capture: nothing on the screen"
+	ReasonDialog      = "a dialog waits for a key (its key hint and highlighted option are at the bottom)"
+	ReasonBusyFooter  = "the footer offers 'esc to interrupt': a turn is running"
+	ReasonSpinner     = "the spinner line of a running turn is the newest line of the history"
+	ReasonRetry       = "a failed request waits to be retried: the retry line is the newest line of the history"
+	ReasonTitle       = "the pane title shows a spinner"
+	ReasonError       = "an API error is the newest cell after the last prompt"
+	ReasonNoComposer  = "no composer and no sign of work on the screen"
+	ReasonCompleted   = "the composer is ready and a reply follows the last prompt"
+	ReasonIdle        = "the composer is ready and nothing follows the last prompt"
+	ReasonIdleNoTurns = "the composer is ready and no prompt is on the screen"
+)
+
+// Chrome kinds, reported in Signals.Chrome.
+const (
+	ChromeNone     = "none"     // neither composer nor dialog at the bottom
+	ChromeComposer = "composer" // "❯" between two rules, footer below
+	ChromeDialog   = "dialog"   // a key hint and a highlighted option
+)
+
+// Cell kinds, reported in Signals.Newest and Signals.Reply.
+const (
+	CellSpinner = "spinner" // "✶ Computing…"
+	CellRetry   = "retry"   // "✻ API error · retrying in 1s · attempt 1/2"
+	CellDone    = "done"    // "✻ Brewed for 7s"
+	CellMessage = "message" // "● text"
+	CellTool    = "tool"    // "● Running a command" with "⎿ …" below it
+	CellError   = "error"   // "● API Error: …"
+	CellOther   = "other"   // any other text at column 0
+)
+
+// Signals are what the classifier found on a screen: the debug snapshot
+// behind a Classification. Line numbers count from the end of the capture
+// (1 = last line); 0 means not found. Texts are cleaned of escapes.
+type Signals struct {
+	// Title is the pane-title signal: none, spinner, claude or other.
+	Title string `json:"title"`
+	// LinesScanned is how many lines were looked at, from the end.
+	LinesScanned int `json:"lines_scanned"`
+
+	// Chrome is what sits at the bottom: composer, dialog or none.
+	Chrome       string `json:"chrome"`
+	Composer     string `json:"composer,omitempty"` // the composer's text (a draft or a placeholder)
+	ComposerLine int    `json:"composer_line"`
+	Footer       string `json:"footer,omitempty"` // the first footer line under the composer
+	FooterLine   int    `json:"footer_line"`
+	Busy         bool   `json:"busy,omitempty"`   // the footer offers "esc to interrupt"
+	Dialog       string `json:"dialog,omitempty"` // the dialog's key hint
+	DialogLine   int    `json:"dialog_line"`
+	Menu         string `json:"menu,omitempty"` // the dialog's highlighted option
+	MenuLine     int    `json:"menu_line"`
+
+	// LastUser is the last user prompt above the composer (first line).
+	LastUser     string `json:"last_user,omitempty"`
+	LastUserLine int    `json:"last_user_line"`
+	// Newest is the kind of the newest cell (the bottom-most line at column
+	// 0) of the history after the last prompt.
+	Newest     string `json:"newest,omitempty"`
+	NewestText string `json:"newest_text,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	// Reply is the bottom-most sign of a reply after the last prompt: done,
+	// message or tool.
+	Reply     string `json:"reply,omitempty"`
+	ReplyLine int    `json:"reply_line"`
+	// Error is the API error (the whole cell, joined) when it is the newest
+	// cell.
+	Error     string `json:"error,omitempty"`
+	ErrorLine int    `json:"error_line"`
+	// Interrupted: "⎿ Interrupted · …" follows the last prompt.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Classifier reads Claude Code screens. The zero value is ready to use; it
+// holds no state, so one value may serve many panes concurrently.
+type Classifier struct{}
+
+// New returns a Claude Code classifier.
+func New() *Classifier { return &Classifier{} }
+
+var _ handoff.Classifier = Classifier{}
+
+// Classify reads a raw capture (escape sequences allowed) and the pane title
+// ("" when unknown) into a status, a reason and the signals behind it.
+func (Classifier) Classify(capture, title string) handoff.Classification {
+	sc := read(capture)
+	sc.sig.Title = titleSignal(title)
+	status, reason := sc.decide()
+	c := handoff.Classification{Status: status, Reason: reason, Signals: sc.sig}
+	if status == handoff.StatusError {
+		c.Detail = sc.sig.Error
+	}
+	return c
+}
+
+// LastMessage returns the last assistant message on the screen; see
+// ExtractLastMessage.
+func (Classifier) LastMessage(capture string) (string, error) {
+	return ExtractLastMessage(capture)
+}
+
+// screen is one reading of a capture: the chrome, then the history.
+type screen struct {
+	sig     Signals
+	ls      *lines
+	chrome  chrome
+	history history
+	lines   lines
+}
+
+// read runs the chrome and history passes over capture.
+func read(capture string) *screen {
+	sc := &screen{}
+	sc.lines.init(capture)
+	sc.ls = &sc.lines
+	sc.chrome.read(sc.ls, &sc.sig)
+	if sc.chrome.kind != ChromeDialog {
+		sc.history.read(sc.ls, sc.chrome.above, &sc.sig)
+	}
+	sc.sig.LinesScanned = sc.ls.n
+	return sc
+}
+
+// decide turns the signals into a status. The order is the precedence: a
+// dialog, then positive signs of work, then an error, then the composer.
+func (sc *screen) decide() (handoff.Status, string) {
+	h := &sc.history
+	switch {
+	case sc.chrome.nonBlank == 0 && h.nonBlank == 0:
+		return handoff.StatusError, ReasonEmpty
+	case sc.chrome.kind == ChromeDialog:
+		return handoff.StatusWaitingUserAnswer, ReasonDialog
+	case sc.sig.Busy:
+		return handoff.StatusProcessing, ReasonBusyFooter
+	case h.newest == CellSpinner:
+		return handoff.StatusProcessing, ReasonSpinner
+	case h.newest == CellRetry:
+		return handoff.StatusProcessing, ReasonRetry
+	case sc.sig.Title == TitleSpinner:
+		return handoff.StatusProcessing, ReasonTitle
+	case h.newest == CellError:
+		return handoff.StatusError, ReasonError
+	case sc.chrome.kind == ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case sc.sig.Reply != "":
+		return handoff.StatusCompleted, ReasonCompleted
+	case sc.sig.LastUserLine != 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusIdle, ReasonIdleNoTurns
+}
+
+// chromeLines bounds how far up from the bottom the composer's lower rule
+// is looked for (footer lines, a slash-command menu), and dialogLines how
+// far up a dialog's highlighted option is looked for.
+const (
+	chromeLines = 12
+	dialogLines = 40
+)
+
+// chrome is the first pass: the bottom of the screen.
+type chrome struct {
+	kind     string
+	nonBlank int
+	// above are the lines read from the bottom that turned out not to be
+	// chrome, newest first: the history pass reads them before going on.
+	above []line
+}
+
+// read looks for the composer from the bottom: footer lines, a rule, the
+// composer's lines (the first starts with "❯"), a rule. Without one it
+// looks for a dialog: a key hint in the last lines and a highlighted option
+// above it.
+func (c *chrome) read(ls *lines, sig *Signals) {
+	c.kind = ChromeNone
+	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
+	lower := -1                 // index in seen of the composer's lower rule
+	for len(seen) < dialogLines {
+		ln, ok := ls.prev()
+		if !ok {
+			break
+		}
+		if ln.t == "" {
+			continue
+		}
+		seen = append(seen, ln)
+		c.nonBlank++
+		i := len(seen) - 1
+		if isRule(ln.t) {
+			if lower < 0 {
+				if i < chromeLines {
+					lower = i
+				}
+				continue
+			}
+			// The upper rule: the line below it must start the composer.
+			if i-1 > lower && seen[i-1].indent == 0 && strings.HasPrefix(seen[i-1].t, chevron) {
+				c.setComposer(seen, lower, i, sig)
+				return
+			}
+			lower = i // a rule without a composer below it: try again from here
+			continue
+		}
+		if _, ok := userPrompt(ln); ok {
+			// A prompt of the history ("❯ text" with a plain space; the
+			// composer's "❯" is followed by a no-break space): no composer
+			// lies above it, and a dialog ends below it.
+			break
+		}
+		if lower < 0 && i >= chromeLines {
+			break
+		}
+		if lower >= 0 && i-lower > chromeLines {
+			break // too tall for a composer
+		}
+	}
+	c.findDialog(seen, sig)
+	if c.kind == ChromeNone {
+		c.above = seen
+	}
+}
+
+// setComposer records the composer found between seen[upper] and
+// seen[lower], with the footer lines below it.
+func (c *chrome) setComposer(seen []line, lower, upper int, sig *Signals) {
+	c.kind = ChromeComposer
+	sig.Chrome = ChromeComposer
+	first := seen[upper-1]
+	sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(first.t, chevron)))
+	sig.ComposerLine = first.n
+	for i := lower - 1; i >= 0; i-- {
+		if sig.FooterLine == 0 {
+			sig.Footer = excerpt(seen[i].t)
+			sig.FooterLine = seen[i].n
+		}
+		if busyFooter(seen[i].t) {
+			sig.Busy = true
+		}
+	}
+	// The lines below the lower rule are footer; the composer sits between
+	// the rules. Nothing read so far is history.
+	c.above = nil
+}
+
+// findDialog looks for a dialog in the lines read from the bottom: a key
+// hint among the last three and a highlighted option above it.
+func (c *chrome) findDialog(seen []line, sig *Signals) {
+	hint := -1
+	for i := 0; i < len(seen) && i < 3; i++ {
+		if dialogHint(seen[i].t) {
+			hint = i
+			break
+		}
+	}
+	if hint < 0 {
+		sig.Chrome = ChromeNone
+		return
+	}
+	for i := hint + 1; i < len(seen); i++ {
+		if _, ok := userPrompt(seen[i]); ok {
+			break // the dialog ends below the last prompt
+		}
+		if menuCursor(seen[i]) {
+			c.kind = ChromeDialog
+			sig.Chrome = ChromeDialog
+			sig.Dialog, sig.DialogLine = excerpt(seen[hint].t), seen[hint].n
+			sig.Menu, sig.MenuLine = excerpt(seen[i].t), seen[i].n
+			return
+		}
+	}
+	sig.Chrome = ChromeNone
+}
+
+// history is the second pass: from the chrome up to the last user prompt.
+type history struct {
+	nonBlank int
+	newest   string // the kind of the bottom-most column-0 cell
+	// message is the offset of the bottom-most assistant message's first
+	// line, -1 if none; end is where the chrome starts (or the capture ends).
+	message int
+	// below is the line just below the one being read (for tool cells,
+	// whose "⎿" line follows the bullet).
+	below line
+	// cont are the continuation lines seen since the last cell, newest
+	// first (for the error's full text).
+	cont []string
+}
+
+// read walks up from the chrome: first the lines the chrome pass read but
+// did not keep, then the rest, down to the last user prompt.
+func (h *history) read(ls *lines, above []line, sig *Signals) {
+	h.message = -1
+	for _, ln := range above {
+		if h.take(ln, sig) {
+			return
+		}
+	}
+	for {
+		ln, ok := ls.prev()
+		if !ok {
+			return
+		}
+		if h.take(ln, sig) {
+			return
+		}
+	}
+}
+
+// take reads one line of the history (bottom-up) and reports whether it
+// was the last user prompt, which ends the pass.
+func (h *history) take(ln line, sig *Signals) bool {
+	if ln.t == "" {
+		return false
+	}
+	h.nonBlank++
+	below := h.below
+	h.below = ln
+	if text, ok := userPrompt(ln); ok {
+		sig.LastUser, sig.LastUserLine = excerpt(text), ln.n
+		return true
+	}
+	if ln.indent > 0 {
+		if interruptedLine(ln) {
+			sig.Interrupted = true
+		}
+		// A cell's text continues two columns in (the effort hint, tips
+		// and notices are not part of it).
+		if h.newest == "" && len(h.cont) < 8 && ln.indent == 2 && !elbowLine(ln) && !noticeLine(ln.t) {
+			h.cont = append(h.cont, ln.t)
+		}
+		return false
+	}
+	// A cell starts at column 0.
+	kind := CellOther
+	text, isBullet := bulletText(ln)
+	switch {
+	case retryLine(ln):
+		kind = CellRetry
+	case spinnerLine(ln):
+		kind = CellSpinner
+	case doneLine(ln):
+		kind = CellDone
+	case isBullet && isErrorText(text):
+		kind = CellError
+	case isBullet && elbowLine(below) && !interruptedLine(below):
+		kind = CellTool
+	case isBullet:
+		kind = CellMessage
+	}
+	if h.newest == "" {
+		h.newest = kind
+		sig.Newest, sig.NewestText, sig.NewestLine = kind, excerpt(ln.t), ln.n
+		if kind == CellError {
+			sig.Error, sig.ErrorLine = h.errorText(text), ln.n
+		}
+	}
+	switch kind {
+	case CellDone, CellMessage, CellTool:
+		if sig.ReplyLine == 0 {
+			sig.Reply, sig.ReplyLine = kind, ln.n
+		}
+	}
+	if kind == CellMessage && h.message < 0 {
+		h.message = ln.start
+	}
+	return false
+}
+
+// errorText joins an error cell's first line with its continuation lines.
+func (h *history) errorText(first string) string {
+	var b strings.Builder
+	b.WriteString(first)
+	for i := len(h.cont) - 1; i >= 0; i-- {
+		b.WriteByte(' ')
+		b.WriteString(h.cont[i])
+	}
+	return excerptN(b.String(), 400)
+}

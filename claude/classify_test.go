@@ -1,0 +1,192 @@
+package claude
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+)
+
+const rule = "────────────────────────────────────────────────────────────────────────────────"
+
+// screenOf joins lines into a capture.
+func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+// chromeOf is the bottom of a Claude Code screen: composer and footer.
+func chromeOf(composer, footer string) []string {
+	return []string{rule, "❯\u00a0" + composer, rule, "  " + footer}
+}
+
+const (
+	idleFooter = "⏵⏵ bypass permissions on (shift+tab to cycle)"
+	busyFoot   = "⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt"
+)
+
+func withChrome(history []string, composer, footer string) string {
+	return screenOf(append(append([]string{}, history...), chromeOf(composer, footer)...)...)
+}
+
+func realScreen(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(realDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSyntheticScreens(t *testing.T) {
+	turn := []string{"❯ Say hello", "", "● Hello.", ""}
+	tests := []struct {
+		name   string
+		screen string
+		title  string
+		want   handoff.Status
+		reason string
+	}{
+		{"empty", "", "", handoff.StatusError, ReasonEmpty},
+		{"blank lines only", "\n\n   \n", "", handoff.StatusError, ReasonEmpty},
+		{"fresh", withChrome([]string{" ▐▛███▛█   Claude Code v2.1.330", ""}, "", idleFooter), "✳ Claude Code", handoff.StatusIdle, ReasonIdleNoTurns},
+		{"prompt, nothing after it", withChrome([]string{"❯ Say hello", ""}, "", idleFooter), "", handoff.StatusIdle, ReasonIdle},
+		{"done line", withChrome(append(turn, "✻ Brewed for 3s · done 9:04 AM"), "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"done line in minutes", withChrome(append(turn, "✻ Worked for 1m 5s"), "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"busy footer only", withChrome([]string{"❯ Say hello", ""}, "", busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
+		{"spinner only", withChrome([]string{"❯ Say hello", "", "✶ Computing… ", "  ⎿  Tip: Use /memory"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
+		{"spinner with timer", withChrome([]string{"❯ Say hello", "", "● Hel", "✽ Orbiting… (2s · ↓ 21 tokens)"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
+		{"retry line", withChrome([]string{"❯ Say hello", "✻ API error · retrying in 4s · attempt 2/10"}, "", idleFooter), "", handoff.StatusProcessing, ReasonRetry},
+		{"title spinner", withChrome(append(turn, "✻ Brewed for 3s"), "", idleFooter), "⠋ Claude Code", handoff.StatusProcessing, ReasonTitle},
+		{"title of an idle Claude is neutral", withChrome([]string{"❯ Say hello"}, "", idleFooter), "✳ Claude Code", handoff.StatusIdle, ReasonIdle},
+		{"api error", withChrome([]string{"❯ Say hello", "● API Error: 500 Internal server error. This is a", "  server-side issue.", "                          ◐ medium · /effort"}, "Resend your message to try again", idleFooter), "", handoff.StatusError, ReasonError},
+		{"the model quoting an API error finished its turn", withChrome([]string{"❯ What does it say?", "● API Error: 500 means the server failed.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"an old error is history", withChrome([]string{"❯ one", "● API Error: 529 Overloaded.", "❯ two", "● Fine now.", "✻ Churned for 1s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"narrative busy words are neutral", withChrome([]string{"❯ Explain", "● Press esc to interrupt while it is Computing… and running.", "  ✶ Working… is what the spinner says;", "  API Error: is what errors say.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"interrupted while streaming", withChrome([]string{"❯ Go", "● A partial", "  ⎿ \u00a0Interrupted · What should Claude do instead?"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"tool call without a message yet", withChrome([]string{"❯ Go", "● Running a command", "  ⎿  $ ls"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"a draft is not a prompt", withChrome(append(turn, "✻ Brewed for 3s"), "❯ fake prompt in the draft", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+		{"unknown screen is neutral", screenOf("Some text", "that Claude Code did not draw", "$ "), "", handoff.StatusIdle, ReasonNoComposer},
+		{"permission dialog", screenOf("❯ Go", rule, " Bash command", " Do you want to proceed?", " ❯ 1. Yes", "   2. No", " Esc to cancel · Tab to amend"), "", handoff.StatusWaitingUserAnswer, ReasonDialog},
+		{"a key hint without an option is no dialog", screenOf("❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, ReasonNoComposer},
+		{"an option above the last prompt is stale", screenOf(" ❯ 1. Yes", "❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, ReasonNoComposer},
+		{"crlf", strings.ReplaceAll(withChrome([]string{"❯ Say hello", "", "✶ Computing…"}, "", idleFooter), "\n", "\r\n"), "", handoff.StatusProcessing, ReasonSpinner},
+		{"unterminated escape", "\x1b]0;title\n" + withChrome(append(turn, "✻ Brewed for 3s\x1b["), "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := New().Classify(tc.screen, tc.title)
+			if got.Status != tc.want || got.Reason != tc.reason {
+				sig, _ := json.Marshal(got.Signals)
+				t.Fatalf("got %s (%s), want %s (%s)\nsignals: %s", got.Status, got.Reason, tc.want, tc.reason, sig)
+			}
+		})
+	}
+}
+
+// Each positive sign of work is enough on its own: the real processing
+// screens stay processing with the footer's "esc to interrupt" removed
+// (the spinner or retry line decides), and with the spinner line removed
+// (the footer decides).
+func TestRealProcessingScreensHaveTwoIndependentSigns(t *testing.T) {
+	for _, rc := range loadRealCases(t) {
+		if rc.Status != handoff.StatusProcessing {
+			continue
+		}
+		t.Run(rc.File, func(t *testing.T) {
+			screen := realScreen(t, rc.File)
+			noFooter := strings.ReplaceAll(screen, "esc to interrupt", "")
+			if got := New().Classify(noFooter, rc.Title); got.Status != handoff.StatusProcessing {
+				t.Errorf("without the footer's hint: %s (%s)", got.Status, got.Reason)
+			}
+			sig := New().Classify(screen, rc.Title).Signals.(Signals)
+			var kept []string
+			for i, l := range strings.Split(screen, "\n") {
+				if n := strings.Count(screen, "\n") + 1 - i; n == sig.NewestLine {
+					continue // the spinner or retry line
+				}
+				kept = append(kept, l)
+			}
+			if got := New().Classify(strings.Join(kept, "\n"), rc.Title); got.Status != handoff.StatusProcessing || got.Reason != ReasonBusyFooter {
+				t.Errorf("without the spinner line: %s (%s)", got.Status, got.Reason)
+			}
+		})
+	}
+}
+
+// A finished turn's screen does not change its verdict when any number of
+// earlier turns (with errors, spinners and dialogs) sit above it, and the
+// scan stops at the last prompt.
+func TestScrollbackAboveTheLastPromptIsIgnored(t *testing.T) {
+	for _, file := range []string{"80x24/completed-answer.txt", "200x50/error-api-500.txt", "80x24/processing-tool.txt", "200x50/waiting-question.txt", "80x24/interrupted-streaming.plain.txt"} {
+		screen := realScreen(t, file)
+		alone := New().Classify(screen, "✳ Claude Code")
+		more := New().Classify(scrollback()+screen, "✳ Claude Code")
+		a, m := alone.Signals.(Signals), more.Signals.(Signals)
+		if alone.Status != more.Status {
+			t.Errorf("%s: %s alone, %s with scrollback", file, alone.Status, more.Status)
+		}
+		if a.LastUserLine != 0 && a.LinesScanned != m.LinesScanned {
+			t.Errorf("%s: scanned %d lines alone, %d with scrollback", file, a.LinesScanned, m.LinesScanned)
+		}
+	}
+}
+
+func TestDetailLeavesTheEffortHintOut(t *testing.T) {
+	screen := withChrome([]string{"❯ Say hello", "● API Error: 529 Overloaded. This is a", "  server-side issue.", "                          ◐ medium · /effort"}, "", idleFooter)
+	if got := New().Classify(screen, ""); got.Detail != "API Error: 529 Overloaded. This is a server-side issue." {
+		t.Fatalf("detail %q", got.Detail)
+	}
+}
+
+func TestDetailQuotesTheWholeErrorCell(t *testing.T) {
+	got := New().Classify(realScreen(t, "80x24/error-after-retries.plain.txt"), "")
+	const want = "API Error: 500 Internal server error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:40000)."
+	if got.Status != handoff.StatusError || got.Detail != want {
+		t.Fatalf("%s, detail %q\nwant %q", got.Status, got.Detail, want)
+	}
+}
+
+func TestTitleSignal(t *testing.T) {
+	for title, want := range map[string]string{
+		"": TitleNone, "⠋ Claude Code": TitleSpinner, "⣿ x": TitleSpinner, "\u2800 blank": TitleOther,
+		"✳ Claude Code": TitleClaude, "vm": TitleOther, "\xe2\xa0": TitleOther,
+	} {
+		if got := titleSignal(title); got != want {
+			t.Errorf("%q: %s, want %s", title, got, want)
+		}
+	}
+}
+
+func TestExtractSynthetic(t *testing.T) {
+	tests := []struct {
+		name, screen, want string
+	}{
+		{"multi-line with list", withChrome([]string{"❯ Go", "● First line", "  second line", "", "  - item one", "    nested", "✻ Brewed for 2s"}, "", idleFooter),
+			"First line\nsecond line\n\n- item one\n  nested"},
+		{"the last of two messages", withChrome([]string{"❯ Go", "● Let me look.", "● Running a command", "  ⎿  $ ls", "● Done: two files.", "✻ Brewed for 2s"}, "", idleFooter),
+			"Done: two files."},
+		{"one-line partial then Interrupted", withChrome([]string{"❯ Go", "● A partial", "  ⎿ \u00a0Interrupted · What should Claude do instead?"}, "", idleFooter),
+			"A partial"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ExtractLastMessage(tc.screen)
+			if err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+			if got2, _ := New().LastMessage(tc.screen); got2 != got {
+				t.Fatalf("LastMessage %q differs from ExtractLastMessage %q", got2, got)
+			}
+		})
+	}
+	for _, screen := range []string{
+		"",
+		withChrome([]string{"● An old answer.", "✻ Brewed for 1s", "❯ A new prompt"}, "", busyFoot),
+		withChrome([]string{"❯ Go", "● Running a command", "  ⎿  $ ls"}, "", idleFooter),
+	} {
+		if got, err := ExtractLastMessage(screen); err == nil {
+			t.Errorf("got %q from %q, want ErrNoAssistantMessage", got, screen)
+		}
+	}
+}

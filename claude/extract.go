@@ -1,0 +1,81 @@
+package claude
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
+// holds no assistant message after the last user prompt (or none at all).
+var ErrNoAssistantMessage = errors.New("claude: no assistant message on the screen")
+
+// ExtractLastMessage returns the last assistant message of a capture, for the
+// fallback path (the agent answered on screen instead of in its response
+// file). It takes the bottom-most "● …" message after the last user prompt —
+// not a tool call (a bullet with "⎿ …" under it) and not an API error — and
+// returns its text without the bullet, its continuation lines without their
+// two columns of indentation, and its line breaks kept. The spinner, the
+// "✻ … for Ns" line, tips, the composer and the footer are never part of it.
+//
+// Claude Code wraps a message at the pane's width itself, so a long
+// paragraph comes back with line breaks where the screen broke it.
+//
+// It returns an error wrapping ErrNoAssistantMessage when there is none: a
+// reply from an earlier turn is never passed off as the answer.
+func ExtractLastMessage(capture string) (string, error) {
+	sc := read(capture)
+	if sc.chrome.kind == ChromeDialog || sc.history.message < 0 {
+		if sc.sig.LastUserLine != 0 {
+			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, sc.sig.LastUser)
+		}
+		return "", ErrNoAssistantMessage
+	}
+	var out []string
+	pos := sc.history.message
+	first, next := sc.ls.forward(pos)
+	text, _ := bulletText(first)
+	out = append(out, strings.Clone(text))
+	for pos = next; pos < len(capture); {
+		ln, next := sc.ls.forward(pos)
+		pos = next
+		if ln.t == "" {
+			out = append(out, "")
+			continue
+		}
+		if endsMessage(ln) {
+			break
+		}
+		out = append(out, strings.Clone(dropIndent(ln.text, 2)))
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 || (len(out) == 1 && out[0] == "") {
+		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
+	}
+	return strings.Join(out, "\n"), nil
+}
+
+// endsMessage reports whether the non-blank line ln, below a message's
+// first line, starts something else: a cell at column 0 (the next message,
+// the spinner, the done line, a prompt), a "⎿" line (the Interrupted note,
+// a tip), a rule (the composer) or a notice.
+func endsMessage(ln line) bool {
+	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t) || effortLine(ln)
+}
+
+// dropIndent removes up to n leading blanks (spaces, tabs, no-break spaces).
+func dropIndent(s string, n int) string {
+	for ; n > 0; n-- {
+		switch {
+		case strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t"):
+			s = s[1:]
+		case strings.HasPrefix(s, nbsp):
+			s = s[len(nbsp):]
+		default:
+			return s
+		}
+	}
+	return s
+}

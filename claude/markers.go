@@ -1,0 +1,208 @@
+package claude
+
+import "strings"
+
+// The glyphs of Claude Code 2.1.330's screen.
+const (
+	chevron = "❯"          // the composer, a user prompt in the history, a menu cursor
+	bullet  = "●"          // an assistant message, a tool call, an API error
+	elbow   = "⎿"          // a tool's output, a tip, "Interrupted"
+	ruleRun = "──────────" // ten box-drawing lines: the composer's rules
+)
+
+// spinnerGlyphs are the frames of Claude Code's spinner; "✻" also starts
+// the line that ends a turn ("✻ Brewed for 7s").
+var spinnerGlyphs = [...]string{"·", "✢", "✳", "✶", "✻", "✽", "*"}
+
+// spinnerGlyph returns the length of the spinner glyph and space t starts
+// with, or 0.
+func spinnerGlyph(t string) int {
+	for _, g := range spinnerGlyphs {
+		if len(t) > len(g) && t[len(g)] == ' ' && strings.HasPrefix(t, g) {
+			return len(g) + 1
+		}
+	}
+	return 0
+}
+
+// isRule reports a line of box-drawing "─" only (the rules around the
+// composer), at least ten long.
+func isRule(t string) bool {
+	if len(t) < len(ruleRun) || !strings.HasPrefix(t, ruleRun) {
+		return false
+	}
+	for i := 0; i+2 < len(t); i += 3 {
+		if t[i] != 0xe2 || t[i+1] != 0x94 || t[i+2] != 0x80 {
+			return false
+		}
+	}
+	return len(t)%3 == 0
+}
+
+// doneLine reports the line that ends a turn: "✻ <Verb> for <duration>",
+// often followed by " · done 9:04 AM".
+func doneLine(ln line) bool {
+	if ln.indent != 0 {
+		return false
+	}
+	k := spinnerGlyph(ln.t)
+	if k == 0 {
+		return false
+	}
+	rest := ln.t[k:]
+	verb, after, ok := strings.Cut(rest, " for ")
+	return ok && verb != "" && !strings.ContainsAny(verb, " …") && after != "" && after[0] >= '0' && after[0] <= '9'
+}
+
+// spinnerLine reports the line of a running turn: a spinner glyph, then a
+// word ending in "…" ("✶ Computing…", "✻ Enchanting… (4s · ↓ 38 tokens)",
+// "✻ API error · retrying… · attempt 1/2"). It is never a done line.
+func spinnerLine(ln line) bool {
+	if ln.indent != 0 {
+		return false
+	}
+	k := spinnerGlyph(ln.t)
+	if k == 0 || doneLine(ln) {
+		return false
+	}
+	i := strings.Index(ln.t[k:], "…")
+	return i > 0 && i < 80
+}
+
+// retryLine reports the line Claude Code shows while it backs off before
+// retrying a failed request: "✻ API error · retrying in 1s · attempt 1/2".
+func retryLine(ln line) bool {
+	if ln.indent != 0 || spinnerGlyph(ln.t) == 0 {
+		return false
+	}
+	i := strings.Index(ln.t, "retrying")
+	return i > 0 && strings.Contains(ln.t[i:], "attempt ")
+}
+
+// userPrompt reports a user message in the history: "❯ text" at column 0
+// with a plain space (the composer has a no-break space; a menu's cursor is
+// followed by "1. …").
+func userPrompt(ln line) (string, bool) {
+	if ln.indent != 0 || !strings.HasPrefix(ln.t, chevron+" ") {
+		return "", false
+	}
+	text := strings.TrimLeft(ln.t[len(chevron)+1:], " ")
+	if text == "" || menuItem(text) {
+		return "", false
+	}
+	return text, true
+}
+
+// menuItem reports the text of a numbered option: "1. Yes".
+func menuItem(text string) bool {
+	i := 0
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < 3 && strings.HasPrefix(text[i:], ". ")
+}
+
+// bulletText returns the text of a "● text" cell at column 0.
+func bulletText(ln line) (string, bool) {
+	if ln.indent != 0 || !strings.HasPrefix(ln.t, bullet) {
+		return "", false
+	}
+	rest := ln.t[len(bullet):]
+	if rest == "" {
+		return "", true
+	}
+	if rest[0] != ' ' {
+		return "", false
+	}
+	return trimLeftOnly(rest), true
+}
+
+func trimLeftOnly(s string) string {
+	t, _ := trimLeft(s)
+	return t
+}
+
+// errorPrefixes start the text of the "●" cell Claude Code shows when a
+// request failed for good (after its retries): "API Error: 500 Internal
+// server error. …", "API Error: 529 Overloaded. …", "API Error: Request
+// rejected (429) · …".
+var errorPrefixes = [...]string{"API Error"}
+
+func isErrorText(text string) bool {
+	for _, p := range errorPrefixes {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// elbowLine reports an indented "⎿ …" line: a tool's output, a tip, or the
+// "Interrupted" note.
+func elbowLine(ln line) bool {
+	return ln.indent > 0 && strings.HasPrefix(ln.t, elbow)
+}
+
+// interruptedLine reports "⎿  Interrupted · What should Claude do instead?".
+func interruptedLine(ln line) bool {
+	return elbowLine(ln) && strings.HasPrefix(trimLeftOnly(ln.t[len(elbow):]), "Interrupted")
+}
+
+// noticeLine reports a hint Claude Code prints under the history, not part
+// of any cell: "tmux focus-events off · add 'set -g focus-events on' …".
+func noticeLine(t string) bool { return strings.HasPrefix(t, "tmux focus-events off") }
+
+// effortLine reports the right-aligned effort hint above the composer:
+// "◐ medium · /effort".
+func effortLine(ln line) bool { return ln.indent >= 10 && strings.HasSuffix(ln.t, "/effort") }
+
+// busyFooter reports the footer's offer to interrupt a running turn.
+func busyFooter(t string) bool { return strings.Contains(t, "esc to interrupt") }
+
+// dialogHints are the key hints at the bottom of Claude Code's dialogs: the
+// permission prompt ("Esc to cancel · Tab to amend"), a question ("Enter to
+// select · ↑/↓ to navigate · Esc to cancel"), the startup trust dialog
+// ("Enter to confirm · Esc to cancel").
+var dialogHints = [...]string{"Esc to cancel", "Enter to confirm", "Enter to select", "Esc to go back"}
+
+func dialogHint(t string) bool {
+	for _, h := range dialogHints {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// menuCursor reports the highlighted option of a dialog: "❯ 1. Yes",
+// "❯ No, exit", at most two columns in.
+func menuCursor(ln line) bool {
+	return ln.indent <= 2 && strings.HasPrefix(ln.t, chevron+" ") && len(ln.t) > len(chevron)+1
+}
+
+// Title signals, reported in Signals.Title.
+const (
+	TitleNone    = "none"    // no title given
+	TitleSpinner = "spinner" // a braille spinner in front: a turn runs (not seen from 2.1.330 in tmux, which keeps "✳ Claude Code")
+	TitleClaude  = "claude"  // "✳ Claude Code": no signal either way
+	TitleOther   = "other"   // anything else (the host name before Claude Code sets it)
+)
+
+func titleSignal(title string) string {
+	switch {
+	case title == "":
+		return TitleNone
+	case braille(title):
+		return TitleSpinner
+	case strings.Contains(title, "Claude Code"):
+		return TitleClaude
+	}
+	return TitleOther
+}
+
+// braille reports a title whose first rune is a braille pattern (U+2801 to
+// U+28FF; U+2800 is blank), the spinner other CLIs put in the title.
+func braille(title string) bool {
+	return len(title) >= 3 && title[0] == 0xe2 && (title[1] == 0xa0 || title[1] == 0xa1 || title[1] == 0xa2 || title[1] == 0xa3) &&
+		!(title[1] == 0xa0 && title[2] == 0x80)
+}

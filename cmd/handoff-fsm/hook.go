@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+)
+
+// hookDirEnv names the marker folder when --dir is not given.
+const hookDirEnv = "HANDOFF_HOOK_DIR"
+
+// runHook records one hook call of an agent CLI as a marker file (package
+// hookmark): the event's JSON comes on stdin (Claude Code's hooks) or as the
+// last argument (Codex's notify program). It prints nothing on stdout and
+// never exits 2: for Claude Code's Stop hook, 2 would mean "do not stop".
+func runHook(_ context.Context, args []string, stdin io.Reader, _, stderr io.Writer) int {
+	fs := newFlagSet("hook", "usage: handoff-fsm hook [--dir DIR] [EVENT_JSON]\n"+
+		"\nRecords an agent CLI's hook call as a marker in DIR ($"+hookDirEnv+" when --dir is absent):\n"+
+		"DIR/<event>.json (stopped, failed, waiting, submitted) and DIR/events.jsonl.\n"+
+		"The event's JSON is read from stdin, or taken from the last argument.\n"+
+		"Claude Code, in ~/.claude/settings.json:\n"+
+		"  {\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"handoff-fsm hook --dir /w/.tmp/agent-events/analyst\"}]}]}}\n"+
+		"\nflags:\n", stderr)
+	dir := fs.String("dir", os.Getenv(hookDirEnv), "the marker folder, one per agent")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		if code == exitOK { // -h
+			return exitOK
+		}
+		return exitFailure // never exitUsage (2): it would block Claude Code's Stop
+	}
+	if *dir == "" {
+		fmt.Fprintf(stderr, "handoff-fsm hook: --dir (or $%s) is required\n", hookDirEnv)
+		return exitFailure
+	}
+	var in io.Reader = stdin
+	if len(pos) > 0 {
+		in = strings.NewReader(pos[len(pos)-1])
+	}
+	m, err := hookmark.Parse(in, time.Now())
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm hook: %v\n", err)
+		return exitFailure
+	}
+	if _, err := hookmark.Write(*dir, m); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm hook: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}

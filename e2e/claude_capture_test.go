@@ -1,0 +1,323 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
+)
+
+// claudeFixtureDir is where the real Claude Code screens go, relative to
+// this package.
+func claudeFixtureDir() string {
+	if d := os.Getenv("HANDOFF_CAPTURE_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "claude", "testdata", "real-"+realclaude.Version)
+}
+
+// claudeFixture is one manifest entry: a captured screen, its pane title,
+// the status the screen truthfully means, and how it was captured.
+type claudeFixture struct {
+	File   string         `json:"file"`
+	Title  string         `json:"title"`
+	Status handoff.Status `json:"status"`
+	Note   string         `json:"note"`
+	// Size is the pane's size, WxH.
+	Size string `json:"size"`
+	// Capture is the tmux command that took it.
+	Capture string `json:"capture"`
+	// Message is the last assistant message as the model sent it, for
+	// screens where the extraction must find exactly that.
+	Message string `json:"message,omitempty"`
+	// Detail is the error line the classifier must quote (error screens).
+	Detail string `json:"detail,omitempty"`
+}
+
+type claudeCapturer struct {
+	t     *testing.T
+	dir   string
+	size  string
+	items []claudeFixture
+}
+
+// gateway is the fake server's address as Claude Code's error text quotes
+// it; fixtures carry a fixed one.
+var gateway = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+
+// shot captures r's pane twice (with and without colour escapes) as
+// <size>/<name>.txt and <size>/<name>.plain.txt.
+func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, note string, extra ...string) {
+	c.t.Helper()
+	var msg, detail string
+	if len(extra) > 0 {
+		msg = extra[0]
+	}
+	if len(extra) > 1 {
+		detail = extra[1]
+	}
+	for _, colour := range []bool{true, false} {
+		capture := r.claude.CapturePlain
+		file := filepath.Join(c.size, name+".plain.txt")
+		how := "tmux capture-pane -p -J -S -200; title from display -p '#{pane_title}'"
+		if colour {
+			capture = r.claude.Capture
+			file = filepath.Join(c.size, name+".txt")
+			how = "tmux capture-pane -p -e -J -S -200; title from display -p '#{pane_title}'"
+		}
+		text, title, err := capture(context.Background())
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		// Fixtures must not depend on where the test ran (the work folder
+		// is a fixed path, see fixedRoot).
+		text = gateway.ReplaceAllString(text, "127.0.0.1:40000")
+		if err := os.MkdirAll(filepath.Join(c.dir, c.size), 0o755); err != nil {
+			c.t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(c.dir, file), []byte(text), 0o644); err != nil {
+			c.t.Fatal(err)
+		}
+		c.items = append(c.items, claudeFixture{File: file, Title: title, Status: status, Note: note, Size: c.size, Capture: how, Message: msg, Detail: detail})
+		c.t.Logf("captured %s (%s) title %q", file, status, title)
+	}
+}
+
+// TestCaptureRealClaudeScreens drives the real Claude Code through every
+// phase the classifier must read, in two pane sizes, and stores each screen
+// (with and without colour), with its title and expected status, as a
+// fixture. Run it when the pinned version changes:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClaudeScreens -v -timeout 20m
+func TestCaptureRealClaudeScreens(t *testing.T) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
+	}
+	var all []claudeFixture
+	dir := claudeFixtureDir()
+	defer func() {
+		b, err := json.MarshalIndent(all, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		name := fmt.Sprintf("%dx%d", size[0], size[1])
+		t.Run(name, func(t *testing.T) {
+			c := &claudeCapturer{t: t, dir: dir, size: name}
+			defer func() { all = append(all, c.items...) }()
+			captureClaudeSize(t, c, size[0], size[1])
+		})
+	}
+}
+
+// fixedRoot is a fixed folder for one rig of the capture: Claude Code wraps
+// long paths itself (no tmux wrap that -J could join), so the work folder
+// cannot be replaced in the text afterwards; it has to be the same path on
+// every run.
+func fixedRoot(t *testing.T, name string) string {
+	t.Helper()
+	root := filepath.Join("/tmp/handoff-e2e-claude", name)
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(root) })
+	return root
+}
+
+func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
+	const short = 30 * time.Second
+	busy := func(p, _ string) bool { return has(p, "esc to interrupt") }
+	quiet := func(p, _ string) bool { return !has(p, "esc to interrupt") }
+
+	r := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h}, fixedRoot(t, "main"))
+	wd := r.workdir
+	c.shot(r, "idle-fresh", handoff.StatusIdle,
+		"fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'")
+
+	// A model slow to send its first byte: the spinner line shows at once.
+	r.model.Script(fakeanthropic.Answer("Hello after a slow start.").After(7 * time.Second))
+	r.submit("Say hello, slowly")
+	r.waitScreen(short, "spinner", busy)
+	time.Sleep(300 * time.Millisecond)
+	c.shot(r, "processing-first-byte", handoff.StatusProcessing,
+		"request sent, no byte back yet: spinner line '✶ <Verb>…' under the prompt, footer '… · esc to interrupt'")
+	time.Sleep(4 * time.Second)
+	c.shot(r, "processing-waiting", handoff.StatusProcessing,
+		"still waiting for the first byte a few seconds later: spinner line (with its timer and a '⎿ Tip: …' line once shown), footer 'esc to interrupt'")
+	r.waitScreen(short, "first turn finished", func(p, _ string) bool { return claudeFinished(p, "Hello after a slow start.") })
+	c.shot(r, "completed-answer", handoff.StatusCompleted,
+		"plain answer finished: '● Hello after a slow start.' then '✻ <Verb> for Ns · done <time>'", "Hello after a slow start.")
+
+	// Long streaming: the text grows under the prompt, the spinner below it.
+	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
+	r.model.Script(fakeanthropic.Streamed(streamed, 60, 8*time.Second))
+	r.submit("Write a long answer")
+	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
+	time.Sleep(2 * time.Second)
+	c.shot(r, "processing-streaming", handoff.StatusProcessing,
+		"answer streaming in: '● Streaming…' grows, spinner line '(Ns · ↓ N tokens)' below it, footer 'esc to interrupt'")
+	r.waitScreen(short, "streaming turn finished", func(p, _ string) bool { return claudeFinished(p, "while it grows.") })
+	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
+
+	// A tool running.
+	r.model.Script(fakeanthropic.Bash("sleep 5; echo slept", "Sleep a while"), fakeanthropic.Answer("The command finished."))
+	r.submit("Run a slow command")
+	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "sleep 5; echo slept") })
+	time.Sleep(2 * time.Second)
+	c.shot(r, "processing-tool", handoff.StatusProcessing,
+		"Bash running: the tool's description, '⎿  $ sleep 5; echo slept', the spinner line, footer 'esc to interrupt'")
+	r.waitScreen(short, "tool turn finished", func(p, _ string) bool { return claudeFinished(p, "The command finished.") })
+	c.shot(r, "completed-tool", handoff.StatusCompleted,
+		"after the tool: 'Ran 1 shell command', '● The command finished.', '✻ … for Ns'", "The command finished.")
+
+	// The response file is written before the turn ends: one more model
+	// request follows the tool result (made slow here to catch it).
+	if err := responsefile.EnsureDir(wd); err != nil {
+		t.Fatal(err)
+	}
+	path, err := handoff.ResponsePath(wd, "analyst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.model.Script(fakeanthropic.WriteResponse("The analysis is complete."), fakeanthropic.Answer("I wrote the response file.").After(5*time.Second))
+	r.submit(handoff.WithInstruction("Analyse the project.", path))
+	waitFile(t, path, short)
+	time.Sleep(time.Second)
+	c.shot(r, "processing-after-file", handoff.StatusProcessing,
+		"the heredoc already wrote the response file, but the turn still runs: Claude Code waits for the model's next reply (spinner, esc to interrupt)")
+	r.waitScreen(short, "file turn finished", func(p, _ string) bool { return claudeFinished(p, "I wrote the response file.") })
+	c.shot(r, "completed-after-file", handoff.StatusCompleted, "file written and the turn finished with a final message",
+		"I wrote the response file.")
+
+	// A question from the model (AskUserQuestion): a dialog waits for a key.
+	r.model.Script(fakeanthropic.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+		"question": "Which colour do you prefer?", "header": "Colour", "multiSelect": false,
+		"options": []any{
+			map[string]any{"label": "Red", "description": "A warm colour"},
+			map[string]any{"label": "Blue", "description": "A cool colour"},
+		},
+	}}}, ""), fakeanthropic.Answer("You chose red."))
+	r.submit("Ask me which colour I prefer")
+	r.waitScreen(short, "question", func(p, _ string) bool { return has(p, "Which colour do you prefer?", "Enter to select") })
+	time.Sleep(500 * time.Millisecond)
+	c.shot(r, "waiting-question", handoff.StatusWaitingUserAnswer,
+		"AskUserQuestion dialog: '☐ Colour', the question, '❯ 1. Red' … 'Enter to select · ↑/↓ to navigate · Esc to cancel'; no composer")
+	r.keys("Enter")
+	r.waitScreen(short, "question turn finished", func(p, _ string) bool { return claudeFinished(p, "You chose red.") })
+	c.shot(r, "completed-after-question", handoff.StatusCompleted,
+		"after answering: '● Answered Claude's questions: ⎿ · Which colour…? → Red', then the final message", "You chose red.")
+
+	// Errors, retries off.
+	for _, e := range []struct {
+		name  string
+		reply fakeanthropic.Reply
+		wait  string
+		note  string
+	}{
+		{"error-api-500", fakeanthropic.ServerError(), "API Error: 500", "HTTP 500 api_error, no retries: '● API Error: 500 Internal server error. This is a server-side issue…', composer placeholder 'Resend your message to try again'"},
+		{"error-overloaded-529", fakeanthropic.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
+		{"error-rate-limit-429", fakeanthropic.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
+		{"error-stream-overloaded", fakeanthropic.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
+	} {
+		r.model.Script(e.reply, e.reply)
+		r.submit("This request fails: " + e.name)
+		r.waitScreen(short, e.name, func(p, title string) bool { return has(p, e.wait) && quiet(p, title) })
+		time.Sleep(500 * time.Millisecond)
+		c.shot(r, e.name, handoff.StatusError, e.note, "", e.wait)
+		r.model.Clear()
+	}
+
+	// A successful turn after an error: the error is history now.
+	r.model.Script(fakeanthropic.Answer("Back to normal."))
+	r.submit("Try again")
+	r.waitScreen(short, "turn after error", func(p, _ string) bool { return claudeFinished(p, "Back to normal.") })
+	c.shot(r, "completed-after-error", handoff.StatusCompleted,
+		"a finished turn below an earlier API error: the error is history", "Back to normal.")
+
+	// Esc while waiting for the first byte.
+	r.model.Script(fakeanthropic.Answer("never shown").After(60 * time.Second))
+	r.submit("This turn gets interrupted while waiting")
+	r.waitScreen(short, "spinner", busy)
+	time.Sleep(time.Second)
+	r.keys("Escape")
+	r.waitScreen(short, "interrupted", quiet)
+	time.Sleep(500 * time.Millisecond)
+	c.shot(r, "interrupted-waiting", handoff.StatusCompleted,
+		"Esc before any answer: the interrupted prompt leaves the history and is put back into the composer as a draft; the screen is the previous finished turn again (quiet: completed)")
+	// Clear the restored prompt from the composer for the next step.
+	r.keys("C-u")
+	time.Sleep(300 * time.Millisecond)
+
+	// Esc while streaming: the partial answer stays.
+	r.model.Script(fakeanthropic.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
+	r.submit("This turn gets interrupted while streaming")
+	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
+	time.Sleep(1500 * time.Millisecond)
+	r.keys("Escape")
+	r.waitScreen(short, "interrupted", quiet)
+	time.Sleep(500 * time.Millisecond)
+	c.shot(r, "interrupted-streaming", handoff.StatusCompleted,
+		"Esc while the answer streamed: the partial '● A partial answer…' stays, then '⎿  Interrupted · What should Claude do instead?': quiet (not error)")
+
+	// An unsent draft in the composer is not a user message.
+	r.keys("C-u")
+	if err := r.claude.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
+	time.Sleep(300 * time.Millisecond)
+	c.shot(r, "completed-draft", handoff.StatusCompleted,
+		"an unsent draft '❯ a draft that is not sent yet' in the composer after the interrupted streamed reply")
+
+	// Retries: each failure shows a retry line while Claude Code backs off.
+	rr := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, MaxRetries: 2}, fixedRoot(t, "retries"))
+	rr.model.Script(fakeanthropic.ServerError(), fakeanthropic.ServerError().After(6*time.Second), fakeanthropic.ServerError())
+	rr.submit("This request fails and is retried")
+	rr.waitScreen(short, "retry line", func(p, _ string) bool { return has(p, "retrying") })
+	time.Sleep(300 * time.Millisecond)
+	c.shot(rr, "processing-retrying", handoff.StatusProcessing,
+		"HTTP 500, retries on: '✻ 500 Internal server error · retrying in Ns · attempt 1/2', footer 'esc to interrupt'")
+	time.Sleep(3 * time.Second)
+	c.shot(rr, "processing-retrying-request", handoff.StatusProcessing,
+		"the retried request is under way (the fake server holds it 6 s)")
+	rr.waitScreen(time.Minute, "error after retries", func(p, title string) bool { return has(p, "API Error: 500") && quiet(p, title) })
+	time.Sleep(500 * time.Millisecond)
+	c.shot(rr, "error-after-retries", handoff.StatusError,
+		"HTTP 500 on every attempt: after the retries '● API Error: 500 …', placeholder 'Resend your message to try again'", "", "API Error: 500")
+
+	// The permission prompt: a session that asks before tools.
+	a := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
+	a.model.Script(fakeanthropic.Bash("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakeanthropic.Answer("Wrote the marker file."))
+	a.submit("Write a marker file")
+	a.waitScreen(short, "permission prompt", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
+	time.Sleep(500 * time.Millisecond)
+	c.shot(a, "waiting-permission", handoff.StatusWaitingUserAnswer,
+		"permission prompt (--permission-mode default): 'Bash command' … 'Do you want to proceed?' '❯ 1. Yes' … 'Esc to cancel · Tab to amend'")
+	a.keys("1")
+	a.waitScreen(short, "approved turn finished", func(p, _ string) bool { return claudeFinished(p, "Wrote the marker file.") })
+	c.shot(a, "completed-after-permission", handoff.StatusCompleted,
+		"after approving: the command ran, final message, '✻ … for Ns'; footer '⏸ manual mode on'", "Wrote the marker file.")
+
+	// A startup dialog: an untrusted folder.
+	u := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Untrusted: true}, fixedRoot(t, "untrusted"))
+	time.Sleep(time.Second)
+	c.shot(u, "waiting-trust-dialog", handoff.StatusWaitingUserAnswer,
+		"startup dialog for an untrusted folder: 'Accessing workspace: … Quick safety check: Is this a project you created or one you trust?' '❯ No, exit' / 'Yes, I trust this folder', 'Enter to confirm · Esc to cancel'")
+}

@@ -1,0 +1,249 @@
+// Package hookmark turns an agent CLI's lifecycle hook into a marker file: a
+// completion signal that does not depend on reading the screen.
+//
+// Claude Code runs a configured command for each hook event and passes the
+// event as JSON on stdin (hook_event_name, session_id, cwd, and per event
+// last_assistant_message, error, prompt, tool_name …). Codex's notify
+// program gets a JSON argument of the same spirit ({"type":
+// "agent-turn-complete", "last-assistant-message": …}). Parse reads either
+// into a Marker; Write stores it in a folder the orchestrator chose for the
+// agent (one folder per agent: hooks do not know the role):
+//
+//	<dir>/<event>.json   the newest marker of each kind, replaced atomically
+//	<dir>/events.jsonl   every marker, appended, one JSON object a line
+//
+// `handoff-fsm hook --dir DIR` is the command to register as the hook; it
+// never blocks the agent (exit 0, or 1 on failure; never 2, which would
+// stop Claude Code from ending its turn) and prints nothing on stdout.
+package hookmark
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Event is what a marker says happened, whatever the CLI called it.
+type Event string
+
+// The events the engine may act on.
+const (
+	// Submitted: the agent took a prompt (Claude Code: UserPromptSubmit).
+	Submitted Event = "submitted"
+	// Stopped: the turn ended normally (Claude Code: Stop; Codex notify:
+	// agent-turn-complete). LastMessage is the agent's last message.
+	Stopped Event = "stopped"
+	// Failed: the turn ended on an error after the CLI's retries (Claude
+	// Code: StopFailure). Error names it; LastMessage is the error text the
+	// screen shows.
+	Failed Event = "failed"
+	// Waiting: the agent waits for the user (Claude Code: PermissionRequest,
+	// Notification).
+	Waiting Event = "waiting"
+	// Other: any other hook; kept in events.jsonl only.
+	Other Event = "other"
+)
+
+// Marker is one hook call, as stored.
+type Marker struct {
+	Event Event `json:"event"`
+	// Hook is the CLI's own name for the event (hook_event_name or type).
+	Hook        string    `json:"hook"`
+	At          time.Time `json:"at"`
+	Session     string    `json:"session_id,omitempty"`
+	Cwd         string    `json:"cwd,omitempty"`
+	LastMessage string    `json:"last_message,omitempty"`
+	Error       string    `json:"error,omitempty"`
+	// Detail is a short event-specific note: the tool a permission is asked
+	// for, a notification's message, the submitted prompt's first line.
+	Detail string `json:"detail,omitempty"`
+}
+
+// maxInput bounds what Parse reads: a hook's JSON carries the last message
+// and (UserPromptSubmit) the prompt, not the transcript.
+const maxInput = 8 << 20
+
+// ErrNotAHook: the input is not a hook event the package knows how to read.
+var ErrNotAHook = errors.New("hookmark: not a hook event (no hook_event_name or type)")
+
+// Parse reads one hook call's JSON (Claude Code's stdin, or Codex's notify
+// argument) into a Marker stamped now.
+func Parse(r io.Reader, now time.Time) (Marker, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxInput))
+	if err != nil {
+		return Marker{}, fmt.Errorf("hookmark: read: %w", err)
+	}
+	var in struct {
+		HookEventName string `json:"hook_event_name"`
+		Type          string `json:"type"`
+		SessionID     string `json:"session_id"`
+		Cwd           string `json:"cwd"`
+		LastMessage   string `json:"last_assistant_message"`
+		CodexLast     string `json:"last-assistant-message"`
+		Error         any    `json:"error"`
+		ErrorDetails  string `json:"error_details"`
+		ToolName      string `json:"tool_name"`
+		Message       string `json:"message"`
+		Prompt        string `json:"prompt"`
+		ThreadID      string `json:"thread-id"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return Marker{}, fmt.Errorf("hookmark: %w", err)
+	}
+	m := Marker{At: now.UTC(), Session: in.SessionID, Cwd: in.Cwd, LastMessage: in.LastMessage}
+	switch {
+	case in.HookEventName != "":
+		m.Hook = in.HookEventName
+	case in.Type != "":
+		m.Hook = in.Type
+		m.LastMessage = in.CodexLast
+		if m.Session == "" {
+			m.Session = in.ThreadID
+		}
+	default:
+		return Marker{}, ErrNotAHook
+	}
+	switch m.Hook {
+	case "Stop", "agent-turn-complete":
+		m.Event = Stopped
+	case "StopFailure":
+		m.Event = Failed
+		m.Error = errorText(in.Error, in.ErrorDetails)
+	case "PermissionRequest":
+		m.Event = Waiting
+		m.Detail = in.ToolName
+	case "Notification":
+		m.Event = Waiting
+		m.Detail = in.Message
+	case "UserPromptSubmit":
+		m.Event = Submitted
+		m.Detail = firstLine(in.Prompt)
+	default:
+		m.Event = Other
+	}
+	return m, nil
+}
+
+// firstLine is the prompt's first line of text. Claude Code wraps a pasted
+// prompt in "<pasted_content id=…>" tags (and blank lines) before it hands
+// it to hooks and the model; the tag is not the prompt.
+func firstLine(prompt string) string {
+	p := strings.TrimLeft(prompt, " \t\r\n")
+	if strings.HasPrefix(p, "<pasted_content") {
+		_, p, _ = strings.Cut(p, "\n")
+		p = strings.TrimLeft(p, " \t\r\n")
+	}
+	line, _, _ := strings.Cut(p, "\n")
+	return strings.TrimSpace(line)
+}
+
+// errorText renders StopFailure's error (a string such as "server_error",
+// or an object) and its details.
+func errorText(e any, details string) string {
+	var s string
+	switch v := e.(type) {
+	case nil:
+	case string:
+		s = v
+	default:
+		b, _ := json.Marshal(v)
+		s = string(b)
+	}
+	if details != "" {
+		if s != "" {
+			s += ": "
+		}
+		s += details
+	}
+	return s
+}
+
+// Write stores m in dir (created if needed): appended to events.jsonl and,
+// unless it is Other, as <event>.json, replaced atomically (a temporary
+// file renamed over it), so a reader never sees half a marker. It returns
+// the path of the <event>.json file ("" for Other).
+func Write(dir string, m Marker) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("hookmark: %w", err)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("hookmark: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("hookmark: %w", err)
+	}
+	_, werr := f.Write(append(b, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return "", fmt.Errorf("hookmark: events.jsonl: %w", werr)
+	}
+	if m.Event == Other {
+		return "", nil
+	}
+	path := filepath.Join(dir, string(m.Event)+".json")
+	tmp, err := os.CreateTemp(dir, "."+string(m.Event)+".*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("hookmark: %w", err)
+	}
+	_, werr = tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return "", fmt.Errorf("hookmark: %w", werr)
+	}
+	return path, nil
+}
+
+// Read returns the newest marker of the kind ev in dir; ok is false when
+// there is none.
+func Read(dir string, ev Event) (m Marker, ok bool, err error) {
+	b, err := os.ReadFile(filepath.Join(dir, string(ev)+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return Marker{}, false, nil
+	}
+	if err != nil {
+		return Marker{}, false, fmt.Errorf("hookmark: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Marker{}, false, fmt.Errorf("hookmark: %s: %w", ev, err)
+	}
+	return m, true, nil
+}
+
+// Events returns every marker of dir's events.jsonl, oldest first.
+func Events(dir string) ([]Marker, error) {
+	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hookmark: %w", err)
+	}
+	defer f.Close()
+	var out []Marker
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), maxInput+4096)
+	for sc.Scan() {
+		var m Marker
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return out, fmt.Errorf("hookmark: events.jsonl line %d: %w", len(out)+1, err)
+		}
+		out = append(out, m)
+	}
+	return out, sc.Err()
+}
