@@ -356,7 +356,7 @@ func TestExhaustiveCore(t *testing.T) {
 	core := []handoff.Status{handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusError, unreadable}
 	all := []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted, handoff.StatusProcessing,
 		handoff.StatusWaitingUserAnswer, "thinking", handoff.StatusError, unreadable}
-	// Length 5 (3 for every status) runs in about 7 s; HANDOFF_EXHAUSTIVE_DEPTH=6
+	// Length 5 (3 for every status) runs in about 5 s; HANDOFF_EXHAUSTIVE_DEPTH=6
 	// goes further (docs/reliability.md has the figures). The race detector
 	// makes the core ten times slower, so under it the sequences are shorter.
 	depth := 5

@@ -106,7 +106,7 @@ func TestInterruptedSendResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := send.Wait()
-	if took := time.Since(sent); took > 2*time.Second || send.ProcessState.ExitCode() != exitFailure {
+	if took := time.Since(sent); took > 5*time.Second || send.ProcessState.ExitCode() != exitFailure {
 		t.Fatalf("interrupted send: %v after %v\n%s", err, took, errb.String())
 	}
 	if !strings.Contains(errb.String(), "interrupted") || !strings.Contains(errb.String(), "resume --state "+state) {

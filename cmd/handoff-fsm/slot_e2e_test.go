@@ -13,7 +13,7 @@ import (
 // second waits and gets its own.
 func TestSecondSendToABusySlot(t *testing.T) {
 	t.Parallel()
-	a := startRelAgent(t, "--echo", "--startup", "300ms", "--work", "2s", "--stream", "200ms")
+	a := startRelAgent(t, "--echo", "--startup", "300ms", "--work", "5s", "--stream", "200ms")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	first := cliCmd(ctx, a.sendArgs(append(quickWait, "--prompt", "first")...)...)

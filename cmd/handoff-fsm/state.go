@@ -235,10 +235,12 @@ func (st *dispatchState) write(path string) error {
 	return d.Sync()
 }
 
-// startState writes the state file of the dispatch d is about to make,
-// before anything is sent (so an unwritable path stops it first), and
-// hooks d to keep it current. The work folder becomes absolute: resume may
-// run elsewhere.
+// startState prepares the state file of the dispatch d is about to make
+// and hooks d to keep it current: the engine writes it first once the slot
+// is taken and the prompt sent, so a second send given the same file while
+// the first still runs cannot clobber it. Whether it can be written is
+// checked now, before anything is sent. The work folder becomes absolute:
+// resume may run elsewhere.
 func startState(path string, pf *paneFlags, d *dispatch) (*dispatchState, error) {
 	abs, err := filepath.Abs(d.workdir)
 	if err != nil {
@@ -248,9 +250,15 @@ func startState(path string, pf *paneFlags, d *dispatch) (*dispatchState, error)
 	st := &dispatchState{Version: stateVersion, Target: *pf.target, Socket: *pf.socket, SocketPath: *pf.socketPath,
 		Provider: *pf.provider, History: *pf.history, AllowShell: *pf.allowShell, TmuxTimeout: pf.tmuxWait.d.String(),
 		Role: d.role, Workdir: abs, Config: stateConfigOf(d.cfg)}
-	if err := st.write(path); err != nil {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
+	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
 		return nil, err
 	}
+	probe.Close()
+	os.Remove(probe.Name())
 	d.onCheckpoint = st.saver(path)
 	return st, nil
 }
