@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,25 +16,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// buildCLI builds handoff-fsm into a temporary folder (Codex runs it as its
-// notify program).
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "handoff-fsm")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/handoff-fsm/handoff-fsm/cmd/handoff-fsm").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // Codex's notify program (handoff-fsm notify-hook) reports the turn
 // complete, and the wait decides on that, not on the screen: the poll is a
 // minute, there is no file watch, and the wait still ends within seconds
 // of the turn.
 func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	needCodex(t)
-	cli := buildCLI(t)
+	cli := buildCommand(t)
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "notify-hook"}})
 	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir), fakeopenai.Answer("I wrote the response file."))
 

@@ -80,6 +80,13 @@ type Options struct {
 	// else (errors, a dead pane). A marker older than the dispatch is
 	// ignored.
 	Turns <-chan struct{}
+	// TurnMarker is the file whose writing Turns reports: the wait takes a
+	// completion-hook observation only when it was written after the
+	// dispatch, and SendAndWait removes it before sending. ""
+	// is responsefile.TurnMarker of the response file (Codex's notify-hook);
+	// for Claude Code's Stop hook through `handoff-fsm hook --dir DIR` it is
+	// DIR/stopped.json.
+	TurnMarker string
 	// HintPoll is the fastest the wait observes after a hint;
 	// DefaultHintPoll if zero.
 	HintPoll time.Duration
@@ -285,7 +292,7 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 		return Result{}, err
 	}
 	defer slot.Release()
-	if err := responsefile.ClearTurnMarker(r.path); err != nil {
+	if err := responsefile.ClearMarker(r.turnMarker); err != nil {
 		return Result{}, err
 	}
 	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
@@ -324,7 +331,8 @@ type run struct {
 	// hints wakes the wait early (Options.Hints); nil for plain polling.
 	hints      <-chan struct{}
 	turns      <-chan struct{}
-	turnNow    bool // the next observation is a completion hook's
+	turnNow    bool   // the next observation is a completion hook's
+	turnMarker string // the file a completion hook writes
 	output     <-chan struct{}
 	outQuiet   time.Duration
 	outEvery   time.Duration
@@ -372,7 +380,10 @@ func prepare(opts Options) (*run, error) {
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
 		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
-		waitSlot: opts.WaitSlot, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint}
+		waitSlot: opts.WaitSlot, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker}
+	if r.turnMarker == "" {
+		r.turnMarker = responsefile.TurnMarker(path)
+	}
 	if r.outQuiet <= 0 {
 		r.outQuiet = DefaultOutputQuiet
 	}
@@ -465,7 +476,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			// File times come from a coarse clock that can lag the wall
 			// clock by a few milliseconds: allow a second. (SendAndWait
 			// removes any marker before sending, so one seen is this turn's.)
-			if r.turnNow && responsefile.TurnCompleteSince(r.path, start.Add(-time.Second)) {
+			if r.turnNow && responsefile.MarkerSince(r.turnMarker, start.Add(-time.Second)) {
 				obs, err = r.lookTurn(at)
 			} else {
 				obs, cause, err = r.look(ctx, term, at)

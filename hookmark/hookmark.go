@@ -164,6 +164,9 @@ func errorText(e any, details string) string {
 	return s
 }
 
+// Path is where Write keeps the latest marker of ev in dir.
+func Path(dir string, ev Event) string { return filepath.Join(dir, string(ev)+".json") }
+
 // Write stores m in dir (created if needed): appended to events.jsonl and,
 // unless it is Other, as <event>.json, replaced atomically (a temporary
 // file renamed over it), so a reader never sees half a marker. It returns
@@ -190,7 +193,7 @@ func Write(dir string, m Marker) (string, error) {
 	if m.Event == Other {
 		return "", nil
 	}
-	path := filepath.Join(dir, string(m.Event)+".json")
+	path := Path(dir, m.Event)
 	tmp, err := os.CreateTemp(dir, "."+string(m.Event)+".*.tmp")
 	if err != nil {
 		return "", fmt.Errorf("hookmark: %w", err)

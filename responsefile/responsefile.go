@@ -253,17 +253,18 @@ func MarkTurnComplete(path string, payload []byte) error {
 	return nil
 }
 
-// TurnCompleteSince reports whether the turn marker for path was written at
-// or after t (a marker from an earlier turn does not count).
-func TurnCompleteSince(path string, t time.Time) bool {
-	fi, err := os.Lstat(TurnMarker(path))
+// MarkerSince reports whether the marker file at path (a turn marker, or
+// a hook's, e.g. hookmark's stopped.json) was written at or after t: a
+// marker from an earlier turn does not count.
+func MarkerSince(path string, t time.Time) bool {
+	fi, err := os.Lstat(path)
 	return err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(t)
 }
 
-// ClearTurnMarker removes the turn marker for path, if any: it is the
-// hook's note, not the agent's answer, so nothing is lost.
-func ClearTurnMarker(path string) error {
-	if err := os.Remove(TurnMarker(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+// ClearMarker removes the marker file at path, if any: it is a hook's note,
+// not the agent's answer, so nothing is lost.
+func ClearMarker(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("clear the turn marker: %w", err)
 	}
 	return nil

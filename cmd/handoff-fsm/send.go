@@ -12,6 +12,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -71,6 +72,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
+	hookDir := fs.String("hook-dir", "", "the folder this agent's Stop hook writes to (Claude Code: handoff-fsm hook --dir DIR in its settings): the wait decides on its marker at once, the screen still polled")
 	control := fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
@@ -136,7 +138,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
+	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr, waitSlot: *waitSlot}
 	var st *dispatchState
 	if *statePath != "" {
@@ -216,6 +218,9 @@ type dispatch struct {
 	jsonLog *jsonLines
 	// provider names the agent CLI, for traces.
 	provider string
+	// hookDir is the folder the agent's Stop hook writes its markers to
+	// (handoff-fsm hook --dir), "" for none.
+	hookDir string
 	// statuses: narrate every status change too, not only transitions.
 	statuses bool
 	// waitSlot: wait for a busy response slot instead of failing.
@@ -434,11 +439,33 @@ func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
 		return nil
 	}
 	opts.Hints, opts.Turns = w.C(), w.Turns()
+	stops := []func(){func() { _ = w.Close() }}
+	if d.hookDir != "" {
+		// The agent's Stop hook (handoff-fsm hook --dir DIR) says when its
+		// turn is over: the wait decides on that marker as on Codex's.
+		marker := hookmark.Path(d.hookDir, hookmark.Stopped)
+		hw, err := func() (*responsefile.Watcher, error) {
+			if err := os.MkdirAll(d.hookDir, 0o755); err != nil {
+				return nil, err
+			}
+			return responsefile.Watch(marker)
+		}()
+		if err != nil {
+			fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the hook folder %s (%v); the screen decides alone\n", d.hookDir, err)
+		} else {
+			opts.Turns, opts.TurnMarker = hw.C(), marker
+			stops = append(stops, func() { _ = hw.Close() })
+		}
+	}
 	if d.control != nil {
 		opts.Output = d.control.Hints()
 		// A look over the control client costs under a millisecond and no
 		// process: look again soon after a hint.
 		opts.HintPoll = 10 * time.Millisecond
 	}
-	return func() { _ = w.Close() }
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
