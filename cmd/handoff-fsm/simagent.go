@@ -24,6 +24,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	echo := fs.Bool("echo", false, "write exactly what the user asked into the response file")
 	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
 	model := fs.String("model", "sim-model", "model name on the status line")
+	answer := fs.String("answer", "", "write this text to the response file instead of a generated answer")
 	jitter := durationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
 	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
 	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
@@ -41,7 +42,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	agent, err := simagent.New(simagent.Options{
 		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
-		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answer: *answer,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sim-agent: %v\n", err)

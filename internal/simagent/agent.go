@@ -99,6 +99,9 @@ type Options struct {
 	// screen is drawn), so a benchmark can tell the agent's delay from the
 	// engine's.
 	IdleLog string
+	// Answer, when set, is what the agent writes to the response file
+	// (instead of its generated answer, or the echo).
+	Answer string
 	// WorkJitter adds a random extra of up to this much to each turn's
 	// work, so a benchmark's turns do not all end at the same point of the
 	// poll interval.
@@ -469,6 +472,9 @@ func Plan(o Options, prompt string) TurnPlan {
 		"\n\nThe simulated agent did the work and wrote this file with the heredoc from the RESPONSE FILE INSTRUCTION."
 	if o.Echo {
 		file = asked
+	}
+	if o.Answer != "" {
+		file = o.Answer
 	}
 	return TurnPlan{
 		Reply:   fmt.Sprintf("Done. I wrote my answer (%d bytes) to the response file.", len(file)+1),
