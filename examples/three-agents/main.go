@@ -186,8 +186,10 @@ func (d *dispatcher) ask(ctx context.Context, role, prompt string) (string, erro
 	}
 	opts := fsm.Options{
 		Config: d.o.config, Role: role, Workdir: d.o.workdir,
-		Logger:   slog.New(slog.NewTextHandler(d.o.log, nil)),
-		Observer: func(e fsm.Entry) { fmt.Fprintf(d.o.log, "step %d %s: %s → %s (%s)\n", d.n, role, e.From, e.To, e.Event) },
+		Logger: slog.New(slog.NewTextHandler(d.o.log, nil)),
+		Observer: func(e fsm.Entry) {
+			fmt.Fprintf(d.o.log, "step %d %s: %s → %s (%s)\n", d.n, role, e.From, e.To, e.Event)
+		},
 		OnCheckpoint: func(cp fsm.Checkpoint) error {
 			return d.j.saveInFlight(inFlight{Step: d.n, Role: role, Checkpoint: cp})
 		},
