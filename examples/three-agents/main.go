@@ -36,8 +36,9 @@ import (
 // roles in the order the loop meets them.
 var order = []string{"analyst", "analyst_review", "programmer", "programmer_review", "tester"}
 
-// pane is one agent: its tmux target and the provider reading its screen.
-type pane struct{ target, provider string }
+// pane is one agent: its tmux target, the provider reading its screen, and
+// its tmux server's socket name ("" for --socket).
+type pane struct{ target, provider, socket string }
 
 // options configure one run of the loop.
 type options struct {
@@ -63,7 +64,7 @@ func main() {
 	flag.StringVar(&o.task, "task", "", "what to build (required)")
 	flag.IntVar(&o.rounds, "rounds", 2, "reviews per stage: a review that asks for changes sends the work back, up to this many times")
 	flag.StringVar(&o.journal, "journal", "", "run journal folder; default <workdir>/.tmp/three-agents")
-	flag.Var(panes, "pane", "role=target[,provider] for each of the five roles (provider: codex or claude; default codex)")
+	flag.Var(panes, "pane", "role=target[,provider[,socket]] for each of the five roles (provider: codex or claude, default codex; socket: the pane's tmux server, default --socket); roles may share a pane")
 	poll := flag.Duration("poll", handoff.DefaultPoll, "poll interval")
 	grace := flag.Duration("idle-grace", handoff.DefaultIdleGrace, "idle grace")
 	timeout := flag.Duration("timeout", handoff.DefaultResponseTimeout, "response timeout per dispatch")
@@ -81,7 +82,7 @@ func main() {
 	fmt.Println(result)
 }
 
-// paneFlag collects --pane role=target[,provider].
+// paneFlag collects --pane role=target[,provider[,socket]].
 type paneFlag map[string]pane
 
 func (f paneFlag) String() string { return fmt.Sprint(map[string]pane(f)) }
@@ -89,13 +90,14 @@ func (f paneFlag) String() string { return fmt.Sprint(map[string]pane(f)) }
 func (f paneFlag) Set(s string) error {
 	role, rest, ok := strings.Cut(s, "=")
 	if !ok || rest == "" {
-		return errors.New("want role=target[,provider]")
+		return errors.New("want role=target[,provider[,socket]]")
 	}
-	target, prov, _ := strings.Cut(rest, ",")
+	target, rest, _ := strings.Cut(rest, ",")
+	prov, socket, _ := strings.Cut(rest, ",")
 	if prov == "" {
 		prov = provider.Default
 	}
-	f[role] = pane{target, prov}
+	f[role] = pane{target, prov, socket}
 	return nil
 }
 
@@ -180,7 +182,11 @@ func (d *dispatcher) ask(ctx context.Context, role, prompt string) (string, erro
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", role, err)
 	}
-	term, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: d.o.socket}, Target: p.target, Classifier: cl})
+	socket := p.socket
+	if socket == "" {
+		socket = d.o.socket
+	}
+	term, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: socket}, Target: p.target, Classifier: cl})
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+)
+
+// One full round of examples/three-agents against the real CLIs: Codex
+// is the analyst, its reviewer and the tester; Claude Code the programmer
+// and its reviewer. Each writes its response file through its own tool
+// (the fake model servers script the answers).
+func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
+	needCodex(t)
+	needClaude(t)
+	bin := filepath.Join(t.TempDir(), "three-agents")
+	if out, err := exec.Command("go", "build", "-o", bin, "../examples/three-agents").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cx := newRig(t, realcodex.Options{HideTips: true})
+	cl := newClaudeRig(t, realclaude.Options{})
+	cx.model.Script(
+		fakeopenai.WriteResponse("Plan: add a --verbose flag to main.go.", cx.workdir), fakeopenai.Answer("Plan written."),
+		fakeopenai.WriteResponse("APPROVED: a clear plan.", cx.workdir), fakeopenai.Answer("Review written."),
+		fakeopenai.WriteResponse("PASS: 3 tests.", cx.workdir), fakeopenai.Answer("Report written."))
+	cl.model.Script(
+		fakeanthropic.WriteResponse("Changed main.go: --verbose prints each step."), fakeanthropic.Answer("Done."),
+		fakeanthropic.WriteResponse("APPROVED: the change follows the plan."), fakeanthropic.Answer("Done."))
+	codexPane := cx.codex.Target + ",codex," + cx.codex.Socket
+	claudePane := cl.claude.Target + ",claude," + cl.claude.Socket
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--workdir", cx.workdir, "--task", "Add a --verbose flag", "--rounds", "1",
+		"--poll", "250ms", "--idle-grace", "6s", "--timeout", "2m",
+		"--pane", "analyst="+codexPane, "--pane", "analyst_review="+codexPane, "--pane", "tester="+codexPane,
+		"--pane", "programmer="+claudePane, "--pane", "programmer_review="+claudePane)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("three-agents: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if strings.TrimSpace(string(out)) != "PASS: 3 tests." {
+		t.Fatalf("result %q\nstderr:\n%s", out, stderr.String())
+	}
+	steps, err := os.ReadFile(filepath.Join(cx.workdir, ".tmp", "three-agents", "steps.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []string{`"analyst"`, `"analyst_review"`, `"programmer"`, `"programmer_review"`, `"tester"`} {
+		if strings.Count(string(steps), `"role":`+role) != 1 {
+			t.Errorf("journal does not hold one %s step:\n%s", role, steps)
+		}
+	}
+	if !strings.Contains(string(steps), "Changed main.go: --verbose prints each step.") {
+		t.Errorf("the programmer's answer (Claude Code) is not in the journal:\n%s", steps)
+	}
+}
