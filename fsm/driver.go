@@ -272,14 +272,24 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 // spec's order: make sure the response folder exists, take the role's slot
 // (see Options.WaitSlot), archive a stale response file (never delete it),
 // send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
-// once, then wait as Wait does.
+// once, then wait as Wait does. With Options.Resume the prompt was sent by
+// the process that saved the checkpoint: nothing is sent, the wait goes on
+// (so an orchestrator makes the same call for a new and a resumed step).
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
-	if opts.Resume != nil {
-		return Result{}, errors.New("SendAndWait with Options.Resume would send the prompt again; resume with Wait")
-	}
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
+	}
+	if opts.Resume != nil {
+		if err := r.canAct(s, term); err != nil {
+			return Result{}, err
+		}
+		slot, err := r.lock(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		defer slot.Release()
+		return r.wait(ctx, term)
 	}
 	if err := r.canAct(s, term); err != nil {
 		return Result{}, err

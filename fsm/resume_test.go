@@ -193,9 +193,14 @@ func TestResumeRefusesWhatItCannotContinue(t *testing.T) {
 			t.Errorf("%s: %v, want ErrBadSnapshot", name, err)
 		}
 	}
+	// SendAndWait given a checkpoint resumes too: it never sends again.
 	cp := noArchive
-	if _, err := fsm.SendAndWait(context.Background(), newGated("", ""), &flaky{}, "again", fsm.Options{Role: "analyst", Workdir: work, Resume: &cp}); err == nil {
-		t.Error("SendAndWait resumed a wait (and sent the prompt again)")
+	g := newGated("", "")
+	if _, err := fsm.SendAndWait(context.Background(), g, &flaky{}, "again", fsm.Options{Role: "analyst", Workdir: work, Resume: &cp}); !errors.Is(err, fsm.ErrBadSnapshot) {
+		t.Errorf("SendAndWait with a bad checkpoint: %v, want ErrBadSnapshot", err)
+	}
+	if g.sent != 0 {
+		t.Error("SendAndWait with a checkpoint sent the prompt again")
 	}
 }
 

@@ -203,16 +203,15 @@ func (d *dispatcher) ask(ctx context.Context, role, prompt string) (string, erro
 	if d.o.onPoll != nil {
 		opts.OnPoll = func(p fsm.Poll) { d.o.onPoll(role, p) }
 	}
-	var res fsm.Result
 	if f, ok := d.j.inFlight(d.n, role); ok {
-		// The previous run died while this dispatch waited: go on waiting.
+		// The previous run died while this dispatch waited: SendAndWait
+		// goes on waiting without sending again.
 		fmt.Fprintf(d.o.log, "step %d %s: resuming the wait\n", d.n, role)
 		opts.Resume = &f.Checkpoint
-		res, err = fsm.Wait(ctx, term, opts)
 	} else {
 		fmt.Fprintf(d.o.log, "step %d %s: dispatching to %s (%s)\n", d.n, role, p.target, p.provider)
-		res, err = fsm.SendAndWait(ctx, term, term, prompt, opts)
 	}
+	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
 	if err != nil {
 		return "", fmt.Errorf("step %d %s: %w", d.n, role, err)
 	}
