@@ -16,14 +16,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// Codex's notify program (handoff-fsm notify-hook) reports the turn
+// Codex's notify program (handoff-fsm hook) reports the turn
 // complete, and the wait decides on that, not on the screen: the poll is a
 // minute, there is no file watch, and the wait still ends within seconds
 // of the turn.
 func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	needCodex(t)
 	cli := buildCommand(t)
-	r := newRig(t, realcodex.Options{Notify: []string{cli, "notify-hook"}})
+	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
 	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir), fakeopenai.Answer("I wrote the response file."))
 
 	path, _ := handoff.ResponsePath(r.workdir, "analyst")

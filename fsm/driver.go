@@ -74,7 +74,7 @@ type Options struct {
 	OutputQuiet, OutputEvery time.Duration
 	// Turns, when set, delivers the agent's own word that its turn is over
 	// (responsefile.Watcher.Turns: a marker written by Codex's notify
-	// program through `handoff-fsm notify-hook`). The wait then observes
+	// program through `handoff-fsm hook`). The wait then observes
 	// without reading the screen: status completed, the response file as it
 	// is. The screen is still polled at Config.Poll and guards everything
 	// else (errors, a dead pane). A marker older than the dispatch is
@@ -83,7 +83,7 @@ type Options struct {
 	// TurnMarker is the file whose writing Turns reports: the wait takes a
 	// completion-hook observation only when it was written after the
 	// dispatch, and SendAndWait removes it before sending. ""
-	// is responsefile.TurnMarker of the response file (Codex's notify-hook);
+	// is responsefile.TurnMarker of the response file (Codex's notify program through `handoff-fsm hook`);
 	// for Claude Code's Stop hook through `handoff-fsm hook --dir DIR` it is
 	// DIR/stopped.json.
 	TurnMarker string

@@ -43,17 +43,16 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"replay":      {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
-		"diagram":     {summary: "print the state diagram generated from the transition table", run: runDiagram},
-		"classify":    {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
-		"send":        {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
-		"resume":      {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
-		"status":      {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
-		"watch":       {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
-		"demo":        {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
-		"notify-hook": {summary: "Codex's notify program: marks the turn complete for a waiting send (notify = [\"handoff-fsm\", \"notify-hook\"])", run: runNotifyHook},
-		"hook":        {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
-		"sim-agent":   {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
+		"replay":    {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
+		"diagram":   {summary: "print the state diagram generated from the transition table", run: runDiagram},
+		"classify":  {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
+		"send":      {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
+		"resume":    {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
+		"status":    {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
+		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
+		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
+		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
+		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }
 

@@ -177,7 +177,7 @@ func TestRolesOfYourOwnGetTheirOwnFile(t *testing.T) {
 	}
 }
 
-func TestNotifyHookMarksTheTurnOfTheResponseFileInTheInput(t *testing.T) {
+func TestHookMarksTheCodexTurnOfTheResponseFileInTheInput(t *testing.T) {
 	work := t.TempDir()
 	path, _ := handoff.ResponsePath(work, "tester")
 	if err := responsefile.EnsureDir(work); err != nil {
@@ -187,18 +187,20 @@ func TestNotifyHookMarksTheTurnOfTheResponseFileInTheInput(t *testing.T) {
 	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "t1",
 		"input-messages": []string{prompt}, "last-assistant-message": "done"})
 	var stderr bytes.Buffer
-	if code := runNotifyHook(context.Background(), []string{string(payload)}, nil, io.Discard, &stderr); code != exitOK {
+	if code := runHook(context.Background(), []string{string(payload)}, strings.NewReader(""), io.Discard, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	b, err := os.ReadFile(responsefile.TurnMarker(path))
 	if err != nil || string(b) != string(payload) {
 		t.Fatalf("marker holds %q (%v)", b, err)
 	}
-	// Other notifications, turns without an instruction and garbage are
-	// ignored, and never fail Codex's turn.
-	for _, arg := range []string{`{"type":"something-else"}`, `{"type":"agent-turn-complete","input-messages":["hi"]}`, `not json`} {
-		if code := runNotifyHook(context.Background(), []string{arg}, nil, io.Discard, io.Discard); code != exitOK {
-			t.Errorf("%s: exit %d", arg, code)
-		}
+	// A Codex turn without an instruction is ignored and never fails
+	// Codex's turn; anything else without --dir is a clear error.
+	if code := runHook(context.Background(), []string{`{"type":"agent-turn-complete","input-messages":["hi"]}`}, strings.NewReader(""), io.Discard, io.Discard); code != exitOK {
+		t.Errorf("a Codex turn handoff-fsm did not dispatch: exit %d", code)
+	}
+	stderr.Reset()
+	if code := runHook(context.Background(), []string{`{"hook_event_name":"Stop"}`}, strings.NewReader(""), io.Discard, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "--dir") {
+		t.Errorf("a Claude hook without --dir: exit %d, %s", code, stderr.String())
 	}
 }
