@@ -37,6 +37,7 @@ const (
 	ReasonRetry       = "a failed request waits to be retried: the retry line is the newest line of the history"
 	ReasonTitle       = "the pane title shows a spinner"
 	ReasonError       = "an API error is the newest cell after the last prompt"
+	ReasonErrorNote   = "a failure note follows the last prompt and the composer asks to resend"
 	ReasonNoComposer  = "no composer and no sign of work on the screen"
 	ReasonCompleted   = "the composer is ready and a reply follows the last prompt"
 	ReasonIdle        = "the composer is ready and nothing follows the last prompt"
@@ -171,6 +172,9 @@ func (sc *screen) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonTitle
 	case h.newest == CellError:
 		return handoff.StatusError, ReasonError
+	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer):
+		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
+		return handoff.StatusError, ReasonErrorNote
 	case sc.chrome.kind == ChromeNone:
 		return handoff.StatusIdle, ReasonNoComposer
 	case sc.sig.Reply != "":
@@ -315,6 +319,10 @@ type history struct {
 	// cont are the continuation lines seen since the last cell, newest
 	// first (for the error's full text).
 	cont []string
+	// note is the bottom-most "⎿ …" note (not a tip, not Interrupted)
+	// below every cell.
+	note     string
+	noteLine int
 }
 
 // read walks up from the chrome: first the lines the chrome pass read but
@@ -353,6 +361,11 @@ func (h *history) take(ln line, sig *Signals) bool {
 	if ln.indent > 0 {
 		if interruptedLine(ln) {
 			sig.Interrupted = true
+		}
+		if h.newest == "" && h.note == "" {
+			if t, ok := noteText(ln); ok {
+				h.note, h.noteLine = excerpt(t), ln.n
+			}
 		}
 		// A cell's text continues two columns in (the effort hint, tips
 		// and notices are not part of it).

@@ -137,6 +137,28 @@ func isErrorText(text string) bool {
 	return false
 }
 
+// resendPlaceholder reports the composer's placeholder after a failed
+// request: "Resend your message to try again" (an API error), "Once fixed,
+// resend your message" (not logged in, context limit reached).
+func resendPlaceholder(composer string) bool {
+	return strings.Contains(strings.ToLower(composer), "resend your message")
+}
+
+// noteText returns the text of a "⎿ note" line that is neither the
+// Interrupted note nor a tip: under a prompt with no cell, Claude Code's
+// failure notes ("⎿  Not logged in · Please run /login", "⎿  Context
+// limit reached · /compact or /clear to continue").
+func noteText(ln line) (string, bool) {
+	if !elbowLine(ln) || interruptedLine(ln) {
+		return "", false
+	}
+	t := trimLeftOnly(ln.t[len(elbow):])
+	if t == "" || strings.HasPrefix(t, "Tip:") {
+		return "", false
+	}
+	return t, true
+}
+
 // elbowLine reports an indented "⎿ …" line: a tool's output, a tip, or the
 // "Interrupted" note.
 func elbowLine(ln line) bool {

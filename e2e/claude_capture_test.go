@@ -235,6 +235,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 		{"error-overloaded-529", fakeanthropic.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
 		{"error-rate-limit-429", fakeanthropic.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
 		{"error-stream-overloaded", fakeanthropic.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
+		{"error-not-logged-in-401", fakeanthropic.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
 	} {
 		r.model.Script(e.reply, e.reply)
 		r.submit("This request fails: " + e.name)

@@ -363,6 +363,7 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 		{"http-500", 0, []fakeanthropic.Reply{fakeanthropic.ServerError()}, "API Error: 500"},
 		{"overloaded-529", 0, []fakeanthropic.Reply{fakeanthropic.Overloaded()}, "API Error: 529"},
 		{"rate-limited-429", 0, []fakeanthropic.Reply{fakeanthropic.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
+		{"not-logged-in-401", 0, []fakeanthropic.Reply{fakeanthropic.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
 		// One retry: the retry line reads as work, then the error ends it.
 		{"http-500-after-a-retry", 1, fakeanthropic.Times(2, fakeanthropic.ServerError()), "API Error: 500"},
 	} {

@@ -436,7 +436,9 @@ func Submitted(text, _ string) bool {
 		return true
 	}
 	c, ok := Composer(plain)
-	return ok && (c == "" || c == "Resend your message to try again")
+	// After a failed request the empty composer shows "Resend your message
+	// to try again" or "Once fixed, resend your message".
+	return ok && (c == "" || strings.Contains(strings.ToLower(c), "resend your message"))
 }
 
 // Composer returns the text of the composer (the "❯" line between the two

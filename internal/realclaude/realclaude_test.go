@@ -108,6 +108,7 @@ func TestComposerAndSubmitted(t *testing.T) {
 		{screen("❯ draft text", "  ⏵⏵ bypass permissions on (shift+tab to cycle)"), "draft text", true, false},
 		{screen("❯ draft text", "  ⏵⏵ bypass permissions on · esc to interrupt"), "draft text", true, true},
 		{screen("\x1b[2m❯\x1b[0m Resend your message to try again", ""), "Resend your message to try again", true, true},
+		{screen("❯\u00a0Once fixed, resend your message", ""), "Once fixed, resend your message", true, true},
 		{"Do you want to proceed?\n ❯ 1. Yes\n   2. No\n", "", false, false},
 	} {
 		c, ok := Composer(StripANSI(tc.screen))
