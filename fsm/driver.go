@@ -215,19 +215,7 @@ func (r Result) Outcome() handoff.Outcome {
 // error wrapping responsefile.ErrSlotBusy that names the holder's pid, or
 // waits for the slot with Options.WaitSlot.
 func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
-	r, err := prepare(opts)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := r.canAct(nil, term); err != nil {
-		return Result{}, err
-	}
-	slot, err := r.lock(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	defer slot.Release()
-	return r.wait(ctx, term)
+	return dispatch(ctx, nil, term, "", opts)
 }
 
 // lock makes sure the response folder exists and takes the role's slot for
@@ -276,46 +264,55 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 // the process that saved the checkpoint: nothing is sent, the wait goes on
 // (so an orchestrator makes the same call for a new and a resumed step).
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
+	return dispatch(ctx, s, term, prompt, opts)
+}
+
+// dispatch is Wait (s nil) and SendAndWait: it sends only with a sender
+// and no checkpoint to resume from.
+func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
 		return Result{}, err
 	}
-	if opts.Resume != nil {
-		if err := r.canAct(s, term); err != nil {
-			return Result{}, err
-		}
-		slot, err := r.lock(ctx)
-		if err != nil {
-			return Result{}, err
-		}
-		defer slot.Release()
-		return r.wait(ctx, term)
-	}
 	if err := r.canAct(s, term); err != nil {
 		return Result{}, err
 	}
-	if err := r.settleFor(ctx, opts.Settle, term); err != nil {
-		return Result{}, err
+	send := s != nil && opts.Resume == nil
+	if send {
+		if err := r.settleFor(ctx, opts.Settle, term); err != nil {
+			return Result{}, err
+		}
 	}
 	slot, err := r.lock(ctx)
 	if err != nil {
 		return Result{}, err
 	}
 	defer slot.Release()
+	if send {
+		if err := r.send(ctx, s, prompt); err != nil {
+			return Result{}, err
+		}
+	}
+	return r.wait(ctx, term)
+}
+
+// send clears what an earlier turn left (the completion marker, a stale
+// response file, archived) and sends the prompt with its instruction.
+func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
 	if err := responsefile.ClearMarker(r.turnMarker); err != nil {
-		return Result{}, err
+		return err
 	}
 	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
 	if err != nil {
-		return Result{}, fmt.Errorf("clear stale response file: %w", err)
+		return fmt.Errorf("clear stale response file: %w", err)
 	}
 	if stale != "" {
 		r.log.Info("archived a stale response file before dispatch", "role", r.role, "archived", stale)
 	}
 	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path)); err != nil {
-		return Result{}, fmt.Errorf("send prompt to %s: %w", r.role, err)
+		return fmt.Errorf("send prompt to %s: %w", r.role, err)
 	}
-	return r.wait(ctx, term)
+	return nil
 }
 
 // run is one wait's resolved options.
