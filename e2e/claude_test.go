@@ -24,29 +24,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// needClaude returns the Claude Code binary and checks tmux. A missing
-// component skips the test on a developer machine and fails it in CI.
-func needClaude(t *testing.T) string {
-	t.Helper()
-	missing := func(what string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s", what)
-		}
-		t.Skipf("skipping real Claude Code test: %s", what)
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		missing("tmux is not installed")
-	}
-	bin, err := realclaude.Binary()
-	if errors.Is(err, realclaude.ErrNoBinary) {
-		missing(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
+// needClaude returns the Claude Code binary and checks tmux (see needCLI).
+func needClaude(t *testing.T) string { return needCLI(t, "Claude Code", realclaude.Binary) }
 
 // claudeRig is one real Claude Code session in tmux talking to its own fake
 // Anthropic model.

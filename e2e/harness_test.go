@@ -11,25 +11,30 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
 
-// needCodex returns the Codex binary and checks tmux. A missing component
-// skips the test on a developer machine and fails it in CI (CI set).
-func needCodex(t *testing.T) string {
+// needCodex returns the Codex binary and checks tmux (see needCLI).
+func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.Binary) }
+
+// needCLI returns the binary that find locates and checks tmux. A missing
+// component skips the test on a developer machine and fails it in CI (CI
+// set).
+func needCLI(t *testing.T, name string, find func() (string, error)) string {
 	t.Helper()
 	missing := func(what string) {
 		t.Helper()
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI is set but %s", what)
 		}
-		t.Skipf("skipping real-Codex test: %s", what)
+		t.Skipf("skipping real %s test: %s", name, what)
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		missing("tmux is not installed")
 	}
-	bin, err := realcodex.Binary()
-	if errors.Is(err, realcodex.ErrNoBinary) {
+	bin, err := find()
+	if errors.Is(err, realcli.ErrNoBinary) {
 		missing(err.Error())
 	}
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // descendants lists the processes below pid (children first found, then
@@ -63,26 +65,20 @@ func ppid(pid int) int {
 	return p
 }
 
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	f := stat(pid)
-	return len(f) > 0 && f[0][0] != 'Z' && f[0][0] != 'X'
-}
-
 // endProcess waits briefly for pid to exit by itself (after kill-server the
 // hang-up usually ends it), then sends SIGTERM, then SIGKILL.
 func endProcess(pid int) error {
 	deadline := time.Now().Add(500 * time.Millisecond)
-	for time.Now().Before(deadline) && alive(pid) {
+	for time.Now().Before(deadline) && realcli.Alive(pid) {
 		time.Sleep(25 * time.Millisecond)
 	}
-	if !alive(pid) {
+	if !realcli.Alive(pid) {
 		return nil
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	deadline = time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
-		if !alive(pid) {
+		if !realcli.Alive(pid) {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -93,7 +89,7 @@ func endProcess(pid int) error {
 	// A killed process can take a while to go on a loaded machine.
 	deadline = time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
-		if !alive(pid) {
+		if !realcli.Alive(pid) {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // Version is the pinned Claude Code version the tests and fixtures are for.
@@ -36,39 +38,22 @@ const BinEnv = "HANDOFF_CLAUDE_BIN"
 // SocketPrefix starts the name of every tmux server the harness starts.
 const SocketPrefix = "hfclaude-"
 
-// ErrNoBinary: the Claude Code binary is not installed where the tests look.
-var ErrNoBinary = errors.New("claude binary not found")
+// ErrNoBinary: the binary is not installed where the tests look.
+var ErrNoBinary = realcli.ErrNoBinary
 
-// CacheDir is where scripts/install-claude.sh installs the pinned version:
-// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/claude-<Version>.
-func CacheDir() string {
-	base := os.Getenv("XDG_CACHE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = os.TempDir()
-		}
-		base = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(base, "handoff-fsm", "claude-"+Version)
-}
+// pin is the pinned version the install script puts in the cache.
+func pin() realcli.Pin { return realcli.Pin{Name: "claude", Version: Version, Env: BinEnv} }
 
-// Binary finds the Claude Code binary: $HANDOFF_CLAUDE_BIN if set, else the
-// install script's link <CacheDir>/claude. The error wraps ErrNoBinary and
-// says how to install it.
-func Binary() (string, error) {
-	if p := os.Getenv(BinEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%w: %s=%s: %v", ErrNoBinary, BinEnv, p, err)
-		}
-		return p, nil
-	}
-	p := filepath.Join(CacheDir(), "claude")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%w at %s (run scripts/install-claude.sh, or set %s)", ErrNoBinary, p, BinEnv)
-	}
-	return p, nil
-}
+// CacheDir is where the install script installs the pinned version:
+// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/<name>-<Version>.
+func CacheDir() string { return pin().CacheDir() }
+
+// Binary finds the binary: $BinEnv if set, else the install script's link
+// in CacheDir. The error wraps ErrNoBinary and says how to install it.
+func Binary() (string, error) { return pin().Binary() }
+
+// StripANSI removes CSI and OSC escape sequences (realcli.StripANSI).
+func StripANSI(s string) string { return realcli.StripANSI(s) }
 
 // Permission modes for Options.Permissions.
 const (
@@ -267,7 +252,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.Ready = time.Now()
 	if !opts.Untrusted {
-		if err := pause(ctx, opts.Settle); err != nil {
+		if err := realcli.Pause(ctx, opts.Settle); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -411,7 +396,7 @@ func (s *Session) Submit(ctx context.Context, text string) error {
 		return err
 	}
 	for attempt := 0; attempt < 4; attempt++ {
-		if err := pause(ctx, 300*time.Millisecond); err != nil {
+		if err := realcli.Pause(ctx, 300*time.Millisecond); err != nil {
 			return err
 		}
 		if err := s.Keys(ctx, "Enter"); err != nil {
@@ -453,15 +438,6 @@ func Composer(plain string) (string, bool) {
 	return "", false
 }
 
-func pause(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
-}
-
 // Close ends everything the session started: the tmux server (and with it
 // Claude Code), then Claude Code and every process it started (tool shells)
 // should they survive the hang-up. It is safe to call more than once; it
@@ -488,37 +464,4 @@ func (s *Session) Close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// StripANSI removes CSI and OSC escape sequences, for the harness's own
-// screen checks (the classifier has its own, stricter one).
-func StripANSI(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != 0x1b || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		switch s[i+1] {
-		case '[':
-			j := i + 2
-			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-				j++
-			}
-			i = j
-		case ']':
-			j := i + 2
-			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
-				j++
-			}
-			if j < len(s) && s[j] == 0x1b {
-				j++
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return b.String()
 }

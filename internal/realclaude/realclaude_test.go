@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 func TestClaudeJSONTrustsTheWorkFolder(t *testing.T) {
@@ -187,7 +188,7 @@ func TestStartSubmitClose(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if alive(pid) {
+	if realcli.Alive(pid) {
 		t.Fatalf("claude (pid %d) still runs after Close", pid)
 	}
 	if err := exec.Command("tmux", "-L", s.Socket, "list-sessions").Run(); err == nil {

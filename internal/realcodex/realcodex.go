@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -30,39 +31,22 @@ const Version = "0.169.0"
 // BinEnv names the environment variable that points at the Codex binary.
 const BinEnv = "HANDOFF_CODEX_BIN"
 
-// ErrNoBinary: the Codex binary is not installed where the tests look.
-var ErrNoBinary = errors.New("codex binary not found")
+// ErrNoBinary: the binary is not installed where the tests look.
+var ErrNoBinary = realcli.ErrNoBinary
 
-// CacheDir is where scripts/install-codex.sh installs the pinned version:
-// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/codex-<Version>.
-func CacheDir() string {
-	base := os.Getenv("XDG_CACHE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = os.TempDir()
-		}
-		base = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(base, "handoff-fsm", "codex-"+Version)
-}
+// pin is the pinned version the install script puts in the cache.
+func pin() realcli.Pin { return realcli.Pin{Name: "codex", Version: Version, Env: BinEnv} }
 
-// Binary finds the Codex binary: $HANDOFF_CODEX_BIN if set, else the
-// install script's link <CacheDir>/codex. The error wraps ErrNoBinary and
-// says how to install it.
-func Binary() (string, error) {
-	if p := os.Getenv(BinEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%w: %s=%s: %v", ErrNoBinary, BinEnv, p, err)
-		}
-		return p, nil
-	}
-	p := filepath.Join(CacheDir(), "codex")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%w at %s (run scripts/install-codex.sh, or set %s)", ErrNoBinary, p, BinEnv)
-	}
-	return p, nil
-}
+// CacheDir is where the install script installs the pinned version:
+// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/<name>-<Version>.
+func CacheDir() string { return pin().CacheDir() }
+
+// Binary finds the binary: $BinEnv if set, else the install script's link
+// in CacheDir. The error wraps ErrNoBinary and says how to install it.
+func Binary() (string, error) { return pin().Binary() }
+
+// StripANSI removes CSI and OSC escape sequences (realcli.StripANSI).
+func StripANSI(s string) string { return realcli.StripANSI(s) }
 
 // Options configure one Codex session.
 type Options struct {
@@ -356,7 +340,7 @@ func (s *Session) Submit(ctx context.Context, text string) error {
 		return err
 	}
 	for attempt := 0; attempt < 2; attempt++ {
-		if err := pause(ctx, 300*time.Millisecond); err != nil {
+		if err := realcli.Pause(ctx, 300*time.Millisecond); err != nil {
 			return err
 		}
 		if err := s.Keys(ctx, "Enter"); err != nil {
@@ -387,15 +371,6 @@ const Placeholder = "Ask Codex to do anything"
 func Spinning(title string) bool {
 	r := []rune(title)
 	return len(r) > 0 && r[0] >= 0x2800 && r[0] <= 0x28ff
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }
 
 // Close ends everything the session started: the tmux server (and with it
@@ -445,7 +420,7 @@ func StopDaemons(home string) []error {
 // two seconds. With mustMention set, a process whose command line does not
 // mention it is left alone (it is not ours).
 func endProcess(pid int, mustMention string) error {
-	if !alive(pid) {
+	if !realcli.Alive(pid) {
 		return nil
 	}
 	if mustMention != "" {
@@ -457,12 +432,12 @@ func endProcess(pid int, mustMention string) error {
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	// After kill-server Codex usually exits on the hang-up by itself.
-	for time.Now().Before(deadline.Add(-1500*time.Millisecond)) && alive(pid) {
+	for time.Now().Before(deadline.Add(-1500*time.Millisecond)) && realcli.Alive(pid) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	_ = syscall.Kill(pid, syscall.SIGTERM)
 	for time.Now().Before(deadline) {
-		if !alive(pid) {
+		if !realcli.Alive(pid) {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -471,57 +446,10 @@ func endProcess(pid int, mustMention string) error {
 		return err
 	}
 	time.Sleep(100 * time.Millisecond)
-	if alive(pid) {
+	if realcli.Alive(pid) {
 		return errors.New("still running after SIGKILL")
 	}
 	return nil
-}
-
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the command name in parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	return b[i+2] != 'Z' && b[i+2] != 'X'
-}
-
-// StripANSI removes CSI and OSC escape sequences, for the harness's own
-// screen checks (the classifier has its own, stricter one).
-func StripANSI(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != 0x1b || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		switch s[i+1] {
-		case '[':
-			j := i + 2
-			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-				j++
-			}
-			i = j
-		case ']':
-			j := i + 2
-			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
-				j++
-			}
-			if j < len(s) && s[j] == 0x1b {
-				j++
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return b.String()
 }
 
 // shellQuote quotes s as one POSIX shell word.
