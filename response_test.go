@@ -178,6 +178,9 @@ func (a *sendAndWaitAgent) Send(_ context.Context, text string) error {
 
 func (a *sendAndWaitAgent) Status(context.Context) (handoff.Status, error) {
 	a.calls = append(a.calls, "status")
+	if a.sent == "" {
+		return handoff.StatusIdle, nil // ready for a prompt
+	}
 	if !a.answered {
 		// First look: working. Then it writes its answer and goes idle.
 		a.answered = true
@@ -214,8 +217,8 @@ func TestNormalSendAndWaitFlow(t *testing.T) {
 	if res.Content != "fresh answer" || res.Source != fsm.SourceFile {
 		t.Errorf("got %s %q, want the fresh file", res.Source, res.Content)
 	}
-	if got := strings.Join(agent.calls, ","); got != "send,status,status" {
-		t.Errorf("calls %s, want send then the wait's polls", got)
+	if got := strings.Join(agent.calls, ","); got != "status,send,status,status" {
+		t.Errorf("calls %s, want a look at the agent, send, then the wait's polls", got)
 	}
 	if n := strings.Count(agent.sent, handoff.InstructionHeader); n != 1 || !strings.Contains(agent.sent, p) {
 		t.Errorf("sent prompt carries the instruction %d times (want 1):\n%s", n, agent.sent)
@@ -259,8 +262,8 @@ func TestSendAndWaitReportsASendFailureWithoutWaiting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pane is gone") {
 		t.Fatalf("want the send error, got %v", err)
 	}
-	if len(term.calls) != 0 {
-		t.Errorf("the terminal was used after a failed send: %v", term.calls)
+	if strings.Join(term.calls, ",") != "status" {
+		t.Errorf("the terminal was used after a failed send: %v (want only the look before it)", term.calls)
 	}
 }
 

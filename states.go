@@ -186,7 +186,16 @@ func Transitions() []Transition {
 	}
 }
 
-// Outcomes lists the table's endings, in table order.
+// Refusals are the endings of a dispatch that never sent its prompt, so the
+// machine never started: no transition leads to them, but each has its
+// error and exit status like the table's endings.
+func Refusals() []Outcome {
+	return []Outcome{{Name: "agent_busy", Err: ErrAgentBusy, Exit: 8,
+		Summary: "agent busy: before pasting, the agent was working or waiting for the user and showed no ready prompt within the busy wait; nothing was sent"}}
+}
+
+// Outcomes lists every ending: the table's, in table order, then the
+// Refusals.
 func Outcomes() []Outcome {
 	var out []Outcome
 	for _, t := range Transitions() {
@@ -194,7 +203,7 @@ func Outcomes() []Outcome {
 			out = append(out, *t.Outcome)
 		}
 	}
-	return out
+	return append(out, Refusals()...)
 }
 
 // OutcomeOf returns the ending the event means, read off the table; ok is

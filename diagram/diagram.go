@@ -55,12 +55,21 @@ func Mermaid(table []handoff.Transition) string {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d | %s |\n", t.Event, o.Name, errName, o.Exit, cell(o.Summary))
 		}
 	}
+	for _, o := range handoff.Refusals() {
+		fmt.Fprintf(&b, "| (before sending) | `%s` | %s | %d | %s |\n", o.Name, cell(o.Err.Error()), o.Exit, cell(o.Summary))
+	}
 	b.WriteString("\n## Actions\n\nWhat the core asks the driver to do (`fsm.Ready.Action`); the core itself does no I/O.\n\n" +
 		"| action | when, and what the driver does |\n|---|---|\n")
 	for _, a := range fsm.Actions() {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", a, cell(a.Describe()))
 	}
-	b.WriteString("\nBefore the dispatch, with `fsm.Options.Settle` (`send --settle`), the driver waits for a ready prompt on two observations in a row before it pastes.\n")
+	b.WriteString("\nBefore the dispatch the driver takes the role's response slot, then the pane (one dispatch per pane at a time), " +
+		"and looks at the agent: one that works or waits for the user would queue the prompt, so it waits up to `Config.BusyWait` " +
+		"(`send --busy-wait`) for a ready prompt, seen twice in a row once it was seen busy, or ends with `agent_busy` and sends nothing " +
+		"(the row \"before sending\" above; `Config.QueueWhenBusy`, `send --when-busy=queue`, pastes anyway). " +
+		"With `fsm.Options.Settle` (`send --settle`) it wants the ready prompt twice in a row in any case. " +
+		"A dispatch that ends in `timeout` leaves the pane marked busy with it until a later dispatch sees the agent ready; " +
+		"a resumed wait whose pane changed (another pane behind the target, another process, a restarted server) ends with `terminal_error` on its first look.\n")
 	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
 		"the core asks the driver to consume it, archived before it is read; a blank file counts as none), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +

@@ -3,6 +3,7 @@ package fsm_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -244,9 +245,10 @@ func TestSettleWaitsForTwoReadyObservationsBeforeSending(t *testing.T) {
 		t.Errorf("sent %d times after %d observations; want one send after the two idle ones (5)", term.sends, term.sentAt)
 	}
 	never := &seqTerminal{seq: []handoff.Status{busy}}
+	cfg.BusyWait = 0 // the settle alone bounds the wait
 	_, err := fsm.SendAndWait(context.Background(), never, never, "hi", fsm.Options{Config: cfg, Role: "analyst",
 		Workdir: work, Clock: vclock.New(t0), Logger: quiet(), Settle: 3 * time.Second})
-	if err == nil || never.sends != 0 || !strings.Contains(err.Error(), "no ready prompt within 3s") {
+	if !errors.Is(err, handoff.ErrAgentBusy) || never.sends != 0 || !strings.Contains(err.Error(), "no ready prompt within 3s") {
 		t.Errorf("an agent that never settles: sends %d, err %v", never.sends, err)
 	}
 }

@@ -46,7 +46,7 @@ type Options struct {
 	// Settle, when positive, makes SendAndWait wait (up to Settle) for the
 	// agent to show a ready prompt on two observations in a row before it
 	// pastes: agents ignore input for a few seconds after they start. Zero
-	// sends at once, as the spec does.
+	// adds no wait to the busy check (Config.BusyWait).
 	Settle time.Duration
 	// OnAttention, when set, is called once per dispatch when the agent
 	// waits for the user and nothing answers automatically (a permission
@@ -108,7 +108,15 @@ type Options struct {
 	// goroutine of this one) holds the role's response file in Workdir,
 	// wait until it is free instead of failing at once with an error
 	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
+	// It also waits for the pane (see PaneDir) instead of failing with an
+	// error wrapping panelock.ErrPaneBusy.
 	WaitSlot bool
+	// PaneDir is the folder of the pane locks and timed-out markers
+	// (panelock.Dir() if ""). They are used when the terminal says which
+	// pane it is (handoff.Identifier): one dispatch per pane at a time, in
+	// this process or another, and a dispatch that timed out leaves the pane
+	// marked busy with it until a later one sees the agent ready.
+	PaneDir string
 }
 
 // The defaults of the event-driven wait (Options.Hints, Options.Output).
@@ -268,7 +276,8 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 }
 
 // dispatch is Wait (s nil) and SendAndWait: it sends only with a sender
-// and no checkpoint to resume from.
+// and no checkpoint to resume from. The role's slot, then the pane, are held
+// from before the look at the agent to the end of the wait.
 func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
@@ -278,22 +287,27 @@ func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prom
 		return Result{}, err
 	}
 	send := s != nil && opts.Resume == nil
-	if send {
-		if err := r.settleFor(ctx, opts.Settle, term); err != nil {
-			return Result{}, err
-		}
-	}
 	slot, err := r.lock(ctx)
 	if err != nil {
 		return Result{}, err
 	}
 	defer slot.Release()
+	pane, term, err := r.lockPane(ctx, term)
+	if err != nil {
+		return Result{}, err
+	}
+	defer pane.Release()
 	if send {
+		if err := r.ready(ctx, term, opts.Settle); err != nil {
+			return Result{}, err
+		}
 		if err := r.send(ctx, s, prompt); err != nil {
 			return Result{}, err
 		}
 	}
-	return r.wait(ctx, term)
+	res, err := r.wait(ctx, term)
+	r.after(res, err, prompt)
+	return res, err
 }
 
 // send clears what an earlier turn left (the completion marker, a stale
@@ -348,6 +362,10 @@ type run struct {
 	// hintUntil is when the fast polling after the last hint ends.
 	hintUntil time.Time
 	waitSlot  bool
+	// ident is the pane dispatched to (nil when the terminal does not say);
+	// paneDir holds its lock and marker.
+	ident   *handoff.PaneIdentity
+	paneDir string
 
 	resume       *Checkpoint
 	onCheckpoint func(Checkpoint) error
@@ -363,6 +381,10 @@ type Checkpoint struct {
 	// it used (responsefile.OpenArchive).
 	ArchiveDir string `json:"archive_dir"`
 	ArchiveSeq int    `json:"archive_seq"`
+	// Pane is the pane the prompt was sent to, when the terminal says
+	// (handoff.Identifier): a resumed wait whose pane changed ends at once
+	// with a terminal error wrapping handoff.ErrPaneChanged.
+	Pane *handoff.PaneIdentity `json:"pane,omitempty"`
 }
 
 func prepare(opts Options) (*run, error) {
@@ -387,7 +409,7 @@ func prepare(opts Options) (*run, error) {
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
 		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
-		waitSlot: opts.WaitSlot, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker}
+		waitSlot: opts.WaitSlot, paneDir: opts.PaneDir, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker}
 	if r.turnMarker == "" {
 		r.turnMarker = responsefile.TurnMarker(path)
 	}
@@ -625,7 +647,7 @@ func (r *run) checkpoint(core *Core, res Result) error {
 		return nil
 	}
 	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
-		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq()}
+		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq(), Pane: r.ident}
 	if err := r.onCheckpoint(cp); err != nil {
 		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
 	}
@@ -781,45 +803,4 @@ func (r *run) act(ctx context.Context, a Action, p Poll) error {
 		}
 	}
 	return nil
-}
-
-// settleFor waits up to d until term shows a ready prompt (idle/completed)
-// on two observations in a row; d <= 0 does not wait.
-func (r *run) settleFor(ctx context.Context, d time.Duration, term handoff.Terminal) error {
-	if d <= 0 {
-		return nil
-	}
-	step := min(r.cfg.Poll, 250*time.Millisecond)
-	began := r.clk.Now()
-	deadline := began.Add(d)
-	quiet, waited := 0, false
-	for {
-		st, err := term.Status(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: waiting for a ready prompt before sending: %w", r.role, err)
-		}
-		if quiet = quiet + 1; !st.Quiet() {
-			quiet = 0
-		}
-		if quiet >= 2 {
-			if waited {
-				r.log.Info("the agent shows a ready prompt: sending", "role", r.role, "waited", r.clk.Since(began))
-			}
-			return nil
-		}
-		if !st.Quiet() && !waited {
-			waited = true
-			r.log.Info("the agent is busy: waiting for a ready prompt before sending", "role", r.role, "status", st, "settle", d)
-		}
-		now := r.clk.Now()
-		if !now.Before(deadline) {
-			return fmt.Errorf("%s: the agent showed no ready prompt within %v (last status %s); nothing was sent", r.role, d, st)
-		}
-		if err := r.sleep.SleepUntil(ctx, now.Add(min(step, deadline.Sub(now)))); err != nil {
-			return err
-		}
-	}
 }

@@ -123,6 +123,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTerminalError}, exitTerminal},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNoResponseFile}, exitNoFile},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTimeout}, exitTimeout},
+		{fsm.Result{}, &fsm.BusyError{Role: "analyst", Status: handoff.StatusProcessing}, exitBusy},
 		{fsm.Result{}, context.Canceled, exitFailure},
 	}
 	for _, c := range cases {
@@ -141,7 +142,8 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 
 func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
-		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser}
+		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser,
+		"agent_busy": exitBusy}
 	outcomes := handoff.Outcomes()
 	if len(outcomes) != len(want) {
 		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))

@@ -106,6 +106,9 @@ type Options struct {
 	// work, so a benchmark's turns do not all end at the same point of the
 	// poll interval.
 	WorkJitter time.Duration
+	// WorkUntil, when set, is a file: each turn keeps working (after Work)
+	// until it exists, so a test decides when the agent is done.
+	WorkUntil string
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -374,6 +377,14 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	}
 	if err := sleep(ctx, work); err != nil {
 		return nil
+	}
+	for a.o.WorkUntil != "" {
+		if _, err := os.Stat(a.o.WorkUntil); err == nil {
+			break
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return nil
+		}
 	}
 
 	plan := Plan(a.o, prompt)
