@@ -222,11 +222,11 @@ func TestOneDispatchPerPane(t *testing.T) {
 		t.Fatal("the waiting dispatch pasted while the pane was held")
 	}
 	second.mu.Unlock()
+	close(second.gate) // it answers at once once it has the pane
 	close(first.gate)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	close(second.gate)
 	if err := <-waiting; err != nil {
 		t.Fatalf("waiting dispatch: %v", err)
 	}
