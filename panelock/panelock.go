@@ -135,7 +135,13 @@ func Acquire(ctx context.Context, dir string, id handoff.PaneIdentity, h Holder,
 	l, err := filelock.Acquire(ctx, path, 0o600, append(rec, '\n'), wait)
 	switch {
 	case errors.Is(err, filelock.ErrHeld):
-		held, _ := HolderOf(dir, id)
+		// The holder writes its record right after it locks: give it a
+		// moment, so the refusal can say who it is.
+		held, ok := HolderOf(dir, id)
+		for i := 0; !ok && i < 10; i++ {
+			time.Sleep(10 * time.Millisecond)
+			held, ok = HolderOf(dir, id)
+		}
 		return nil, &PaneBusyError{Pane: id.String(), Holder: held}
 	case err != nil:
 		return nil, fmt.Errorf("pane %w", err)
