@@ -222,6 +222,11 @@ func (r Result) Outcome() handoff.Outcome {
 // role and Workdir, in this process or another, is refused at once with an
 // error wrapping responsefile.ErrSlotBusy that names the holder's pid, or
 // waits for the slot with Options.WaitSlot.
+// A terminal that says which pane it is (handoff.Identifier) is one
+// dispatch at a time in the same way (panelock.Acquire, ErrPaneBusy naming
+// the holder's pid, role and start); a resumed wait on a pane that changed
+// since the prompt was sent ends with a terminal error wrapping
+// handoff.ErrPaneChanged.
 func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
 	return dispatch(ctx, nil, term, "", opts)
 }
@@ -266,9 +271,12 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 
 // SendAndWait dispatches prompt to an agent and waits for its answer, in the
 // spec's order: make sure the response folder exists, take the role's slot
-// (see Options.WaitSlot), archive a stale response file (never delete it),
-// send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
-// once, then wait as Wait does. With Options.Resume the prompt was sent by
+// and the pane (see Options.WaitSlot), look at the agent and wait while it
+// is busy (Config.BusyWait; an agent still busy after it fails with a
+// *BusyError and nothing is sent), archive a stale response file (never
+// delete it), send the prompt with the RESPONSE FILE INSTRUCTION block
+// appended exactly once, then wait as Wait does. A wait that times out
+// leaves the pane marked busy with its prompt (panelock.MarkTimedOut). With Options.Resume the prompt was sent by
 // the process that saved the checkpoint: nothing is sent, the wait goes on
 // (so an orchestrator makes the same call for a new and a resumed step).
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
