@@ -23,10 +23,10 @@ import (
 type fileKind int
 
 const (
-	noFile     fileKind = iota // nothing at the path
-	answerFile                 // a file with an answer
-	blankFile                  // a file with nothing but white space
-	unusableFile               // a thing that cannot be an answer (a symlink, a FIFO, too large)
+	noFile       fileKind = iota // nothing at the path
+	answerFile                   // a file with an answer
+	blankFile                    // a file with nothing but white space
+	unusableFile                 // a thing that cannot be an answer (a symlink, a FIFO, too large)
 )
 
 func (f fileKind) String() string { return [...]string{"absent", "answer", "blank", "unusable"}[f] }
