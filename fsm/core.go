@@ -423,6 +423,31 @@ func (c *Core) FileUnusable() Ready {
 	return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
 }
 
+// CheckJournal reports whether journal is a chain of moves the transition
+// table allows, starting in AwaitingStart, each move starting where the one
+// before it ended. Every journal the engine writes passes; a test of a
+// live dispatch asserts this instead of one path that the machine's timing
+// happened to take.
+func CheckJournal(journal []Entry) error {
+	edges := map[[3]string]bool{}
+	for _, t := range handoff.Transitions() {
+		for _, f := range t.From {
+			edges[[3]string{string(f), string(t.Event), string(t.To)}] = true
+		}
+	}
+	state := handoff.AwaitingStart
+	for i, e := range journal {
+		if e.From != state {
+			return fmt.Errorf("move %d (%s -%s-> %s) starts in %s, but the dispatch was in %s", i+1, e.From, e.Event, e.To, e.From, state)
+		}
+		if !edges[[3]string{string(e.From), string(e.Event), string(e.To)}] {
+			return fmt.Errorf("move %d (%s -%s-> %s) is not in the transition table", i+1, e.From, e.Event, e.To)
+		}
+		state = e.To
+	}
+	return nil
+}
+
 // fire moves the machine by ev, appending the journal entry to fired.
 func (c *Core) fire(obs Observation, fired []Entry, ev handoff.Event) []Entry {
 	from := c.State()

@@ -107,7 +107,8 @@ func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
 	// The agent keeps the previous turn's finished screen ("completed") for
 	// 2 s after Enter. Without the startup guard that stale screen would
 	// start the idle grace at dispatch.
-	a := startAgent(t, "--previous-turn", "--startup", "2s", "--work", "500ms", "--stream", "300ms")
+	// It works for 2 s: several polls see it busy even on a loaded machine.
+	a := startAgent(t, "--previous-turn", "--startup", "2s", "--work", "1500ms", "--stream", "500ms")
 	a.waitStatus(t, "the stale completed screen", func(st handoff.Status) bool { return st == handoff.StatusCompleted })
 	rec := writeFile(t, "race.jsonl", "")
 	stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "250ms", "--idle-grace", "4s", "--timeout", "60s",
