@@ -680,7 +680,11 @@ func TestSendSettlesAndStartsOnOutputOnRealTmux(t *testing.T) {
 	})
 	t.Run("start on output", func(t *testing.T) {
 		t.Parallel()
-		a := startAgent(t, "--scenario", "never-writes", "--startup", "100ms", "--work", "100ms", "--stream", "50ms")
+		// The turn starts 1.5 s after Enter and is over 0.2 s later: no
+		// 2 s poll sees it working, and the first poll (right after the
+		// send) sees the screen before it changed, even on a loaded machine
+		// (a turn over before the first look would leave nothing to compare).
+		a := startAgent(t, "--scenario", "never-writes", "--startup", "1500ms", "--work", "100ms", "--stream", "100ms")
 		start := time.Now()
 		stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "2s", "--idle-grace", "4s", "--start-on-output", "--json", "--prompt", "quick")...)
 		if code != exitNoFile {
