@@ -65,14 +65,51 @@ func procStatStart(stat string) (string, error) {
 // pane id, and the pane's process with its start time.
 func (p *Pane) Identity(ctx context.Context) (handoff.PaneIdentity, error) {
 	mark := "<" + nonce() + ">"
-	out, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target,
-		mark+"#{socket_path}"+mark+"#{pid}"+mark+"#{start_time}"+mark+"#{pane_id}"+mark+"#{pane_pid}"+mark)
+	out, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, identityFormat(mark))
 	if err != nil {
 		return handoff.PaneIdentity{}, p.paneErr(err)
 	}
-	f := strings.Split(strings.TrimSuffix(out, "\n"), mark)
+	id, err := parseIdentity(ctx, strings.TrimSuffix(out, "\n"), mark, p.o.Processes)
+	if err == nil {
+		return id, nil
+	}
+	// Usually the pane's process is gone: say so as Observe does.
+	if _, oerr := p.Observe(ctx); errors.Is(oerr, handoff.ErrTerminalGone) {
+		return id, oerr
+	}
+	return id, fmt.Errorf("tmux pane %s: %w", p.o.Target, err)
+}
+
+// Identities returns the identity of every pane on the server, by pane id,
+// in one tmux call (for a board of all panes). Panes whose process is gone
+// are left out.
+func (s Server) Identities(ctx context.Context, procs ProcessStarts) (map[string]handoff.PaneIdentity, error) {
+	mark := "<" + nonce() + ">"
+	out, err := s.Run(ctx, nil, "list-panes", "-a", "-F", identityFormat(mark))
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]handoff.PaneIdentity{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if id, err := parseIdentity(ctx, line, mark, procs); err == nil {
+			ids[id.Pane] = id
+		}
+	}
+	return ids, nil
+}
+
+// identityFormat is the tmux format of a pane's identity, fields framed by
+// mark (a random marker, so no socket path can be mistaken for one).
+func identityFormat(mark string) string {
+	return mark + "#{socket_path}" + mark + "#{pid}" + mark + "#{start_time}" + mark + "#{pane_id}" + mark + "#{pane_pid}" + mark
+}
+
+// parseIdentity reads one line of identityFormat and asks procs (nil:
+// HostProcesses) when the pane's process started.
+func parseIdentity(ctx context.Context, line, mark string, procs ProcessStarts) (handoff.PaneIdentity, error) {
+	f := strings.Split(line, mark)
 	if len(f) != 7 || f[0] != "" || f[6] != "" {
-		return handoff.PaneIdentity{}, fmt.Errorf("tmux pane %s: unexpected display-message output %q", p.o.Target, truncate(out, 200))
+		return handoff.PaneIdentity{}, fmt.Errorf("unexpected tmux identity output %q", truncate(line, 200))
 	}
 	id := handoff.PaneIdentity{Server: f[1], ServerStarted: f[3], Pane: f[4]}
 	id.ServerPID, _ = strconv.Atoi(f[2])
@@ -80,19 +117,15 @@ func (p *Pane) Identity(ctx context.Context) (handoff.PaneIdentity, error) {
 	if secs, err := strconv.ParseInt(f[3], 10, 64); err == nil {
 		id.ServerStarted = time.Unix(secs, 0).UTC().Format(time.RFC3339)
 	}
-	procs := p.o.Processes
 	if procs == nil {
 		procs = HostProcesses{}
 	}
+	var err error
 	if id.Started, err = procs.Started(ctx, id.PID); err != nil {
-		// Usually the pane's process is gone: say so as Observe does.
-		if _, oerr := p.Observe(ctx); errors.Is(oerr, handoff.ErrTerminalGone) {
-			return id, oerr
-		}
-		return id, fmt.Errorf("tmux pane %s: %w", p.o.Target, err)
+		return id, err
 	}
 	if err := id.Validate(); err != nil {
-		return id, fmt.Errorf("tmux pane %s: identity: %w", p.o.Target, err)
+		return id, fmt.Errorf("identity: %w", err)
 	}
 	return id, nil
 }

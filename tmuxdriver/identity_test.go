@@ -42,6 +42,9 @@ func TestIdentityNamesThePaneAndItsProcess(t *testing.T) {
 	if byName := open(strings.TrimSpace(win), nil); byName != byID {
 		t.Fatalf("%s is %+v, %s is %+v: want one identity", win, byName, id, byID)
 	}
+	if all, err := srv.Identities(ctx, nil); err != nil || all[id] != byID || len(all) != 2 {
+		t.Fatalf("the server's identities %v (%v), want %s's among two", all, err, id)
+	}
 	if other := open("main:0.0", nil); other.Pane == byID.Pane || other.Key() == byID.Key() || byID.Changes(other) == "" {
 		t.Fatalf("another pane has the same identity: %+v", other)
 	}

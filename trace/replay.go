@@ -196,6 +196,8 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 		opts.Role = "analyst"
 	}
 	opts.Config = opts.Config.WithDefaults()
+	// A trace starts at the paste: there is no agent to look at before it.
+	opts.Config.QueueWhenBusy = true
 	if err := opts.Config.Validate(); err != nil {
 		return Report{}, fmt.Errorf("replay: %w", err)
 	}

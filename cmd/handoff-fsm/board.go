@@ -45,6 +45,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitFailure
 		}
+		// Which dispatch holds each pane, or timed out on it: one tmux call.
+		ids, _ := srv.Identities(ctx, nil)
 		seen := map[string]bool{}
 		for _, p := range panes {
 			seen[p.id] = true
@@ -67,8 +69,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 				st, reason = handoff.StatusError, err.Error()
 			}
 			note := ""
-			if err == nil {
-				note = dispatchesOn(ctx, pane, st).Note
+			if id, ok := ids[p.id]; ok && err == nil {
+				note = dispatchesOn(id, st).Note
 			}
 			r := rows[p.id]
 			if r == nil || r.Status != st || r.Provider != name || r.Note != note {

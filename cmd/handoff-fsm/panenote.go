@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
-
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // paneDispatch is what status and the board say about a pane's dispatches:
@@ -20,13 +17,9 @@ type paneDispatch struct {
 	Note string `json:"note,omitempty"`
 }
 
-// dispatchesOn reads the pane's lock holder and timed-out marker; the zero
-// value when there are none or the pane cannot be identified.
-func dispatchesOn(ctx context.Context, pane *tmuxdriver.Pane, st handoff.Status) paneDispatch {
-	id, err := pane.Identity(ctx)
-	if err != nil {
-		return paneDispatch{}
-	}
+// dispatchesOn reads the lock holder and timed-out marker of the pane id
+// names; the zero value when there are none.
+func dispatchesOn(id handoff.PaneIdentity, st handoff.Status) paneDispatch {
 	dir, err := panelock.Dir()
 	if err != nil {
 		return paneDispatch{}

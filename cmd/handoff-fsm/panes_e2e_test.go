@@ -135,6 +135,34 @@ func statusOf(t *testing.T, a *agent) (st struct {
 	return st
 }
 
+// boardNote runs the board (watch without --target, piped) until it shows
+// a note for the agent's pane, and returns it (20 s at most).
+func boardNote(t *testing.T, a *agent) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cancel()
+	dec := json.NewDecoder(out)
+	for {
+		var row boardRow
+		if err := dec.Decode(&row); err != nil {
+			t.Fatalf("the board ended without a note for pane %s: %v", a.pane.Target(), err)
+		}
+		if row.Pane == a.pane.Target() && row.Note != "" {
+			return row.Note
+		}
+	}
+}
+
 // The scenario: a dispatch times out while the agent still works,
 // and the orchestrator sends the next prompt. It is not pasted into the
 // busy agent: with a short --busy-wait it ends with exit 8 saying the agent
@@ -156,6 +184,10 @@ func TestNoPasteIntoABusyAgentOnRealTmux(t *testing.T) {
 	if st.TimedOut == nil || st.TimedOut.Role != "analyst" || st.TimedOut.PromptHead != "FIRST task alpha" ||
 		!strings.Contains(st.Note, "still working on the timed-out dispatch of role analyst") {
 		t.Fatalf("status after the timeout: %+v", st)
+	}
+
+	if note := boardNote(t, a); !strings.Contains(note, "still working on the timed-out dispatch of role analyst") {
+		t.Fatalf("the board's note for the pane: %q", note)
 	}
 
 	_, stderr, code = cli(t, "", a.sendAs("analyst", "SECOND task beta", "--poll", "250ms", "--busy-wait", "1s")...)

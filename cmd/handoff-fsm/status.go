@@ -47,7 +47,9 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		paneDispatch
 	}{c, paneDispatch{}}
 	if err == nil {
-		out.paneDispatch = dispatchesOn(ctx, pane, c.Status)
+		if id, err := pane.Identity(ctx); err == nil {
+			out.paneDispatch = dispatchesOn(id, c.Status)
+		}
 	}
 	if err := writeJSON(stdout, out); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
