@@ -266,6 +266,7 @@ func TestResumeOnARestartedServerIsATerminalError(t *testing.T) {
 	if code != exitTerminal || !strings.Contains(stderr, "the pane changed") || !strings.Contains(stderr, "was restarted") {
 		t.Fatalf("resume: exit %d, want 4 saying the server was restarted\n%s", code, stderr)
 	}
+	t.Logf("resume said:\n%s", stderr)
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("resume took %v, want it to end at once", took)
 	}
