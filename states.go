@@ -118,6 +118,12 @@ const (
 	// EventNeedsUser: the agent kept waiting for the user after the
 	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
 	EventNeedsUser Event = "needs_user"
+	// EventAnswerMismatched: the agent, quiet, left a response file that
+	// carries another dispatch's receipt (an answer to an earlier prompt,
+	// written late). It is archived, never returned; the agent was busy
+	// with another prompt, so ours counts as not started yet: back to
+	// AwaitingStart, the startup guard armed again.
+	EventAnswerMismatched Event = "answer_mismatched"
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
@@ -183,6 +189,7 @@ func Transitions() []Transition {
 		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
+		{Event: EventAnswerMismatched, From: waiting, To: AwaitingStart},
 	}
 }
 
@@ -249,6 +256,8 @@ func (e Event) Describe() string {
 		return "the agent's completion hook (Codex notify) reported the turn over before any observation saw it working: the grace starts now"
 	case EventNeedsUser:
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
+	case EventAnswerMismatched:
+		return "idle/completed with a response file that carries another dispatch's receipt (an earlier prompt's late answer): archived as .mismatch, never returned; the startup guard is armed again"
 	}
 	return "unknown event"
 }

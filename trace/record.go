@@ -31,13 +31,16 @@ type Recorder struct {
 	err    error
 }
 
-// NewRecorder writes cfg as the trace's first line to w and returns a
-// Recorder for a wait on the response file at responsePath. Pass its Poll
-// method as fsm.Options.OnPoll.
-func NewRecorder(w io.Writer, cfg handoff.Config, responsePath string) (*Recorder, error) {
+// NewRecorder writes cfg and the dispatch's receipt (pass the one given to
+// fsm.Options.Receipt; "" for none) as the trace's first line to w and
+// returns a Recorder for a wait on the response file at responsePath. Pass
+// its Poll method as fsm.Options.OnPoll.
+func NewRecorder(w io.Writer, cfg handoff.Config, responsePath string, receipt handoff.Receipt) (*Recorder, error) {
 	cfg = cfg.WithDefaults()
 	r := &Recorder{enc: NewEncoder(w), path: responsePath, max: cfg.MaxResponseBytes}
-	if err := r.enc.Config(ConfigOf(cfg)); err != nil {
+	c := ConfigOf(cfg)
+	c.Receipt = receipt
+	if err := r.enc.Config(c); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -65,7 +68,7 @@ func (r *Recorder) Poll(p fsm.Poll) {
 				l.File, r.onDisk = &s, &s
 			}
 		}
-	case fsm.FileReady, fsm.FileBlank:
+	case fsm.FileReady, fsm.FileBlank, fsm.FileMismatched:
 		if r.onDisk == nil || *r.onDisk != p.Content {
 			c := p.Content
 			l.File = &c

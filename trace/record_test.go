@@ -22,7 +22,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	var buf bytes.Buffer
 	dir := t.TempDir()
 	path, _ := handoff.ResponsePath(dir, "analyst")
-	rec, err := trace.NewRecorder(&buf, cfg, path)
+	rec, err := trace.NewRecorder(&buf, cfg, path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = time.Second, 10*time.Second, 3*time.Second, true
 	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, cfg, "/nonexistent/analyst_summary.md")
+	rec, err := trace.NewRecorder(&buf, cfg, "/nonexistent/analyst_summary.md", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,11 @@
 //
 //	{"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}
 //
+// The config may also give the dispatch's "receipt" (handoff.Receipt): a
+// "file" whose first line carries another receipt is then an earlier
+// prompt's answer (answer_mismatched), as it was live. Without one, any
+// file is taken.
+//
 // Every other line is a moment, "at" seconds after dispatch, in order (equal
 // times are applied in file order), with any of:
 //
@@ -48,6 +53,9 @@ type Config struct {
 	IdleGrace       *time.Duration
 	ResponseTimeout *time.Duration
 	Strict          *bool
+	// Receipt is the dispatch's receipt; "" for none (any file is taken).
+	// It is not part of handoff.Config: Replay reads it from here.
+	Receipt handoff.Receipt
 }
 
 // ConfigOf returns the trace configuration that sets every field of cfg the
@@ -142,6 +150,7 @@ type configJSON struct {
 	IdleGrace       *seconds `json:"idle_grace,omitempty"`
 	ResponseTimeout *seconds `json:"response_timeout,omitempty"`
 	Strict          *bool    `json:"strict,omitempty"`
+	Receipt         string   `json:"receipt,omitempty"`
 }
 
 type lineJSON struct {
@@ -235,7 +244,7 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
-	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict"); err != nil {
+	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict", "receipt"); err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
 	var c Config
@@ -254,6 +263,16 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 			return Config{}, fmt.Errorf(`"config": "strict": want true or false, got %s`, v)
 		}
 		c.Strict = &b
+	}
+	receipt, err := stringField(fields, "receipt")
+	if err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
+	}
+	if receipt != nil {
+		c.Receipt = handoff.Receipt(*receipt)
+		if err := c.Receipt.Validate(); err != nil {
+			return Config{}, fmt.Errorf(`"config": "receipt": %w`, err)
+		}
 	}
 	return c, nil
 }
@@ -343,7 +362,7 @@ func (e *Encoder) Config(c Config) error {
 	}
 	return e.write(lineJSON{Config: &configJSON{
 		Poll: (*seconds)(c.Poll), IdleGrace: (*seconds)(c.IdleGrace),
-		ResponseTimeout: (*seconds)(c.ResponseTimeout), Strict: c.Strict,
+		ResponseTimeout: (*seconds)(c.ResponseTimeout), Strict: c.Strict, Receipt: string(c.Receipt),
 	}})
 }
 

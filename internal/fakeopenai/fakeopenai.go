@@ -17,10 +17,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Request is one request the server saw, with what the tests assert on.
@@ -336,15 +337,13 @@ func toolOutputs(items []inputItem) []string {
 }
 
 // ResponseCommand builds the heredoc command the RESPONSE FILE INSTRUCTION
-// in prompt asks for, with answer as the response. It fails when the prompt
-// carries no instruction.
+// in prompt asks for (its last one), with answer as the response: the
+// instruction's receipt as the delimiter and the first line, as a model
+// that follows it writes. It fails when the prompt carries no instruction.
 func ResponseCommand(prompt, answer string) (string, error) {
-	// The instruction's command line: `cat << 'AGENT_EOF' > <quoted path>`.
-	heredoc := regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > (.+)$`)
-	m := heredoc.FindAllStringSubmatch(prompt, -1)
-	if len(m) == 0 {
+	t, ok := handoff.ParseInstruction(prompt)
+	if !ok {
 		return "", errors.New("fakeopenai: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
 	}
-	target := strings.TrimSpace(m[len(m)-1][1])
-	return "cat << 'AGENT_EOF' > " + target + "\n" + answer + "\nAGENT_EOF", nil
+	return strings.TrimSuffix(t.Command(answer), "\n"), nil
 }
