@@ -15,8 +15,9 @@ type State string
 // The states of a dispatch. Done and Failed are final.
 const (
 	// AwaitingStart: the prompt was sent but the agent has not yet been seen
-	// working. The screen may still show the previous turn's idle prompt (the
-	// startup race), so quiet observations do not count yet.
+	// working on it. The screen may still show the previous turn's idle
+	// prompt (the startup race), so quiet observations do not count yet. A
+	// turn that answered another prompt (answer_mismatched) comes back here.
 	AwaitingStart State = "AwaitingStart"
 	// Working: the agent has been seen doing something other than sitting idle.
 	Working State = "Working"
@@ -46,7 +47,7 @@ func (s State) Final() bool { return s == Done || s == Failed }
 func (s State) Describe() string {
 	switch s {
 	case AwaitingStart:
-		return "prompt sent, agent not yet seen working; quiet screens may be stale and do not count"
+		return "prompt sent (or the agent's last turn answered another prompt), agent not yet seen working on ours; quiet screens may be stale and do not count"
 	case Working:
 		return "agent seen busy (any status other than idle/completed)"
 	case IdleGrace:

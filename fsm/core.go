@@ -170,8 +170,8 @@ type Snapshot struct {
 	Consuming *Consuming `json:"consuming,omitempty"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
-	// GuardSince is when the startup guard was last armed by a reminder;
-	// zero means at dispatch.
+	// GuardSince is when the startup guard was last armed again, by a
+	// reminder or by another dispatch's answer; zero means at dispatch.
 	GuardSince time.Time `json:"guard_since,omitzero"`
 	// Reminders is how many reminders were sent.
 	Reminders int `json:"reminders,omitempty"`
