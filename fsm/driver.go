@@ -345,9 +345,7 @@ func (r *run) pickReceipt(prompt string) error {
 
 // run is one wait's resolved options.
 type run struct {
-	cfg handoff.Config
-	// receipt is the dispatch's (Options.Receipt); "" accepts any.
-	receipt  handoff.Receipt
+	cfg      handoff.Config
 	role     string
 	workdir  string
 	path     string
@@ -381,6 +379,8 @@ type run struct {
 
 	resume       *Checkpoint
 	onCheckpoint func(Checkpoint) error
+	// receipt is the dispatch's (Options.Receipt); "" accepts any.
+	receipt handoff.Receipt
 }
 
 // Checkpoint is what a wait needs to go on in another process: the core's
