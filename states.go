@@ -125,6 +125,11 @@ const (
 	// with another prompt, so ours counts as not started yet: back to
 	// AwaitingStart, the startup guard armed again.
 	EventAnswerMismatched Event = "answer_mismatched"
+	// EventUnusableFile: the agent is quiet and the thing at the response
+	// path cannot be taken as an answer (a symlink, not a regular file, over
+	// the size limit, unreadable). It is left where it is, untouched, and
+	// the dispatch fails: waiting longer would not make it usable.
+	EventUnusableFile Event = "unusable_file"
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
@@ -191,6 +196,9 @@ func Transitions() []Transition {
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
 		{Event: EventAnswerMismatched, From: waiting, To: AwaitingStart},
+		{Event: EventUnusableFile, From: waiting, To: Failed, Outcome: &Outcome{
+			Name: "unusable_response_file", Err: ErrResponseFile, Exit: 1,
+			Summary: "unusable response file: a symlink, not a regular file, too large or unreadable; left in place"}},
 	}
 }
 
@@ -259,6 +267,8 @@ func (e Event) Describe() string {
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
 	case EventAnswerMismatched:
 		return "idle/completed with a response file that carries another dispatch's receipt (an earlier prompt's late answer): archived as .mismatch, never returned; the startup guard is armed again"
+	case EventUnusableFile:
+		return "quiet with something at the response path that cannot be read as an answer (symlink, not a regular file, over the size limit, unreadable): left in place"
 	}
 	return "unknown event"
 }

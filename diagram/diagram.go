@@ -63,7 +63,7 @@ func Mermaid(table []handoff.Transition) string {
 	b.WriteString("\nBefore the dispatch, with `fsm.Options.Settle` (`send --settle`), the driver waits for a ready prompt on two observations in a row before it pastes.\n")
 	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
 		"the core asks the driver to consume it, archived before it is read; a blank file counts as none; a file carrying another " +
-		"dispatch's receipt is `answer_mismatched`), `active`, then the quiet rules " +
+		"dispatch's receipt is `answer_mismatched`; a thing that cannot be an answer is `unusable_file`), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +
 		"one observation can fire two transitions in a row (for example `active` then `timeout` at the response deadline).\n")
 	b.WriteString(receipts)

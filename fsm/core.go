@@ -27,8 +27,8 @@ import (
 type FileState string
 
 // The file states. The driver reports the first two, the raw fact; the
-// other three say what consuming the file found (FileConsumed; they appear
-// in Poll).
+// others say what consuming the file found (FileConsumed, FileUnusable;
+// they appear in Poll).
 const (
 	// FileAbsent: nothing at the path.
 	FileAbsent FileState = "absent"
@@ -45,6 +45,10 @@ const (
 	// receipt (handoff.Receipt): an answer to an earlier prompt. It is
 	// archived and is not this dispatch's answer.
 	FileMismatched FileState = "mismatched"
+	// FileUnusable: the agent was quiet, and what is at the path cannot be
+	// consumed (a symlink, not a regular file, too large, unreadable); it
+	// was left in place.
+	FileUnusable FileState = "unusable"
 )
 
 // Observation is the raw facts of one look at the agent, taken at At: the
@@ -402,9 +406,9 @@ func (c *Core) Step(obs Observation) Ready {
 
 // FileConsumed completes the observation that asked for ConsumeFile with
 // what the file held: FileReady, an answer; FileBlank, nothing but white
-// space (it counts as no file); FileMismatched, another dispatch's answer.
-// Without a pending ConsumeFile, or with another FileState, it changes
-// nothing.
+// space (it counts as no file); FileMismatched, another dispatch's answer;
+// FileUnusable, as FileUnusable. Without a pending ConsumeFile, or with
+// another FileState, it changes nothing.
 func (c *Core) FileConsumed(f FileState) Ready {
 	obs := c.consuming
 	c.consuming = nil
@@ -417,6 +421,8 @@ func (c *Core) FileConsumed(f FileState) Ready {
 		return c.ready(c.quiet(*obs))
 	case f == FileMismatched:
 		return c.ready(c.mismatched(*obs))
+	case f == FileUnusable:
+		return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
 	}
 	return c.ready(nil)
 }
@@ -432,6 +438,44 @@ func (c *Core) mismatched(obs Observation) []Entry {
 	c.snap.GuardSince, c.snap.IdleSince = obs.At, time.Time{}
 	obs.TurnCompleted, obs.Changed = false, false
 	return append(fired, c.quiet(obs)...)
+}
+
+// FileUnusable completes the observation that asked for ConsumeFile when
+// the thing at the response path could not be consumed (responsefile's
+// ErrResponseFile): the dispatch fails, and the thing stays where it is.
+// Without a pending ConsumeFile it changes nothing.
+func (c *Core) FileUnusable() Ready {
+	obs := c.consuming
+	c.consuming = nil
+	if obs == nil || c.State().Final() {
+		return c.ready(nil)
+	}
+	return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
+}
+
+// CheckJournal reports whether journal is a chain of moves the transition
+// table allows, starting in AwaitingStart, each move starting where the one
+// before it ended. Every journal the engine writes passes; a test of a
+// live dispatch asserts this instead of one path that the machine's timing
+// happened to take.
+func CheckJournal(journal []Entry) error {
+	edges := map[[3]string]bool{}
+	for _, t := range handoff.Transitions() {
+		for _, f := range t.From {
+			edges[[3]string{string(f), string(t.Event), string(t.To)}] = true
+		}
+	}
+	state := handoff.AwaitingStart
+	for i, e := range journal {
+		if e.From != state {
+			return fmt.Errorf("move %d (%s -%s-> %s) starts in %s, but the dispatch was in %s", i+1, e.From, e.Event, e.To, e.From, state)
+		}
+		if !edges[[3]string{string(e.From), string(e.Event), string(e.To)}] {
+			return fmt.Errorf("move %d (%s -%s-> %s) is not in the transition table", i+1, e.From, e.Event, e.To)
+		}
+		state = e.To
+	}
+	return nil
 }
 
 // fire moves the machine by ev, appending the journal entry to fired.

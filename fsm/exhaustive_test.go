@@ -23,17 +23,21 @@ import (
 type fileKind int
 
 const (
-	noFile     fileKind = iota // nothing at the path
-	answerFile                 // a file with an answer
-	blankFile                  // a file with nothing but white space
+	noFile       fileKind = iota // nothing at the path
+	answerFile                   // a file with an answer
+	blankFile                    // a file with nothing but white space
+	unusableFile                 // a thing that cannot be an answer (a symlink, a FIFO, too large)
 	// otherFile: a file carrying another dispatch's receipt (an earlier
 	// prompt's late answer).
 	otherFile
 )
 
-func (f fileKind) String() string { return [...]string{"absent", "answer", "blank", "other"}[f] }
+func (f fileKind) String() string {
+	return [...]string{"absent", "answer", "blank", "unusable", "other"}[f]
+}
 
-// consumed is what the driver reports to FileConsumed for a file kind.
+// consumed is what the driver reports to FileConsumed for a file kind it
+// could consume.
 func (f fileKind) consumed() fsm.FileState {
 	switch f {
 	case blankFile:
@@ -106,7 +110,7 @@ func files(st handoff.Status) []fileKind {
 		return []fileKind{noFile} // the driver does not look at the file then
 	}
 	if st.Quiet() {
-		return []fileKind{noFile, answerFile, blankFile, otherFile}
+		return []fileKind{noFile, answerFile, blankFile, unusableFile, otherFile}
 	}
 	return []fileKind{noFile, answerFile}
 }
@@ -174,7 +178,11 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if len(fired) > 0 {
 			x.fail(h, "moved before the file was consumed: %v", fired)
 		}
-		r = c.FileConsumed(o.file.consumed())
+		if o.file == unusableFile {
+			r = c.FileUnusable()
+		} else {
+			r = c.FileConsumed(o.file.consumed())
+		}
 		fired = append(fired, r.Transitions...)
 	} else if o.status.Quiet() && o.file != noFile && o.status != handoff.StatusError && !before.Final() {
 		x.fail(h, "quiet with a file at the path, but not asked to consume it")
@@ -363,6 +371,8 @@ func oracle(cfg handoff.Config, h []xobs) string {
 		return ""
 	case o.file == answerFile:
 		return "file"
+	case o.file == unusableFile:
+		return "unusable_response_file"
 	}
 	// Quiet without an answer: a blank file counts as none, and so does
 	// another dispatch's answer, after which ours counts as not started
