@@ -51,11 +51,14 @@ func NewReceipt(rand io.Reader) (Receipt, error) {
 }
 
 // ReceiptFor is the receipt of a dispatch of prompt to the response file
-// at path: the one of the prompt's own instruction for that file, when it
-// carries one (so the prompt holds the block once), else a new one from
-// rand.
+// at path: the one of the instruction block for that file the prompt ends
+// with (a caller that appended it with WithInstruction; the prompt then
+// holds the block once), else a new one from rand. An instruction quoted
+// inside the prompt (an earlier answer that quotes its own) is not adopted:
+// its receipt is an earlier dispatch's.
 func ReceiptFor(prompt, path string, rand io.Reader) (Receipt, error) {
-	if t, ok := ParseInstruction(prompt); ok && t.Path == path {
+	t, ok := ParseInstruction(prompt)
+	if ok && t.Path == path && strings.HasSuffix(strings.TrimSpace(prompt), strings.TrimSpace(Instruction(path, t.Receipt))) {
 		return t.Receipt, nil
 	}
 	return NewReceipt(rand)

@@ -96,6 +96,12 @@ func TestParseInstructionFindsTheFileAndTheReceipt(t *testing.T) {
 	if r, err := handoff.ReceiptFor(handoff.WithInstruction("x", "/elsewhere/a.md", testReceipt), p, rand.Reader); err != nil || r == testReceipt || r.Validate() != nil {
 		t.Errorf("ReceiptFor a prompt carrying another file's instruction: %q %v", r, err)
 	}
+	// An earlier answer fed into the prompt, quoting its own instruction
+	// for this file: its receipt is an earlier dispatch's, never reused.
+	quoted := "Review this answer:\n" + handoff.WithInstruction("I was asked:", p, testReceipt) + "\nIs it right?"
+	if r, err := handoff.ReceiptFor(quoted, p, rand.Reader); err != nil || r == testReceipt || r.Validate() != nil {
+		t.Errorf("ReceiptFor a prompt quoting an earlier instruction: %q %v", r, err)
+	}
 }
 
 // The third scenario: an answer that quotes the old fixed
