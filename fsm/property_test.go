@@ -132,7 +132,7 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 	res, err := fsm.Wait(context.Background(), trace.NewScript(lines, clk, p), fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work, Archive: archive, Clock: clk, Logger: quiet(),
 		Observer: func(fsm.Entry) {}, Receipt: propReceipt,
-		OnPoll:   func(p fsm.Poll) { polls = append(polls, p) },
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) },
 	})
 	if err != nil && handoff.ErrorKind(err) == "" {
 		return fmt.Sprintf("unexpected error %v", err)
