@@ -114,6 +114,7 @@ func TestPropertiesOfRandomTimelines(t *testing.T) {
 		if msg := checkTimeline(root, seed, cfg, lines, table); msg != "" {
 			var b strings.Builder
 			c := trace.ConfigOf(cfg)
+			c.Receipt = propReceipt
 			_ = trace.Write(&b, trace.Trace{Config: &c, Lines: lines})
 			t.Fatalf("seed %d: %s\ntrace:\n%s", seed, msg, b.String())
 		}
