@@ -71,11 +71,38 @@ func Mermaid(table []handoff.Transition) string {
 		"A dispatch that ends in `timeout` leaves the pane marked busy with it until a later dispatch sees the agent ready; " +
 		"a resumed wait whose pane changed (another pane behind the target, another process, a restarted server) ends with `terminal_error` on its first look.\n")
 	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
-		"the core asks the driver to consume it, archived before it is read; a blank file counts as none), `active`, then the quiet rules " +
+		"the core asks the driver to consume it, archived before it is read; a blank file counts as none; a file carrying another " +
+		"dispatch's receipt is `answer_mismatched`; a thing that cannot be an answer is `unusable_file`), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +
 		"one observation can fire two transitions in a row (for example `active` then `timeout` at the response deadline).\n")
+	b.WriteString(receipts)
 	return b.String()
 }
+
+// receipts explains answer_mismatched: what changed, and why.
+const receipts = `
+## Which prompt an answer is for: receipts
+
+Every dispatch has its own random receipt (` + "`handoff.Receipt`" + `, 20 base32 characters). The RESPONSE FILE
+INSTRUCTION carries it twice: the heredoc's delimiter is ` + "`HANDOFF_EOF_<receipt>`" + ` (it used to be the fixed
+` + "`AGENT_EOF`" + `), and the response file's first line is ` + "`<!-- handoff:<receipt> -->`" + `, which the engine strips
+before it returns the answer. Why:
+
+- An answer for an earlier prompt must never be returned for a later one. An agent keeps working when its
+  dispatch timed out, and Codex and Claude Code queue a prompt typed during a turn: the next dispatch then
+  sees the agent go quiet with the earlier turn's file in the role's slot. That file carries the earlier
+  receipt: ` + "`answer_mismatched`" + ` archives it (` + "`NNN-<role>.mismatch.md`" + `), never returns it, and sends the dispatch back
+  to ` + "`AwaitingStart`" + ` with the startup guard armed again, because the turn that just ended was not ours; ours
+  may only now start. The wait then goes on as for a new dispatch: the answer with our receipt, or a clear
+  failure (` + "`no_response_file`" + ` when the agent never takes our prompt up, ` + "`timeout`" + `).
+- An answer can neither end the heredoc early nor escape into the agent's shell: with a fixed delimiter,
+  an answer holding a line ` + "`AGENT_EOF`" + ` was cut there and the rest ran as shell commands.
+
+A file without a receipt line is taken as the answer: agents, people and tools that write the file without
+copying the command exactly keep working, and a file left from before the dispatch is archived as stale
+before the prompt is sent. Only a receipt that is present and different makes a file another prompt's.
+` + "`fsm.Wait`" + ` given no receipt (it sends nothing) accepts any.
+`
 
 // DOT renders table as a Graphviz digraph; each state and edge carries its
 // legend text as a tooltip.

@@ -102,7 +102,11 @@ func TestBehavioursRealAgentsNeed(t *testing.T) {
 				r := c.Step(withPresent(ob))
 				act := r.Action
 				if act == fsm.ConsumeFile {
-					r = c.FileConsumed(ob.File == fsm.FileBlank)
+					f := fsm.FileReady
+					if ob.File == fsm.FileBlank {
+						f = fsm.FileBlank
+					}
+					r = c.FileConsumed(f)
 				}
 				if r.State != row.states[i] || act != row.acts[i] {
 					t.Fatalf("observation %d (%s at %v): state %s action %q, want %s %q",
@@ -177,7 +181,7 @@ func TestTheDriverSendsTheReminder(t *testing.T) {
 	if res.Content != "answer after the reminder" || len(agent.sent) != 2 {
 		t.Fatalf("got %q after %d sends", res.Content, len(agent.sent))
 	}
-	if agent.sent[1] != handoff.Reminder(p) || !strings.Contains(agent.sent[1], p) {
+	if agent.sent[1] != handoff.Reminder(p, res.Receipt) || !strings.Contains(agent.sent[1], p) {
 		t.Errorf("the reminder does not name the file:\n%s", agent.sent[1])
 	}
 	// Without a sender, reminders cannot be kept: refused before waiting.

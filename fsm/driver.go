@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -117,6 +118,16 @@ type Options struct {
 	// this process or another, and a dispatch that timed out leaves the pane
 	// marked busy with it until a later one sees the agent ready.
 	PaneDir string
+	// Receipt is the dispatch's receipt (handoff.Receipt): the heredoc
+	// delimiter of its instruction and the first line its answer carries.
+	// A response file carrying another receipt is an earlier prompt's
+	// answer: archived, never returned (answer_mismatched). Empty,
+	// SendAndWait takes the receipt of the prompt's own instruction for
+	// this response file, if it carries one, or makes a new one from
+	// crypto/rand; set it only to make a test deterministic, and never
+	// reuse one. Empty, Wait (which sends nothing) accepts any receipt;
+	// a resumed wait takes the checkpoint's.
+	Receipt handoff.Receipt
 }
 
 // The defaults of the event-driven wait (Options.Hints, Options.Output).
@@ -193,6 +204,8 @@ type Result struct {
 	// ArchivedPath is where the consumed response file now is ("" for a
 	// fallback).
 	ArchivedPath string
+	// Receipt is the dispatch's receipt ("" for a Wait given none).
+	Receipt handoff.Receipt
 }
 
 // Outcome is the table's ending for a successful wait (its Source); the zero
@@ -337,10 +350,25 @@ func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
 	if stale != "" {
 		r.log.Info("archived a stale response file before dispatch", "role", r.role, "archived", stale)
 	}
-	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path)); err != nil {
+	if err := r.pickReceipt(prompt); err != nil {
+		return err
+	}
+	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path, r.receipt)); err != nil {
 		return fmt.Errorf("send prompt to %s: %w", r.role, err)
 	}
 	return nil
+}
+
+// pickReceipt settles the receipt of a dispatch that sends its prompt: the
+// one given, else the one of the prompt's own instruction for this file (so
+// the prompt holds the block once), else a new random one.
+func (r *run) pickReceipt(prompt string) error {
+	if r.receipt != "" {
+		return nil
+	}
+	rc, err := handoff.ReceiptFor(prompt, r.path, rand.Reader)
+	r.receipt = rc
+	return err
 }
 
 // run is one wait's resolved options.
@@ -383,6 +411,8 @@ type run struct {
 
 	resume       *Checkpoint
 	onCheckpoint func(Checkpoint) error
+	// receipt is the dispatch's (Options.Receipt); "" accepts any.
+	receipt handoff.Receipt
 }
 
 // Checkpoint is what a wait needs to go on in another process: the core's
@@ -399,6 +429,9 @@ type Checkpoint struct {
 	// (handoff.Identifier): a resumed wait whose pane changed ends at once
 	// with a terminal error wrapping handoff.ErrPaneChanged.
 	Pane *handoff.PaneIdentity `json:"pane,omitempty"`
+	// Receipt is the dispatch's receipt; "" (a checkpoint of a version
+	// before receipts, or a Wait given none) accepts any.
+	Receipt handoff.Receipt `json:"receipt,omitempty"`
 }
 
 func prepare(opts Options) (*run, error) {
@@ -423,7 +456,16 @@ func prepare(opts Options) (*run, error) {
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
 		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
-		waitSlot: opts.WaitSlot, paneDir: opts.PaneDir, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker}
+		waitSlot: opts.WaitSlot, paneDir: opts.PaneDir, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker,
+		receipt: opts.Receipt}
+	if r.receipt == "" && r.resume != nil {
+		r.receipt = r.resume.Receipt
+	}
+	if r.receipt != "" {
+		if err := r.receipt.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	if r.turnMarker == "" {
 		r.turnMarker = responsefile.TurnMarker(path)
 	}
@@ -468,6 +510,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	res.Receipt = r.receipt
 	start := res.DispatchedAt
 	if r.observer == nil {
 		r.observer = func(e Entry) {
@@ -503,11 +546,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			// asked for it is complete once the file is consumed.
 			at = obs.At
 			p = Poll{At: at, Status: obs.Status, File: FilePresent}
-			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
 			if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
 				return res, err
 			}
-			answer, archived = c.Content, c.Archived
+			answer, archived = c.Answer, c.Archived
 		} else {
 			if err := ctx.Err(); err != nil {
 				return res, err
@@ -537,11 +580,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 				if err := r.checkpoint(core, res); err != nil {
 					return res, err
 				}
-				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
 				if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
 					return res, err
 				}
-				answer, archived = c.Content, c.Archived
+				answer, archived = c.Answer, c.Archived
 			}
 			if obs.Unreadable && rd.Outcome == nil {
 				r.log.Warn("the terminal could not be read; trying again on the next poll",
@@ -657,10 +700,16 @@ func (r *run) afterConsume(core *Core, p *Poll, c responsefile.Consumed, err err
 		return Ready{}, nil, fmt.Errorf("%s: %w", r.role, err)
 	}
 	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
-	if c.Blank {
+	switch {
+	case c.Mismatched:
+		p.File = FileMismatched
+		r.fpSet = false
+		r.log.Warn("the response file answers another prompt (its receipt is not this dispatch's): archived, not returned; waiting for the agent to answer this one",
+			"role", r.role, "receipt", c.Receipt, "want", r.receipt, "archived", c.Archived)
+	case c.Blank:
 		p.File = FileBlank
 	}
-	return core.FileConsumed(c.Blank), nil, nil
+	return core.FileConsumed(p.File), nil, nil
 }
 
 // checkpoint hands the wait's state to Options.OnCheckpoint.
@@ -669,7 +718,7 @@ func (r *run) checkpoint(core *Core, res Result) error {
 		return nil
 	}
 	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
-		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq(), Pane: r.ident}
+		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq(), Receipt: r.receipt, Pane: r.ident}
 	if err := r.onCheckpoint(cp); err != nil {
 		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
 	}
@@ -809,7 +858,7 @@ func (r *run) act(ctx context.Context, a Action, p Poll) error {
 	switch a {
 	case SendReminder:
 		r.log.Warn("the grace ran out without a response file: reminding the agent", "role", r.role, "file", r.path, "elapsed", p.Elapsed)
-		if err := r.sender.Send(ctx, handoff.Reminder(r.path)); err != nil {
+		if err := r.sender.Send(ctx, handoff.Reminder(r.path, r.receipt)); err != nil {
 			return fmt.Errorf("%s: send reminder: %w", r.role, err)
 		}
 	case AnswerPrompt:

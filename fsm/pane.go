@@ -128,6 +128,9 @@ func (r *run) paneName() string {
 // that turn is over.
 func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Duration) error {
 	check := !r.cfg.QueueWhenBusy
+	if m := r.timedOut(); m != nil && !check {
+		r.log.Warn("pasting into the agent's own queue: it may still be working on "+m.Describe(), "role", r.role)
+	}
 	if settle <= 0 && !check {
 		return nil
 	}

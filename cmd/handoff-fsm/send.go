@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -291,6 +292,13 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	if err != nil {
 		return nil, fsm.Result{}, err
 	}
+	// The receipt is settled here, not in the engine, so a recording
+	// carries it.
+	if d.resume != nil {
+		opts.Receipt = d.resume.Receipt
+	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
+		return nil, fsm.Result{}, err
+	}
 	if d.events {
 		if stop := d.watch(path, &opts); stop != nil {
 			defer stop()
@@ -303,7 +311,7 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
 		defer f.Close()
-		rec, err = trace.NewRecorder(f, d.cfg)
+		rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}

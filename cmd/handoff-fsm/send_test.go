@@ -189,7 +189,7 @@ func TestHookMarksTheCodexTurnOfTheResponseFileInTheInput(t *testing.T) {
 	if err := responsefile.EnsureDir(work); err != nil {
 		t.Fatal(err)
 	}
-	prompt := handoff.WithInstruction("Run the tests.", path)
+	prompt := handoff.WithInstruction("Run the tests.", path, "TESTRECEIPTAAAAAAAAA")
 	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "t1",
 		"input-messages": []string{prompt}, "last-assistant-message": "done"})
 	var stderr bytes.Buffer
