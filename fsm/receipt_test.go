@@ -53,6 +53,9 @@ func (a *lateAgent) Send(_ context.Context, text string) error {
 }
 
 func (a *lateAgent) Status(context.Context) (handoff.Status, error) {
+	if a.start.IsZero() {
+		return a.status, nil // not sent ours yet: the moments are after it
+	}
 	for a.next < len(a.moments) && a.clk.Since(a.start) >= sec(a.moments[a.next].at) {
 		m := a.moments[a.next]
 		a.next++
@@ -134,6 +137,7 @@ func TestAResumedWaitKeepsTheReceipt(t *testing.T) {
 	const ours handoff.Receipt = "OURSRECEIPTAAAAAAAAA"
 	var saved []fsm.Checkpoint
 	cfg := handoff.DefaultConfig()
+	cfg.QueueWhenBusy = true // into the busy agent's own queue: the receipt's case
 	ctx, cancel := context.WithCancel(context.Background())
 	agent := &lateAgent{t: t, clk: clk, path: p, status: handoff.StatusProcessing}
 	_, err := fsm.SendAndWait(ctx, agent, agent, "Do it.", fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
