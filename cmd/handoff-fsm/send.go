@@ -79,6 +79,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
 	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
+	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -118,6 +119,19 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg.MaxPollFailures = *pollFailures
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
+	}
+	if client, err := serverClient(*server); err != nil || client != nil {
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if f := unsupportedRemote(fs); f != "" {
+			return usageErr("--%s is not supported with --server", f)
+		}
+		if *pf.target == "" {
+			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
+		}
+		return remoteSend{client: client, pf: pf, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
+			waitSlot: *waitSlot, asJSON: *asJSON}.run(ctx, stdout, stderr)
 	}
 	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
 	if err != nil {
