@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -398,9 +399,10 @@ func (s *Service) events(w http.ResponseWriter, r *http.Request) {
 // PaneRow is one pane of the board (GET /v1/panes).
 type PaneRow struct {
 	tmuxdriver.PaneInfo
-	Provider string         `json:"provider"`
-	Status   handoff.Status `json:"status"`
-	Reason   string         `json:"reason,omitempty"`
+	Provider string `json:"provider"`
+	handoff.Classification
+	// Gone: the pane, its agent or its server is gone (Reason says which).
+	Gone bool `json:"gone,omitempty"`
 	// Dispatch is the id of the dispatch of this service running on the
 	// pane, if any.
 	Dispatch string `json:"dispatch,omitempty"`
@@ -413,7 +415,7 @@ func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, APIError{Error: "give socket or socket_path, not both", Field: "socket_path"})
 		return
 	}
-	rows, err := s.Board(r.Context(), srv, q.Get("provider"))
+	rows, err := s.Board(r.Context(), srv, q.Get("target"), q.Get("provider"))
 	if err != nil {
 		writeJSON(w, http.StatusBadGateway, APIError{Error: err.Error()})
 		return
@@ -421,17 +423,36 @@ func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"panes": rows})
 }
 
-// Board reads every pane of srv: its provider (providerName, or by its
-// command when "" or "auto"), its status, and the dispatch running on it.
-// Looks go over the server's shared control client.
-func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, providerName string) ([]PaneRow, error) {
+// Board reads every pane of srv (or the one target names): its provider
+// (providerName, or by its command when "" or "auto"), its status, and the
+// dispatch running on it. Looks go over the server's shared control
+// client.
+func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, providerName string) ([]PaneRow, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	runner, release := s.tmux.runner(ctx, serverKey{srv.Socket, srv.SocketPath}, srv)
 	defer release()
 	infos, err := tmuxdriver.ListPanes(ctx, runner)
+	if err != nil && target != "" && dispatchstate.Gone(err) {
+		return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
+			Classification: handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}}}, nil
+	}
 	if err != nil {
 		return nil, err
+	}
+	if target != "" {
+		id := target
+		if !strings.HasPrefix(target, "%") {
+			out, err := runner.Run(ctx, nil, "display-message", "-p", "-t", target, "#{pane_id}")
+			if err == nil {
+				id = strings.TrimSpace(out)
+			}
+		}
+		infos = slices.DeleteFunc(infos, func(p tmuxdriver.PaneInfo) bool { return p.ID != id })
+		if len(infos) == 0 {
+			return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
+				Classification: handoff.Classification{Status: handoff.StatusError, Reason: "pane " + target + " is gone: not found on the tmux server"}}}, nil
+		}
 	}
 	busy := map[string]string{}
 	for _, v := range s.List(Filter{State: "running"}) {
@@ -458,9 +479,10 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, providerName
 			return nil, err
 		}
 		snap, err := pane.Observe(ctx)
-		row.Status, row.Reason = snap.Classification.Status, snap.Classification.Reason
+		row.Classification = snap.Classification
 		if err != nil {
-			row.Status, row.Reason = handoff.StatusError, err.Error()
+			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
+			row.Gone = dispatchstate.Gone(err)
 		}
 		rows = append(rows, row)
 	}

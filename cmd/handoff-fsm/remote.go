@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"time"
 
@@ -130,4 +132,101 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		return f.Exit
 	}
 	return code
+}
+
+// remotePanes asks the service for the board of the flags' server (the
+// target's pane alone when one is named).
+func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string) ([]serve.PaneRow, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"socket": *pf.socket, "socket_path": *pf.socketPath, "target": *pf.target, "provider": providerName} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return client.Panes(ctx, q)
+}
+
+// remoteStatus is status through a service: the same JSON object, the same
+// exit codes.
+func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdout, stderr io.Writer) int {
+	if *pf.target == "" {
+		fmt.Fprintln(stderr, "handoff-fsm status: --target is required (the agent's tmux pane: session:window.pane or %id)")
+		return exitUsage
+	}
+	rows, err := remotePanes(ctx, client, pf, *pf.provider)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		return exitFailure
+	}
+	if len(rows) != 1 {
+		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), *pf.target)
+		return exitFailure
+	}
+	if err := writeJSON(stdout, rows[0].Classification); err != nil {
+		return exitFailure
+	}
+	if rows[0].Gone {
+		return exitTerminal
+	}
+	return exitOK
+}
+
+// remoteWatch is watch through a service: a line per status change of the
+// target, or the board of its server.
+func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
+	live := *pf.target == "" && isTerminal(stdout)
+	rows := map[string]*boardRow{}
+	last := ""
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		got, err := remotePanes(ctx, client, pf, providerName)
+		if ctx.Err() != nil {
+			return exitOK
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			return exitFailure
+		}
+		switch {
+		case *pf.target != "" && len(got) == 1:
+			c := got[0].Classification
+			key := string(c.Status)
+			if got[0].Gone {
+				key += "\x00" + c.Reason
+			}
+			if key != last {
+				fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), c.Status, c.Reason)
+				last = key
+			}
+		case *pf.target == "":
+			seen := map[string]bool{}
+			for _, p := range got {
+				seen[p.ID] = true
+				r := rows[p.ID]
+				if r == nil || r.Status != p.Status || r.Provider != p.Provider {
+					r = &boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Since: time.Now(), Reason: p.Reason}
+					rows[p.ID] = r
+					if !live {
+						if err := json.NewEncoder(stdout).Encode(r); err != nil {
+							return exitFailure
+						}
+					}
+				}
+			}
+			for id := range rows {
+				if !seen[id] {
+					delete(rows, id)
+				}
+			}
+			if live {
+				drawBoard(stdout, rows)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return exitOK
+		case <-t.C:
+		}
+	}
 }
