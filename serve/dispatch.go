@@ -82,6 +82,8 @@ type dispatch struct {
 	cancel    func()
 	cancelled bool
 	waitSlot  bool
+	// written is the last checkpoint written to the state file.
+	written *fsm.Checkpoint
 }
 
 func newDispatch(st *dispatchstate.State, path string) *dispatch {
@@ -154,14 +156,40 @@ func (d *dispatch) markSending() error {
 }
 
 // checkpoint is the wait's OnCheckpoint: the state file follows the wait.
+// A checkpoint that differs from the last one written only in the time and
+// count of the last look is not written (a working agent is looked at
+// every few tens of milliseconds after a file event; each write is an
+// fsync): resumed from the older one, the wait looks at once and decides
+// the same, since every fact a decision rests on (state, grace start,
+// failures in a row, journal, archive, a consume under way) is in it.
 func (d *dispatch) checkpoint(cp fsm.Checkpoint) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	same := d.written != nil && sameFacts(*d.written, cp)
 	d.st.Wait = &cp
 	if d.state == StateAccepted || d.state == StateSending {
 		d.state = string(cp.Core.State)
 	}
-	return d.st.Write(d.path)
+	if same {
+		return nil
+	}
+	if err := d.st.Write(d.path); err != nil {
+		return err
+	}
+	d.written = &cp
+	return nil
+}
+
+// sameFacts reports whether two checkpoints differ at most in the last
+// look's time and the number of looks.
+func sameFacts(a, b fsm.Checkpoint) bool {
+	if a.Core.Consuming != nil || b.Core.Consuming != nil || len(a.Journal) != len(b.Journal) ||
+		a.ArchiveDir != b.ArchiveDir || a.ArchiveSeq != b.ArchiveSeq {
+		return false
+	}
+	x, y := a.Core, b.Core
+	x.LastAt, x.Polls, y.LastAt, y.Polls = time.Time{}, 0, time.Time{}, 0
+	return x == y
 }
 
 // finish records the ending.

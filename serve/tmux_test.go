@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -86,9 +89,11 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	long := quickAgent()
 	long.Work = 5 * time.Minute
 	doomed := startAgents(t, 2, long)
-	slow := quickAgent()
-	slow.Work = 4 * time.Second
-	other := startAgents(t, 1, slow)
+	// The other server's agent asks for approval before it answers; the
+	// test approves once the first server is dead.
+	asks := quickAgent()
+	asks.Scenario = simagent.ScenarioAsks
+	other := startAgents(t, 1, asks)
 	s := startService(t, "", true)
 	ctx := context.Background()
 	lazy := func(b serve.SubmitBody) serve.SubmitBody {
@@ -108,9 +113,11 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "every agent working", func() bool {
+	// With a minute's poll a working agent is looked at when its output
+	// pauses or at the poll: wait until every wait has started.
+	waitFor(t, "every wait started", func() bool {
 		for _, id := range append(doomedIDs, survivor.ID) {
-			if v, _ := s.client.Get(ctx, id, 0); v.State != "Working" {
+			if v, _ := s.client.Get(ctx, id, 0); v.State != "AwaitingStart" && v.State != "Working" {
 				return false
 			}
 		}
@@ -130,10 +137,30 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	if d := time.Since(killed); d > 30*time.Second {
 		t.Fatalf("the dead server's dispatches ended %v after it died", d)
 	}
+	if v, _ := s.client.Get(ctx, survivor.ID, 0); v.Final {
+		t.Fatalf("the other server's dispatch ended with the first server: %+v", v)
+	}
+	approve(t, other, other.panes[0])
 	if v := s.final(t, survivor.ID); v.Outcome != "done" || content(v) != "still here\n" {
 		t.Fatalf("the other server's dispatch: %+v %q", v, content(v))
 	}
 	if _, err := (tmuxdriver.Server{Socket: other.priv.Socket}).Run(ctx, nil, "list-sessions"); err != nil {
 		t.Fatalf("the other server: %v", err)
+	}
+}
+
+// approve answers y to the agent in pane once it shows its approval menu.
+func approve(t testing.TB, a *agents, pane string) {
+	t.Helper()
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.priv.Server, Target: pane, Classifier: codex.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the approval menu", func() bool {
+		st, err := p.Status(context.Background())
+		return err == nil && st == handoff.StatusWaitingUserAnswer
+	})
+	if err := p.SendKeys(context.Background(), "y"); err != nil {
+		t.Fatal(err)
 	}
 }
