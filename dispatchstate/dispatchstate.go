@@ -54,6 +54,9 @@ type State struct {
 	// another process (the service accepts it before it pastes) and show
 	// who was asked what; "" when the prompt is not kept.
 	Prompt string `json:"prompt,omitempty"`
+	// WaitSlot: when another dispatch holds the role's response slot, wait
+	// for it instead of failing (fsm.Options.WaitSlot).
+	WaitSlot bool `json:"wait_slot,omitempty"`
 	// Created is when the dispatch was accepted (zero when not recorded).
 	Created time.Time `json:"created,omitzero"`
 	// SendStarted is set, and written, before the prompt is pasted: a state

@@ -132,7 +132,7 @@ func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error()})
 		return
 	}
-	v, err := s.Submit(Request{State: st, WaitSlot: body.WaitSlot})
+	v, err := s.Submit(Request{State: st})
 	var busy *BusyError
 	switch {
 	case errors.As(err, &busy):
@@ -205,7 +205,7 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	}
 	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt}
+		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
 	if b.SocketPath == "" {
 		st.SocketPath = ""
 	}

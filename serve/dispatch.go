@@ -81,7 +81,6 @@ type dispatch struct {
 	journal   []trace.Transition
 	cancel    func()
 	cancelled bool
-	waitSlot  bool
 	// written is the last checkpoint written to the state file.
 	written *fsm.Checkpoint
 }

@@ -156,10 +156,10 @@ func nextName(n dispatchstate.Next) string {
 }
 
 // Request is a dispatch to accept: the pane, the role, the work folder, the
-// prompt and the settings (see api.go for its JSON).
+// prompt and the settings (see api.go for its JSON); ID and Created are set
+// by Submit. State.WaitSlot waits for a busy slot instead of a BusyError.
 type Request struct {
-	State    *dispatchstate.State // ID, Prompt and Created are set by Submit
-	WaitSlot bool
+	State *dispatchstate.State
 }
 
 // BusyError is Submit's error when the role's response slot in that work
@@ -191,7 +191,6 @@ func (s *Service) Submit(req Request) (View, error) {
 		return View{}, err
 	}
 	d := newDispatch(st, filepath.Join(s.dir, st.ID+".json"))
-	d.waitSlot = req.WaitSlot
 	path, err := d.responsePath()
 	if err != nil {
 		return View{}, err
@@ -201,10 +200,10 @@ func (s *Service) Submit(req Request) (View, error) {
 	if s.ctx.Err() != nil {
 		return View{}, errors.New("serve: the service is stopping")
 	}
-	if holder, ok := s.slots[path]; ok && !req.WaitSlot {
+	if holder, ok := s.slots[path]; ok && !st.WaitSlot {
 		return View{}, &BusyError{ID: holder}
 	}
-	if !req.WaitSlot {
+	if !st.WaitSlot {
 		// Another process (a local send) may hold it: ask the lock.
 		if err := responsefile.EnsureDir(st.Workdir); err != nil {
 			return View{}, err
@@ -223,7 +222,7 @@ func (s *Service) Submit(req Request) (View, error) {
 		return View{}, fmt.Errorf("serve: keep the dispatch: %w", err)
 	}
 	s.all[st.ID] = d
-	if !req.WaitSlot {
+	if !st.WaitSlot {
 		s.slots[path] = st.ID
 	}
 	s.hub.publish(Event{Type: "accepted", ID: st.ID, Role: st.Role, State: StateAccepted})
@@ -481,7 +480,7 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 	defer release()
 	log := s.log.With("id", st.ID, "role", st.Role)
 	opts := fsm.Options{Config: cfg, Role: st.Role, Roles: st.Roles(), Workdir: st.Workdir, Logger: log,
-		WaitSlot: d.waitSlot,
+		WaitSlot: st.WaitSlot,
 		Observer: func(e fsm.Entry) {
 			d.setState(string(e.To))
 			s.hub.publish(Event{Type: "transition", ID: st.ID, Role: st.Role, From: string(e.From), To: string(e.To),

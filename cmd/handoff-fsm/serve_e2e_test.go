@@ -163,6 +163,23 @@ func TestSendThroughTheServiceEndsAsALocalSend(t *testing.T) {
 		if code != exitTerminal {
 			t.Fatalf("status of a gone pane through the service: exit %d", code)
 		}
+		// watch: a line for the pane, and the board as JSON lines.
+		for _, args := range [][]string{{"--target", a.pane.Target()}, nil} {
+			w := cliCmd(context.Background(), append([]string{"watch", "--server", "unix:" + sock, "--socket", a.srv.Socket, "--interval", "200ms"}, args...)...)
+			var out syncBuffer
+			w.Stdout = &out
+			if err := w.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitOutput(t, &out, "idle")
+			w.Process.Signal(os.Interrupt)
+			if err := w.Wait(); err != nil {
+				t.Fatalf("watch %v: %v\n%s", args, err, out.String())
+			}
+			if args == nil && !strings.Contains(out.String(), `"pane":"`+a.pane.Target()+`"`) {
+				t.Fatalf("the board through the service:\n%s", out.String())
+			}
+		}
 	})
 }
 
