@@ -8,8 +8,8 @@
 // saying so). The state files are also the history (List).
 //
 // Every tmux server is read through one shared tmux control-mode client
-// (tmuxdriver.Shared): a look starts no process, and the client gets the
-// output only of the panes under dispatch.
+// (tmuxdriver.Shared): a look starts no process, and the client asks tmux
+// for no pane output.
 package serve
 
 import (
@@ -144,6 +144,21 @@ func (s *Service) reload() error {
 		}
 	}
 	slices.SortFunc(again, func(a, b *dispatch) int { return a.st.Created.Compare(b.st.Created) })
+	// A dispatch that had pasted owns its slot: it goes on first, and one
+	// accepted to the same slot but not pasted waits for it (takeSlot), as
+	// it did in the service that died. Then the others, oldest first.
+	for _, pasted := range []bool{true, false} {
+		for _, d := range again {
+			if (d.st.Next() != dispatchstate.Send) != pasted {
+				continue
+			}
+			if p, err := d.responsePath(); err == nil {
+				if _, held := s.slots[p]; !held {
+					s.slots[p] = d.st.ID
+				}
+			}
+		}
+	}
 	for _, d := range again {
 		s.log.Info("going on with a dispatch of the previous service", "id", d.st.ID, "role", d.st.Role, "next", nextName(d.st.Next()))
 		s.start(d)

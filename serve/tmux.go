@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
@@ -33,25 +32,19 @@ func newTerminals(control bool, notice func(string, ...any)) *terminals {
 	return &terminals{control: control, notice: notice, servers: map[serverKey]*sharedRef{}}
 }
 
-// term is a dispatch's pane, and the hints of its output.
+// term is a dispatch's pane, and a channel that wakes its wait when the
+// server's control client dies (the server may be gone: look now).
 type term struct {
-	pane   *tmuxdriver.Pane
-	output <-chan struct{}
+	pane *tmuxdriver.Pane
+	wake <-chan struct{}
 }
 
-// hints hands the pane's output to the wait: a look once it pauses. An
-// agent's spinner redraws about ten times a second; a pause of 200 ms is
-// the end of a burst, not a frame, so a working agent costs a look per
-// poll, not one per frame.
+// hints hands the wake channel to the wait (as output: a look at once).
 func (t term) hints(opts *fsm.Options) {
-	if t.output != nil {
-		opts.Output = t.output
-		opts.OutputQuiet = outputQuiet
+	if t.wake != nil {
+		opts.Output = t.wake
 	}
 }
-
-// outputQuiet is how long a pane's output must pause before a look.
-const outputQuiet = 200 * time.Millisecond
 
 // pane opens st's pane; release when the dispatch is over.
 func (t *terminals) pane(ctx context.Context, st *dispatchstate.State) (term, func(), error) {
@@ -65,24 +58,14 @@ func (t *terminals) pane(ctx context.Context, st *dispatchstate.State) (term, fu
 	}
 	key := serverKey{st.Socket, st.SocketPath}
 	ref := t.acquire(ctx, key, o.Server, st.Target)
-	release := func() { t.release(key, ref) }
 	o.Runner = ref.shared.Runner()
 	p, err := tmuxdriver.New(o)
 	if err != nil {
-		release()
+		t.release(key, ref)
 		return term{}, nil, err
 	}
-	id := st.Target
-	if !strings.HasPrefix(id, "%") {
-		// The output is per pane id: ask tmux (over the client) which.
-		out, err := o.Runner.Run(ctx, nil, "display-message", "-p", "-t", st.Target, "#{pane_id}")
-		if err != nil {
-			return term{pane: p}, release, nil // the wait will say what is wrong
-		}
-		id = strings.TrimSpace(out)
-	}
-	hints, stop := ref.shared.Watch(id)
-	return term{pane: p, output: hints}, func() { stop(); release() }, nil
+	wake, stop := ref.shared.Watch()
+	return term{pane: p, wake: wake}, func() { stop(); t.release(key, ref) }, nil
 }
 
 // acquire returns the server's shared client, starting one (attached to

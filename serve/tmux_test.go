@@ -113,8 +113,8 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// With a minute's poll a working agent is looked at when its output
-	// pauses or at the poll: wait until every wait has started.
+	// With a minute's poll the wait sees the agent working at its next
+	// poll, a minute away: wait until every wait has started.
 	waitFor(t, "every wait started", func() bool {
 		for _, id := range append(doomedIDs, survivor.ID) {
 			if v, _ := s.client.Get(ctx, id, 0); v.State != "AwaitingStart" && v.State != "Working" {
