@@ -107,7 +107,9 @@ func New(o Options) (*Service, error) {
 // files keep them, and the next service on this folder goes on with them),
 // the tmux control clients end, and the folder's lock is released.
 func (s *Service) Close() error {
-	s.cancel()
+	s.mu.Lock()
+	s.cancel() // under the lock: no dispatch starts after this
+	s.mu.Unlock()
 	s.wg.Wait()
 	s.tmux.close()
 	s.hub.close()
@@ -210,39 +212,62 @@ func (s *Service) Submit(req Request) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
+	// The slot is reserved under the lock; the lock probe and the fsync
+	// are done outside it, so submissions do not queue behind each other.
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx.Err() != nil {
-		return View{}, errors.New("serve: the service is stopping")
+	if !st.WaitSlot {
+		if holder, ok := s.slots[path]; ok {
+			s.mu.Unlock()
+			return View{}, &BusyError{ID: holder}
+		}
+		s.slots[path] = st.ID
 	}
-	if holder, ok := s.slots[path]; ok && !st.WaitSlot {
-		return View{}, &BusyError{ID: holder}
+	s.mu.Unlock()
+	if err := s.keep(d, path); err != nil {
+		if !st.WaitSlot {
+			s.mu.Lock()
+			if s.slots[path] == st.ID {
+				delete(s.slots, path)
+			}
+			s.mu.Unlock()
+		}
+		return View{}, err
 	}
+	return d.view(false), nil
+}
+
+// keep checks that no other process holds d's slot (unless it may wait),
+// writes d's state file, and starts it.
+func (s *Service) keep(d *dispatch, path string) error {
+	st := &d.st
 	if !st.WaitSlot {
 		// Another process (a local send) may hold it: ask the lock.
 		if err := responsefile.EnsureDir(st.Workdir); err != nil {
-			return View{}, err
+			return err
 		}
 		slot, err := responsefile.Lock(s.ctx, path, st.Role, st.Workdir, false)
 		var busy *responsefile.SlotBusyError
 		if errors.As(err, &busy) {
-			return View{}, &BusyError{PID: busy.PID, Err: err}
+			return &BusyError{PID: busy.PID, Err: err}
 		}
 		if err != nil {
-			return View{}, err
+			return err
 		}
 		slot.Release()
 	}
 	if err := st.Write(d.path); err != nil {
-		return View{}, fmt.Errorf("serve: keep the dispatch: %w", err)
+		return fmt.Errorf("serve: keep the dispatch: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx.Err() != nil {
+		// Kept on disk: the next service on the folder sends it.
+		return errors.New("serve: the service is stopping; the dispatch is kept and goes on at the next start")
 	}
 	s.all[st.ID] = d
-	if !st.WaitSlot {
-		s.slots[path] = st.ID
-	}
 	s.hub.publish(Event{Type: "accepted", ID: st.ID, Role: st.Role, State: StateAccepted})
 	s.start(d)
-	return d.view(false), nil
+	return nil
 }
 
 // start runs d in the background.
