@@ -64,8 +64,10 @@ type State struct {
 	// (see Next).
 	SendStarted time.Time `json:"send_started,omitzero"`
 	// Wait is the engine's checkpoint: the core's snapshot, the journal,
-	// the archive folder and its last number. Absent until the prompt was
-	// sent and the wait started.
+	// the archive folder and its last number, and the pane's identity (its
+	// id, its process and the server's, with their start times: a resumed
+	// wait ends with a terminal error when the target now names another
+	// pane). Absent until the prompt was sent and the wait started.
 	Wait *fsm.Checkpoint `json:"wait,omitempty"`
 	// Finished is the outcome, once there is one.
 	Finished *Finished `json:"finished,omitempty"`
@@ -234,6 +236,15 @@ func (st *State) Validate() error {
 	}
 	if _, err := fsm.Resume(cfg, w.Core); err != nil {
 		return fieldErr("wait.core", "%v", err)
+	}
+	if w.Pane != nil {
+		if err := w.Pane.Validate(); err != nil {
+			var fe *handoff.PaneFieldError
+			if errors.As(err, &fe) {
+				return fieldErr("wait.pane."+fe.Field, "%s", fe.Problem)
+			}
+			return fieldErr("wait.pane", "%v", err)
+		}
 	}
 	if w.Core.State.Final() {
 		return fieldErr("wait.core.state", "%s, but the state file has no finished outcome", w.Core.State)
