@@ -85,7 +85,7 @@ func New(o Options) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := lockFolder(lock); err != nil {
 		lock.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			return nil, fmt.Errorf("%w (%s)", ErrLocked, o.StateDir)
@@ -101,6 +101,21 @@ func New(o Options) (*Service, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// lockFolder takes the state folder's lock. A lock just released can stay
+// held for a moment by a child process between fork and exec (it shares the
+// open file until exec closes it), so a busy lock is tried again for a
+// second before it counts as another service's.
+func lockFolder(f *os.File) error {
+	deadline := time.Now().Add(time.Second)
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Close stops the service: running waits stop where they are (their state
