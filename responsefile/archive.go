@@ -117,21 +117,11 @@ func (a *Archive) place(src, role, kind string) (string, error) {
 
 // renameNoReplace moves src to dst in one atomic step that fails with
 // fs.ErrExist when dst exists, so a crash leaves the file in exactly one of
-// the two places. Where the filesystem cannot do that, it checks first and
-// renames (a race with another run could then replace a file; the numbers
-// are per run, so only a run started in the same millisecond could).
+// the two places (osRename: how each system does it).
 func renameNoReplace(src, dst string) error {
-	err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_NOREPLACE)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, unix.EEXIST):
-		return fs.ErrExist
-	case errors.Is(err, unix.EINVAL), errors.Is(err, unix.ENOSYS):
-		if _, serr := os.Lstat(dst); serr == nil {
-			return fs.ErrExist
-		}
-		return os.Rename(src, dst)
+	err := osRename(unix.AT_FDCWD, src, unix.AT_FDCWD, dst)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
 	}
 	return &os.LinkError{Op: "rename", Old: src, New: dst, Err: err}
 }

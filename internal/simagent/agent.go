@@ -21,7 +21,6 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -231,8 +230,10 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 		}
 	}()
 	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
+	if sigs := resizeSignals(); len(sigs) > 0 {
+		signal.Notify(winch, sigs...)
+		defer signal.Stop(winch)
+	}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 
