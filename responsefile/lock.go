@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,8 +86,15 @@ func Lock(ctx context.Context, path, role, workdir string, wait bool) (*Slot, er
 }
 
 // tryLock takes the lock once; the error wraps ErrSlotBusy when it is held.
+// The lock file is opened in the response folder, neither following a
+// symlinked folder nor a symlink in its own place.
 func tryLock(lp string) (*Slot, error) {
-	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
+	d, name, err := openFolderOf(lp)
+	if err != nil {
+		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
+	}
+	f, err := d.open(name, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW, 0o644)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
 	}
@@ -126,7 +134,17 @@ func flock(f *os.File, how int) error {
 
 // holder reads the pid the holder wrote into the lock file; 0 if none yet.
 func holder(lp string) int {
-	b, err := os.ReadFile(lp)
+	d, name, err := openFolderOf(lp)
+	if err != nil {
+		return 0
+	}
+	f, err := d.open(name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	d.Close()
+	if err != nil {
+		return 0
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 64))
+	f.Close()
 	if err != nil {
 		return 0
 	}
