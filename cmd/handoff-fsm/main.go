@@ -52,6 +52,7 @@ func commands() map[string]command {
 		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
 		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
+		"version":   {summary: "print the build: module version, source revision, Go version", run: runVersion},
 		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }
@@ -71,6 +72,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
 	c, ok := cmds[args[0]]
 	if !ok {

@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 const sendUsage = `usage: handoff-fsm send --target T [--socket NAME | --socket-path PATH] --role ROLE
@@ -343,6 +344,8 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		rep = &trace.Report{Outcome: "failed", Error: "terminal_error", Transitions: []trace.Transition{}}
 	}
 	if asJSON && rep != nil {
+		v := version.Get()
+		rep.Version = &v
 		if jerr := writeJSON(stdout, rep); jerr != nil {
 			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, jerr)
 			return exitFailure
