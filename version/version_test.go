@@ -31,8 +31,8 @@ func TestInfoOfTheCommandBuiltFromACheckout(t *testing.T) {
 
 func TestInfoOfALibraryInAnotherProgram(t *testing.T) {
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8",
-		Main: debug.Module{Path: "example.com/orchestrator", Version: "v0.3.0"},
-		Deps: []*debug.Module{{Path: "golang.org/x/sys", Version: "v0.49.0"}, {Path: version.Module, Version: "v1.4.1"}},
+		Main:     debug.Module{Path: "example.com/orchestrator", Version: "v0.3.0"},
+		Deps:     []*debug.Module{{Path: "golang.org/x/sys", Version: "v0.49.0"}, {Path: version.Module, Version: "v1.4.1"}},
 		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "feedface"}, {Key: "vcs.modified", Value: "true"}}}
 	got := version.FromBuildInfo(bi)
 	if got.Version != "v1.4.1" || got.Revision != "" || got.Modified {
