@@ -190,26 +190,42 @@ func claudeConfig(strict bool) handoff.Config {
 	return cfg
 }
 
-// checkPath accepts the two paths the spec allows for a dispatch that ends
-// in final: through Working, or — when the agent showed no sign of work
-// within the startup window, as on a heavily loaded machine — through
-// StartupTimeout first. A quiet agent whose grace ran out (EventQuiet) is
-// only allowed when quietOK.
-func checkPath(t *testing.T, d *dispatch, cfg handoff.Config, final handoff.State, quietOK bool) {
+// checkPath asserts what the spec guarantees about a dispatch's path,
+// whatever the machine's timing: it is a chain of moves the table allows
+// and it ends in final. Which chain (through Working, or through
+// StartupTimeout first when the agent showed no sign of work in the startup
+// window, or straight to the end when the first poll already decides)
+// depends on how fast the CLI draws, so it is logged, not asserted.
+func checkPath(t *testing.T, d *dispatch, final handoff.State) {
 	t.Helper()
-	got := d.path()
-	normal := []handoff.State{handoff.AwaitingStart, handoff.Working, final}
-	late := []handoff.State{handoff.AwaitingStart, handoff.StartupTimeout, handoff.Working, final}
-	if quietOK {
-		normal = []handoff.State{handoff.AwaitingStart, handoff.Working, handoff.IdleGrace, final}
-		late = []handoff.State{handoff.AwaitingStart, handoff.StartupTimeout, handoff.Working, handoff.IdleGrace, final}
+	if err := fsm.CheckJournal(d.res.Journal); err != nil {
+		t.Fatalf("journal %+v: %v", d.res.Journal, err)
 	}
-	switch {
-	case slices.Equal(got, normal):
-	case slices.Equal(got, late):
-		t.Logf("Claude Code showed no sign of work within the %v startup window (a loaded machine); the spec's StartupTimeout path was taken", cfg.IdleGrace)
+	got := d.path()
+	if len(got) == 0 || got[len(got)-1] != final {
+		t.Fatalf("transitions %v, want a path ending in %s", got, final)
+	}
+	t.Logf("path: %v", got)
+}
+
+// checkNoFileTiming asserts the spec's timing of a strict no-file failure
+// on either path the timing allows: seen working, the grace ran on
+// consecutive quiet polls; never seen working (the turn ended between two
+// polls), not before twice the grace.
+func checkNoFileTiming(t *testing.T, d *dispatch, we *handoff.WaitError, cfg handoff.Config) {
+	t.Helper()
+	switch we.State {
+	case handoff.IdleGrace:
+		if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
+			t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
+		}
+	case handoff.StartupTimeout:
+		if we.Elapsed < 2*cfg.IdleGrace {
+			t.Fatalf("failed after %v from StartupTimeout, before twice the %v grace", we.Elapsed, cfg.IdleGrace)
+		}
+		t.Logf("the turn ended between two polls; the startup timeout released the guard (spec path)")
 	default:
-		t.Fatalf("transitions %v, want %v (or %v)", got, normal, late)
+		t.Fatalf("failed in %s, want IdleGrace (or StartupTimeout when the turn was never seen)", we.State)
 	}
 }
 
@@ -238,7 +254,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 	if err != nil || string(archived) != d.res.Content {
 		t.Fatalf("archived copy %q (%v) differs from the returned content", archived, err)
 	}
-	checkPath(t, d, claudeConfig(true), handoff.Done, false)
+	checkPath(t, d, handoff.Done)
 	turns := r.model.Turns()
 	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
 		t.Fatalf("Claude Code did not pass the RESPONSE FILE INSTRUCTION to the model: %+v", turns)
@@ -306,14 +322,8 @@ func TestRealClaudeAnswerWithoutFile(t *testing.T) {
 		if !errors.Is(d.err, handoff.ErrNoResponseFile) || !errors.As(d.err, &we) {
 			r.fail("got %v, want the strict no-response-file error", d.err)
 		}
-		if we.State != handoff.IdleGrace {
-			t.Fatalf("failed in %s, want IdleGrace", we.State)
-		}
-		checkPath(t, d, cfg, handoff.Failed, true)
-		// The grace ran on consecutive quiet polls after the agent was seen.
-		if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
-			t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
-		}
+		checkPath(t, d, handoff.Failed)
+		checkNoFileTiming(t, d, we, cfg)
 		t.Logf("error message: %v", d.err)
 	})
 	t.Run("fallback", func(t *testing.T) {
@@ -360,9 +370,10 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 			if !strings.Contains(d.err.Error(), tc.detail) {
 				t.Fatalf("the error %q does not quote the screen's %q", d.err, tc.detail)
 			}
-			// The error ends the wait at once: it is never taken for a quiet
-			// agent whose grace runs out.
-			checkPath(t, d, claudeConfig(true), handoff.Failed, false)
+			// The error ends the wait as soon as it is on the screen, from
+			// whichever state the wait is in (the first poll may already
+			// show it): never as a quiet agent whose grace ran out.
+			checkPath(t, d, handoff.Failed)
 			if n := len(d.res.Journal); n == 0 || d.res.Journal[n-1].Event != handoff.EventTerminalError {
 				t.Fatalf("journal %+v does not end on terminal_error", d.res.Journal)
 			}

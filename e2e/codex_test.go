@@ -214,9 +214,7 @@ func TestRealCodexDispatchReturnsTheFileCodexWrote(t *testing.T) {
 	if err != nil || string(archived) != d.res.Content {
 		t.Fatalf("archived copy %q (%v) differs from the returned content", archived, err)
 	}
-	if got := d.path(); !slices.Equal(got, []handoff.State{handoff.AwaitingStart, handoff.Working, handoff.Done}) {
-		t.Fatalf("transitions %v, want AwaitingStart → Working → Done", got)
-	}
+	checkPath(t, d, handoff.Done)
 	reqs := r.model.Requests()
 	if len(reqs) == 0 || !strings.Contains(reqs[0].UserText, handoff.InstructionHeader) {
 		t.Fatalf("Codex did not pass the RESPONSE FILE INSTRUCTION to the model: %+v", reqs)
@@ -406,21 +404,8 @@ func TestRealCodexAnswerWithoutFile(t *testing.T) {
 		if !errors.Is(d.err, handoff.ErrNoResponseFile) || !errors.As(d.err, &we) {
 			t.Fatalf("got %v, want the strict no-response-file error", d.err)
 		}
-		switch we.State {
-		case handoff.IdleGrace:
-			// Seen working: the grace ran on consecutive quiet polls.
-			if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
-				t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
-			}
-		case handoff.StartupTimeout:
-			// Never seen working: not before twice the grace.
-			if we.Elapsed < 2*cfg.IdleGrace {
-				t.Fatalf("failed after %v from StartupTimeout, before twice the %v grace", we.Elapsed, cfg.IdleGrace)
-			}
-			t.Logf("the turn ended between two polls; the startup timeout released the guard (spec path)")
-		default:
-			t.Fatalf("failed in %s, want IdleGrace (or StartupTimeout when the turn was never seen)", we.State)
-		}
+		checkPath(t, d, handoff.Failed)
+		checkNoFileTiming(t, d, we, cfg)
 		t.Logf("error message: %v", d.err)
 	})
 	t.Run("fallback", func(t *testing.T) {
@@ -488,10 +473,10 @@ func TestRealCodexSendCommand(t *testing.T) {
 		if code != 0 || stdout != answer+"\n" {
 			t.Fatalf("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
-		for _, s := range []handoff.State{handoff.Working, handoff.Done} {
-			if !strings.Contains(stderr, string(s)) {
-				t.Errorf("stderr does not show the transition to %s", s)
-			}
+		// Which states the dispatch went through depends on how fast Codex
+		// draws; that it ended in Done does not.
+		if !strings.Contains(stderr, string(handoff.Done)) {
+			t.Errorf("stderr does not show the transition to %s", handoff.Done)
 		}
 		// The recorded real session replays offline to the same outcome.
 		out, err := exec.Command(bin, "replay", trace).Output()

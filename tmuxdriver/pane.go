@@ -290,7 +290,8 @@ func (p *Pane) alive(s Snapshot) error {
 
 // Send delivers text to the agent as one message: it loads the text into a
 // uniquely named tmux buffer from stdin, pastes it with bracketed paste
-// (deleting the buffer), waits EnterDelay, and presses Enter as a separate
+// (deleting the buffer), waits EnterDelay and until the screen holds still
+// (at most VerifyTimeout), and presses Enter as a separate
 // key. It then watches the screen for up to VerifyTimeout; if the screen has
 // not changed since the paste (the agent took the Enter as part of the
 // paste), it presses Enter once more. CRLF line breaks are sent as LF.
@@ -323,6 +324,13 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	}
 	if err := sleep(ctx, p.o.EnterDelay); err != nil {
 		return err
+	}
+	// A busy agent may still be drawing the paste (Claude Code folds it
+	// into "[Pasted text #1]" late on a loaded machine): that change would
+	// pass for the prompt's submission below, and an Enter pressed while
+	// the paste is digested can be swallowed. So let the screen settle.
+	if err := p.awaitStill(ctx, p.o.VerifyTimeout); err != nil {
+		return fmt.Errorf("send: %w", err)
 	}
 	// The screen right before Enter, taken in the same tmux process that
 	// presses it.
@@ -380,6 +388,30 @@ func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {
 		}
 		if time.Now().After(deadline) {
 			return false, nil
+		}
+	}
+}
+
+// awaitStill polls the visible screen until two looks 50 ms apart agree,
+// or max has passed (an animated screen never holds still; Send then goes
+// on as before).
+func (p *Pane) awaitStill(ctx context.Context, max time.Duration) error {
+	deadline := time.Now().Add(max)
+	prev := ""
+	for first := true; ; first = false {
+		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		if err != nil {
+			return p.paneErr(err)
+		}
+		if !first && significant(now) == prev {
+			return nil
+		}
+		prev = significant(now)
+		if time.Now().After(deadline) {
+			return nil
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return err
 		}
 	}
 }
