@@ -120,6 +120,10 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
 	if err != nil {
 		return usageErr("%v", err)
 	}
