@@ -733,17 +733,31 @@ func TestSendLogFormatJSON(t *testing.T) {
 func TestWatchBoardListsEveryPane(t *testing.T) {
 	t.Parallel()
 	a := startAgent(t, quickAgent...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// Read the JSON lines as they come until the board has shown both panes
+	// (the agent's idle), however slow the machine; then stop it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
-	out, _ := cmd.Output() // ends when the context does
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cancel()
 	rows := map[string]map[string]any{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
 		var r map[string]any
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("not a JSON line: %q (%v)", line, err)
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("not a JSON line: %q (%v)", sc.Text(), err)
 		}
 		rows[r["pane"].(string)] = r
+		if agent := rows[a.pane.Target()]; len(rows) == 2 && agent != nil && agent["status"] == "idle" {
+			break
+		}
 	}
 	agent := rows[a.pane.Target()]
 	if len(rows) != 2 || agent == nil || agent["status"] != "idle" || agent["provider"] != "codex" || agent["target"] != "agent:0.0" {
