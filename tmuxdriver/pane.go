@@ -70,6 +70,9 @@ type Options struct {
 	// control-mode client instead (no process per poll), falling back to
 	// Server.Run by itself.
 	Runner Runner
+	// Processes tells when the pane's process started, for Identity;
+	// HostProcesses if nil.
+	Processes ProcessStarts
 }
 
 // Runner runs one tmux command line, as Server.Run does.

@@ -25,7 +25,7 @@ func TestSendArrivesIntact(t *testing.T) {
 		"10,000 characters":            strings.Repeat("0123456789", 1000),
 		"many lines":                   strings.Join(many, "\n"),
 		"tabs and blank lines":         "first\n\n\tindented\n   spaced\n\nlast",
-		"response file instruction":    handoff.WithInstruction("Do the thing.", "/tmp/dir with space/it's/analyst_summary.md"),
+		"response file instruction":    handoff.WithInstruction("Do the thing.", "/tmp/dir with space/it's/analyst_summary.md", "TESTRECEIPTAAAAAAAAA"),
 	}
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {

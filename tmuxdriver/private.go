@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Private is a tmux server of one's own, on a fresh socket name, with one
@@ -52,6 +53,9 @@ type PrivateOptions struct {
 // envVersion is the oldest tmux with new-session -e (PrivateOptions.Env).
 var envVersion = TmuxVersion{3, 2, "3.2"}
 
+// startTimeout bounds the call that starts a private server.
+const startTimeout = 30 * time.Second
+
 // StartPrivate starts a private tmux server. It reads no tmux
 // configuration file (-f /dev/null), so runs are the same on every machine.
 func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
@@ -70,7 +74,7 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	if opts.Command == "" {
 		opts.Command = "sleep 86400"
 	}
-	v, err := (Server{}).CheckVersion(ctx)
+	v, err := (Server{Timeout: startTimeout}).CheckVersion(ctx)
 	if errors.Is(err, ErrTmuxTooOld) {
 		return nil, fmt.Errorf("start a private tmux server: %w", err)
 	}
@@ -95,7 +99,11 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	if opts.KeepAlive {
 		args = append(args, ";", "new-window", "-d", "-t", opts.Session+":", "sleep 86400")
 	}
-	out, err := p.Run(ctx, nil, args...)
+	// Starting a server (fork, socket, first pane) is the slowest call
+	// there is; on a loaded machine it can take longer than a look may.
+	starter := p.Server
+	starter.Timeout = max(starter.Timeout, startTimeout)
+	out, err := starter.Run(ctx, nil, args...)
 	if err != nil {
 		_ = p.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("start a private tmux server: %w", err)

@@ -25,6 +25,8 @@ type boardRow struct {
 	Status   handoff.Status `json:"status"`
 	Since    time.Time      `json:"since"` // when the pane entered Status
 	Reason   string         `json:"reason,omitempty"`
+	// Note says which dispatch holds the pane, or timed out on it.
+	Note string `json:"note,omitempty"`
 }
 
 // runBoard watches every pane of a tmux server: one line per pane —
@@ -46,6 +48,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitFailure
 		}
+		// Which dispatch holds each pane, or timed out on it: one tmux call.
+		ids, _ := srv.Identities(ctx, nil)
 		seen := map[string]bool{}
 		for _, p := range panes {
 			seen[p.id] = true
@@ -67,9 +71,17 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			if err != nil {
 				st, reason = handoff.StatusError, err.Error()
 			}
+			note := ""
+			if id, ok := ids[p.id]; ok && err == nil {
+				note = dispatchesOn(id, st).Note
+			}
 			r := rows[p.id]
-			if r == nil || r.Status != st || r.Provider != name {
-				r = &boardRow{Pane: p.id, Target: p.target, Provider: name, Status: st, Since: time.Now(), Reason: reason}
+			if r == nil || r.Status != st || r.Provider != name || r.Note != note {
+				since := time.Now()
+				if r != nil && r.Status == st {
+					since = r.Since
+				}
+				r = &boardRow{Pane: p.id, Target: p.target, Provider: name, Status: st, Since: since, Reason: reason, Note: note}
 				rows[p.id] = r
 				if !live {
 					if err := json.NewEncoder(stdout).Encode(r); err != nil {
@@ -135,10 +147,14 @@ func drawBoard(w io.Writer, rows map[string]*boardRow, width int) {
 		b.WriteString(cut(fmt.Sprintf(format, a...), width))
 		b.WriteString("\n")
 	}
-	line("%-6s %-16s %-8s %-19s %8s  %s", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON")
+	line("%-6s %-16s %-8s %-19s %8s  %s", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON / DISPATCH")
 	for _, id := range ids {
 		r := rows[id]
-		reason := cut(r.Reason, 61)
+		reason := r.Reason
+		if r.Note != "" {
+			reason = r.Note
+		}
+		reason = cut(reason, 101)
 		line("%-6s %-16s %-8s %-19s %8s  %s", r.Pane, r.Target, r.Provider, r.Status,
 			time.Since(r.Since).Round(time.Second), reason)
 	}

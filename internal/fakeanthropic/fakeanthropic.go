@@ -19,11 +19,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Kind says what a request was.
@@ -361,7 +362,7 @@ func (r Request) Prompt() string {
 	last := ""
 	for i := len(r.UserTexts) - 1; i >= 0; i-- {
 		t := r.UserTexts[i]
-		if heredoc.MatchString(t) {
+		if _, ok := handoff.ParseInstruction(t); ok {
 			return t
 		}
 		if last == "" && strings.TrimSpace(t) != "" {
@@ -531,17 +532,14 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// heredoc finds the instruction's command line: `cat << 'AGENT_EOF' > <path>`.
-var heredoc = regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > (.+)$`)
-
 // ResponseCommand builds the heredoc command the RESPONSE FILE INSTRUCTION
-// in prompt asks for, with answer as the response. It fails when the prompt
-// carries no instruction.
+// in prompt asks for (its last one), with answer as the response: the
+// instruction's receipt as the delimiter and the first line, as a model
+// that follows it writes. It fails when the prompt carries no instruction.
 func ResponseCommand(prompt, answer string) (string, error) {
-	m := heredoc.FindAllStringSubmatch(prompt, -1)
-	if len(m) == 0 {
+	t, ok := handoff.ParseInstruction(prompt)
+	if !ok {
 		return "", errors.New("fakeanthropic: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
 	}
-	target := strings.TrimSpace(m[len(m)-1][1])
-	return "cat << 'AGENT_EOF' > " + target + "\n" + answer + "\nAGENT_EOF", nil
+	return strings.TrimSuffix(t.Command(answer), "\n"), nil
 }

@@ -2,6 +2,7 @@ package fakeanthropic
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -183,6 +184,21 @@ func WriteResponse(answer string) Reply {
 	return toolReply("write-response", func(req Request) (string, any, string, error) {
 		cmd, err := ResponseCommand(req.Prompt(), answer)
 		return "Bash", BashInput{Command: cmd, Description: "Write the response file"}, "", err
+	})
+}
+
+// WriteFirstResponse is WriteResponse for the first user text of the
+// conversation that carries an instruction: a model answering the earliest
+// of the prompts it was given (Claude Code hands it a prompt typed during
+// a turn along with the conversation so far).
+func WriteFirstResponse(answer string) Reply {
+	return toolReply("write-first-response", func(req Request) (string, any, string, error) {
+		for _, text := range req.UserTexts {
+			if cmd, err := ResponseCommand(text, answer); err == nil {
+				return "Bash", BashInput{Command: cmd, Description: "Write the response file"}, "", nil
+			}
+		}
+		return "", nil, "", errors.New("fakeanthropic: no user text carries a RESPONSE FILE INSTRUCTION")
 	})
 }
 

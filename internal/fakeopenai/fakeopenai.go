@@ -17,10 +17,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Request is one request the server saw, with what the tests assert on.
@@ -36,6 +37,9 @@ type Request struct {
 	Reply string
 	// UserText is the text of the last user message in the request's input.
 	UserText string
+	// UserTexts are the texts of all the user messages in the request's
+	// input, in order.
+	UserTexts []string
 	// ToolOutputs are the outputs of function calls sent back in the input
 	// (function_call_output items), in order.
 	ToolOutputs []string
@@ -218,7 +222,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"fakeopenai: bad JSON"}}`, http.StatusBadRequest)
 		return
 	}
-	req.UserText = lastUserText(rb.Input)
+	req.UserTexts = userTexts(rb.Input)
+	if n := len(req.UserTexts); n > 0 {
+		req.UserText = req.UserTexts[n-1]
+	}
 	req.ToolOutputs = toolOutputs(rb.Input)
 	// Codex asks for a short task title on the side: answer it without
 	// touching the script, in the JSON shape it asked for.
@@ -293,9 +300,9 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-func lastUserText(items []inputItem) string {
-	for i := len(items) - 1; i >= 0; i-- {
-		it := items[i]
+func userTexts(items []inputItem) []string {
+	var out []string
+	for _, it := range items {
 		if it.Type != "message" || it.Role != "user" {
 			continue
 		}
@@ -306,7 +313,7 @@ func lastUserText(items []inputItem) string {
 		if err := json.Unmarshal(it.Content, &parts); err != nil {
 			var s string
 			if json.Unmarshal(it.Content, &s) == nil {
-				return s
+				out = append(out, s)
 			}
 			continue
 		}
@@ -314,9 +321,9 @@ func lastUserText(items []inputItem) string {
 		for _, p := range parts {
 			b.WriteString(p.Text)
 		}
-		return b.String()
+		out = append(out, b.String())
 	}
-	return ""
+	return out
 }
 
 func toolOutputs(items []inputItem) []string {
@@ -336,15 +343,13 @@ func toolOutputs(items []inputItem) []string {
 }
 
 // ResponseCommand builds the heredoc command the RESPONSE FILE INSTRUCTION
-// in prompt asks for, with answer as the response. It fails when the prompt
-// carries no instruction.
+// in prompt asks for (its last one), with answer as the response: the
+// instruction's receipt as the delimiter and the first line, as a model
+// that follows it writes. It fails when the prompt carries no instruction.
 func ResponseCommand(prompt, answer string) (string, error) {
-	// The instruction's command line: `cat << 'AGENT_EOF' > <quoted path>`.
-	heredoc := regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > (.+)$`)
-	m := heredoc.FindAllStringSubmatch(prompt, -1)
-	if len(m) == 0 {
+	t, ok := handoff.ParseInstruction(prompt)
+	if !ok {
 		return "", errors.New("fakeopenai: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
 	}
-	target := strings.TrimSpace(m[len(m)-1][1])
-	return "cat << 'AGENT_EOF' > " + target + "\n" + answer + "\nAGENT_EOF", nil
+	return strings.TrimSuffix(t.Command(answer), "\n"), nil
 }

@@ -2,6 +2,7 @@ package fakeopenai
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -172,6 +173,21 @@ func WriteResponse(answer, workdir string) Reply {
 	return shellReply("write-response", func(req Request) (ShellArgs, error) {
 		cmd, err := ResponseCommand(req.UserText, answer)
 		return ShellArgs{Cmd: cmd, Workdir: workdir}, err
+	})
+}
+
+// WriteFirstResponse is WriteResponse for the first user message of the
+// conversation that carries an instruction: a model answering the earliest
+// of the prompts it was given (Codex hands it a prompt typed during a turn
+// along with the one the turn was for).
+func WriteFirstResponse(answer, workdir string) Reply {
+	return shellReply("write-first-response", func(req Request) (ShellArgs, error) {
+		for _, text := range req.UserTexts {
+			if cmd, err := ResponseCommand(text, answer); err == nil {
+				return ShellArgs{Cmd: cmd, Workdir: workdir}, nil
+			}
+		}
+		return ShellArgs{}, errors.New("fakeopenai: no user message carries a RESPONSE FILE INSTRUCTION")
 	})
 }
 
