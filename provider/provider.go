@@ -55,3 +55,15 @@ func Lookup(name string) (handoff.Classifier, error) {
 	}
 	return mk(), nil
 }
+
+// ForCommand picks the provider whose name the pane's command contains
+// ("codex", "claude"), else Default: what a board of unknown panes reads
+// them with.
+func ForCommand(command string) string {
+	for _, n := range Names() {
+		if strings.Contains(strings.ToLower(command), n) {
+			return n
+		}
+	}
+	return Default
+}

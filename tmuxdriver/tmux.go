@@ -170,3 +170,27 @@ func (s Server) Kill(ctx context.Context) error {
 	}
 	return err
 }
+
+// PaneInfo is one pane of a server, as ListPanes sees it.
+type PaneInfo struct {
+	ID      string `json:"pane"`    // %N
+	Target  string `json:"target"`  // session:window.pane
+	Command string `json:"command"` // the foreground command
+}
+
+// ListPanes lists every pane of the server r runs commands on (a Server,
+// or a control client's Runner).
+func ListPanes(ctx context.Context, r Runner) ([]PaneInfo, error) {
+	out, err := r.Run(ctx, nil, "list-panes", "-a", "-F", "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}")
+	if err != nil {
+		return nil, err
+	}
+	var panes []PaneInfo
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) == 3 {
+			panes = append(panes, PaneInfo{f[0], f[1], f[2]})
+		}
+	}
+	return panes, nil
+}

@@ -40,7 +40,7 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		panes, err := listPanes(ctx, srv)
+		panes, err := tmuxdriver.ListPanes(ctx, srv)
 		if ctx.Err() != nil {
 			return exitOK
 		}
@@ -52,17 +52,17 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 		ids, _ := srv.Identities(ctx, nil)
 		seen := map[string]bool{}
 		for _, p := range panes {
-			seen[p.id] = true
+			seen[p.ID] = true
 			name := providerName
 			if name == "auto" {
-				name = providerFor(p.command)
+				name = provider.ForCommand(p.Command)
 			}
 			cl, err := provider.Lookup(name)
 			if err != nil {
 				fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
 				return exitUsage
 			}
-			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.id, Classifier: cl, History: history})
+			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
 			if err != nil {
 				continue
 			}
@@ -72,17 +72,17 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 				st, reason = handoff.StatusError, err.Error()
 			}
 			note := ""
-			if id, ok := ids[p.id]; ok && err == nil {
+			if id, ok := ids[p.ID]; ok && err == nil {
 				note = dispatchesOn(id, st).Note
 			}
-			r := rows[p.id]
+			r := rows[p.ID]
 			if r == nil || r.Status != st || r.Provider != name || r.Note != note {
 				since := time.Now()
 				if r != nil && r.Status == st {
 					since = r.Since
 				}
-				r = &boardRow{Pane: p.id, Target: p.target, Provider: name, Status: st, Since: since, Reason: reason, Note: note}
-				rows[p.id] = r
+				r = &boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Since: since, Reason: reason, Note: note}
+				rows[p.ID] = r
 				if !live {
 					if err := json.NewEncoder(stdout).Encode(r); err != nil {
 						return exitFailure
@@ -104,33 +104,6 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 		case <-t.C:
 		}
 	}
-}
-
-type paneInfo struct{ id, target, command string }
-
-func listPanes(ctx context.Context, srv tmuxdriver.Server) ([]paneInfo, error) {
-	out, err := srv.Run(ctx, nil, "list-panes", "-a", "-F", "#{pane_id}\t#{session_name}:#{window_index}.#{pane_index}\t#{pane_current_command}")
-	if err != nil {
-		return nil, err
-	}
-	var panes []paneInfo
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) == 3 {
-			panes = append(panes, paneInfo{f[0], f[1], f[2]})
-		}
-	}
-	return panes, nil
-}
-
-// providerFor picks the provider whose name the pane's command contains.
-func providerFor(command string) string {
-	for _, n := range provider.Names() {
-		if strings.Contains(strings.ToLower(command), n) {
-			return n
-		}
-	}
-	return provider.Default
 }
 
 // drawBoard redraws the board; with width > 0 each row is cut to it, so a

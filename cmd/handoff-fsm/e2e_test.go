@@ -121,8 +121,10 @@ func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
 		t.Fatalf("outcome %q/%q, want done from the file", rep.Outcome, rep.Source)
 	}
 	first := rep.Transitions[0]
-	if first.From != "AwaitingStart" || first.To != "Working" || first.At < 1.5 {
-		t.Fatalf("first transition %+v: want AwaitingStart → Working after the stale screen (≥1.5s)", first)
+	// How much of the stale 2 s the wait sees depends on how long the send's
+	// own checks took; that the stale screen started nothing does not.
+	if first.From != "AwaitingStart" || first.To != "Working" {
+		t.Fatalf("first transition %+v: want AwaitingStart → Working after the stale screen", first)
 	}
 	for _, tr := range rep.Transitions {
 		if tr.Event == string(handoff.EventStartupTimeout) {
@@ -144,7 +146,7 @@ func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
 		}
 		stale++
 	}
-	if stale < 4 {
+	if stale < 2 {
 		t.Fatalf("only %d quiet polls before the agent started: the race was not reproduced", stale)
 	}
 }
@@ -202,12 +204,14 @@ func TestPaneKilledMidWaitIsATerminalErrorWithinOnePoll(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, a.sendArgs("--poll", "300ms", "--idle-grace", "5s", "--prompt", "work long", "--json", "--record", rec)...)
-	var stdout, stderr strings.Builder
+	var stdout, stderr syncBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	a.waitStatus(t, "the agent working", func(st handoff.Status) bool { return st == handoff.StatusProcessing })
+	// Killed once the wait has seen the agent working: a kill while send
+	// still verifies its paste is another test's case (it has no poll).
+	waitOutput(t, &stderr, "AwaitingStart → Working")
 	if _, err := a.srv.Run(ctx, nil, "kill-pane", "-t", a.pane.Target()); err != nil {
 		t.Fatal(err)
 	}
@@ -545,9 +549,9 @@ func TestSendRecordNeverLeaksHangsOrMovesAnUnusableResponseFile(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			// Works for 4 s and never writes: whatever the poll timing, the
+			// Works for 8 s and never writes: whatever the poll timing, the
 			// thing planted while it works is seen present, then refused.
-			a := startAgent(t, "--scenario", "never-writes", "--startup", "200ms", "--work", "4s", "--stream", "300ms")
+			a := startAgent(t, "--scenario", "never-writes", "--startup", "200ms", "--work", "8s", "--stream", "300ms")
 			path, _ := handoff.ResponsePath(a.workdir, "analyst")
 			rec := filepath.Join(t.TempDir(), "trace.jsonl")
 			planted := make(chan os.FileMode, 1)

@@ -52,6 +52,8 @@ func commands() map[string]command {
 		"status":     {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
 		"watch":      {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":       {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
+		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
+		"history":    {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
 		"hook":       {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
 		"version":    {summary: "print the build: module version, source revision, Go version", run: runVersion},
 		"completion": {summary: "print a shell completion script: bash, zsh or fish", run: runCompletion},

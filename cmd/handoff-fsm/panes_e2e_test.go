@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -273,7 +274,7 @@ func TestResumeOnARestartedServerIsATerminalError(t *testing.T) {
 	if strings.Contains(fresh.screen(t), "the prompt before the restart") {
 		t.Fatal("the prompt reached the new agent")
 	}
-	if st := waitState(t, state, "the outcome", func(st *dispatchState) bool { return st.Finished != nil }); st.Finished.Exit != exitTerminal {
+	if st := waitState(t, state, "the outcome", func(st *dispatchstate.State) bool { return st.Finished != nil }); st.Finished.Exit != exitTerminal {
 		t.Fatalf("recorded outcome %+v", st.Finished)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 )
 
 const resumeUsage = `usage: handoff-fsm resume --state FILE [--json] [--wait-slot]
@@ -39,25 +41,30 @@ func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "handoff-fsm resume: --state is required")
 		return exitUsage
 	}
-	st, err := readState(*statePath)
+	st, err := dispatchstate.Read(*statePath)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
 		return exitUsage
 	}
-	if st.Finished != nil {
-		return st.replayFinished(*asJSON, stdout, stderr)
+	switch st.Next() {
+	case dispatchstate.Report:
+		return replayFinished(st, *asJSON, stdout, stderr)
+	case dispatchstate.Resume:
+	default:
+		fmt.Fprintf(stderr, "handoff-fsm resume: %s: the prompt was never sent (or its sending was cut short); send it again\n", *statePath)
+		return exitUsage
 	}
-	cfg, _ := st.Config.config() // checked by readState
-	pane, err := st.openPane()
+	cfg, _ := st.Config.Engine() // checked by Read
+	pane, err := st.Pane(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
 		return exitUsage
 	}
 	cp := *st.Wait
-	d := dispatch{pane: pane, role: st.Role, workdir: st.Workdir, cfg: cfg, stderr: stderr,
-		waitSlot: *waitSlot, resume: &cp, onCheckpoint: st.saver(*statePath)}
+	d := dispatch{pane: pane, role: st.Role, roles: st.Roles(), workdir: st.Workdir, cfg: cfg, stderr: stderr,
+		waitSlot: *waitSlot, resume: &cp, onCheckpoint: st.Saver(*statePath)}
 	rep, res, err := d.run(ctx)
 	code := finish("resume", rep, res, err, *asJSON, stdout, stderr)
-	st.finish(*statePath, rep, res, err, code, stderr)
+	finishState(st, *statePath, rep, res, err, code, stderr)
 	return code
 }

@@ -10,14 +10,15 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 )
 
 // waitState waits until the state file parses and ok holds (20 s at most).
-func waitState(t *testing.T, path string, what string, ok func(*dispatchState) bool) *dispatchState {
+func waitState(t *testing.T, path string, what string, ok func(*dispatchstate.State) bool) *dispatchstate.State {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if st, err := readState(path); err == nil && ok(st) {
+		if st, err := dispatchstate.Read(path); err == nil && ok(st) {
 			return st
 		}
 		if time.Now().After(deadline) {
@@ -28,7 +29,7 @@ func waitState(t *testing.T, path string, what string, ok func(*dispatchState) b
 	}
 }
 
-func working(st *dispatchState) bool {
+func working(st *dispatchstate.State) bool {
 	return st.Wait != nil && st.Wait.Core.State == handoff.Working
 }
 
@@ -66,7 +67,7 @@ func TestResumeAfterSendIsKilled(t *testing.T) {
 		if strings.Count(a.screen(t), prompt) != 1 {
 			t.Fatalf("the prompt reached the agent %d times:\n%s", strings.Count(a.screen(t), prompt), a.screen(t))
 		}
-		st := waitState(t, state, "the outcome", func(st *dispatchState) bool { return st.Finished != nil })
+		st := waitState(t, state, "the outcome", func(st *dispatchstate.State) bool { return st.Finished != nil })
 		if st.Finished.Exit != exitOK || st.Finished.Report.Content != prompt+"\n" {
 			t.Fatalf("recorded outcome %+v", st.Finished)
 		}

@@ -49,7 +49,9 @@ func TestSendRetriesTimedOutTmuxPolls(t *testing.T) {
 			pathEnv, control := flakyTmux(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			send := cliCmd(ctx, a.sendArgs(append(quickWait, "--tmux-timeout", "1500ms", "--prompt", "through a flaky tmux")...)...)
+			// The timeout is short next to the hung calls (30 s) but long
+			// enough for a real call on a loaded machine (1.5 s was not).
+			send := cliCmd(ctx, a.sendArgs(append(quickWait, "--tmux-timeout", "4s", "--prompt", "through a flaky tmux")...)...)
 			send.Env = append(send.Env, pathEnv)
 			var out, errb syncBuffer
 			send.Stdout, send.Stderr = &out, &errb

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
@@ -91,6 +92,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
 	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
+	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
 	busyWait := durationVar(fs, "busy-wait", def.BusyWait, "before pasting, wait up to this long for an agent that works or waits for the user to show a ready prompt; then exit 8, nothing sent (0: fail at once when busy)")
 	whenBusy := fs.String("when-busy", "wait", "wait: no paste into a busy agent (see --busy-wait); queue: paste anyway, into the agent's own queue")
 	pos, code, ok := parseArgs(fs, args)
@@ -119,7 +121,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *role == "" {
 		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
 	}
-	roles, note, err := resolveRole(*role)
+	roles, note, err := handoff.ResolveRole(*role)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -140,6 +142,19 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
+	}
+	if client, err := serverClient(*server); err != nil || client != nil {
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if f := unsupportedRemote(fs); f != "" {
+			return usageErr("--%s is not supported with --server", f)
+		}
+		if *pf.target == "" {
+			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
+		}
+		return remoteSend{client: client, pf: pf, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
+			waitSlot: *waitSlot, asJSON: *asJSON}.run(ctx, stdout, stderr)
 	}
 	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
 	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
@@ -167,7 +182,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr, waitSlot: *waitSlot}
-	var st *dispatchState
+	var st *dispatchstate.State
 	if *statePath != "" {
 		if st, err = startState(*statePath, pf, &d); err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
@@ -177,7 +192,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	rep, res, err := d.run(ctx)
 	exit := finish("send", rep, res, err, *asJSON, stdout, stderr)
 	if st != nil {
-		st.finish(*statePath, rep, res, err, exit, stderr)
+		finishState(st, *statePath, rep, res, err, exit, stderr)
 	}
 	return exit
 }
@@ -409,61 +424,10 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		return o.Exit
 	}
 	fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
-	if paneGone(err) {
-		err = fmt.Errorf("%w: %w", handoff.ErrTerminalError, err)
-	}
-	if o, ok := handoff.FailureOf(err); ok {
-		return o.Exit
-	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
 	}
-	return exitFailure
-}
-
-// resolveRole returns the role mapping for --role: the spec's five, plus
-// role itself when it is one of the orchestrator's own (note then says
-// which file it gets). A name a typo away from a spec role is refused: a
-// misspelt "analyst" would otherwise wait a whole grace for a file nobody
-// was told to write.
-func resolveRole(role string) (handoff.RoleFiles, string, error) {
-	roles := handoff.DefaultRoleFiles()
-	if _, ok := roles[role]; ok {
-		return roles, "", nil
-	}
-	for _, known := range roles.Names() {
-		if editDistance(role, known) <= 2 {
-			return nil, "", fmt.Errorf("%w %q: did you mean %s? (a role of your own needs a name further from the spec's: %s)",
-				handoff.ErrUnknownRole, role, known, strings.Join(roles.Names(), ", "))
-		}
-	}
-	roles, err := roles.With(role)
-	if err != nil {
-		return nil, "", err
-	}
-	file, _ := roles.File(role)
-	return roles, fmt.Sprintf("role %q is not one of the spec's; its response file is %s", role, file), nil
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return dispatchstate.ExitOf(res, err)
 }
 
 // watch sets opts.Hints to a watch of the response file, so the wait reacts

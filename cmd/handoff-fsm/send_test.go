@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"strings"
@@ -158,27 +157,6 @@ func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 		// a row of the table; no other ending may share it.
 		if (o.Exit == exitFailure && o.Err != handoff.ErrResponseFile) || o.Exit == exitUsage {
 			t.Errorf("outcome %s takes exit %d, which the command keeps for other errors", o.Name, o.Exit)
-		}
-	}
-}
-
-func TestRolesOfYourOwnGetTheirOwnFile(t *testing.T) {
-	roles, note, err := resolveRole("reviewer_2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f, _ := roles.File("reviewer_2"); f != "reviewer_2.md" || !strings.Contains(note, "reviewer_2.md") {
-		t.Errorf("reviewer_2 → %q (note %q), want reviewer_2.md named in the note", f, note)
-	}
-	if f, _ := roles.File("analyst"); f != "analyst_summary.md" {
-		t.Errorf("the spec's roles changed: analyst → %q", f)
-	}
-	if _, note, err := resolveRole("tester"); err != nil || note != "" {
-		t.Errorf("a spec role: note %q, err %v", note, err)
-	}
-	for _, bad := range []string{"testr", "Analyst", "analyst_summary", "", "a/b"} {
-		if _, _, err := resolveRole(bad); !errors.Is(err, handoff.ErrUnknownRole) {
-			t.Errorf("%q: want ErrUnknownRole, got %v", bad, err)
 		}
 	}
 }

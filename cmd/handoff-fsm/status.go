@@ -24,8 +24,16 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		`there are any. Exit 4 when the pane, its agent or the server is gone.`+"\n"+
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
+	server := fs.String("server", "", "ask the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER) instead of starting tmux processes")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
+	}
+	if client, err := serverClient(*server); err != nil || client != nil {
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+			return exitUsage
+		}
+		return remoteStatus(ctx, client, pf, stdout, stderr)
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {

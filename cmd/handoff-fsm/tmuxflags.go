@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -71,7 +72,4 @@ func providerFlag(fs *flag.FlagSet) *string {
 
 // paneGone reports whether err says the pane (or its server or agent) is
 // not there any more: a terminal error, as far as the exit code goes.
-func paneGone(err error) bool {
-	return errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) ||
-		errors.Is(err, tmuxdriver.ErrPaneDead) || errors.Is(err, tmuxdriver.ErrAgentExited)
-}
+func paneGone(err error) bool { return dispatchstate.Gone(err) }

@@ -24,12 +24,24 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	interval := durationVar(fs, "interval", time.Second, "how often the pane is read")
+	server := fs.String("server", "", "read through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER): its shared tmux client, no tmux process per look")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
 	if interval.d <= 0 {
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
 		return exitUsage
+	}
+	if client, err := serverClient(*server); err != nil || client != nil {
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			return exitUsage
+		}
+		name := *pf.provider
+		if !providerSet(fs) && *pf.target == "" {
+			name = "auto"
+		}
+		return remoteWatch(ctx, client, pf, name, interval.d, stdout, stderr)
 	}
 	if *pf.target == "" {
 		name := *pf.provider

@@ -24,10 +24,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -178,27 +180,31 @@ func (d *dispatcher) ask(ctx context.Context, role, prompt string) (string, erro
 		return s.Response, nil
 	}
 	p := d.o.panes[role]
-	cl, err := provider.Lookup(p.provider)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", role, err)
-	}
 	socket := p.socket
 	if socket == "" {
 		socket = d.o.socket
 	}
-	term, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: socket}, Target: p.target, Classifier: cl})
+	workdir, err := filepath.Abs(d.o.workdir)
 	if err != nil {
 		return "", err
 	}
+	// The dispatch is kept while it waits as a persisted dispatch
+	// (dispatchstate) named by its step: the pane, the role, the settings
+	// and the engine's checkpoint.
+	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(d.n), Target: p.target, Socket: socket,
+		Provider: p.provider, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
+		Role: role, Workdir: workdir, Config: dispatchstate.ConfigOf(d.o.config)}
+	term, err := st.Pane(nil)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", role, err)
+	}
 	opts := fsm.Options{
-		Config: d.o.config, Role: role, Workdir: d.o.workdir,
+		Config: d.o.config, Role: role, Workdir: workdir,
 		Logger: slog.New(slog.NewTextHandler(d.o.log, nil)),
 		Observer: func(e fsm.Entry) {
 			fmt.Fprintf(d.o.log, "step %d %s: %s → %s (%s)\n", d.n, role, e.From, e.To, e.Event)
 		},
-		OnCheckpoint: func(cp fsm.Checkpoint) error {
-			return d.j.saveInFlight(inFlight{Step: d.n, Role: role, Checkpoint: cp})
-		},
+		OnCheckpoint: st.Saver(d.j.inFlightPath()),
 	}
 	if d.o.onPoll != nil {
 		opts.OnPoll = func(p fsm.Poll) { d.o.onPoll(role, p) }
@@ -207,7 +213,7 @@ func (d *dispatcher) ask(ctx context.Context, role, prompt string) (string, erro
 		// The previous run died while this dispatch waited: SendAndWait
 		// goes on waiting without sending again.
 		fmt.Fprintf(d.o.log, "step %d %s: resuming the wait\n", d.n, role)
-		opts.Resume = &f.Checkpoint
+		opts.Resume = f.Wait
 	} else {
 		fmt.Fprintf(d.o.log, "step %d %s: dispatching to %s (%s)\n", d.n, role, p.target, p.provider)
 	}
@@ -235,15 +241,9 @@ type step struct {
 	At       time.Time `json:"at"`
 }
 
-// inFlight is the dispatch that was waiting when the run stopped.
-type inFlight struct {
-	Step       int            `json:"step"`
-	Role       string         `json:"role"`
-	Checkpoint fsm.Checkpoint `json:"checkpoint"`
-}
-
 // journal is the run's memory: steps.jsonl (one finished step per line)
-// and inflight.json (the waiting dispatch's checkpoint, written atomically).
+// and inflight.json (the waiting dispatch, a dispatchstate.State whose ID
+// is its step).
 type journal struct {
 	dir   string
 	steps []step
@@ -281,25 +281,15 @@ func (j *journal) done(n int) (step, bool) {
 	return step{}, false
 }
 
-func (j *journal) inFlight(n int, role string) (inFlight, bool) {
-	b, err := os.ReadFile(filepath.Join(j.dir, "inflight.json"))
-	var f inFlight
-	if err != nil || json.Unmarshal(b, &f) != nil || f.Step != n || f.Role != role {
-		return inFlight{}, false
-	}
-	return f, true
-}
+func (j *journal) inFlightPath() string { return filepath.Join(j.dir, "inflight.json") }
 
-func (j *journal) saveInFlight(f inFlight) error {
-	b, err := json.Marshal(f)
-	if err != nil {
-		return err
+// inFlight is the dispatch of step n that was waiting when the run stopped.
+func (j *journal) inFlight(n int, role string) (*dispatchstate.State, bool) {
+	st, err := dispatchstate.Read(j.inFlightPath())
+	if err != nil || st.ID != strconv.Itoa(n) || st.Role != role || st.Next() != dispatchstate.Resume {
+		return nil, false
 	}
-	tmp := filepath.Join(j.dir, ".inflight.json.tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(j.dir, "inflight.json"))
+	return st, true
 }
 
 // finish appends a finished step and forgets the in-flight checkpoint.

@@ -107,10 +107,17 @@ type Options struct {
 	// work, so a benchmark's turns do not all end at the same point of the
 	// poll interval.
 	WorkJitter time.Duration
+	// Redraw is how often a busy screen is redrawn (its spinner and
+	// timer); DefaultRedraw if zero. Benchmarks of a hundred agents on a
+	// small machine slow it so the agents' own drawing does not swamp it.
+	Redraw time.Duration
 	// WorkUntil, when set, is a file: each turn keeps working (after Work)
 	// until it exists, so a test decides when the agent is done.
 	WorkUntil string
 }
+
+// DefaultRedraw is how often a busy agent redraws, like Codex's spinner.
+const DefaultRedraw = 100 * time.Millisecond
 
 func (o Options) withDefaults() (Options, error) {
 	switch o.Scenario {
@@ -131,6 +138,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Stream <= 0 {
 		o.Stream = DefaultStream
+	}
+	if o.Redraw <= 0 {
+		o.Redraw = DefaultRedraw
 	}
 	if o.PasteBurst == 0 {
 		o.PasteBurst = DefaultPasteBurst
@@ -239,7 +249,7 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 		signal.Notify(winch, sigs...)
 		defer signal.Stop(winch)
 	}
-	tick := time.NewTicker(100 * time.Millisecond)
+	tick := time.NewTicker(a.o.Redraw)
 	defer tick.Stop()
 
 	a.draw()

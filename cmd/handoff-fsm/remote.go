@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// remoteFlags are the send flags a service takes; any other given with
+// --server is refused rather than silently ignored.
+var remoteFlags = map[string]bool{
+	"server": true, "target": true, "socket": true, "socket-path": true, "provider": true, "history": true,
+	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
+	"poll": true, "idle-grace": true, "timeout": true, "strict": true, "max-poll-failures": true,
+	"json": true, "log-format": true, "wait-slot": true,
+}
+
+// remoteSend is a send through a service (send --server): the same
+// prompt, pane and settings, the same stdout and exit code.
+type remoteSend struct {
+	client   *serve.Client
+	pf       *paneFlags
+	role     string
+	workdir  string
+	cfg      handoff.Config
+	prompt   string
+	waitSlot bool
+	asJSON   bool
+}
+
+// unsupportedRemote names a flag given that a service does not take.
+func unsupportedRemote(fs *flag.FlagSet) string {
+	bad := ""
+	fs.Visit(func(f *flag.Flag) {
+		if !remoteFlags[f.Name] && bad == "" {
+			bad = f.Name
+		}
+	})
+	return bad
+}
+
+// run submits the dispatch, narrates its transitions on stderr as a local
+// send does, and prints its ending.
+func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
+	workdir, err := filepath.Abs(r.workdir)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm send: --workdir: %v\n", err)
+		return exitUsage
+	}
+	secs := func(d time.Duration) *float64 { v := d.Seconds(); return &v }
+	strict, failures, maxBytes := r.cfg.Strict(), r.cfg.MaxPollFailures, r.cfg.MaxResponseBytes
+	history := *r.pf.history
+	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
+		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
+		TmuxTimeout: secs(r.pf.tmuxWait.d), WaitSlot: r.waitSlot,
+		Config: &serve.ConfigBody{Poll: secs(r.cfg.Poll), IdleGrace: secs(r.cfg.IdleGrace), ResponseTimeout: secs(r.cfg.ResponseTimeout),
+			Strict: &strict, MaxPollFailures: &failures, MaxResponseBytes: &maxBytes}}
+	// Listen first, so no transition is missed.
+	ectx, stopEvents := context.WithCancel(ctx)
+	defer stopEvents()
+	events, err := r.client.Events(ectx, "")
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
+	v, err := r.client.Submit(ctx, body)
+	var se *serve.StatusError
+	switch {
+	case errors.As(err, &se) && se.Code == http.StatusBadRequest:
+		fmt.Fprintf(stderr, "handoff-fsm send: %s\n", se.APIError.Error)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "handoff-fsm: dispatch %s accepted by the service; sending to pane %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+		v.ID, *r.pf.target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range events {
+			switch {
+			case e.ID != v.ID:
+			case e.Type == "transition":
+				fmt.Fprintf(stderr, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n", e.At, e.From, e.To, e.Event, e.Status)
+			case e.Type == "attention":
+				fmt.Fprintf(stderr, "handoff-fsm: %s\n", e.Message)
+			}
+		}
+	}()
+	final, err := r.client.Wait(ctx, v.ID)
+	if ctx.Err() != nil {
+		// Interrupted: the dispatch is cancelled, as a local send stops.
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c, cerr := r.client.Cancel(cctx, v.ID); cerr == nil {
+			fmt.Fprintf(stderr, "handoff-fsm send: interrupted; dispatch %s cancelled (%s)\n", v.ID, c.State)
+		}
+		return exitFailure
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
+	// The transitions are in the final view: let the narration catch up a
+	// moment, not more.
+	select {
+	case <-done:
+	case <-time.After(200 * time.Millisecond):
+	}
+	stopEvents()
+	rep := final.Report()
+	f := dispatchstate.Finished{Exit: *final.Exit, Report: rep, Error: final.Error, ArchivedPath: final.ArchivedPath}
+	var reportPtr *trace.Report
+	if rep.Outcome == "done" || rep.Outcome == "failed" {
+		reportPtr = &rep
+	}
+	code := finish("send", reportPtr, f.Result(), f.Err(), r.asJSON, stdout, stderr)
+	if code != f.Exit {
+		return f.Exit
+	}
+	return code
+}
+
+// remotePanes asks the service for the board of the flags' server (the
+// target's pane alone when one is named).
+func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string) ([]serve.PaneRow, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"socket": *pf.socket, "socket_path": *pf.socketPath, "target": *pf.target, "provider": providerName} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return client.Panes(ctx, q)
+}
+
+// remoteStatus is status through a service: the same JSON object, the same
+// exit codes.
+func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdout, stderr io.Writer) int {
+	if *pf.target == "" {
+		fmt.Fprintln(stderr, "handoff-fsm status: --target is required (the agent's tmux pane: session:window.pane or %id)")
+		return exitUsage
+	}
+	rows, err := remotePanes(ctx, client, pf, *pf.provider)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		return exitFailure
+	}
+	if len(rows) != 1 {
+		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), *pf.target)
+		return exitFailure
+	}
+	if err := writeJSON(stdout, rows[0].Classification); err != nil {
+		return exitFailure
+	}
+	if rows[0].Gone {
+		return exitTerminal
+	}
+	return exitOK
+}
+
+// remoteWatch is watch through a service: a line per status change of the
+// target, or the board of its server.
+func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
+	live := *pf.target == "" && isTerminal(stdout)
+	rows := map[string]*boardRow{}
+	last := ""
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		got, err := remotePanes(ctx, client, pf, providerName)
+		if ctx.Err() != nil {
+			return exitOK
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			return exitFailure
+		}
+		switch {
+		case *pf.target != "" && len(got) == 1:
+			c := got[0].Classification
+			key := string(c.Status)
+			if got[0].Gone {
+				key += "\x00" + c.Reason
+			}
+			if key != last {
+				fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), c.Status, c.Reason)
+				last = key
+			}
+		case *pf.target == "":
+			seen := map[string]bool{}
+			for _, p := range got {
+				seen[p.ID] = true
+				r := rows[p.ID]
+				if r == nil || r.Status != p.Status || r.Provider != p.Provider {
+					r = &boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Since: time.Now(), Reason: p.Reason}
+					rows[p.ID] = r
+					if !live {
+						if err := json.NewEncoder(stdout).Encode(r); err != nil {
+							return exitFailure
+						}
+					}
+				}
+			}
+			for id := range rows {
+				if !seen[id] {
+					delete(rows, id)
+				}
+			}
+			if live {
+				drawBoard(stdout, rows, termWidth(stdout))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return exitOK
+		case <-t.C:
+		}
+	}
+}

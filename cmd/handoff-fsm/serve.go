@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/serve"
+)
+
+const serveUsage = `usage: handoff-fsm serve [--listen unix:PATH | --listen tcp:127.0.0.1:PORT --token-file F]
+                         [--state-dir DIR] [flags]
+
+One dispatch engine for the host: takes dispatches over HTTP/JSON (POST /v1/dispatches,
+GET /v1/dispatches[/{id}[?wait=60s]], DELETE /v1/dispatches/{id}, GET /v1/events,
+GET /v1/panes?socket=S), runs each through the same state machine as send, keeps each one in
+the state folder before it answers, and after a crash or a restart on the same folder
+finishes every dispatch it had accepted without pasting a prompt twice. Every tmux server is
+read through one shared tmux control-mode client. The README has the API.
+
+Default socket: $XDG_RUNTIME_DIR/handoff-fsm/serve.sock (mode 0600 in a folder only you can
+enter); default state folder: $XDG_STATE_HOME/handoff-fsm/serve (~/.local/state/…).
+A TCP listener needs a bearer token (--token-file, or HANDOFF_TOKEN).
+
+flags:
+`
+
+// runServe runs the service until interrupted.
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", serveUsage, stderr)
+	listen := fs.String("listen", "", "unix:PATH or tcp:127.0.0.1:PORT (default: unix:"+serve.DefaultSocket()+")")
+	stateDir := fs.String("state-dir", "", "folder of the dispatches (default: the user's state folder)")
+	tokenFile := fs.String("token-file", "", "file holding the bearer token clients must send (required with tcp:; also HANDOFF_TOKEN)")
+	allowRemote := fs.Bool("allow-remote", false, "allow a TCP address that is not a loopback one")
+	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
+	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
+	logFormat := fs.String("log-format", "text", "stderr format: text or json")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "handoff-fsm serve: "+format+"\n", a...)
+		return exitUsage
+	}
+	addr := "unix:" + serve.DefaultSocket()
+	if *listen != "" {
+		addr = *listen
+	}
+	a, err := serve.ParseAddress(addr)
+	if err != nil {
+		return usageErr("--listen: %v", err)
+	}
+	token, err := readToken(*tokenFile)
+	if err != nil {
+		return usageErr("--token-file: %v", err)
+	}
+	if a.Network == "tcp" && token == "" {
+		return usageErr("--listen %s needs a bearer token (--token-file FILE or HANDOFF_TOKEN)", addr)
+	}
+	dir := *stateDir
+	if dir == "" {
+		if dir, err = serve.DefaultStateDir(); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	var h slog.Handler = slog.NewTextHandler(stderr, nil)
+	switch *logFormat {
+	case "text":
+	case "json":
+		h = slog.NewJSONHandler(stderr, nil)
+	default:
+		return usageErr("--log-format %q: want text or json", *logFormat)
+	}
+	log := slog.New(h)
+	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events})
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
+		return exitFailure
+	}
+	defer svc.Close()
+	l, err := serve.Listen(a, *allowRemote)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
+		return exitFailure
+	}
+	srv := &http.Server{Handler: svc.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	log.Info("handoff-fsm serve: listening", "listen", a.String(), "state_dir", dir, "control", *control)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
+			return exitFailure
+		}
+	}
+	log.Info("handoff-fsm serve: stopping; unfinished dispatches go on at the next start on this state folder")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	if a.Network == "unix" {
+		os.Remove(a.Addr)
+	}
+	return exitOK
+}
+
+// readToken reads the bearer token from file, or from HANDOFF_TOKEN when
+// file is "".
+func readToken(file string) (string, error) {
+	if file == "" {
+		return os.Getenv("HANDOFF_TOKEN"), nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "" {
+		return "", fmt.Errorf("%s is empty", file)
+	}
+	return t, nil
+}
+
+// serverClient is the client of the service --server (or HANDOFF_SERVER)
+// names; nil when neither does.
+func serverClient(flagValue string) (*serve.Client, error) {
+	addr := flagValue
+	if addr == "" {
+		addr = os.Getenv("HANDOFF_SERVER")
+	}
+	if addr == "" {
+		return nil, nil
+	}
+	if addr == "default" {
+		addr = "unix:" + serve.DefaultSocket()
+	}
+	a, err := serve.ParseAddress(addr)
+	if err != nil {
+		return nil, fmt.Errorf("--server: %w", err)
+	}
+	token, err := readToken("")
+	if err != nil {
+		return nil, err
+	}
+	return serve.NewClient(a, token), nil
+}

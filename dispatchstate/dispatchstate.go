@@ -1,0 +1,519 @@
+// Package dispatchstate is the one format of a dispatch that must outlive
+// its process: `handoff-fsm send --state` and `resume`, the service
+// (`handoff-fsm serve`) and examples/three-agents all keep a dispatch as a
+// State in a JSON file. It holds the pane, the role, the work folder, the
+// settings, the engine's checkpoint (fsm.Checkpoint) and, once there is one,
+// the outcome. The package writes it atomically, checks every field (an
+// error names the field), and says what a process that finds one must do
+// with it (Next): send it, resume the wait, or report the recorded outcome.
+package dispatchstate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// Version is the format written.
+const Version = 1
+
+// State is a dispatch kept on disk: everything another process needs to
+// send it, to continue its wait without sending again, or to report how it
+// ended.
+type State struct {
+	Version int `json:"version"`
+	// ID is the owner's name for the dispatch (the service's dispatch id,
+	// the example's step); "" for send --state.
+	ID string `json:"id,omitempty"`
+	// The pane, as send's flags name it.
+	Target      string `json:"target"`
+	Socket      string `json:"socket,omitempty"`
+	SocketPath  string `json:"socket_path,omitempty"`
+	Provider    string `json:"provider"`
+	History     int    `json:"history"`
+	AllowShell  bool   `json:"allow_shell,omitempty"`
+	TmuxTimeout string `json:"tmux_timeout"`
+	// The dispatch.
+	Role    string `json:"role"`
+	Workdir string `json:"workdir"` // absolute
+	Config  Config `json:"config"`
+	// Prompt is kept by owners that may have to send the dispatch from
+	// another process (the service accepts it before it pastes) and show
+	// who was asked what; "" when the prompt is not kept.
+	Prompt string `json:"prompt,omitempty"`
+	// WaitSlot: when another dispatch holds the role's response slot, wait
+	// for it instead of failing (fsm.Options.WaitSlot).
+	WaitSlot bool `json:"wait_slot,omitempty"`
+	// Created is when the dispatch was accepted (zero when not recorded).
+	Created time.Time `json:"created,omitzero"`
+	// SendStarted is set, and written, before the prompt is pasted: a state
+	// with it but without Wait belongs to a process that died while pasting
+	// (see Next).
+	SendStarted time.Time `json:"send_started,omitzero"`
+	// Wait is the engine's checkpoint: the core's snapshot, the journal,
+	// the archive folder and its last number, and the pane's identity (its
+	// id, its process and the server's, with their start times: a resumed
+	// wait ends with a terminal error when the target now names another
+	// pane). Absent until the prompt was sent and the wait started.
+	Wait *fsm.Checkpoint `json:"wait,omitempty"`
+	// Finished is the outcome, once there is one.
+	Finished *Finished `json:"finished,omitempty"`
+}
+
+// Config is handoff.Config with durations as Go durations ("2s").
+type Config struct {
+	Poll             string `json:"poll"`
+	IdleGrace        string `json:"idle_grace"`
+	ResponseTimeout  string `json:"response_timeout"`
+	Strict           bool   `json:"strict"`
+	MaxResponseBytes int64  `json:"max_response_bytes"`
+	MaxPollFailures  int    `json:"max_poll_failures"`
+}
+
+// ConfigOf is c as the state file keeps it.
+func ConfigOf(c handoff.Config) Config {
+	c = c.WithDefaults()
+	return Config{Poll: c.Poll.String(), IdleGrace: c.IdleGrace.String(), ResponseTimeout: c.ResponseTimeout.String(),
+		Strict: c.Strict(), MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures}
+}
+
+// Engine is the handoff.Config; the error names the field.
+func (s Config) Engine() (handoff.Config, error) {
+	c := handoff.DefaultConfig()
+	for _, d := range []struct {
+		field string
+		text  string
+		into  *time.Duration
+	}{{"config.poll", s.Poll, &c.Poll}, {"config.idle_grace", s.IdleGrace, &c.IdleGrace}, {"config.response_timeout", s.ResponseTimeout, &c.ResponseTimeout}} {
+		v, err := time.ParseDuration(d.text)
+		if err != nil {
+			return c, fieldErr(d.field, "%q is not a duration (like \"2s\")", d.text)
+		}
+		*d.into = v
+	}
+	c.Fallback, c.MaxResponseBytes, c.MaxPollFailures = !s.Strict, s.MaxResponseBytes, s.MaxPollFailures
+	if err := c.Validate(); err != nil {
+		return c, fieldErr("config", "%v", err)
+	}
+	return c, nil
+}
+
+// The outcomes a Finished records besides the table's "done" and "failed"
+// (trace.Report's words): both exit with ExitOther.
+const (
+	// OutcomeCancelled: the owner cancelled the dispatch (the service's
+	// DELETE); what the agent wrote was archived.
+	OutcomeCancelled = "cancelled"
+	// OutcomeError: the dispatch ended without a decision of the table
+	// (the slot was busy, the prompt could not be sent, the response file
+	// was unusable, the process died while pasting); Error says why.
+	OutcomeError = "error"
+)
+
+// ExitOther is the exit status of an ending that is not one of the table's
+// outcomes (the command's "anything else").
+const ExitOther = 1
+
+// Finished is how a dispatch ended: what a resume prints again.
+type Finished struct {
+	Exit   int          `json:"exit"`
+	Report trace.Report `json:"report"`
+	// Error is the failure's message ("" when done).
+	Error        string `json:"error,omitempty"`
+	ArchivedPath string `json:"archived_path,omitempty"`
+	// Ended is when the outcome was recorded (zero when not recorded).
+	Ended time.Time `json:"ended,omitzero"`
+}
+
+// ErrMalformed is wrapped by every complaint about a state file.
+var ErrMalformed = errors.New("malformed state file")
+
+func fieldErr(field, format string, a ...any) error {
+	return fmt.Errorf("%w: field %q: %s", ErrMalformed, field, fmt.Sprintf(format, a...))
+}
+
+// Parse reads a state and checks every field; the error wraps ErrMalformed
+// and names the first field that is wrong.
+func Parse(b []byte) (*State, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var st State
+	if err := dec.Decode(&st); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return nil, fmt.Errorf("%w: not JSON at byte %d: %v", ErrMalformed, syn.Offset, err)
+		case errors.As(err, &typ):
+			return nil, fieldErr(typ.Field, "a %s is not a %v", typ.Value, typ.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return nil, fieldErr(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		case errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("%w: the file is empty", ErrMalformed)
+		}
+		if field := locate(b); field != "" {
+			return nil, fieldErr(field, "%v", err)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: more than one JSON object", ErrMalformed)
+	}
+	return &st, st.Validate()
+}
+
+// locate finds the top-level field whose value alone fails to decode (a
+// time that is not one, say), for errors the decoder does not place.
+func locate(b []byte) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return ""
+	}
+	for name, v := range fields {
+		one, _ := json.Marshal(map[string]json.RawMessage{name: v})
+		var st State
+		if json.Unmarshal(one, &st) != nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// Validate checks every field; the error wraps ErrMalformed and names the
+// first field that is wrong.
+func (st *State) Validate() error {
+	switch {
+	case st.Version != Version:
+		return fieldErr("version", "%d is not a known version (want %d)", st.Version, Version)
+	case st.Target == "":
+		return fieldErr("target", "missing")
+	case st.Socket != "" && st.SocketPath != "":
+		return fieldErr("socket_path", "give socket or socket_path, not both")
+	case st.History < 0:
+		return fieldErr("history", "negative")
+	case !filepath.IsAbs(st.Workdir):
+		return fieldErr("workdir", "%q is not an absolute path", st.Workdir)
+	}
+	if _, err := provider.Lookup(st.Provider); err != nil {
+		return fieldErr("provider", "%v", err)
+	}
+	if d, err := time.ParseDuration(st.TmuxTimeout); err != nil || d <= 0 {
+		return fieldErr("tmux_timeout", "%q is not a positive duration", st.TmuxTimeout)
+	}
+	if _, err := handoff.DefaultRoleFiles().With(st.Role); err != nil {
+		return fieldErr("role", "%v", err)
+	}
+	cfg, err := st.Config.Engine()
+	if err != nil {
+		return err
+	}
+	if f := st.Finished; f != nil {
+		return f.validate()
+	}
+	w := st.Wait
+	switch {
+	case w == nil && st.Prompt == "":
+		return fieldErr("wait", "missing: the dispatch never started waiting (was the prompt sent?); send it again")
+	case w == nil:
+		return nil // accepted, to be sent (or interrupted while sending: see Next)
+	case w.ArchiveDir == "":
+		return fieldErr("wait.archive_dir", "missing")
+	case w.ArchiveSeq < 0:
+		return fieldErr("wait.archive_seq", "negative")
+	}
+	if _, err := fsm.Resume(cfg, w.Core); err != nil {
+		return fieldErr("wait.core", "%v", err)
+	}
+	if w.Pane != nil {
+		if err := w.Pane.Validate(); err != nil {
+			var fe *handoff.PaneFieldError
+			if errors.As(err, &fe) {
+				return fieldErr("wait.pane."+fe.Field, "%s", fe.Problem)
+			}
+			return fieldErr("wait.pane", "%v", err)
+		}
+	}
+	if w.Core.State.Final() {
+		return fieldErr("wait.core.state", "%s, but the state file has no finished outcome", w.Core.State)
+	}
+	return nil
+}
+
+func (f *Finished) validate() error {
+	known := f.Exit == 0
+	for _, o := range handoff.Outcomes() {
+		known = known || f.Exit == o.Exit
+	}
+	switch r := f.Report; {
+	case r.Outcome == OutcomeCancelled || r.Outcome == OutcomeError:
+		if f.Exit != ExitOther {
+			return fieldErr("finished.exit", "%d: a dispatch that ended %s exits %d", f.Exit, r.Outcome, ExitOther)
+		}
+		if r.Outcome == OutcomeError && f.Error == "" {
+			return fieldErr("finished.error", "missing: say why the dispatch ended without an outcome")
+		}
+	case !known:
+		return fieldErr("finished.exit", "%d is not the exit status of an outcome", f.Exit)
+	case r.Outcome != "done" && r.Outcome != "failed":
+		return fieldErr("finished.report.outcome", "%q is none of done, failed, %s, %s", r.Outcome, OutcomeCancelled, OutcomeError)
+	case r.Outcome == "failed" && handoff.ErrorKind(f.Err()) == "":
+		return fieldErr("finished.report.error", "%q is not a failure of the table", r.Error)
+	}
+	return nil
+}
+
+// Read reads and checks the state file at path.
+func Read(path string) (*State, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return st, nil
+}
+
+// Marshal is the state file's bytes.
+func (st *State) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Write replaces the state file at path atomically: a temporary file in the
+// same folder, synced, renamed over it, and the folder synced. A reader (or
+// a resume after a crash) sees the old state or the new one, never a mix,
+// and once Write returns the new one survives a crash.
+func (st *State) Write(path string) error {
+	b, err := st.Marshal()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// Probe checks that a state file can be written at path (its folder exists
+// and takes files; path is not a folder) without writing it: callers check
+// before they send anything.
+func Probe(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// Saver returns the fsm.Options.OnCheckpoint hook that keeps the state
+// file at path current. Not safe for use by other goroutines while the
+// wait runs; an owner that reads the state concurrently wraps it.
+func (st *State) Saver(path string) func(fsm.Checkpoint) error {
+	return func(cp fsm.Checkpoint) error {
+		st.Wait = &cp
+		return st.Write(path)
+	}
+}
+
+// Next is what a process that finds a state must do with it.
+type Next int
+
+// The things to do with a state.
+const (
+	// Send: accepted and never pasted: send it (fsm.SendAndWait).
+	Send Next = iota
+	// Resume: the prompt was sent: continue the wait from Wait without
+	// sending again (fsm.Options.Resume).
+	Resume
+	// Report: finished: report the recorded outcome; touch nothing.
+	Report
+	// Unsure: the process died while pasting the prompt (SendStarted, no
+	// Wait): it may or may not have reached the agent. It is not pasted
+	// again (twice is worse than once); the owner ends it with
+	// InterruptedWhileSending.
+	Unsure
+)
+
+// Next says what to do with st.
+func (st *State) Next() Next {
+	switch {
+	case st.Finished != nil:
+		return Report
+	case st.Wait != nil:
+		return Resume
+	case !st.SendStarted.IsZero():
+		return Unsure
+	}
+	return Send
+}
+
+// InterruptedWhileSending is the ending of a state whose Next is Unsure.
+func InterruptedWhileSending(now time.Time) *Finished {
+	return &Finished{Exit: ExitOther, Ended: now,
+		Report: trace.Report{Outcome: OutcomeError, Transitions: []trace.Transition{}},
+		Error:  "the process died while pasting the prompt: it may or may not have reached the agent, and was not pasted again; look at the pane and dispatch again if needed"}
+}
+
+// Roles maps the state's role to its response file: the spec's five, and
+// the role itself when it is one of the owner's (validated by Parse).
+func (st *State) Roles() handoff.RoleFiles {
+	roles, err := handoff.DefaultRoleFiles().With(st.Role)
+	if err != nil {
+		return handoff.DefaultRoleFiles()
+	}
+	return roles
+}
+
+// Pane is the pane the state names, opened with runner carrying its tmux
+// commands (nil: a tmux process per command).
+func (st *State) Pane(runner tmuxdriver.Runner) (*tmuxdriver.Pane, error) {
+	o, err := st.PaneOptions()
+	if err != nil {
+		return nil, err
+	}
+	o.Runner = runner
+	return tmuxdriver.New(o)
+}
+
+// PaneOptions are the tmuxdriver.Options of the pane the state names.
+func (st *State) PaneOptions() (tmuxdriver.Options, error) {
+	cl, err := provider.Lookup(st.Provider)
+	if err != nil {
+		return tmuxdriver.Options{}, err
+	}
+	timeout, err := time.ParseDuration(st.TmuxTimeout)
+	if err != nil {
+		return tmuxdriver.Options{}, fieldErr("tmux_timeout", "%q is not a duration", st.TmuxTimeout)
+	}
+	return tmuxdriver.Options{
+		Server:     tmuxdriver.Server{Socket: st.Socket, SocketPath: st.SocketPath, Timeout: timeout},
+		Target:     st.Target,
+		Classifier: cl,
+		History:    st.History,
+		AllowShell: st.AllowShell,
+	}, nil
+}
+
+// Gone reports whether err says the pane (or its server or agent) is not
+// there any more: a terminal error, as far as the outcome goes.
+func Gone(err error) bool {
+	return errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) ||
+		errors.Is(err, tmuxdriver.ErrPaneDead) || errors.Is(err, tmuxdriver.ErrAgentExited)
+}
+
+// ExitOf is the exit status of what fsm.SendAndWait returned: the table's
+// outcome's (a pane gone before the first poll is a terminal error all the
+// same), ExitOther for anything else.
+func ExitOf(res fsm.Result, err error) int {
+	if err == nil {
+		return res.Outcome().Exit
+	}
+	if Gone(err) {
+		err = fmt.Errorf("%w: %w", handoff.ErrTerminalError, err)
+	}
+	if o, ok := handoff.FailureOf(err); ok {
+		return o.Exit
+	}
+	return ExitOther
+}
+
+// FinishedOf records what fsm.SendAndWait returned, at now. A wait that
+// could not decide (the slot busy, the prompt not sent, an unusable
+// response file) is OutcomeError; nil when the context ended it (it can be
+// resumed, or its owner cancelled it).
+func FinishedOf(res fsm.Result, err error, now time.Time) *Finished {
+	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return nil
+	}
+	f := &Finished{Exit: ExitOf(res, err), ArchivedPath: res.ArchivedPath, Ended: now}
+	if err != nil {
+		f.Error = err.Error()
+	}
+	rep, rerr := trace.ReportOf(res, err)
+	switch {
+	case rerr == nil:
+	case Gone(err):
+		// The terminal is gone before the first poll: a terminal error.
+		rep, _ = trace.ReportOf(res, &handoff.WaitError{Kind: handoff.ErrTerminalError, Cause: err})
+	default:
+		rep, _ = trace.ReportOf(res, nil)
+		rep.Outcome, rep.Source, rep.Content = OutcomeError, "", ""
+	}
+	f.Report = rep
+	return f
+}
+
+// recordedError is a failure read back from a state: its message, and the
+// table's sentinel for errors.Is.
+type recordedError struct {
+	msg  string
+	kind error
+}
+
+func (e *recordedError) Error() string { return e.msg }
+func (e *recordedError) Unwrap() error { return e.kind }
+
+// Err is the recorded failure, nil for a dispatch that was done; it wraps
+// the table's sentinel (handoff.ErrNoResponseFile, …) when there is one.
+func (f *Finished) Err() error {
+	if f.Report.Outcome == "done" {
+		return nil
+	}
+	for _, o := range handoff.Outcomes() {
+		if o.Err != nil && o.Name == f.Report.Error {
+			return &recordedError{msg: f.Error, kind: o.Err}
+		}
+	}
+	return &recordedError{msg: f.Error}
+}
+
+// Result is the recorded outcome as the fsm.Result the wait returned
+// (content, source, elapsed time, archive path).
+func (f *Finished) Result() fsm.Result {
+	return fsm.Result{Content: f.Report.Content, Source: fsm.Source(f.Report.Source),
+		Elapsed: time.Duration(f.Report.At * float64(time.Second)), ArchivedPath: f.ArchivedPath}
+}

@@ -1,0 +1,232 @@
+package dispatchstate_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+func validState() *dispatchstate.State {
+	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	return &dispatchstate.State{Version: dispatchstate.Version, Target: "%3", Socket: "agents", Provider: "codex", History: 200,
+		TmuxTimeout: "5s", Role: "analyst", Workdir: "/work/proj", Config: dispatchstate.ConfigOf(handoff.DefaultConfig()),
+		Wait: &fsm.Checkpoint{
+			Core: fsm.Snapshot{State: handoff.Working, DispatchedAt: t0, LastStatus: "processing", LastAt: t0.Add(4 * time.Second), Polls: 3},
+			Journal: []fsm.Entry{{At: t0.Add(2 * time.Second), From: handoff.AwaitingStart, To: handoff.Working,
+				Event: handoff.EventActive, Status: "processing"}},
+			ArchiveDir: "/work/proj/.tmp/run-20260304T050607.000Z", ArchiveSeq: 1,
+			Pane: &handoff.PaneIdentity{Server: "/tmp/tmux-1000/agents", ServerPID: 100, ServerStarted: "2026-03-04T05:00:00Z",
+				Pane: "%3", PID: 101, Started: "59963 ticks after boot"},
+		}}
+}
+
+func stateJSON(t testing.TB, st *dispatchstate.State) string {
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	st := validState()
+	if err := st.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := dispatchstate.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stateJSON(t, got) != stateJSON(t, st) {
+		t.Fatalf("round trip:\n%s\n%s", stateJSON(t, got), stateJSON(t, st))
+	}
+	// Rewrites leave no temporary files behind.
+	for range 5 {
+		if err := st.Write(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Fatalf("folder holds %v", entries)
+	}
+	// A finished one.
+	st.Finished = &dispatchstate.Finished{Exit: 5, Error: "analyst: no response file after 1m0s",
+		Report: trace.Report{Outcome: "failed", Error: "no_response_file", Transitions: []trace.Transition{}}}
+	if _, err := dispatchstate.Parse([]byte(stateJSON(t, st))); err != nil {
+		t.Fatal(err)
+	}
+	// The fields an owner adds stay out of a send --state file.
+	if b, _ := validState().Marshal(); strings.Contains(string(b), "created") || strings.Contains(string(b), "prompt") {
+		t.Fatalf("optional fields written when unset:\n%s", b)
+	}
+}
+
+// A malformed state file gets a message naming the field.
+func TestMalformedStateFilesNameTheField(t *testing.T) {
+	for _, tc := range []struct {
+		field  string
+		mutate func(*dispatchstate.State)
+		raw    string // used instead when set
+	}{
+		{"version", func(s *dispatchstate.State) { s.Version = 9 }, ""},
+		{"target", func(s *dispatchstate.State) { s.Target = "" }, ""},
+		{"socket_path", func(s *dispatchstate.State) { s.SocketPath = "/tmp/x" }, ""},
+		{"provider", func(s *dispatchstate.State) { s.Provider = "nope" }, ""},
+		{"tmux_timeout", func(s *dispatchstate.State) { s.TmuxTimeout = "soon" }, ""},
+		{"workdir", func(s *dispatchstate.State) { s.Workdir = "rel/dir" }, ""},
+		{"role", func(s *dispatchstate.State) { s.Role = "../x" }, ""},
+		{"config.poll", func(s *dispatchstate.State) { s.Config.Poll = "2" }, ""},
+		{"config.idle_grace", func(s *dispatchstate.State) { s.Config.IdleGrace = "" }, ""},
+		{"config", func(s *dispatchstate.State) { s.Config.MaxPollFailures = 0 }, ""},
+		{"wait", func(s *dispatchstate.State) { s.Wait = nil }, ""},
+		{"wait.archive_dir", func(s *dispatchstate.State) { s.Wait.ArchiveDir = "" }, ""},
+		{"wait.archive_seq", func(s *dispatchstate.State) { s.Wait.ArchiveSeq = -1 }, ""},
+		{"wait.core", func(s *dispatchstate.State) { s.Wait.Core.State = "Sleeping" }, ""},
+		{"wait.core", func(s *dispatchstate.State) { s.Wait.Core.DispatchedAt = time.Time{} }, ""},
+		{"wait.core.state", func(s *dispatchstate.State) {
+			s.Wait.Core.State, s.Wait.Core.End = handoff.Done, handoff.EventFileReady
+		}, ""},
+		{"wait.pane.server", func(s *dispatchstate.State) { s.Wait.Pane.Server = "" }, ""},
+		{"wait.pane.pid", func(s *dispatchstate.State) { s.Wait.Pane.PID = 0 }, ""},
+		{"wait.pane.started", func(s *dispatchstate.State) { s.Wait.Pane.Started = "" }, ""},
+		{"wait.pane.server_pid", nil, `{"version":1,"wait":{"pane":{"server_pid":"x"}}}`},
+		{"finished.exit", func(s *dispatchstate.State) {
+			s.Finished = &dispatchstate.Finished{Exit: 42, Report: trace.Report{Outcome: "done"}}
+		}, ""},
+		{"finished.exit", func(s *dispatchstate.State) {
+			s.Finished = &dispatchstate.Finished{Exit: 0, Report: trace.Report{Outcome: dispatchstate.OutcomeCancelled}}
+		}, ""},
+		{"finished.error", func(s *dispatchstate.State) {
+			s.Finished = &dispatchstate.Finished{Exit: 1, Report: trace.Report{Outcome: dispatchstate.OutcomeError}}
+		}, ""},
+		{"finished.report.outcome", func(s *dispatchstate.State) {
+			s.Finished = &dispatchstate.Finished{Exit: 0, Report: trace.Report{Outcome: "meh"}}
+		}, ""},
+		{"finished.report.error", func(s *dispatchstate.State) {
+			s.Finished = &dispatchstate.Finished{Exit: 4, Report: trace.Report{Outcome: "failed", Error: "gremlins"}}
+		}, ""},
+		{"history", nil, `{"version":1,"history":"lots"}`},
+		{"wait.core.polls", nil, `{"version":1,"wait":{"core":{"polls":"three"}}}`},
+		{"colour", nil, `{"version":1,"colour":"blue"}`},
+		{"created", nil, `{"version":1,"created":"yesterday"}`},
+	} {
+		raw := tc.raw
+		if raw == "" {
+			st := validState()
+			tc.mutate(st)
+			raw = stateJSON(t, st)
+		}
+		_, err := dispatchstate.Parse([]byte(raw))
+		if !errors.Is(err, dispatchstate.ErrMalformed) || !strings.Contains(err.Error(), `field "`+tc.field+`"`) {
+			t.Errorf("%s: %v; want an error naming field %q", raw, err, tc.field)
+		}
+	}
+	for _, raw := range []string{"", "{", `{"version":1}{"version":1}`, "[]"} {
+		if _, err := dispatchstate.Parse([]byte(raw)); !errors.Is(err, dispatchstate.ErrMalformed) {
+			t.Errorf("%q: %v", raw, err)
+		}
+	}
+}
+
+// What a process that finds a state does with it: an accepted dispatch is
+// sent, one whose paste was cut short is not sent again, a waiting one is
+// resumed, a finished one reported.
+func TestNextFollowsTheDispatchsProgress(t *testing.T) {
+	st := validState()
+	st.Wait, st.Prompt, st.ID = nil, "Summarise the design", "d1"
+	if err := st.Validate(); err != nil || st.Next() != dispatchstate.Send {
+		t.Fatalf("accepted: %v, next %v", err, st.Next())
+	}
+	st.SendStarted = time.Now()
+	if err := st.Validate(); err != nil || st.Next() != dispatchstate.Unsure {
+		t.Fatalf("pasting: %v, next %v", err, st.Next())
+	}
+	st.Wait = validState().Wait
+	if err := st.Validate(); err != nil || st.Next() != dispatchstate.Resume {
+		t.Fatalf("waiting: %v, next %v", err, st.Next())
+	}
+	st.Finished = dispatchstate.InterruptedWhileSending(time.Now())
+	if err := st.Validate(); err != nil || st.Next() != dispatchstate.Report {
+		t.Fatalf("finished: %v, next %v", err, st.Next())
+	}
+	if st.Finished.Err() == nil || st.Finished.Exit != dispatchstate.ExitOther {
+		t.Fatalf("interrupted while sending: %+v", st.Finished)
+	}
+}
+
+// The recorded ending of each kind of wait: the table's outcome and exit
+// code; a pane gone before the first poll is a terminal error; a wait that
+// could not decide is an error; a cancelled context records nothing.
+func TestFinishedOfRecordsTheOutcome(t *testing.T) {
+	now := time.Now()
+	t0 := now.Add(-time.Minute)
+	done := fsm.Result{Content: "the answer", Source: fsm.SourceFile, DispatchedAt: t0, Elapsed: 3 * time.Second, Polls: 2, ArchivedPath: "/a/001-analyst.md"}
+	f := dispatchstate.FinishedOf(done, nil, now)
+	if f.Exit != 0 || f.Report.Outcome != "done" || f.Report.Content != "the answer" || f.ArchivedPath != "/a/001-analyst.md" || f.Err() != nil {
+		t.Fatalf("done: %+v", f)
+	}
+	noFile := &handoff.WaitError{Kind: handoff.ErrNoResponseFile, Role: "analyst"}
+	if f := dispatchstate.FinishedOf(fsm.Result{Polls: 9}, noFile, now); f.Exit != 5 || !errors.Is(f.Err(), handoff.ErrNoResponseFile) {
+		t.Fatalf("no file: %+v", f)
+	}
+	gone := fmt.Errorf("send prompt to analyst: %w", tmuxdriver.ErrServerNotRunning)
+	if f := dispatchstate.FinishedOf(fsm.Result{}, gone, now); f.Exit != 4 || f.Report.Error != "terminal_error" {
+		t.Fatalf("gone: %+v", f)
+	}
+	other := errors.New("analyst: unusable response file")
+	if f := dispatchstate.FinishedOf(fsm.Result{}, other, now); f.Exit != 1 || f.Report.Outcome != dispatchstate.OutcomeError || f.Error == "" {
+		t.Fatalf("other: %+v", f)
+	}
+	if f := dispatchstate.FinishedOf(fsm.Result{}, context.Canceled, now); f != nil {
+		t.Fatalf("cancelled: %+v", f)
+	}
+	for _, f := range []*dispatchstate.Finished{dispatchstate.FinishedOf(done, nil, now), dispatchstate.FinishedOf(fsm.Result{}, other, now)} {
+		st := validState()
+		st.Finished = f
+		if _, err := dispatchstate.Parse([]byte(stateJSON(t, st))); err != nil {
+			t.Fatalf("a recorded ending does not read back: %v", err)
+		}
+	}
+}
+
+// The state file parser never panics, and what it accepts it writes back
+// to the same thing.
+func FuzzParse(f *testing.F) {
+	st := validState()
+	f.Add([]byte(stateJSON(f, st)))
+	st.Finished = &dispatchstate.Finished{Exit: 0, Report: trace.Report{Outcome: "done", Source: "file", Content: "hi"}}
+	f.Add([]byte(stateJSON(f, st)))
+	f.Add([]byte(`{"version":1,"wait":{"core":{"state":"IdleGrace"}}}`))
+	st = validState()
+	st.Wait, st.Prompt, st.ID, st.Created = nil, "hello", "d1", time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	f.Add([]byte(stateJSON(f, st)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := dispatchstate.Parse(b)
+		if err != nil {
+			if !errors.Is(err, dispatchstate.ErrMalformed) {
+				t.Fatalf("error not wrapping ErrMalformed: %v", err)
+			}
+			return
+		}
+		again, err := dispatchstate.Parse([]byte(stateJSON(t, st)))
+		if err != nil {
+			t.Fatalf("accepted %q but not its rewrite: %v", b, err)
+		}
+		if stateJSON(t, again) != stateJSON(t, st) {
+			t.Fatalf("rewrite differs:\n%s\n%s", stateJSON(t, again), stateJSON(t, st))
+		}
+	})
+}

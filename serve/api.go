@@ -1,0 +1,490 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// MaxBody bounds a request body (the prompt is in it).
+const MaxBody = 4 << 20
+
+// MaxWait bounds GET /v1/dispatches/{id}?wait=.
+const MaxWait = 10 * time.Minute
+
+// SubmitBody is the JSON of POST /v1/dispatches. Durations are seconds.
+type SubmitBody struct {
+	Target      string      `json:"target"`
+	Socket      string      `json:"socket,omitempty"`
+	SocketPath  string      `json:"socket_path,omitempty"`
+	Role        string      `json:"role"`
+	Workdir     string      `json:"workdir"`
+	Prompt      string      `json:"prompt"`
+	Provider    string      `json:"provider,omitempty"`
+	History     *int        `json:"history,omitempty"`
+	AllowShell  bool        `json:"allow_shell,omitempty"`
+	TmuxTimeout *float64    `json:"tmux_timeout,omitempty"`
+	WaitSlot    bool        `json:"wait_slot,omitempty"`
+	Config      *ConfigBody `json:"config,omitempty"`
+}
+
+// ConfigBody is the wait's settings in a SubmitBody; absent fields are the
+// spec's defaults.
+type ConfigBody struct {
+	Poll             *float64 `json:"poll,omitempty"`
+	IdleGrace        *float64 `json:"idle_grace,omitempty"`
+	ResponseTimeout  *float64 `json:"response_timeout,omitempty"`
+	Strict           *bool    `json:"strict,omitempty"`
+	MaxPollFailures  *int     `json:"max_poll_failures,omitempty"`
+	MaxResponseBytes *int64   `json:"max_response_bytes,omitempty"`
+}
+
+// APIError is the body of every 4xx and 5xx answer.
+type APIError struct {
+	Error string `json:"error"`
+	// Field names the request field that is wrong (400).
+	Field string `json:"field,omitempty"`
+	// Holder is who holds a busy slot (409).
+	Holder *Holder `json:"holder,omitempty"`
+}
+
+// Holder is a busy slot's holder: a dispatch of the service, or a process.
+type Holder struct {
+	ID  string `json:"id,omitempty"`
+	PID int    `json:"pid,omitempty"`
+}
+
+// badField is a 400 naming field.
+type badField struct {
+	field string
+	msg   string
+}
+
+func (e *badField) Error() string { return e.field + ": " + e.msg }
+
+func bad(field, format string, a ...any) error {
+	return &badField{field, fmt.Sprintf(format, a...)}
+}
+
+// Handler serves the API (see the README): token, when not empty, is the
+// bearer token every request must carry (compared in constant time).
+func (s *Service) Handler(token string) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/dispatches", s.postDispatch)
+	mux.HandleFunc("GET /v1/dispatches", s.listDispatches)
+	mux.HandleFunc("GET /v1/dispatches/{id}", s.getDispatch)
+	mux.HandleFunc("DELETE /v1/dispatches/{id}", s.deleteDispatch)
+	mux.HandleFunc("GET /v1/events", s.events)
+	mux.HandleFunc("GET /v1/panes", s.panes)
+	mux.HandleFunc("GET /v1/health", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+	})
+	if token == "" {
+		return mux
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			writeJSON(w, http.StatusUnauthorized, APIError{Error: "a bearer token is required (Authorization: Bearer TOKEN)"})
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
+	body, err := readSubmit(http.MaxBytesReader(w, r.Body, MaxBody))
+	var st *dispatchstate.State
+	if err == nil {
+		st, err = body.State()
+	}
+	var bf *badField
+	if errors.As(err, &bf) {
+		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})
+		return
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error()})
+		return
+	}
+	v, err := s.Submit(Request{State: st})
+	var busy *BusyError
+	switch {
+	case errors.As(err, &busy):
+		writeJSON(w, http.StatusConflict, APIError{Error: busy.Error(), Holder: &Holder{ID: busy.ID, PID: busy.PID}})
+	case errors.Is(err, dispatchstate.ErrMalformed):
+		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error()})
+	case err != nil:
+		writeJSON(w, http.StatusInternalServerError, APIError{Error: err.Error()})
+	default:
+		w.Header().Set("Location", "/v1/dispatches/"+v.ID)
+		writeJSON(w, http.StatusCreated, v)
+	}
+}
+
+// readSubmit decodes a SubmitBody; errors name the field.
+func readSubmit(r io.Reader) (*SubmitBody, error) {
+	b, err := io.ReadAll(r)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, bad("body", "larger than %d bytes", tooBig.Limit)
+	}
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var body SubmitBody
+	if err := dec.Decode(&body); err != nil {
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &typ):
+			return nil, bad(typ.Field, "a %s is not a %v", typ.Value, typ.Type)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return nil, bad(strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`), "unknown field")
+		}
+		return nil, bad("body", "not a JSON object: %v", err)
+	}
+	if dec.More() {
+		return nil, bad("body", "more than one JSON object")
+	}
+	return &body, nil
+}
+
+// State is the persisted dispatch the body asks for (without its id and
+// times, which Submit gives it); errors name the field.
+func (b *SubmitBody) State() (*dispatchstate.State, error) {
+	switch {
+	case b.Target == "":
+		return nil, bad("target", "missing: the agent's tmux pane (%%id or session:window.pane)")
+	case b.Socket != "" && b.SocketPath != "":
+		return nil, bad("socket_path", "give socket or socket_path, not both")
+	case b.Role == "":
+		return nil, bad("role", "missing (one of %s, or a role of your own)", strings.Join(handoff.Roles(), ", "))
+	case b.Workdir == "":
+		return nil, bad("workdir", "missing: the absolute folder the response files live under")
+	case !filepath.IsAbs(b.Workdir):
+		return nil, bad("workdir", "%q is not an absolute path (the service does not know your current folder)", b.Workdir)
+	case strings.TrimSpace(b.Prompt) == "":
+		return nil, bad("prompt", "missing or blank")
+	}
+	if _, _, err := handoff.ResolveRole(b.Role); err != nil {
+		return nil, bad("role", "%v", err)
+	}
+	prov := b.Provider
+	if prov == "" {
+		prov = provider.Default
+	}
+	if _, err := provider.Lookup(prov); err != nil {
+		return nil, bad("provider", "%v", err)
+	}
+	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
+		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
+		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
+	if b.SocketPath == "" {
+		st.SocketPath = ""
+	}
+	if b.History != nil {
+		if *b.History < 0 {
+			return nil, bad("history", "negative")
+		}
+		st.History = *b.History
+	}
+	if b.TmuxTimeout != nil {
+		d, err := seconds("tmux_timeout", *b.TmuxTimeout)
+		if err != nil || d <= 0 {
+			return nil, bad("tmux_timeout", "want a positive number of seconds")
+		}
+		st.TmuxTimeout = d.String()
+	}
+	cfg, err := b.Config.config()
+	if err != nil {
+		return nil, err
+	}
+	st.Config = dispatchstate.ConfigOf(cfg)
+	return st, nil
+}
+
+func seconds(field string, v float64) (time.Duration, error) {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || v*float64(time.Second) > math.MaxInt64 {
+		return 0, bad(field, "%v is not a number of seconds (non-negative)", v)
+	}
+	return time.Duration(math.Round(v * float64(time.Second))), nil
+}
+
+func (c *ConfigBody) config() (handoff.Config, error) {
+	cfg := handoff.DefaultConfig()
+	if c == nil {
+		return cfg, nil
+	}
+	for _, d := range []struct {
+		field string
+		v     *float64
+		into  *time.Duration
+	}{{"config.poll", c.Poll, &cfg.Poll}, {"config.idle_grace", c.IdleGrace, &cfg.IdleGrace},
+		{"config.response_timeout", c.ResponseTimeout, &cfg.ResponseTimeout}} {
+		if d.v == nil {
+			continue
+		}
+		v, err := seconds(d.field, *d.v)
+		if err != nil {
+			return cfg, err
+		}
+		*d.into = v
+	}
+	if c.Strict != nil {
+		cfg.Fallback = !*c.Strict
+	}
+	if c.MaxPollFailures != nil {
+		cfg.MaxPollFailures = *c.MaxPollFailures
+	}
+	if c.MaxResponseBytes != nil {
+		cfg.MaxResponseBytes = *c.MaxResponseBytes
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, bad("config", "%v", err)
+	}
+	return cfg, nil
+}
+
+func (s *Service) getDispatch(w http.ResponseWriter, r *http.Request) {
+	var wait time.Duration
+	if q := r.URL.Query().Get("wait"); q != "" {
+		d, err := handoff.ParseDuration(q)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error(), Field: "wait"})
+			return
+		}
+		wait = min(d, MaxWait)
+	}
+	v, ok := s.Get(r.Context(), r.PathValue("id"), wait)
+	if !ok {
+		writeJSON(w, http.StatusNotFound, APIError{Error: "no dispatch " + r.PathValue("id")})
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *Service) deleteDispatch(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.Cancel(r.Context(), r.PathValue("id"))
+	if !ok {
+		writeJSON(w, http.StatusNotFound, APIError{Error: "no dispatch " + r.PathValue("id")})
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// ParseFilter reads the list filters from a query: role, state (a state
+// name, running or final), since (RFC 3339, or a duration: that long ago),
+// limit.
+func ParseFilter(q map[string][]string, now time.Time) (Filter, error) {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	f := Filter{Role: get("role"), State: get("state")}
+	if s := get("since"); s != "" {
+		if t, err := time.Parse(time.RFC3339, s); err == nil {
+			f.Since = t
+		} else if d, err := handoff.ParseDuration(s); err == nil {
+			f.Since = now.Add(-d)
+		} else {
+			return f, bad("since", "%q is neither an RFC 3339 time nor a duration", s)
+		}
+	}
+	if s := get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return f, bad("limit", "%q is not a count", s)
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+func (s *Service) listDispatches(w http.ResponseWriter, r *http.Request) {
+	f, err := ParseFilter(r.URL.Query(), time.Now())
+	if err != nil {
+		var bf *badField
+		errors.As(err, &bf)
+		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error(), Field: bf.field})
+		return
+	}
+	list := s.List(f)
+	if list == nil {
+		list = []View{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"dispatches": list})
+}
+
+// events streams every event: JSON lines, or server-sent events when the
+// client accepts text/event-stream (or asks format=sse). id= keeps one
+// dispatch's.
+func (s *Service) events(w http.ResponseWriter, r *http.Request) {
+	sse := strings.Contains(r.Header.Get("Accept"), "text/event-stream") || r.URL.Query().Get("format") == "sse"
+	only := r.URL.Query().Get("id")
+	c, cancel := s.hub.subscribe()
+	defer cancel()
+	if sse {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+	} else {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	}
+	w.WriteHeader(http.StatusOK)
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+	}
+	flush()
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.ctx.Done():
+			return
+		case <-keep.C:
+			if sse {
+				io.WriteString(w, ": keep-alive\n\n")
+				flush()
+			}
+		case e, ok := <-c:
+			if !ok {
+				return // fell behind: the client reconnects
+			}
+			if only != "" && e.ID != only {
+				continue
+			}
+			b, _ := json.Marshal(e)
+			if sse {
+				fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, b)
+			} else {
+				w.Write(append(b, '\n'))
+			}
+			flush()
+		}
+	}
+}
+
+// PaneRow is one pane of the board (GET /v1/panes).
+type PaneRow struct {
+	tmuxdriver.PaneInfo
+	Provider string `json:"provider"`
+	handoff.Classification
+	// Gone: the pane, its agent or its server is gone (Reason says which).
+	Gone bool `json:"gone,omitempty"`
+	// Dispatch is the id of the dispatch of this service running on the
+	// pane, if any.
+	Dispatch string `json:"dispatch,omitempty"`
+}
+
+func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	srv := tmuxdriver.Server{Socket: q.Get("socket"), SocketPath: q.Get("socket_path")}
+	if srv.Socket != "" && srv.SocketPath != "" {
+		writeJSON(w, http.StatusBadRequest, APIError{Error: "give socket or socket_path, not both", Field: "socket_path"})
+		return
+	}
+	rows, err := s.Board(r.Context(), srv, q.Get("target"), q.Get("provider"))
+	if err != nil {
+		writeJSON(w, http.StatusBadGateway, APIError{Error: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"panes": rows})
+}
+
+// Board reads every pane of srv (or the one target names): its provider
+// (providerName, or by its command when "" or "auto"), its status, and the
+// dispatch running on it. Looks go over the server's shared control
+// client.
+func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, providerName string) ([]PaneRow, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	runner, release := s.tmux.runner(ctx, serverKey{srv.Socket, srv.SocketPath}, srv)
+	defer release()
+	infos, err := tmuxdriver.ListPanes(ctx, runner)
+	if err != nil && target != "" && dispatchstate.Gone(err) {
+		return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
+			Classification: handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if target != "" {
+		id := target
+		if !strings.HasPrefix(target, "%") {
+			out, err := runner.Run(ctx, nil, "display-message", "-p", "-t", target, "#{pane_id}")
+			if err == nil {
+				id = strings.TrimSpace(out)
+			}
+		}
+		infos = slices.DeleteFunc(infos, func(p tmuxdriver.PaneInfo) bool { return p.ID != id })
+		if len(infos) == 0 {
+			return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
+				Classification: handoff.Classification{Status: handoff.StatusError, Reason: "pane " + target + " is gone: not found on the tmux server"}}}, nil
+		}
+	}
+	busy := map[string]string{}
+	for _, v := range s.List(Filter{State: "running"}) {
+		if v.Socket == srv.Socket && v.SocketPath == srv.SocketPath {
+			busy[v.Target] = v.ID
+		}
+	}
+	rows := []PaneRow{}
+	for _, p := range infos {
+		name := providerName
+		if name == "" || name == "auto" {
+			name = provider.ForCommand(p.Command)
+		}
+		cl, err := provider.Lookup(name)
+		if err != nil {
+			return nil, bad("provider", "%v", err)
+		}
+		row := PaneRow{PaneInfo: p, Provider: name, Dispatch: busy[p.ID]}
+		if row.Dispatch == "" {
+			row.Dispatch = busy[p.Target]
+		}
+		pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, Runner: runner})
+		if err != nil {
+			return nil, err
+		}
+		snap, err := pane.Observe(ctx)
+		row.Classification = snap.Classification
+		if err != nil {
+			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
+			row.Gone = dispatchstate.Gone(err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}

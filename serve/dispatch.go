@@ -1,0 +1,250 @@
+package serve
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// The states a dispatch shows besides the engine's (AwaitingStart, Working,
+// IdleGrace, StartupTimeout, Done, Failed).
+const (
+	StateAccepted  = "Accepted"  // kept on disk, not pasted yet
+	StateSending   = "Sending"   // the paste is under way
+	StateCancelled = "Cancelled" // DELETE
+	StateError     = "Error"     // ended without a decision of the table
+)
+
+// View is a dispatch as the API shows it.
+type View struct {
+	ID    string `json:"id"`
+	State string `json:"state"`
+	Final bool   `json:"final"`
+	// Outcome is done, failed, cancelled or error once Final.
+	Outcome string `json:"outcome,omitempty"`
+	// Source is file or fallback for a done dispatch.
+	Source string `json:"source,omitempty"`
+	// Content is the response (in a single dispatch's view only).
+	Content *string `json:"content,omitempty"`
+	// Exit is the exit status a local send would have ended with.
+	Exit *int `json:"exit,omitempty"`
+	// Error is the failure's message; ErrorKind the table's name for it
+	// (terminal_error, no_response_file, timeout, needs_user).
+	Error     string `json:"error,omitempty"`
+	ErrorKind string `json:"error_kind,omitempty"`
+	// At is the decision's time in seconds from dispatch.
+	At float64 `json:"at,omitempty"`
+	// Transitions, in a single dispatch's view only.
+	Transitions []trace.Transition `json:"transitions,omitempty"`
+	Polls       int                `json:"polls"`
+
+	Role         string     `json:"role"`
+	Target       string     `json:"target"`
+	Socket       string     `json:"socket,omitempty"`
+	SocketPath   string     `json:"socket_path,omitempty"`
+	Provider     string     `json:"provider"`
+	Workdir      string     `json:"workdir"`
+	Prompt       string     `json:"prompt"`
+	Created      time.Time  `json:"created"`
+	Ended        *time.Time `json:"ended,omitempty"`
+	ArchivedPath string     `json:"archived_path,omitempty"`
+}
+
+// Report is the replay-format result object of a final dispatch, as
+// `send --json` prints it.
+func (v View) Report() trace.Report {
+	r := trace.Report{Outcome: v.Outcome, Source: v.Source, Error: v.ErrorKind, At: v.At, Transitions: v.Transitions}
+	if v.Content != nil {
+		r.Content = *v.Content
+	}
+	if r.Transitions == nil {
+		r.Transitions = []trace.Transition{}
+	}
+	return r
+}
+
+// dispatch is one dispatch of the service: its persisted state and what
+// the running wait adds to it.
+type dispatch struct {
+	path string
+	done chan struct{}
+
+	mu        sync.Mutex
+	st        dispatchstate.State
+	state     string
+	polls     int
+	journal   []trace.Transition
+	cancel    func()
+	cancelled bool
+	// written is the last checkpoint written to the state file.
+	written *fsm.Checkpoint
+}
+
+func newDispatch(st *dispatchstate.State, path string) *dispatch {
+	d := &dispatch{path: path, st: *st, done: make(chan struct{}), state: StateAccepted}
+	if st.Wait != nil {
+		d.state = string(st.Wait.Core.State)
+		d.polls = st.Wait.Core.Polls
+		d.journal = reportOf(fsm.Result{Journal: st.Wait.Journal, DispatchedAt: st.Wait.Core.DispatchedAt}).Transitions
+	}
+	if st.Finished != nil {
+		d.state = finalState(st.Finished)
+		close(d.done)
+	}
+	return d
+}
+
+// reportOf is the replay-format object of a wait's result so far.
+func reportOf(res fsm.Result) trace.Report {
+	rep, _ := trace.ReportOf(res, nil)
+	return rep
+}
+
+func (d *dispatch) snapshot() dispatchstate.State {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.st
+}
+
+func (d *dispatch) responsePath() (string, error) {
+	return d.st.Roles().Path(d.st.Workdir, d.st.Role)
+}
+
+func (d *dispatch) isCancelled() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cancelled
+}
+
+func (d *dispatch) setState(s string) {
+	d.mu.Lock()
+	d.state = s
+	d.mu.Unlock()
+}
+
+func (d *dispatch) dispatchedAt() time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.st.Wait == nil {
+		return time.Now()
+	}
+	return d.st.Wait.Core.DispatchedAt
+}
+
+func (d *dispatch) polled(p fsm.Poll) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.polls = p.N
+	for _, e := range p.Transitions {
+		d.journal = append(d.journal, trace.Transition{At: p.Elapsed.Seconds(), From: string(e.From), To: string(e.To),
+			Event: string(e.Event), Status: string(e.Status)})
+	}
+}
+
+// markSending keeps, before the paste, that it starts.
+func (d *dispatch) markSending() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.st.SendStarted = time.Now().UTC()
+	return d.st.Write(d.path)
+}
+
+// checkpoint is the wait's OnCheckpoint: the state file follows the wait.
+// A checkpoint that differs from the last one written only in the time and
+// count of the last look is not written (a working agent is looked at
+// every few tens of milliseconds after a file event; each write is an
+// fsync): resumed from the older one, the wait looks at once and decides
+// the same, since every fact a decision rests on (state, grace start,
+// failures in a row, journal, archive, a consume under way) is in it.
+func (d *dispatch) checkpoint(cp fsm.Checkpoint) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	same := d.written != nil && sameFacts(*d.written, cp)
+	d.st.Wait = &cp
+	if d.state == StateAccepted || d.state == StateSending {
+		d.state = string(cp.Core.State)
+	}
+	if same {
+		return nil
+	}
+	if err := d.st.Write(d.path); err != nil {
+		return err
+	}
+	d.written = &cp
+	return nil
+}
+
+// sameFacts reports whether two checkpoints differ at most in the last
+// look's time and the number of looks.
+func sameFacts(a, b fsm.Checkpoint) bool {
+	if a.Core.Consuming != nil || b.Core.Consuming != nil || len(a.Journal) != len(b.Journal) ||
+		a.ArchiveDir != b.ArchiveDir || a.ArchiveSeq != b.ArchiveSeq {
+		return false
+	}
+	x, y := a.Core, b.Core
+	x.LastAt, x.Polls, y.LastAt, y.Polls = time.Time{}, 0, time.Time{}, 0
+	return x == y
+}
+
+// finish records the ending.
+func (d *dispatch) finish(f *dispatchstate.Finished) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.st.Finished = f
+	d.state = finalState(f)
+	d.journal = f.Report.Transitions
+	return d.st.Write(d.path)
+}
+
+func finalState(f *dispatchstate.Finished) string {
+	switch f.Report.Outcome {
+	case "done":
+		return "Done"
+	case "failed":
+		return "Failed"
+	case dispatchstate.OutcomeCancelled:
+		return StateCancelled
+	}
+	return StateError
+}
+
+// view is the dispatch as the API shows it; full adds the content and the
+// transitions.
+func (d *dispatch) view(full bool) View {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := &d.st
+	v := View{ID: st.ID, State: d.state, Polls: d.polls, Role: st.Role, Target: st.Target, Socket: st.Socket,
+		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created}
+	if full {
+		v.Transitions = append([]trace.Transition{}, d.journal...)
+	}
+	if f := st.Finished; f != nil {
+		exit := f.Exit
+		v.Final, v.Outcome, v.Source, v.Exit, v.Error, v.ErrorKind, v.At, v.ArchivedPath =
+			true, f.Report.Outcome, f.Report.Source, &exit, f.Error, f.Report.Error, f.Report.At, f.ArchivedPath
+		if !f.Ended.IsZero() {
+			ended := f.Ended
+			v.Ended = &ended
+		}
+		if full {
+			content := f.Report.Content
+			v.Content = &content
+			v.Transitions = append([]trace.Transition{}, f.Report.Transitions...)
+		}
+	}
+	return v
+}
+
+// newID is a dispatch id: its time, then random, so ids sort by time and
+// never repeat.
+func newID(now time.Time) string {
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
