@@ -54,10 +54,8 @@ func (m RoleFiles) With(role string) (RoleFiles, error) {
 	}
 	if _, ok := out[role]; !ok {
 		file := role + ".md"
-		for r, f := range out {
-			if f == file {
-				return nil, fmt.Errorf("%w %q: its response file %s is already %q's", ErrUnknownRole, role, file, r)
-			}
+		if err := out.clash(role, file); err != nil {
+			return nil, err
 		}
 		out[role] = file
 	}
@@ -66,7 +64,8 @@ func (m RoleFiles) With(role string) (RoleFiles, error) {
 
 // File returns role's response file name. A role m does not map is an error
 // wrapping ErrUnknownRole that lists the known ones; so is a mapping to
-// anything but a plain file name.
+// anything but a plain file name, or to one that differs from another
+// role's only in case.
 func (m RoleFiles) File(role string) (string, error) {
 	name, ok := m[role]
 	if !ok {
@@ -74,6 +73,9 @@ func (m RoleFiles) File(role string) (string, error) {
 	}
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
 		return "", fmt.Errorf("%w %q: its response file %q is not a plain file name", ErrUnknownRole, role, name)
+	}
+	if err := m.clash(role, name); err != nil {
+		return "", err
 	}
 	return name, nil
 }

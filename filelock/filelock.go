@@ -57,18 +57,52 @@ func TryLock(path string, perm os.FileMode, holder []byte) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	l, err := lockFile(f, holder)
+	if err != nil {
 		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, ErrHeld
+	}
+	return l, err
+}
+
+// AcquireFile is Acquire on a lock file the caller opened (read-write) its
+// own way: responsefile opens it inside a folder opened without following
+// symlinks. The Lock owns f; f is closed when the lock is not taken.
+func AcquireFile(ctx context.Context, f *os.File, holder []byte, wait bool) (*Lock, error) {
+	for {
+		l, err := lockFile(f, holder)
+		if l != nil || !errors.Is(err, ErrHeld) || !wait {
+			if l == nil {
+				f.Close()
+			}
+			return l, err
 		}
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		t := time.NewTimer(Retry)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			f.Close()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// lockFile takes the lock of the open file f once and writes holder into
+// it; the error wraps ErrHeld when it is held. f stays open either way.
+func lockFile(f *os.File, holder []byte) (*Lock, error) {
+	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			err = ErrHeld
+		} else {
+			err = fmt.Errorf("lock %s: %w", f.Name(), err)
+		}
+		return nil, err
 	}
 	// Who holds it, for the message another caller gets.
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt(holder, 0)
 	}
-	return &Lock{f: f, path: path}, nil
+	return &Lock{f: f, path: f.Name()}, nil
 }
 
 func flock(f *os.File, how int) error {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Archive keeps every response file the orchestrator takes away, under a
@@ -23,6 +21,9 @@ type Archive struct {
 	dir  string
 	mu   sync.Mutex
 	next int
+	// move is how files are moved in; nil is the system's own no-replace
+	// rename (osRename). The tests set the fallbacks to run them here.
+	move renamer
 }
 
 // NewArchive returns the archive for a run started at now. The folder is
@@ -58,19 +59,34 @@ const (
 
 // Store moves the file at path into the archive as the next numbered entry
 // for role, makes the move durable (the archive folder is synced), and
-// returns where the file now is. kind is one of the Archive* kinds.
+// returns where the file now is. kind is one of the Archive* kinds. Neither
+// the file's folder nor the archive's is followed if it is a symlink
+// (*FolderLinkError).
 func (a *Archive) Store(path, role, kind string) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if err := os.MkdirAll(a.dir, 0o755); err != nil {
-		return "", fmt.Errorf("create archive dir: %w (the file was left in place)", err)
-	}
-	failpoint("store: archive dir made")
-	dst, err := a.place(path, role, kind)
+	src, name, err := openFolderOf(path)
 	if err != nil {
 		return "", fmt.Errorf("archive %s: %w (the file was left in place)", path, err)
 	}
-	return dst, nil
+	defer src.Close()
+	dst, err := a.open(true)
+	if err != nil {
+		return "", fmt.Errorf("create archive dir: %w (the file was left in place)", err)
+	}
+	defer dst.Close()
+	failpoint("store: archive dir made")
+	archived, err := a.place(src, name, dst, role, kind)
+	if err != nil {
+		return "", fmt.Errorf("archive %s: %w (the file was left in place)", path, err)
+	}
+	return archived, nil
+}
+
+// open opens the archive folder, creating it with create.
+func (a *Archive) open(create bool) (*folder, error) {
+	root, rel := beneath(a.dir)
+	return openFolder(root, rel, create)
 }
 
 // rename gives an archived file (named by Store) the name of another kind,
@@ -78,55 +94,64 @@ func (a *Archive) Store(path, role, kind string) (string, error) {
 func (a *Archive) rename(archived, role, kind string) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	d, err := a.open(false)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
 	base := filepath.Base(archived)
 	num, _, ok := strings.Cut(base, "-")
 	if ok && kind != "" {
-		dst := filepath.Join(a.dir, fmt.Sprintf("%s-%s.%s.md", num, role, kind))
-		if err := renameNoReplace(archived, dst); err == nil {
+		name := fmt.Sprintf("%s-%s.%s.md", num, role, kind)
+		if err := a.rename1(d, base, d, name); err == nil {
 			failpoint("rename: renamed, dir not synced")
-			return dst, syncDir(a.dir)
+			return d.join(name), d.sync()
 		} else if !errors.Is(err, fs.ErrExist) {
 			return "", err
 		}
 	}
-	return a.place(archived, role, kind)
+	return a.place(d, base, d, role, kind)
 }
 
-// place moves src to the next free number; the caller holds a.mu.
-func (a *Archive) place(src, role, kind string) (string, error) {
+// place moves the entry name of src to the next free number in the archive
+// folder dst; the caller holds a.mu.
+func (a *Archive) place(src *folder, name string, dst *folder, role, kind string) (string, error) {
 	for {
 		a.next++
-		name := fmt.Sprintf("%03d-%s.md", a.next, role)
+		to := fmt.Sprintf("%03d-%s.md", a.next, role)
 		if kind != "" {
-			name = fmt.Sprintf("%03d-%s.%s.md", a.next, role, kind)
+			to = fmt.Sprintf("%03d-%s.%s.md", a.next, role, kind)
 		}
-		dst := filepath.Join(a.dir, name)
 		// Another run in the same millisecond could own this number: never
 		// overwrite an archived file.
-		switch err := renameNoReplace(src, dst); {
+		switch err := a.rename1(src, name, dst, to); {
 		case errors.Is(err, fs.ErrExist):
 			continue
 		case err != nil:
 			return "", err
 		}
 		failpoint("place: renamed, dir not synced")
-		if err := syncDir(a.dir); err != nil {
-			return dst, fmt.Errorf("sync archive dir: %w (the file is in the archive as %s)", err, dst)
+		if err := dst.sync(); err != nil {
+			return dst.join(to), fmt.Errorf("sync archive dir: %w (the file is in the archive as %s)", err, dst.join(to))
 		}
 		failpoint("place: dir synced")
-		return dst, nil
+		return dst.join(to), nil
 	}
 }
 
-// renameNoReplace moves src to dst in one atomic step that fails with
-// fs.ErrExist when dst exists, so a crash leaves the file in exactly one of
-// the two places (osRename: how each system does it).
-func renameNoReplace(src, dst string) error {
-	err := osRename(unix.AT_FDCWD, src, unix.AT_FDCWD, dst)
+// rename1 moves the entry from of src to to in dst in one atomic step that
+// fails with fs.ErrExist when to exists, so a crash leaves the file in
+// exactly one of the two places (osRename says how each system does it).
+func (a *Archive) rename1(src *folder, from string, dst *folder, to string) error {
+	move := a.move
+	if move == nil {
+		move = osRename
+	}
+	err := move(src.fd(), from, dst.fd(), to)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	return &os.LinkError{Op: "rename", Old: src, New: dst, Err: err}
+	return &os.LinkError{Op: "rename", Old: src.join(from), New: dst.join(to), Err: err}
 }
 
 // failpoint marks a step of the consume path; tests that kill a process at
@@ -139,16 +164,6 @@ func failpoint(step string) {
 
 var failpointHook func(step string)
 
-// syncDir makes the entries of dir (a rename into it) durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
 // findConsumed returns the first response of role archived as consumed
 // (NNN-role.md), empty (NNN-role.empty.md) or mismatched
 // (NNN-role.mismatch.md) with a number after the last one used, with its
@@ -157,10 +172,15 @@ func syncDir(dir string) error {
 func (a *Archive) findConsumed(role string) (path, kind string, ok bool, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	entries, err := os.ReadDir(a.dir)
+	d, err := a.open(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", false, nil
 	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("read archive dir: %w", err)
+	}
+	entries, err := d.f.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return "", "", false, fmt.Errorf("read archive dir: %w", err)
 	}
@@ -177,7 +197,7 @@ func (a *Archive) findConsumed(role string) (path, kind string, ok bool, err err
 				name = role + "." + k + ".md"
 			}
 			if rest == name {
-				best, path, kind = n, filepath.Join(a.dir, e.Name()), k
+				best, path, kind = n, d.join(e.Name()), k
 			}
 		}
 	}

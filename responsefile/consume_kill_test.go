@@ -15,20 +15,21 @@ import (
 )
 
 // childConsume consumes the response file at path into the archive folder
-// and kills itself (SIGKILL) at the step named: "path|archive dir|step".
+// with the no-replace move named, and kills itself (SIGKILL) at the step
+// named: "path|archive dir|step|move".
 func childConsume(arg string) error {
 	parts := strings.Split(arg, "|")
-	if len(parts) != 3 {
+	if len(parts) != 4 {
 		return fmt.Errorf("bad argument %q", arg)
 	}
-	path, dir, step := parts[0], parts[1], parts[2]
+	path, dir, step, move := parts[0], parts[1], parts[2], parts[3]
 	responsefile.SetFailpoint(func(s string) {
 		if s == step {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {} // the signal is on its way
 		}
 	})
-	_, err := responsefile.Consume(path, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0))
+	_, err := responsefile.Consume(path, "analyst", 1<<20, "", responsefile.UseRenamer(responsefile.OpenArchive(dir, 0), move))
 	return err
 }
 
@@ -53,9 +54,19 @@ func copies(t *testing.T, path, dir string) map[string]string {
 }
 
 // A process killed (SIGKILL) at any step of Consume leaves the response
-// whole, at its path or in the archive, never nowhere and never twice; and
-// Recover, as a resumed wait calls it, then returns it byte for byte.
+// whole, at its path or in the archive, never nowhere; and Recover, as a
+// resumed wait calls it, then returns it byte for byte, in one place. With
+// each no-replace move that can run here: the system's own, whose one step
+// leaves the response in exactly one place; and the hard link and unlink
+// of FreeBSD, which a kill between its steps leaves as one file under two
+// names until Recover drops the name at the path.
 func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
+	for _, move := range responsefile.Renamers {
+		t.Run(move, func(t *testing.T) { killedAtEveryStepOfConsume(t, move) })
+	}
+}
+
+func killedAtEveryStepOfConsume(t *testing.T, move string) {
 	contents := []struct{ name, text string }{
 		{"answer", "the answer\n\xff\xfe not UTF-8, a NUL \x00, and more\n"},
 		{"blank", " \n\t\n"},
@@ -70,7 +81,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 			p := responseFile(t, work, "analyst")
 			os.WriteFile(p, []byte(c.text), 0o644)
 			responsefile.SetFailpoint(func(s string) { steps = append(steps, s) })
-			_, err := responsefile.Consume(p, "analyst", 1<<20, "", responsefile.OpenArchive(filepath.Join(work, "archive"), 0))
+			_, err := responsefile.Consume(p, "analyst", 1<<20, "", responsefile.UseRenamer(responsefile.OpenArchive(filepath.Join(work, "archive"), 0), move))
 			responsefile.SetFailpoint(nil)
 			if err != nil || len(steps) < 4 {
 				t.Fatalf("%s: steps %v, %v", c.name, steps, err)
@@ -86,7 +97,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 				}
 				dir := filepath.Join(work, ".tmp", "run-x")
 				cmd := exec.Command(os.Args[0], "-test.run=^$")
-				cmd.Env = append(os.Environ(), childEnv+"=consume:"+p+"|"+dir+"|"+step)
+				cmd.Env = append(os.Environ(), childEnv+"=consume:"+p+"|"+dir+"|"+step+"|"+move)
 				cmd.Stderr = os.Stderr
 				err := cmd.Run()
 				ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
@@ -95,7 +106,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 				}
 				kills++
 				got := copies(t, p, dir)
-				if len(got) != 1 {
+				if len(got) != 1 && !(len(got) == 2 && oneFile(t, got)) {
 					t.Fatalf("%s killed at %q: the response is in %d places: %v", c.name, step, len(got), got)
 				}
 				for where, text := range got {
@@ -104,7 +115,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 					}
 				}
 				// The resumed wait finishes the consume.
-				rc, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0))
+				rc, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.UseRenamer(responsefile.OpenArchive(dir, 0), move))
 				if err != nil || rc.Content != c.text || rc.Blank != handoff.Blank(c.text) {
 					t.Fatalf("%s killed at %q: recovered %q blank %v, %v", c.name, step, rc.Content, rc.Blank, err)
 				}
@@ -119,7 +130,25 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d kill points of Consume (answer and blank file), %d processes killed: the response was whole, in exactly one place, every time", points, kills)
+	t.Logf("%s: %d kill points of Consume (answer and blank file), %d processes killed: the response was whole every time, and in exactly one place after Recover", move, points, kills)
+}
+
+// oneFile reports whether the paths of got are names of one file (a kill
+// between a hard link and its unlink).
+func oneFile(t *testing.T, got map[string]string) bool {
+	t.Helper()
+	var first os.FileInfo
+	for p := range got {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != nil && !os.SameFile(first, fi) {
+			return false
+		}
+		first = fi
+	}
+	return true
 }
 
 func TestRecoverWithNothingToRecoverIsAnError(t *testing.T) {

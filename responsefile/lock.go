@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/handoff-fsm/handoff-fsm/filelock"
 )
 
@@ -61,8 +63,19 @@ func LockPath(path string) string {
 // must exist (EnsureDir).
 func Lock(ctx context.Context, path, role, workdir string, wait bool) (*Slot, error) {
 	lp := LockPath(path)
+	// The lock file is opened in the response folder, neither through a
+	// symlinked folder nor through a symlink in its own place.
+	d, name, err := openFolderOf(lp)
+	if err != nil {
+		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
+	}
+	f, err := d.open(name, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW, 0o644)
+	d.Close()
+	if err != nil {
+		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
+	}
 	// The holder's pid, for the message another dispatch gets.
-	l, err := filelock.Acquire(ctx, lp, 0o644, []byte(strconv.Itoa(os.Getpid())+"\n"), wait)
+	l, err := filelock.AcquireFile(ctx, f, []byte(strconv.Itoa(os.Getpid())+"\n"), wait)
 	switch {
 	case errors.Is(err, filelock.ErrHeld):
 		return nil, &SlotBusyError{Role: role, Workdir: workdir, PID: holder(lp)}

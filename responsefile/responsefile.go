@@ -3,7 +3,9 @@
 // run's archive before its content is returned), and set aside when stale.
 // The engine, the recorder and resume all go through it, so the guarantees
 // hold for every reader: nothing the agent wrote is lost, nothing outside
-// the response folder is let in.
+// the response folder is let in, and nothing outside the work folder is
+// touched (the folders below it are opened without following a symlink,
+// see FolderLinkError).
 package responsefile
 
 import (
@@ -11,35 +13,45 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // EnsureDir creates the response folder under workdir, parents included, if
-// it is missing.
+// it is missing. A symlink at .tmp or at the response folder is refused with
+// a *FolderLinkError naming it: nothing outside the work folder is used.
 func EnsureDir(workdir string) error {
-	dir := handoff.ResponseDir(workdir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	root, rel := beneath(handoff.ResponseDir(workdir))
+	d, err := openFolder(root, rel, true)
+	if err != nil {
 		return fmt.Errorf("create response dir: %w", err)
 	}
-	return nil
+	return d.Close()
 }
 
 // Present reports whether anything (a file, a link, a FIFO, …) is at path.
-// It opens nothing: it is the cheap look the driver takes on every poll.
+// It opens nothing there: it is the cheap look the driver takes on every
+// poll. A symlinked folder on the way is an error (*FolderLinkError).
 func Present(path string) (bool, error) {
-	_, err := os.Lstat(path)
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, fs.ErrNotExist):
+	d, name, err := openFolderOf(path)
+	if notExist(err) {
 		return false, nil
 	}
-	return false, fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+	if err != nil {
+		return false, wrapUnusable(path, err)
+	}
+	defer d.Close()
+	_, ok, err := d.lstat(name)
+	if err != nil {
+		return false, wrapUnusable(path, err)
+	}
+	return ok, nil
 }
 
 // Read returns the content of the response file at path without taking it
@@ -61,13 +73,23 @@ func Read(path string, max int64) (content string, present bool, err error) {
 // swapped in between): a regular file of at most max bytes. f is nil when
 // there is no usable file; present says whether anything was there.
 func open(path string, max int64) (f *os.File, present bool, err error) {
-	f, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	d, name, err := openFolderOf(path)
+	if notExist(err) {
 		return nil, false, nil
-	case errors.Is(err, syscall.ELOOP):
-		return nil, true, unusable(Symlink, path, "it is a symlink; refusing to follow it (remove it or replace it with a regular file)")
+	}
+	if err != nil {
+		return nil, false, wrapUnusable(path, err)
+	}
+	defer d.Close()
+	f, err = d.open(name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	switch {
+	case notExist(err):
+		return nil, false, nil
 	case err != nil:
+		// A symlink: ELOOP on Linux and macOS, EMLINK on FreeBSD.
+		if st, ok, _ := d.lstat(name); ok && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return nil, true, unusable(Symlink, path, "it is a symlink; refusing to follow it (remove it or replace it with a regular file)")
+		}
 		return nil, true, unusable(Unreadable, path, err.Error())
 	}
 	fi, err := f.Stat()
@@ -152,11 +174,16 @@ func unusable(p Problem, path, reason string) error {
 }
 
 // ProblemOf returns the problem err names; "" when err is not an
-// UnusableError.
+// UnusableError. A symlinked folder on the way (*FolderLinkError) is a
+// Symlink: it is refused as a linked response file is.
 func ProblemOf(err error) Problem {
 	var u *UnusableError
 	if errors.As(err, &u) {
 		return u.Problem
+	}
+	var l *FolderLinkError
+	if errors.As(err, &l) {
+		return Symlink
 	}
 	return ""
 }
@@ -278,6 +305,10 @@ func Recover(path, role string, max int64, want handoff.Receipt, a *Archive) (Co
 	if err != nil {
 		return Consumed{}, err
 	}
+	// Killed between the two steps of a link-and-unlink move (linkRename),
+	// the response is still also at path, as a second name of the archived
+	// file: drop that name, so it is in one place.
+	dropSecondName(path, f)
 	c := classify(content, want)
 	c.Archived = archived
 	if k := c.kind(); k != kind && k != ArchiveConsumed {
@@ -292,14 +323,22 @@ func Recover(path, role string, max int64, want handoff.Receipt, a *Archive) (Co
 // so the next wait cannot mistake it for the new answer. No file is not an
 // error; archived is "" then.
 func ClearStale(path, role string, a *Archive) (archived string, err error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	d, name, err := openFolderOf(path)
+	if notExist(err) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+		return "", wrapUnusable(path, err)
 	}
-	if fi.IsDir() {
+	st, ok, err := d.lstat(name)
+	d.Close()
+	if err != nil {
+		return "", wrapUnusable(path, err)
+	}
+	if !ok {
+		return "", nil
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return "", fmt.Errorf("%w %s: a directory is in the response file's place", handoff.ErrResponseFile, path)
 	}
 	// A stale symlink is moved aside too (rename moves the link, not its
@@ -319,20 +358,33 @@ func TurnMarker(path string) string {
 // (atomically: a temporary file renamed into place), holding what the hook
 // received, for a person debugging it.
 func MarkTurnComplete(path string, payload []byte) error {
-	marker := TurnMarker(path)
-	tmp, err := os.CreateTemp(filepath.Dir(marker), ".turn-*")
+	d, _, err := openFolderOf(path)
+	if err != nil {
+		return fmt.Errorf("mark the turn complete: %w", err)
+	}
+	defer d.Close()
+	marker := filepath.Base(TurnMarker(path))
+	var tmp *os.File
+	var tmpName string
+	for range 100 {
+		tmpName = fmt.Sprintf(".turn-%d", rand.Uint32())
+		tmp, err = d.open(tmpName, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("mark the turn complete: %w", err)
 	}
 	_, werr := tmp.Write(payload)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
+		d.remove(tmpName)
 		return fmt.Errorf("mark the turn complete: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), marker); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("mark the turn complete: %w", err)
+	if err := unix.Renameat(d.fd(), tmpName, d.fd(), marker); err != nil {
+		d.remove(tmpName)
+		return fmt.Errorf("mark the turn complete: rename %s: %w", d.join(marker), err)
 	}
 	return nil
 }
@@ -341,15 +393,46 @@ func MarkTurnComplete(path string, payload []byte) error {
 // a hook's, e.g. hookmark's stopped.json) was written at or after t: a
 // marker from an earlier turn does not count.
 func MarkerSince(path string, t time.Time) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode().IsRegular() && !fi.ModTime().Before(t)
+	d, name, err := openFolderOf(path)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	st, ok, err := d.lstat(name)
+	return err == nil && ok && st.Mode&unix.S_IFMT == unix.S_IFREG && !time.Unix(st.Mtim.Unix()).Before(t)
 }
 
 // ClearMarker removes the marker file at path, if any: it is a hook's note,
 // not the agent's answer, so nothing is lost.
 func ClearMarker(path string) error {
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	d, name, err := openFolderOf(path)
+	if notExist(err) {
+		return nil
+	}
+	if err == nil {
+		err = d.remove(name)
+		d.Close()
+	}
+	if err != nil {
 		return fmt.Errorf("clear the turn marker: %w", err)
 	}
 	return nil
+}
+
+// dropSecondName removes the name at path if it is another name of the
+// open file f (see Recover); anything else at path is left alone.
+func dropSecondName(path string, f *os.File) {
+	d, name, err := openFolderOf(path)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	at, ok, err := d.lstat(name)
+	if err != nil || !ok {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) == nil && st.Dev == at.Dev && st.Ino == at.Ino {
+		d.remove(name)
+	}
 }

@@ -198,9 +198,17 @@ type fixedTerminal handoff.Status
 func (f fixedTerminal) Status(context.Context) (handoff.Status, error) { return handoff.Status(f), nil }
 func (f fixedTerminal) LastOutput(context.Context) (string, error)     { return "", nil }
 
+// With each no-replace move that can run here (the system's own and the
+// fallbacks other systems use), see responsefile.Renamers.
 func TestArchiveNumbersFilesInOrderAndNeverOverwrites(t *testing.T) {
+	for _, r := range responsefile.Renamers {
+		t.Run(r, func(t *testing.T) { archiveNumbersFilesInOrder(t, r) })
+	}
+}
+
+func archiveNumbersFilesInOrder(t *testing.T, renamer string) {
 	work := t.TempDir()
-	a := responsefile.NewArchive(work, time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
+	a := responsefile.UseRenamer(responsefile.NewArchive(work, time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)), renamer)
 	if !strings.HasPrefix(a.Dir(), filepath.Join(work, ".tmp")+string(filepath.Separator)) {
 		t.Errorf("archive dir %s is not under <workdir>/.tmp", a.Dir())
 	}

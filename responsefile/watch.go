@@ -23,8 +23,15 @@ type Watcher struct {
 }
 
 // Watch starts watching the response file at path; its folder must exist
-// (EnsureDir). Close it when the wait is over.
+// (EnsureDir) and is not watched through a symlink (*FolderLinkError).
+// Linux watches with inotify, macOS and the BSDs with kqueue (fsnotify).
+// Close it when the wait is over.
 func Watch(path string) (*Watcher, error) {
+	d, _, err := openFolderOf(path)
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", filepath.Dir(path), err)
+	}
+	d.Close()
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, fmt.Errorf("watch response files: %w", err)
@@ -94,7 +101,7 @@ func (w *Watcher) run(name, marker string) {
 	}
 }
 
-// Close stops the watcher and releases its inotify instance.
+// Close stops the watcher and releases its inotify or kqueue instance.
 func (w *Watcher) Close() error {
 	var err error
 	w.once.Do(func() {

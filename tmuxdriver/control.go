@@ -21,7 +21,9 @@ type Control struct {
 }
 
 // StartControl attaches a control client to the session of o's target and
-// returns o with its Runner set to it, and the Control. An error means the
+// returns o with its Runner set to it, and the Control. Below tmux 3.2
+// (ControlVersion) it attaches none: onFallback hears why, and the Control
+// gives no hints. An error means the
 // target could not be found at all; a control client that cannot start is
 // not an error (onFallback hears of it and polling works as before).
 func StartControl(ctx context.Context, o Options, onFallback func(error)) (Options, *Control, error) {
@@ -30,6 +32,10 @@ func StartControl(ctx context.Context, o Options, onFallback func(error)) (Optio
 		return o, nil, fmt.Errorf("pane %s: %w", o.Target, err)
 	}
 	session, pane, _ := strings.Cut(strings.TrimSpace(ids), " ")
+	if v, err := o.Server.Version(ctx); err == nil && v.Less(ControlVersion) {
+		onFallback(fmt.Errorf("%w: this is tmux %s; control mode's output filtering needs tmux %s", ErrTmuxTooOld, v, ControlVersion))
+		return o, &Control{hints: make(chan struct{}), stop: make(chan struct{})}, nil
+	}
 	r := tmuxcontrol.NewRunner(ctx, tmuxcontrol.Options{Socket: o.Server.Socket, SocketPath: o.Server.SocketPath,
 		Binary: o.Server.Binary, Session: session}, o.Server.Run, onFallback)
 	c := &Control{runner: r, hints: make(chan struct{}, 1), stop: make(chan struct{})}
@@ -68,5 +74,8 @@ func (c *Control) Hints() <-chan struct{} { return c.hints }
 // Close ends the control client.
 func (c *Control) Close() error {
 	close(c.stop)
+	if c.runner == nil { // tmux too old: there was none
+		return nil
+	}
 	return c.runner.Close()
 }

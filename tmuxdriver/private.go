@@ -36,7 +36,8 @@ type PrivateOptions struct {
 	Width, Height int
 	// Dir is the pane's start directory ("" for the current one).
 	Dir string
-	// Env are KEY=VALUE pairs set in the session's environment.
+	// Env are KEY=VALUE pairs set in the session's environment (tmux 3.2
+	// or newer: new-session -e).
 	Env []string
 	// Command is the shell command the first pane runs ("sleep 86400" if
 	// empty).
@@ -48,6 +49,9 @@ type PrivateOptions struct {
 	// remain-on-exit), so its last screen can still be read.
 	RemainOnExit bool
 }
+
+// envVersion is the oldest tmux with new-session -e (PrivateOptions.Env).
+var envVersion = TmuxVersion{3, 2, "3.2"}
 
 // startTimeout bounds the call that starts a private server.
 const startTimeout = 30 * time.Second
@@ -69,6 +73,13 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	}
 	if opts.Command == "" {
 		opts.Command = "sleep 86400"
+	}
+	v, err := (Server{Timeout: startTimeout}).CheckVersion(ctx)
+	if errors.Is(err, ErrTmuxTooOld) {
+		return nil, fmt.Errorf("start a private tmux server: %w", err)
+	}
+	if err == nil && len(opts.Env) > 0 && v.Less(envVersion) {
+		return nil, fmt.Errorf("start a private tmux server: %w: this is tmux %s; PrivateOptions.Env (new-session -e) needs tmux %s", ErrTmuxTooOld, v, envVersion)
 	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])

@@ -137,7 +137,7 @@ func (s Server) explain(ctx, cctx context.Context, args []string, err error, std
 	what := "tmux " + firstWord(args)
 	switch {
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w: %v (install tmux 3.3 or newer, or put it on PATH)", ErrTmuxNotFound, err)
+		return fmt.Errorf("%w: %v (install tmux %s or newer, or put it on PATH)", ErrTmuxNotFound, err, MinVersion)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%s: %w", what, ctx.Err())
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):

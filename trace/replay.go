@@ -16,6 +16,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 // Script is a scripted terminal: it plays a trace's moments as its clock
@@ -157,6 +158,9 @@ type Report struct {
 	Content     string       `json:"content"`
 	At          float64      `json:"at"` // seconds from dispatch to the decision
 	Transitions []Transition `json:"transitions"`
+	// Version is the build that dispatched, in `send --json` and `resume
+	// --json` results (nil in a replay's).
+	Version *version.Info `json:"version,omitempty"`
 }
 
 // Transition is one journal entry of a Report, with its time in seconds

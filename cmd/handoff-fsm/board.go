@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/text/width"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/provider"
@@ -93,7 +96,7 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			}
 		}
 		if live {
-			drawBoard(stdout, rows)
+			drawBoard(stdout, rows, termWidth(stdout))
 		}
 		select {
 		case <-ctx.Done():
@@ -103,7 +106,9 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 	}
 }
 
-func drawBoard(w io.Writer, rows map[string]*boardRow) {
+// drawBoard redraws the board; with width > 0 each row is cut to it, so a
+// long reason never wraps onto the next row.
+func drawBoard(w io.Writer, rows map[string]*boardRow, width int) {
 	ids := make([]string, 0, len(rows))
 	for id := range rows {
 		ids = append(ids, id)
@@ -111,18 +116,60 @@ func drawBoard(w io.Writer, rows map[string]*boardRow) {
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(rows[a].Target, rows[b].Target) })
 	var b strings.Builder
 	b.WriteString("\x1b[H\x1b[2J")
-	fmt.Fprintf(&b, "%-6s %-16s %-8s %-19s %8s  %s\n", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON / DISPATCH")
+	line := func(format string, a ...any) {
+		b.WriteString(cut(fmt.Sprintf(format, a...), width))
+		b.WriteString("\n")
+	}
+	line("%-6s %-16s %-8s %-19s %8s  %s", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON / DISPATCH")
 	for _, id := range ids {
 		r := rows[id]
 		reason := r.Reason
 		if r.Note != "" {
 			reason = r.Note
 		}
-		if len(reason) > 100 {
-			reason = reason[:100] + "…"
-		}
-		fmt.Fprintf(&b, "%-6s %-16s %-8s %-19s %8s  %s\n", r.Pane, r.Target, r.Provider, r.Status,
+		reason = cut(reason, 101)
+		line("%-6s %-16s %-8s %-19s %8s  %s", r.Pane, r.Target, r.Provider, r.Status,
 			time.Since(r.Since).Round(time.Second), reason)
 	}
 	io.WriteString(w, b.String())
+}
+
+// cut shortens s to at most width terminal columns (a wide character, CJK
+// or emoji, takes two; a combining mark none), ending it with "…" when
+// something was cut. width <= 0 leaves s as it is.
+func cut(s string, width int) string {
+	if width <= 0 || displayWidth(s) <= width {
+		return s
+	}
+	cols := 0
+	for i, r := range s {
+		w := runeWidth(r)
+		if cols+w > width-1 { // room for the "…"
+			return s[:i] + "…"
+		}
+		cols += w
+	}
+	return s
+}
+
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+func runeWidth(r rune) int {
+	switch {
+	case unicode.Is(unicode.Mn, r) || r == 0x200b:
+		return 0
+	case r < 0x1100:
+		return 1
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
 }

@@ -58,7 +58,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	demoDef := handoff.DefaultConfig()
 	demoDef.Poll, demoDef.IdleGrace, demoDef.ResponseTimeout = demoPoll, demoGrace, demoTimeout
 	cf := addConfigFlags(fs, demoDef, " (demo default; send's are the spec's)")
-	asJSON := fs.Bool("json", false, "print the result object of `replay` instead of the response")
+	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' instead of the response")
 	record := fs.String("record", "", "write the observed session as a replay trace to this file")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code

@@ -44,18 +44,21 @@ const (
 
 func commands() map[string]command {
 	return map[string]command{
-		"replay":    {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
-		"diagram":   {summary: "print the state diagram generated from the transition table", run: runDiagram},
-		"classify":  {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
-		"send":      {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
-		"resume":    {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
-		"status":    {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
-		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
-		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
-		"serve":     {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
-		"history":   {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
-		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
-		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
+		"replay":     {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
+		"diagram":    {summary: "print the state diagram generated from the transition table", run: runDiagram},
+		"classify":   {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
+		"send":       {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
+		"resume":     {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
+		"status":     {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
+		"watch":      {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
+		"demo":       {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
+		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
+		"history":    {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
+		"hook":       {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
+		"version":    {summary: "print the build: module version, source revision, Go version", run: runVersion},
+		"completion": {summary: "print a shell completion script: bash, zsh or fish", run: runCompletion},
+		completeCmd:  {summary: "the completions of a command line (the completion scripts call it)", hidden: true, run: runComplete},
+		"sim-agent":  {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }
 
@@ -74,6 +77,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return exitUsage
 		}
 		return exitOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
@@ -107,6 +113,9 @@ func usage(w io.Writer, cmds map[string]command) {
 // stderr, and -h prints usage (the text above the flag list), then the flags.
 func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if c, ok := stderr.(*flagCollector); ok {
+		c.fs = fs // flagsOf: the command's flags, read without running it
+	}
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

@@ -7,12 +7,14 @@ import (
 	"os"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 
 	"github.com/handoff-fsm/handoff-fsm/tracing"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 // otelTracer turns tracing on when the standard OpenTelemetry variables ask
@@ -31,7 +33,10 @@ func otelTracer(ctx context.Context, stderr io.Writer) (t *tracing.Tracer, shutd
 		fmt.Fprintf(stderr, "handoff-fsm: OpenTelemetry: %v; not tracing\n", err)
 		return nil, func() {}
 	}
-	res, _ := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName("handoff-fsm")))
+	res, err := otelResource(ctx, version.Get())
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm: OpenTelemetry resource: %v\n", err)
+	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	t, err = tracing.New(tp.Tracer("github.com/handoff-fsm/handoff-fsm"), nil)
 	if err != nil {
@@ -45,4 +50,24 @@ func otelTracer(ctx context.Context, stderr io.Writer) (t *tracing.Tracer, shutd
 			fmt.Fprintf(stderr, "handoff-fsm: OpenTelemetry: %v\n", err)
 		}
 	}
+}
+
+// otelResource describes this process to the collector: service.name
+// handoff-fsm and the build (service.version, the source revision, whether
+// it was modified, the Go version), under what OTEL_SERVICE_NAME and
+// OTEL_RESOURCE_ATTRIBUTES say, which win, as the OpenTelemetry convention
+// wants (an orchestrator names its own service).
+func otelResource(ctx context.Context, v version.Info) (*resource.Resource, error) {
+	attrs := []attribute.KeyValue{
+		semconv.ServiceName("handoff-fsm"),
+		semconv.ServiceVersion(v.Version),
+		semconv.ProcessRuntimeName("go"),
+		semconv.ProcessRuntimeVersion(v.Go),
+		attribute.Bool("handoff.build.modified", v.Modified),
+	}
+	if v.Revision != "" {
+		attrs = append(attrs, attribute.String("handoff.build.revision", v.Revision))
+	}
+	// Later options win: the environment comes last.
+	return resource.New(ctx, resource.WithTelemetrySDK(), resource.WithAttributes(attrs...), resource.WithFromEnv())
 }

@@ -220,7 +220,7 @@ func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 				}
 			}
 			if live {
-				drawBoard(stdout, rows)
+				drawBoard(stdout, rows, termWidth(stdout))
 			}
 		}
 		select {

@@ -19,6 +19,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 const sendUsage = `usage: handoff-fsm send --target T [--socket NAME | --socket-path PATH] --role ROLE
@@ -82,7 +83,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	startOnOutput := fs.Bool("start-on-output", false, "count a change of the screen since dispatch as the agent having started (a turn over before the first poll then costs one grace, not two)")
 	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
-	asJSON := fs.Bool("json", false, "print the result object of `replay` (outcome, source, error, content, at, transitions) instead of the response")
+	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
 	hookDir := fs.String("hook-dir", "", "the folder this agent's Stop hook writes to (Claude Code: handoff-fsm hook --dir DIR in its settings): the wait decides on its marker at once, the screen still polled")
@@ -156,6 +157,10 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			waitSlot: *waitSlot, asJSON: *asJSON}.run(ctx, stdout, stderr)
 	}
 	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -392,6 +397,8 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		rep = &trace.Report{Outcome: "failed", Error: o.Name, Transitions: []trace.Transition{}}
 	}
 	if asJSON && rep != nil {
+		v := version.Get()
+		rep.Version = &v
 		if jerr := writeJSON(stdout, rep); jerr != nil {
 			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, jerr)
 			return exitFailure

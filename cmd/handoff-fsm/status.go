@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -37,6 +38,9 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+			return exitFailure
+		}
 		return exitUsage
 	}
 	snap, err := pane.Observe(ctx)

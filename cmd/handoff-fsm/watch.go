@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,11 +49,18 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			name = "auto"
 		}
 		srv := tmuxdriver.Server{Socket: *pf.socket, SocketPath: *pf.socketPath, Timeout: pf.tmuxWait.d}
+		if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			return exitFailure
+		}
 		return runBoard(ctx, srv, name, *pf.history, interval.d, stdout, stderr)
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+		if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+			return exitFailure
+		}
 		return exitUsage
 	}
 	var last string
