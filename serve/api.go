@@ -20,6 +20,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 // MaxBody bounds a request body (the prompt is in it).
@@ -93,7 +94,10 @@ func (s *Service) Handler(token string) http.Handler {
 	mux.HandleFunc("GET /v1/events", s.events)
 	mux.HandleFunc("GET /v1/panes", s.panes)
 	mux.HandleFunc("GET /v1/health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": version.Get()})
+	})
+	mux.HandleFunc("GET /v1/version", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, version.Get())
 	})
 	if token == "" {
 		return mux

@@ -15,6 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 // A dispatch through the API: 201 at once, then the agent's answer, the
@@ -228,6 +229,17 @@ func TestWaitAndNotFound(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("%s: HTTP %d", u, resp.StatusCode)
 		}
+	}
+	// Which build answers: the same identity `handoff-fsm version --json` prints.
+	resp, err = http.Get(s.url + "/v1/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var build version.Info
+	json.NewDecoder(resp.Body).Decode(&build)
+	resp.Body.Close()
+	if build != version.Get() || build.Module != version.Module || build.Go == "" {
+		t.Errorf("/v1/version answered %+v, want %+v", build, version.Get())
 	}
 	resp, _ = http.Get(s.url + "/v1/dispatches?since=yesterday")
 	resp.Body.Close()
