@@ -131,8 +131,8 @@ func (Classifier) LastMessage(capture string) (string, error) {
 	return ExtractLastMessage(capture)
 }
 
-// screen is one reading of a capture: the chrome, then the history.
-type screen struct {
+// reading is one reading of a capture: the chrome, then the history.
+type reading struct {
 	sig     Signals
 	ls      *lines
 	chrome  chrome
@@ -141,21 +141,21 @@ type screen struct {
 }
 
 // read runs the chrome and history passes over capture.
-func read(capture string) *screen {
-	sc := &screen{}
-	sc.lines.init(capture)
+func read(capture string) *reading {
+	sc := &reading{}
+	sc.lines.Init(capture)
 	sc.ls = &sc.lines
 	sc.chrome.read(sc.ls, &sc.sig)
 	if sc.chrome.kind != ChromeDialog {
 		sc.history.read(sc.ls, sc.chrome.above, &sc.sig)
 	}
-	sc.sig.LinesScanned = sc.ls.n
+	sc.sig.LinesScanned = sc.ls.N()
 	return sc
 }
 
 // decide turns the signals into a status. The order is the precedence: a
 // dialog, then positive signs of work, then an error, then the composer.
-func (sc *screen) decide() (handoff.Status, string) {
+func (sc *reading) decide() (handoff.Status, string) {
 	h := &sc.history
 	switch {
 	case sc.chrome.nonBlank == 0 && h.nonBlank == 0:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
@@ -46,7 +48,7 @@ func ExtractLastMessage(capture string) (string, error) {
 		if endsMessage(ln) {
 			break
 		}
-		out = append(out, strings.Clone(dropIndent(ln.text, 2)))
+		out = append(out, strings.Clone(screen.DropIndent(ln.text, 2)))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
@@ -63,19 +65,4 @@ func ExtractLastMessage(capture string) (string, error) {
 // a tip), a rule (the composer) or a notice.
 func endsMessage(ln line) bool {
 	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t) || effortLine(ln)
-}
-
-// dropIndent removes up to n leading blanks (spaces, tabs, no-break spaces).
-func dropIndent(s string, n int) string {
-	for ; n > 0; n-- {
-		switch {
-		case strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t"):
-			s = s[1:]
-		case strings.HasPrefix(s, nbsp):
-			s = s[len(nbsp):]
-		default:
-			return s
-		}
-	}
-	return s
 }

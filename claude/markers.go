@@ -1,13 +1,16 @@
 package claude
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // The glyphs of Claude Code 2.1.330's screen.
 const (
-	chevron = "❯"          // the composer, a user prompt in the history, a menu cursor
-	bullet  = "●"          // an assistant message, a tool call, an API error
-	elbow   = "⎿"          // a tool's output, a tip, "Interrupted"
-	ruleRun = "──────────" // ten box-drawing lines: the composer's rules
+	chevron = "❯" // the composer, a user prompt in the history, a menu cursor
+	bullet  = "●" // an assistant message, a tool call, an API error
+	elbow   = "⎿" // a tool's output, a tip, "Interrupted"
 )
 
 // spinnerGlyphs are the frames of Claude Code's spinner; "✻" also starts
@@ -27,17 +30,7 @@ func spinnerGlyph(t string) int {
 
 // isRule reports a line of box-drawing "─" only (the rules around the
 // composer), at least ten long.
-func isRule(t string) bool {
-	if len(t) < len(ruleRun) || !strings.HasPrefix(t, ruleRun) {
-		return false
-	}
-	for i := 0; i+2 < len(t); i += 3 {
-		if t[i] != 0xe2 || t[i+1] != 0x94 || t[i+2] != 0x80 {
-			return false
-		}
-	}
-	return len(t)%3 == 0
-}
+func isRule(t string) bool { return screen.IsRule(t, 10) }
 
 // doneLine reports the line that ends a turn: "✻ <Verb> for <duration>",
 // often followed by " · done 9:04 AM".
@@ -118,7 +111,7 @@ func bulletText(ln line) (string, bool) {
 }
 
 func trimLeftOnly(s string) string {
-	t, _ := trimLeft(s)
+	t, _ := screen.TrimLeft(s)
 	return t
 }
 
@@ -214,17 +207,10 @@ func titleSignal(title string) string {
 	switch {
 	case title == "":
 		return TitleNone
-	case braille(title):
+	case screen.BrailleSpinner(title):
 		return TitleSpinner
 	case strings.Contains(title, "Claude Code"):
 		return TitleClaude
 	}
 	return TitleOther
-}
-
-// braille reports a title whose first rune is a braille pattern (U+2801 to
-// U+28FF; U+2800 is blank), the spinner other CLIs put in the title.
-func braille(title string) bool {
-	return len(title) >= 3 && title[0] == 0xe2 && (title[1] == 0xa0 || title[1] == 0xa1 || title[1] == 0xa2 || title[1] == 0xa3) &&
-		!(title[1] == 0xa0 && title[2] == 0x80)
 }

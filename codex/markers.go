@@ -1,6 +1,10 @@
 package codex
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Hand-written matchers for the markers of Codex screens. Each takes a
 // cleaned line: t is the text without its leading white space, indent how
@@ -38,7 +42,7 @@ func promptLine(t string) (kind int, text string) {
 	default:
 		return notPrompt, ""
 	}
-	text, _ = trimLeftSpace(text)
+	text, _ = screen.TrimLeft(text)
 	return kind, text
 }
 
@@ -70,9 +74,9 @@ func isLegacyLabel(t string, indent int) (string, bool) {
 	}
 	for _, label := range [...]string{"assistant", "codex", "agent"} {
 		if len(t) > len(label) && strings.EqualFold(t[:len(label)], label) {
-			rest, _ := trimLeftSpace(t[len(label):])
+			rest, _ := screen.TrimLeft(t[len(label):])
 			if strings.HasPrefix(rest, ":") {
-				text, _ := trimLeftSpace(rest[1:])
+				text, _ := screen.TrimLeft(rest[1:])
 				return text, true
 			}
 		}
@@ -91,7 +95,7 @@ func bulletText(t string, indent int) (string, bool) {
 	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return "", false
 	}
-	rest, _ = trimLeftSpace(rest)
+	rest, _ = screen.TrimLeft(rest)
 	return rest, true
 }
 
@@ -299,7 +303,7 @@ func errorCell(t string, indent int) (isErr, interrupted bool) {
 	if indent != 0 || !strings.HasPrefix(t, square) {
 		return false, false
 	}
-	rest, _ := trimLeftSpace(t[len(square):])
+	rest, _ := screen.TrimLeft(t[len(square):])
 	if strings.HasPrefix(rest, "Conversation interrupted") {
 		return false, true
 	}
@@ -312,7 +316,7 @@ func isTip(t string) bool {
 	if !strings.HasPrefix(t, treeElbow) {
 		return false
 	}
-	rest, _ := trimLeftSpace(t[len(treeElbow):])
+	rest, _ := screen.TrimLeft(t[len(treeElbow):])
 	return strings.HasPrefix(rest, "Tip:")
 }
 
@@ -375,15 +379,14 @@ func containsWordFold(s, word string) bool {
 // turn runs, "[ ! ] Action Required" while an approval or question waits,
 // the cwd's basename otherwise (no signal).
 func titleSignal(title string) string {
-	t, _ := trimLeftSpace(title)
+	t, _ := screen.TrimLeft(title)
 	switch {
 	case t == "":
 		return TitleNone
 	case strings.HasPrefix(t, "[ ! ]") || strings.Contains(t, "Action Required"):
 		return TitleActionRequired
 	}
-	// Braille patterns are U+2800–U+28FF: UTF-8 E2 A0 80 – E2 A3 BF.
-	if len(t) >= 3 && t[0] == 0xE2 && t[1] >= 0xA0 && t[1] <= 0xA3 {
+	if screen.BrailleSpinner(t) {
 		return TitleSpinner
 	}
 	return TitleOther

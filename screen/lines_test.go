@@ -1,4 +1,4 @@
-package codex
+package screen
 
 import (
 	"math/rand/v2"
@@ -33,17 +33,17 @@ func TestLinesWalkBackwardsLikeANaiveSplit(t *testing.T) {
 		s := b.String()
 		want := naiveLines(s)
 		var got []string
-		ls := newLines(s)
+		ls := NewLines(s)
 		for {
-			raw, start, dirty, ok := ls.prev()
+			raw, start, dirty, ok := ls.Prev()
 			if !ok {
 				break
 			}
 			if s[start:start+len(raw)] != raw {
 				t.Fatalf("%q: line %q does not start at %d", s, raw, start)
 			}
-			if dirty != needsStrip(raw) {
-				t.Fatalf("%q: line %q dirty=%v, want %v", s, raw, dirty, needsStrip(raw))
+			if dirty != Dirty(raw) {
+				t.Fatalf("%q: line %q dirty=%v, want %v", s, raw, dirty, Dirty(raw))
 			}
 			got = append(got, raw)
 		}
@@ -51,8 +51,8 @@ func TestLinesWalkBackwardsLikeANaiveSplit(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q:\n got %q\nwant %q", s, got, want)
 		}
-		if ls.n != len(want) {
-			t.Fatalf("%q: counted %d lines, want %d", s, ls.n, len(want))
+		if ls.N() != len(want) {
+			t.Fatalf("%q: counted %d lines, want %d", s, ls.N(), len(want))
 		}
 	}
 }
@@ -62,7 +62,7 @@ func TestNextLineWalksForward(t *testing.T) {
 	var got []string
 	for pos := 0; pos < len(s); {
 		var raw string
-		raw, pos = nextLine(s, pos)
+		raw, pos = Next(s, pos)
 		got = append(got, raw)
 	}
 	if want := []string{"a", "b", "c", "", "d"}; !slices.Equal(got, want) {
@@ -86,21 +86,56 @@ func TestCleanStripsEscapesOnlyOnItsLine(t *testing.T) {
 		{"tab\there", "tab\there"},
 		{"\x1b[38;5;255mtext\x1b[39m        \x1b[0m\x1b[39m\x1b[49m          ", "text"},
 		{"literal [1m at the end[0m", "literal [1m at the end[0m"},
+		{"del\x7f and nbsp\u00a0 \u00a0", "del and nbsp"},
 		{"\x1b]8;;x\x1b\\link\x1b]8;;\x1b\\", "link"},
 	}
 	for _, tc := range tests {
-		var l lines
-		if got := l.clean(tc.raw, needsStrip(tc.raw)); got != tc.want {
+		var l Lines
+		if got := l.Clean(tc.raw, Dirty(tc.raw)); got != tc.want {
 			t.Errorf("clean(%q) = %q, want %q", tc.raw, got, tc.want)
 		}
 	}
 	// Cleaned lines stay valid while more are cleaned (the arena only grows).
-	var l lines
-	first := l.clean("\x1b[1mfirst\x1b[0m", true)
+	var l Lines
+	first := l.Clean("\x1b[1mfirst\x1b[0m", true)
 	for range 200 {
-		l.clean("\x1b[2m"+strings.Repeat("x", 100)+"\x1b[0m", true)
+		l.Clean("\x1b[2m"+strings.Repeat("x", 100)+"\x1b[0m", true)
 	}
 	if first != "first" {
 		t.Errorf("an earlier cleaned line changed to %q", first)
+	}
+}
+
+func TestTrimAndIndentCountNoBreakSpacesAsBlanks(t *testing.T) {
+	if got, n := TrimLeft("\u00a0 \tx "); got != "x " || n != 3 {
+		t.Errorf("TrimLeft: %q, %d", got, n)
+	}
+	if got := TrimRight("x \u00a0" + strings.Repeat(" ", 20)); got != "x" {
+		t.Errorf("TrimRight: %q", got)
+	}
+	if got := DropIndent("\u00a0 \u00a0x", 2); got != "\u00a0x" {
+		t.Errorf("DropIndent: %q", got)
+	}
+}
+
+func TestRulesAndTitleSpinner(t *testing.T) {
+	for s, want := range map[string]bool{
+		strings.Repeat("─", 10): true, strings.Repeat("─", 9): false, strings.Repeat("─", 10) + "x": false, "": false,
+	} {
+		if IsRule(s, 10) != want {
+			t.Errorf("IsRule(%q) = %v", s, !want)
+		}
+	}
+	for title, want := range map[string]bool{"⠴ work": true, " ⣾ x": true, "\u2800 blank": false, "✳ Claude Code": false, "": false} {
+		if BrailleSpinner(title) != want {
+			t.Errorf("BrailleSpinner(%q) = %v", title, !want)
+		}
+	}
+}
+
+func TestPlainKeepsLinesAndDropsEscapes(t *testing.T) {
+	got := Plain("\x1b[1ma\x1b[0m  \r\nb\x1b]0;t\x07\n\nc   ")
+	if want := "a\nb\n\nc"; got != want {
+		t.Errorf("Plain = %q, want %q", got, want)
 	}
 }
