@@ -12,7 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
@@ -152,7 +152,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 		"fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'")
 
 	// A model slow to send its first byte: the spinner line shows at once.
-	r.model.Script(fakeanthropic.Answer("Hello after a slow start.").After(7 * time.Second))
+	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(7 * time.Second))
 	r.submit("Say hello, slowly")
 	r.waitScreen(short, "spinner", busy)
 	time.Sleep(300 * time.Millisecond)
@@ -167,7 +167,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// Long streaming: the text grows under the prompt, the spinner below it.
 	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
-	r.model.Script(fakeanthropic.Streamed(streamed, 60, 8*time.Second))
+	r.model.Script(fakemodel.Streamed(streamed, 60, 8*time.Second))
 	r.submit("Write a long answer")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
 	time.Sleep(2 * time.Second)
@@ -177,7 +177,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
 
 	// A tool running.
-	r.model.Script(fakeanthropic.Bash("sleep 5; echo slept", "Sleep a while"), fakeanthropic.Answer("The command finished."))
+	r.model.Script(fakemodel.Shell("sleep 5; echo slept", "Sleep a while"), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
 	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "sleep 5; echo slept") })
 	time.Sleep(2 * time.Second)
@@ -196,7 +196,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.model.Script(fakeanthropic.WriteResponse("The analysis is complete."), fakeanthropic.Answer("I wrote the response file.").After(5*time.Second))
+	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(5*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path))
 	waitFile(t, path, short)
 	time.Sleep(time.Second)
@@ -207,13 +207,13 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 		"I wrote the response file.")
 
 	// A question from the model (AskUserQuestion): a dialog waits for a key.
-	r.model.Script(fakeanthropic.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+	r.model.Script(fakemodel.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
 		"question": "Which colour do you prefer?", "header": "Colour", "multiSelect": false,
 		"options": []any{
 			map[string]any{"label": "Red", "description": "A warm colour"},
 			map[string]any{"label": "Blue", "description": "A cool colour"},
 		},
-	}}}, ""), fakeanthropic.Answer("You chose red."))
+	}}}, ""), fakemodel.Answer("You chose red."))
 	r.submit("Ask me which colour I prefer")
 	r.waitScreen(short, "question", func(p, _ string) bool { return has(p, "Which colour do you prefer?", "Enter to select") })
 	time.Sleep(500 * time.Millisecond)
@@ -227,15 +227,15 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	// Errors, retries off.
 	for _, e := range []struct {
 		name  string
-		reply fakeanthropic.Reply
+		reply fakemodel.Reply
 		wait  string
 		note  string
 	}{
-		{"error-api-500", fakeanthropic.ServerError(), "API Error: 500", "HTTP 500 api_error, no retries: '● API Error: 500 Internal server error. This is a server-side issue…', composer placeholder 'Resend your message to try again'"},
-		{"error-overloaded-529", fakeanthropic.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
-		{"error-rate-limit-429", fakeanthropic.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
-		{"error-stream-overloaded", fakeanthropic.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
-		{"error-not-logged-in-401", fakeanthropic.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
+		{"error-api-500", fakemodel.ServerError(), "API Error: 500", "HTTP 500 api_error, no retries: '● API Error: 500 Internal server error. This is a server-side issue…', composer placeholder 'Resend your message to try again'"},
+		{"error-overloaded-529", fakemodel.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
+		{"error-rate-limit-429", fakemodel.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
+		{"error-stream-overloaded", fakemodel.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
+		{"error-not-logged-in-401", fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
 	} {
 		r.model.Script(e.reply, e.reply)
 		r.submit("This request fails: " + e.name)
@@ -246,14 +246,14 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	}
 
 	// A successful turn after an error: the error is history now.
-	r.model.Script(fakeanthropic.Answer("Back to normal."))
+	r.model.Script(fakemodel.Answer("Back to normal."))
 	r.submit("Try again")
 	r.waitScreen(short, "turn after error", func(p, _ string) bool { return claudeFinished(p, "Back to normal.") })
 	c.shot(r, "completed-after-error", handoff.StatusCompleted,
 		"a finished turn below an earlier API error: the error is history", "Back to normal.")
 
 	// Esc while waiting for the first byte.
-	r.model.Script(fakeanthropic.Answer("never shown").After(60 * time.Second))
+	r.model.Script(fakemodel.Answer("never shown").After(60 * time.Second))
 	r.submit("This turn gets interrupted while waiting")
 	r.waitScreen(short, "spinner", busy)
 	time.Sleep(time.Second)
@@ -267,7 +267,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	time.Sleep(300 * time.Millisecond)
 
 	// Esc while streaming: the partial answer stays.
-	r.model.Script(fakeanthropic.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
+	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
 	r.submit("This turn gets interrupted while streaming")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
 	time.Sleep(1500 * time.Millisecond)
@@ -289,7 +289,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// Retries: each failure shows a retry line while Claude Code backs off.
 	rr := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, MaxRetries: 2}, fixedRoot(t, "retries"))
-	rr.model.Script(fakeanthropic.ServerError(), fakeanthropic.ServerError().After(6*time.Second), fakeanthropic.ServerError())
+	rr.model.Script(fakemodel.ServerError(), fakemodel.ServerError().After(6*time.Second), fakemodel.ServerError())
 	rr.submit("This request fails and is retried")
 	rr.waitScreen(short, "retry line", func(p, _ string) bool { return has(p, "retrying") })
 	time.Sleep(300 * time.Millisecond)
@@ -305,7 +305,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// The permission prompt: a session that asks before tools.
 	a := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
-	a.model.Script(fakeanthropic.Bash("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakeanthropic.Answer("Wrote the marker file."))
+	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
 	a.submit("Write a marker file")
 	a.waitScreen(short, "permission prompt", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
 	time.Sleep(500 * time.Millisecond)

@@ -10,7 +10,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
@@ -24,7 +24,7 @@ func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
 	events := t.TempDir()
 	r := newClaudeRig(t, realclaude.Options{Hooks: map[string]string{
 		"Stop": handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)}})
-	r.model.Script(fakeanthropic.WriteResponse(answer), fakeanthropic.Answer("Final words."))
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
 
 	marker := hookmark.Path(events, hookmark.Stopped)
 	w, err := responsefile.Watch(marker)

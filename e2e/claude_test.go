@@ -18,7 +18,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -31,7 +31,7 @@ func needClaude(t *testing.T) string { return needCLI(t, "Claude Code", realclau
 // Anthropic model.
 type claudeRig struct {
 	t       *testing.T
-	model   *fakeanthropic.Server
+	model   *fakemodel.Server
 	claude  *realclaude.Session
 	workdir string
 }
@@ -53,7 +53,7 @@ func newClaudeRigAt(t *testing.T, opts realclaude.Options, root string) *claudeR
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakeanthropic.Start(ctx)
+	srv, err := fakemodel.Start(ctx, fakemodel.AnthropicMessages{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{})
 	// A slow first byte keeps Claude Code busy for several polls: the path
 	// through Working is then seen whatever the machine's timing.
-	r.model.Script(fakeanthropic.WriteResponse(answer).After(time.Second), fakeanthropic.Answer("I wrote the response file."))
+	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 
 	d := r.send("analyst", "Analyse the project.", claudeConfig(true), nil)
 	if d.err != nil {
@@ -258,7 +258,7 @@ func TestRealClaudeDispatchReturnsTheFileClaudeWrote(t *testing.T) {
 	metric(t, "claude_dispatch_total", d.res.Elapsed)
 
 	// The pane is really idle now: a second dispatch gets its own answer.
-	r.model.Script(fakeanthropic.WriteResponse("second answer"), fakeanthropic.Answer("Written."))
+	r.model.Script(fakemodel.WriteResponse("second answer"), fakemodel.Answer("Written."))
 	d2 := r.send("analyst", "Analyse again.", claudeConfig(true), nil)
 	if d2.err != nil || d2.res.Content != "second answer\n" {
 		r.fail("second dispatch: %q, %v", d2.res.Content, d2.err)
@@ -269,7 +269,7 @@ func TestRealClaudeSlowStartDoesNotEndEarly(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{})
 	cfg := claudeConfig(true)
 	silence := 2*cfg.IdleGrace + time.Second // longer than the startup window and the grace
-	r.model.Script(fakeanthropic.WriteResponse(answer).After(silence), fakeanthropic.Answer("Done."))
+	r.model.Script(fakemodel.WriteResponse(answer).After(silence), fakemodel.Answer("Done."))
 
 	start := time.Now()
 	d := r.send("programmer", "Implement it.", cfg, nil)
@@ -299,7 +299,7 @@ func TestRealClaudeAnswerWithoutFile(t *testing.T) {
 	t.Run("strict", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
 		// A slow first byte keeps Claude Code visibly busy for many polls.
-		r.model.Script(fakeanthropic.Answer(reply).After(1500 * time.Millisecond))
+		r.model.Script(fakemodel.Answer(reply).After(1500 * time.Millisecond))
 		cfg := claudeConfig(true)
 		d := r.send("analyst", "Answer briefly.", cfg, nil)
 		var we *handoff.WaitError
@@ -318,7 +318,7 @@ func TestRealClaudeAnswerWithoutFile(t *testing.T) {
 	})
 	t.Run("fallback", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
-		r.model.Script(fakeanthropic.Answer(reply).After(time.Second))
+		r.model.Script(fakemodel.Answer(reply).After(time.Second))
 		d := r.send("analyst", "Answer briefly.", claudeConfig(false), nil)
 		if d.err != nil {
 			r.fail("fallback dispatch failed: %v", d.err)
@@ -336,15 +336,15 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		retries int
-		replies []fakeanthropic.Reply
+		replies []fakemodel.Reply
 		detail  string
 	}{
-		{"http-500", 0, []fakeanthropic.Reply{fakeanthropic.ServerError()}, "API Error: 500"},
-		{"overloaded-529", 0, []fakeanthropic.Reply{fakeanthropic.Overloaded()}, "API Error: 529"},
-		{"rate-limited-429", 0, []fakeanthropic.Reply{fakeanthropic.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
-		{"not-logged-in-401", 0, []fakeanthropic.Reply{fakeanthropic.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
+		{"http-500", 0, []fakemodel.Reply{fakemodel.ServerError()}, "API Error: 500"},
+		{"overloaded-529", 0, []fakemodel.Reply{fakemodel.Overloaded()}, "API Error: 529"},
+		{"rate-limited-429", 0, []fakemodel.Reply{fakemodel.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
+		{"not-logged-in-401", 0, []fakemodel.Reply{fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
 		// One retry: the retry line reads as work, then the error ends it.
-		{"http-500-after-a-retry", 1, fakeanthropic.Times(2, fakeanthropic.ServerError()), "API Error: 500"},
+		{"http-500-after-a-retry", 1, fakemodel.Times(2, fakemodel.ServerError()), "API Error: 500"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newClaudeRig(t, realclaude.Options{MaxRetries: tc.retries})
@@ -376,7 +376,7 @@ func TestRealClaudeAPIErrorFails(t *testing.T) {
 
 func TestRealClaudePermissionPromptIsWaitingUserAnswer(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{Permissions: realclaude.Ask})
-	r.model.Script(fakeanthropic.WriteResponse(answer), fakeanthropic.Answer("Written after approval."))
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written after approval."))
 
 	// The user answers "1. Yes" — after a second, like a person: Claude Code
 	// ignores keys that come right after it drew a dialog. Should the
@@ -448,7 +448,7 @@ func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{Hooks: map[string]string{
 		"Stop": hook, "StopFailure": hook, "UserPromptSubmit": hook, "PermissionRequest": hook,
 	}})
-	r.model.Script(fakeanthropic.WriteResponse(answer).After(time.Second), fakeanthropic.Answer("Final words."))
+	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("Final words."))
 	d := r.send("tester", "Test it.", claudeConfig(true), nil)
 	if d.err != nil || d.res.Content != answer+"\n" {
 		r.fail("dispatch: %q, %v", d.res.Content, d.err)
@@ -493,7 +493,7 @@ func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 	metric(t, "claude_done_after_stop_hook(negative: before)", d.doneAt().Sub(stopped.At))
 
 	// An API error: StopFailure, with the error the screen shows.
-	r.model.Script(fakeanthropic.ServerError())
+	r.model.Script(fakemodel.ServerError())
 	if d := r.send("tester", "Test again.", claudeConfig(true), nil); !errors.Is(d.err, handoff.ErrTerminalError) {
 		r.fail("got %v, want a terminal error", d.err)
 	}
@@ -540,14 +540,14 @@ func TestRealClaudeSendCommand(t *testing.T) {
 	}
 	t.Run("file", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
-		r.model.Script(fakeanthropic.WriteResponse(answer).After(time.Second), fakeanthropic.Answer("I wrote the response file."))
+		r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
 			r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
 	})
 	t.Run("api-error", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
-		r.model.Script(fakeanthropic.Overloaded())
+		r.model.Script(fakemodel.Overloaded())
 		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 4 || stdout != "" {
 			r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 		}

@@ -19,7 +19,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -200,7 +200,7 @@ func TestRealCodexDispatchReturnsTheFileCodexWrote(t *testing.T) {
 	r := newRig(t, realcodex.Options{})
 	// A slow first byte keeps Codex busy for several polls: the path through
 	// Working is then seen whatever the machine's timing.
-	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir).After(time.Second), fakeopenai.Answer("I wrote the response file."))
+	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir).After(time.Second), fakemodel.Answer("I wrote the response file."))
 
 	d := r.send("analyst", "Analyse the project.", e2eConfig(true), nil)
 	if d.err != nil {
@@ -237,7 +237,7 @@ func TestRealCodexDispatchReturnsTheFileCodexWrote(t *testing.T) {
 // with the project's classifier, polling every 20 ms.
 func TestRealCodexEnterToProcessing(t *testing.T) {
 	r := newRig(t, realcodex.Options{})
-	r.model.Script(fakeopenai.Answer("Hello.").After(2 * time.Second))
+	r.model.Script(fakemodel.Answer("Hello.").After(2 * time.Second))
 	if err := r.codex.Paste(context.Background(), "Say hello"); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestRealCodexSlowStartDoesNotEndEarly(t *testing.T) {
 	r := newRig(t, realcodex.Options{})
 	cfg := e2eConfig(true)
 	silence := 2*cfg.IdleGrace + time.Second // longer than the startup window and the grace
-	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir).After(silence), fakeopenai.Answer("Done."))
+	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir).After(silence), fakemodel.Answer("Done."))
 
 	start := time.Now()
 	d := r.send("programmer", "Implement it.", cfg, nil)
@@ -296,8 +296,8 @@ func TestRealCodexLongStreamingIsWaitedOut(t *testing.T) {
 	r := newRig(t, realcodex.Options{})
 	const streaming = 4 * time.Second
 	r.model.Script(
-		fakeopenai.WriteResponse(answer, r.workdir),
-		fakeopenai.Streamed(strings.Repeat("A long closing message, streamed in small pieces. ", 6), 40, streaming))
+		fakemodel.WriteResponse(answer).In(r.workdir),
+		fakemodel.Streamed(strings.Repeat("A long closing message, streamed in small pieces. ", 6), 40, streaming))
 
 	d := r.send("tester", "Test everything.", e2eConfig(true), nil)
 	if d.err != nil {
@@ -312,7 +312,7 @@ func TestRealCodexLongStreamingIsWaitedOut(t *testing.T) {
 	metric(t, "file_written_to_done_with_4s_streaming_after_it", d.doneAt().Sub(d.fileAt))
 
 	// The pane is really idle now: a second dispatch gets its own answer.
-	r.model.Script(fakeopenai.WriteResponse("second answer", r.workdir), fakeopenai.Answer("Written."))
+	r.model.Script(fakemodel.WriteResponse("second answer").In(r.workdir), fakemodel.Answer("Written."))
 	d2 := r.send("tester", "Test again.", e2eConfig(true), nil)
 	if d2.err != nil || d2.res.Content != "second answer\n" {
 		t.Fatalf("second dispatch: %q, %v", d2.res.Content, d2.err)
@@ -325,8 +325,8 @@ func TestRealCodexLongStreamingIsWaitedOut(t *testing.T) {
 func TestRealCodexApprovalIsWaitingUserAnswer(t *testing.T) {
 	r := newRig(t, realcodex.Options{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"})
 	r.model.Script(
-		fakeopenai.EscalatedWriteResponse(answer, r.workdir, "Write the response file?"),
-		fakeopenai.Answer("Written after approval."))
+		fakemodel.WriteResponse(answer).In(r.workdir).Escalated("Write the response file?"),
+		fakemodel.Answer("Written after approval."))
 
 	approved := make(chan struct{}, 1)
 	var once sync.Once
@@ -360,10 +360,10 @@ func TestRealCodexApprovalIsWaitingUserAnswer(t *testing.T) {
 func TestRealCodexServerErrorFails(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		reply fakeopenai.Reply
+		reply fakemodel.Reply
 	}{
-		{"http-500", fakeopenai.HTTPError(500, "fake internal error")},
-		{"response-failed", fakeopenai.Failed("the fake model failed this response")},
+		{"http-500", fakemodel.HTTPError(500, "server_error", "fake internal error")},
+		{"response-failed", fakemodel.Failed("the fake model failed this response")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, realcodex.Options{})
@@ -399,7 +399,7 @@ func TestRealCodexAnswerWithoutFile(t *testing.T) {
 		// usual path is Working → IdleGrace. A turn can still end between
 		// two polls on a loaded machine; then the spec's path is the startup
 		// timeout, and what the spec guarantees is checked for either path.
-		r.model.Script(fakeopenai.Answer(reply).After(1500 * time.Millisecond))
+		r.model.Script(fakemodel.Answer(reply).After(1500 * time.Millisecond))
 		cfg := e2eConfig(true)
 		d := r.send("analyst", "Answer briefly.", cfg, nil)
 		var we *handoff.WaitError
@@ -428,7 +428,7 @@ func TestRealCodexAnswerWithoutFile(t *testing.T) {
 		// and the classifier's last-message extraction would take it along
 		// (see the completed-tip.txt fixture); byte-for-byte needs it off.
 		r := newRig(t, realcodex.Options{HideTips: true})
-		r.model.Script(fakeopenai.Answer(reply))
+		r.model.Script(fakemodel.Answer(reply))
 		d := r.send("analyst", "Answer briefly.", e2eConfig(false), nil)
 		if d.err != nil {
 			t.Fatalf("fallback dispatch failed: %v", d.err)
@@ -482,7 +482,7 @@ func TestRealCodexSendCommand(t *testing.T) {
 		r := newRig(t, realcodex.Options{})
 		// A slow first byte keeps Codex busy for several polls: the path through
 		// Working is then seen whatever the machine's timing.
-		r.model.Script(fakeopenai.WriteResponse(answer, r.workdir).After(time.Second), fakeopenai.Answer("I wrote the response file."))
+		r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir).After(time.Second), fakemodel.Answer("I wrote the response file."))
 		trace := filepath.Join(t.TempDir(), "session.jsonl")
 		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.", "--record", trace)
 		if code != 0 || stdout != answer+"\n" {
@@ -512,7 +512,7 @@ func TestRealCodexSendCommand(t *testing.T) {
 	})
 	t.Run("server-error", func(t *testing.T) {
 		r := newRig(t, realcodex.Options{})
-		r.model.Script(fakeopenai.HTTPError(500, "fake internal error"))
+		r.model.Script(fakemodel.HTTPError(500, "server_error", "fake internal error"))
 		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.")
 		if code != 4 || stdout != "" || !strings.Contains(stderr, "terminal error") {
 			t.Fatalf("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
@@ -46,7 +46,7 @@ func needCLI(t *testing.T, name string, find func() (string, error)) string {
 // rig is one real Codex session in tmux talking to its own fake model.
 type rig struct {
 	t       *testing.T
-	model   *fakeopenai.Server
+	model   *fakemodel.Server
 	codex   *realcodex.Session
 	workdir string
 }
@@ -64,7 +64,7 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakeopenai.Start(ctx)
+	srv, err := fakemodel.Start(ctx, fakemodel.OpenAIResponses{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package fakeanthropic
+package fakemodel
 
 import (
 	"bufio"
@@ -22,15 +22,18 @@ type event struct {
 	Data map[string]any
 }
 
-func start(t *testing.T) *Server {
+// startAPI starts a server for api, closed when the test ends.
+func startAPI(t *testing.T, api API) *Server {
 	t.Helper()
-	s, err := Start(context.Background())
+	s, err := Start(context.Background(), api)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
+
+func start(t *testing.T) *Server { return startAPI(t, AnthropicMessages{}) }
 
 // turn is a Messages API request shaped like Claude Code 2.1.330's main
 // conversation: tools offered, the prompt after a system reminder, a
@@ -56,8 +59,16 @@ func turn(user string, extra ...map[string]any) map[string]any {
 // stream) and the raw body.
 func post(t *testing.T, s *Server, path string, body map[string]any) (int, []event, string) {
 	t.Helper()
+	return postTo(t, s.URL+path, body)
+}
+
+// postTo posts body as JSON to url and returns the status, the parsed
+// events (for a stream: "event:" names, JSON "data:" lines) and the raw
+// body.
+func postTo(t *testing.T, url string, body map[string]any) (int, []event, string) {
+	t.Helper()
 	b, _ := json.Marshal(body)
-	resp, err := http.Post(s.URL+path, "application/json", strings.NewReader(string(b)))
+	resp, err := http.Post(url, "application/json", strings.NewReader(string(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +94,11 @@ func post(t *testing.T, s *Server, path string, body map[string]any) (int, []eve
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
 				t.Fatalf("bad data line %q: %v", line, err)
 			}
-			if d["type"] != name {
-				t.Fatalf("event %q carries type %v", name, d["type"])
+			if typ, ok := d["type"]; ok && name != "" && typ != name {
+				t.Fatalf("event %q carries type %v", name, typ)
 			}
 			evs = append(evs, event{Name: name, Data: d})
+			name = ""
 		}
 	}
 	return resp.StatusCode, evs, raw.String()
@@ -208,7 +220,7 @@ func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
 		t.Fatalf("stop_reason %v, want tool_use", stop)
 	}
 	_, input := text(evs)
-	var in BashInput
+	var in struct{ Command, Description string }
 	if err := json.Unmarshal([]byte(input), &in); err != nil {
 		t.Fatalf("input %q: %v", input, err)
 	}
@@ -337,7 +349,7 @@ func TestStreamErrorStreamedAndNot(t *testing.T) {
 
 func TestNonStreamingAssemblesTheMessage(t *testing.T) {
 	s := start(t)
-	s.Script(ToolUse("Bash", BashInput{Command: "ls"}, "Listing."))
+	s.Script(ToolUse("Bash", map[string]any{"command": "ls"}, "Listing."))
 	body := turn("x")
 	body["stream"] = false
 	code, _, raw := post(t, s, "/v1/messages", body)
@@ -439,7 +451,7 @@ func TestWaitTurns(t *testing.T) {
 
 // Close ends a stream that is still sleeping before its first byte.
 func TestCloseEndsSlowStreams(t *testing.T) {
-	s, err := Start(context.Background())
+	s, err := Start(context.Background(), AnthropicMessages{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
-package fakeopenai
+package fakemodel
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -12,56 +11,26 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-// event is one parsed server-sent event.
-type event struct {
-	Name string
-	Data map[string]any
+func startOpenAI(t *testing.T) *Server { return startAPI(t, OpenAIResponses{}) }
+
+// shellArgs are the arguments of Codex's exec_command tool as the fake
+// model sends them.
+type shellArgs struct {
+	Cmd                string `json:"cmd"`
+	Workdir            string `json:"workdir"`
+	SandboxPermissions string `json:"sandbox_permissions"`
+	Justification      string `json:"justification"`
 }
 
-func start(t *testing.T) *Server {
+// postOpenAI sends a Responses API request shaped like Codex 0.169's and
+// returns the status and the parsed events.
+func postOpenAI(t *testing.T, s *Server, body map[string]any) (int, []event) {
 	t.Helper()
-	s, err := Start(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	code, evs, _ := postTo(t, s.URL+"/responses", body)
+	return code, evs
 }
 
-// post sends a Responses API request shaped like Codex 0.169's and returns
-// the status and the parsed events.
-func post(t *testing.T, s *Server, body map[string]any) (int, []event) {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	resp, err := http.Post(s.URL+"/responses", "application/json", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var evs []event
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var name string
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			var d map[string]any
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {
-				t.Fatalf("bad data line %q: %v", line, err)
-			}
-			if d["type"] != name {
-				t.Fatalf("event %q carries type %v", name, d["type"])
-			}
-			evs = append(evs, event{Name: name, Data: d})
-		}
-	}
-	return resp.StatusCode, evs
-}
-
-func turn(user string, extra ...map[string]any) map[string]any {
+func openaiTurn(user string, extra ...map[string]any) map[string]any {
 	input := []any{
 		map[string]any{"type": "message", "role": "developer", "content": []any{map[string]any{"type": "input_text", "text": "instructions"}}},
 		map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": user}}},
@@ -72,18 +41,10 @@ func turn(user string, extra ...map[string]any) map[string]any {
 	return map[string]any{"model": "gpt-5.5", "stream": true, "input": input}
 }
 
-func names(evs []event) []string {
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Name)
-	}
-	return out
-}
-
 func TestAnswerStreamsAMessageThenCompletes(t *testing.T) {
-	s := start(t)
+	s := startOpenAI(t)
 	s.Script(Answer("Hello."))
-	code, evs := post(t, s, turn("hi"))
+	code, evs := postOpenAI(t, s, openaiTurn("hi"))
 	if code != 200 {
 		t.Fatalf("status %d", code)
 	}
@@ -102,12 +63,12 @@ func TestAnswerStreamsAMessageThenCompletes(t *testing.T) {
 }
 
 func TestTitleRequestDoesNotConsumeAReply(t *testing.T) {
-	s := start(t)
+	s := startOpenAI(t)
 	s.Script(Answer("the real answer"))
-	title := turn("Generate a concise, single-line task title …")
+	title := openaiTurn("Generate a concise, single-line task title …")
 	title["text"] = map[string]any{"format": map[string]any{"type": "json_schema", "schema": map[string]any{
 		"type": "object", "properties": map[string]any{"title": map[string]any{"type": "string"}}}}}
-	_, evs := post(t, s, title)
+	_, evs := postOpenAI(t, s, title)
 	done := evs[len(evs)-2].Data["item"].(map[string]any)
 	text := done["content"].([]any)[0].(map[string]any)["text"].(string)
 	var got struct{ Title string }
@@ -118,17 +79,17 @@ func TestTitleRequestDoesNotConsumeAReply(t *testing.T) {
 		t.Fatalf("title request used up a scripted reply")
 	}
 	reqs := s.Requests()
-	if len(reqs) != 1 || !reqs[0].Title {
+	if len(reqs) != 1 || reqs[0].Kind != KindSide {
 		t.Fatalf("requests %+v", reqs)
 	}
 }
 
-func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
-	s := start(t)
+func TestWriteResponseRunsTheInstructionsHeredocOpenAI(t *testing.T) {
+	s := startOpenAI(t)
 	path := "/tmp/it's here/.tmp/agent-responses/analyst_summary.md"
 	prompt := handoff.WithInstruction("Analyse.", path)
-	s.Script(WriteResponse("line 1\nit's $HOME", "/tmp/w"), Answer("Written."))
-	_, evs := post(t, s, turn(prompt))
+	s.Script(WriteResponse("line 1\nit's $HOME").In("/tmp/w"), Answer("Written."))
+	_, evs := postOpenAI(t, s, openaiTurn(prompt))
 	if got := names(evs); strings.Join(got, ",") != "response.created,response.output_item.done,response.completed" {
 		t.Fatalf("events %v", got)
 	}
@@ -136,7 +97,7 @@ func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
 	if item["type"] != "function_call" || item["name"] != "exec_command" || item["call_id"] == "" {
 		t.Fatalf("item %v", item)
 	}
-	var args ShellArgs
+	var args shellArgs
 	if err := json.Unmarshal([]byte(item["arguments"].(string)), &args); err != nil {
 		t.Fatal(err)
 	}
@@ -145,20 +106,20 @@ func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
 		t.Fatalf("args %+v\nwant cmd %q", args, want)
 	}
 	// The tool output comes back; the next reply answers it.
-	_, evs = post(t, s, turn(prompt, map[string]any{"type": "function_call_output", "call_id": item["call_id"], "output": "ok"}))
+	_, evs = postOpenAI(t, s, openaiTurn(prompt, map[string]any{"type": "function_call_output", "call_id": item["call_id"], "output": "ok"}))
 	if evs[len(evs)-1].Name != "response.completed" {
 		t.Fatalf("events %v", names(evs))
 	}
 	reqs := s.Requests()
-	if len(reqs) != 2 || reqs[1].Reply != "answer" || len(reqs[1].ToolOutputs) != 1 || reqs[1].ToolOutputs[0] != "ok" {
+	if len(reqs) != 2 || reqs[1].Reply != "answer" || len(reqs[1].ToolResults) != 1 || reqs[1].ToolResults[0] != "ok" {
 		t.Fatalf("requests %+v", reqs)
 	}
 }
 
 func TestWriteResponseWithoutInstructionFailsTheResponse(t *testing.T) {
-	s := start(t)
-	s.Script(WriteResponse("x", ""))
-	_, evs := post(t, s, turn("no instruction here"))
+	s := startOpenAI(t)
+	s.Script(WriteResponse("x"))
+	_, evs := postOpenAI(t, s, openaiTurn("no instruction here"))
 	last := evs[len(evs)-1]
 	if last.Name != "response.failed" || !strings.Contains(last.Data["response"].(map[string]any)["error"].(map[string]any)["message"].(string), "RESPONSE FILE INSTRUCTION") {
 		t.Fatalf("events %v", evs)
@@ -166,10 +127,10 @@ func TestWriteResponseWithoutInstructionFailsTheResponse(t *testing.T) {
 }
 
 func TestEscalatedShellAsksForEscalation(t *testing.T) {
-	s := start(t)
-	s.Script(EscalatedShell("touch x", "/w", "Create x?"))
-	_, evs := post(t, s, turn("go"))
-	var args ShellArgs
+	s := startOpenAI(t)
+	s.Script(Shell("touch x", "").In("/w").Escalated("Create x?"))
+	_, evs := postOpenAI(t, s, openaiTurn("go"))
+	var args shellArgs
 	_ = json.Unmarshal([]byte(evs[1].Data["item"].(map[string]any)["arguments"].(string)), &args)
 	if args.SandboxPermissions != "require_escalated" || args.Justification != "Create x?" {
 		t.Fatalf("args %+v", args)
@@ -177,25 +138,24 @@ func TestEscalatedShellAsksForEscalation(t *testing.T) {
 }
 
 func TestHTTPErrorAndExhaustedScript(t *testing.T) {
-	s := start(t)
-	s.Script(HTTPError(500, "boom"))
-	code, _ := post(t, s, turn("a"))
+	s := startOpenAI(t)
+	s.Script(HTTPError(500, "server_error", "boom"))
+	code, _ := postOpenAI(t, s, openaiTurn("a"))
 	if code != 500 {
 		t.Fatalf("status %d, want 500", code)
 	}
-	_, evs := post(t, s, turn("b"))
-	if evs[len(evs)-1].Name != "response.failed" {
-		t.Fatalf("exhausted script answered %v", names(evs))
+	if code, _ := postOpenAI(t, s, openaiTurn("b")); code != 400 {
+		t.Fatalf("exhausted script answered %d, want 400", code)
 	}
 	if len(s.Problems()) != 1 {
 		t.Fatalf("problems %v", s.Problems())
 	}
 }
 
-func TestStreamedSpreadsDeltasOverTime(t *testing.T) {
-	s := start(t)
+func TestStreamedSpreadsDeltasOverTimeOpenAI(t *testing.T) {
+	s := startOpenAI(t)
 	s.Script(Streamed("abcdefghij", 5, 200*time.Millisecond))
-	_, evs := post(t, s, turn("go"))
+	_, evs := postOpenAI(t, s, openaiTurn("go"))
 	var text strings.Builder
 	deltas := 0
 	for _, e := range evs {
@@ -209,8 +169,8 @@ func TestStreamedSpreadsDeltasOverTime(t *testing.T) {
 	}
 }
 
-func TestAfterDelaysTheFirstByte(t *testing.T) {
-	s := start(t)
+func TestAfterDelaysTheFirstByteOpenAI(t *testing.T) {
+	s := startOpenAI(t)
 	s.Script(Answer("late").After(300 * time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
