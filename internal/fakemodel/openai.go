@@ -178,7 +178,6 @@ func (OpenAIResponses) Events(_ Request, parts []Part, newID func(string) string
 	}))
 }
 
-
 func messageItem(id, text string) map[string]any {
 	content := []any{}
 	if text != "" {
