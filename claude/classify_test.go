@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 const rule = "────────────────────────────────────────────────────────────────────────────────"
@@ -93,7 +94,7 @@ func TestSyntheticScreens(t *testing.T) {
 // (the spinner or retry line decides), and with the spinner line removed
 // (the footer decides).
 func TestRealProcessingScreensHaveTwoIndependentSigns(t *testing.T) {
-	for _, rc := range loadRealCases(t) {
+	for _, rc := range conformance.LoadScreens(t, realDir) {
 		if rc.Status != handoff.StatusProcessing {
 			continue
 		}
