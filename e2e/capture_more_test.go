@@ -204,8 +204,8 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		r.model.Script(fakemodel.Answer("Answer before the restart."))
 		r.submit("Question before the restart")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answer before the restart.") })
-		home := r.codex.Home
-		if err := r.codex.Close(); err != nil {
+		home := r.cli.Home
+		if err := r.cli.Close(); err != nil {
 			t.Fatal(err)
 		}
 		s, err := realcodex.Start(context.Background(), realcodex.Options{
@@ -216,7 +216,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = s.Close() })
-		rr := &rig{t: t, model: r.model, codex: s, workdir: r.workdir}
+		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex"}
 		rr.waitScreen(short, "resumed conversation", func(p, _ string) bool { return has(p, "Answer before the restart.") })
 		time.Sleep(800 * time.Millisecond)
 		c.shot(rr, "completed-resumed.txt", handoff.StatusCompleted,

@@ -59,7 +59,7 @@ func (c *capturer) shot(r *rig, file string, status handoff.Status, note string)
 // shotMsg is shot for a screen whose last assistant message is msg.
 func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg string) {
 	c.t.Helper()
-	text, title, err := r.codex.Capture(context.Background())
+	text, title, err := r.cli.Capture(context.Background())
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		r.model.Script(fakemodel.Answer(reply))
 		r.submit(fmt.Sprintf("Question number %d", i))
 		r.waitScreen(short, "short answer", func(p, title string) bool { return finished(p, title, reply) })
-		text, _, err := r.codex.Capture(context.Background())
+		text, _, err := r.cli.Capture(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"Esc while the answer streamed: the partial assistant reply follows the user message, then '■ Conversation interrupted': completed (not error)")
 
 	// An unsent draft in the composer is not a user message.
-	if err := r.codex.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
 		t.Fatal(err)
 	}
 	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })

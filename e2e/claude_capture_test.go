@@ -57,7 +57,7 @@ var gateway = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 
 // shot captures r's pane twice (with and without colour escapes) as
 // <size>/<name>.txt and <size>/<name>.plain.txt.
-func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, note string, extra ...string) {
+func (c *claudeCapturer) shot(r *rig, name string, status handoff.Status, note string, extra ...string) {
 	c.t.Helper()
 	var msg, detail string
 	if len(extra) > 0 {
@@ -67,11 +67,11 @@ func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, 
 		detail = extra[1]
 	}
 	for _, colour := range []bool{true, false} {
-		capture := r.claude.CapturePlain
+		capture := r.cli.CapturePlain
 		file := filepath.Join(c.size, name+".plain.txt")
 		how := "tmux capture-pane -p -J -S -200; title from display -p '#{pane_title}'"
 		if colour {
-			capture = r.claude.Capture
+			capture = r.cli.Capture
 			file = filepath.Join(c.size, name+".txt")
 			how = "tmux capture-pane -p -e -J -S -200; title from display -p '#{pane_title}'"
 		}
@@ -279,7 +279,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// An unsent draft in the composer is not a user message.
 	r.keys("C-u")
-	if err := r.claude.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
 		t.Fatal(err)
 	}
 	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })

@@ -34,8 +34,8 @@ func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
 	cl.model.Script(
 		fakemodel.WriteResponse("Changed main.go: --verbose prints each step."), fakemodel.Answer("Done."),
 		fakemodel.WriteResponse("APPROVED: the change follows the plan."), fakemodel.Answer("Done."))
-	codexPane := cx.codex.Target + ",codex," + cx.codex.Socket
-	claudePane := cl.claude.Target + ",claude," + cl.claude.Socket
+	codexPane := cx.cli.Target + ",codex," + cx.cli.Socket
+	claudePane := cl.cli.Target + ",claude," + cl.cli.Socket
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--workdir", cx.workdir, "--task", "Add a --verbose flag", "--rounds", "1",

@@ -28,6 +28,9 @@ type CLI struct {
 	// Enters is how many times Submit presses Enter before it gives up
 	// (CLIs drop an Enter that comes too soon after a start or a paste).
 	Enters int
+	// EnterDelay is how long Submit waits between the paste showing and
+	// Enter; 300 ms by default.
+	EnterDelay time.Duration
 }
 
 // Launch is one session of a CLI: where it runs, with what.
@@ -212,16 +215,26 @@ func (s *Session) Paste(ctx context.Context, text string) error {
 	return err
 }
 
-// Submit pastes text and presses Enter after a pause, then checks that the
-// prompt was taken (CLI.Submitted) and presses Enter again if not, up to
-// CLI.Enters times.
+// Submit pastes text, waits until the paste shows (the screen no longer
+// looks submitted), presses Enter after CLI.EnterDelay, then checks that
+// the prompt was taken (CLI.Submitted) and presses Enter again if not, up
+// to CLI.Enters times.
 func (s *Session) Submit(ctx context.Context, text string) error {
 	if err := s.Paste(ctx, text); err != nil {
 		return err
 	}
+	// On a loaded machine a CLI can draw the paste a second or more later:
+	// until then its screen still looks like a taken prompt.
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	_ = s.WaitFor(pctx, 50*time.Millisecond, func(text, title string) bool { return !s.cli.Submitted(text, title) })
+	cancel()
+	delay := s.cli.EnterDelay
+	if delay == 0 {
+		delay = 300 * time.Millisecond
+	}
 	enters := max(s.cli.Enters, 1)
 	for attempt := 0; attempt < enters; attempt++ {
-		if err := Pause(ctx, 300*time.Millisecond); err != nil {
+		if err := Pause(ctx, delay); err != nil {
 			return err
 		}
 		if err := s.Keys(ctx, "Enter"); err != nil {
