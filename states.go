@@ -118,6 +118,11 @@ const (
 	// EventNeedsUser: the agent kept waiting for the user after the
 	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
 	EventNeedsUser Event = "needs_user"
+	// EventUnusableFile: the agent is quiet and the thing at the response
+	// path cannot be taken as an answer (a symlink, not a regular file, over
+	// the size limit, unreadable). It is left where it is, untouched, and
+	// the dispatch fails: waiting longer would not make it usable.
+	EventUnusableFile Event = "unusable_file"
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
@@ -183,6 +188,9 @@ func Transitions() []Transition {
 		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
+		{Event: EventUnusableFile, From: waiting, To: Failed, Outcome: &Outcome{
+			Name: "unusable_response_file", Err: ErrResponseFile, Exit: 1,
+			Summary: "unusable response file: a symlink, not a regular file, too large or unreadable; left in place"}},
 	}
 }
 
@@ -249,6 +257,8 @@ func (e Event) Describe() string {
 		return "the agent's completion hook (Codex notify) reported the turn over before any observation saw it working: the grace starts now"
 	case EventNeedsUser:
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
+	case EventUnusableFile:
+		return "quiet with something at the response path that cannot be read as an answer (symlink, not a regular file, over the size limit, unreadable): left in place"
 	}
 	return "unknown event"
 }

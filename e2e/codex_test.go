@@ -128,10 +128,10 @@ func TestRealCodexSendCommand(t *testing.T) {
 		if code != 0 || stdout != answer+"\n" {
 			t.Fatalf("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
-		for _, s := range []handoff.State{handoff.Working, handoff.Done} {
-			if !strings.Contains(stderr, string(s)) {
-				t.Errorf("stderr does not show the transition to %s", s)
-			}
+		// Which states the dispatch went through depends on how fast Codex
+		// draws; that it ended in Done does not.
+		if !strings.Contains(stderr, string(handoff.Done)) {
+			t.Errorf("stderr does not show the transition to %s", handoff.Done)
 		}
 		// The recorded real session replays offline to the same outcome.
 		out, err := exec.Command(bin, "replay", trace).Output()

@@ -130,29 +130,19 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// checkJournal fails unless every transition of d is a row of the table and
-// the last one ends in final.
+// checkJournal asserts what the spec guarantees about a dispatch's path,
+// whatever the machine's timing: a chain of moves the table allows
+// (fsm.CheckJournal) that ends in final. Which chain depends on how fast
+// the CLI draws, so it is logged, not asserted.
 func checkJournal(t *testing.T, d *dispatch, final handoff.State) {
 	t.Helper()
-	allowed := func(e fsm.Entry) bool {
-		for _, tr := range handoff.Transitions() {
-			if tr.Event == e.Event && tr.To == e.To && slices.Contains(tr.From, e.From) {
-				return true
-			}
-		}
-		return false
+	if err := fsm.CheckJournal(d.res.Journal); err != nil {
+		t.Fatalf("journal %+v: %v", d.res.Journal, err)
 	}
-	for i, e := range d.res.Journal {
-		if !allowed(e) {
-			t.Fatalf("transition %d, %s → %s on %s, is not in the table", i, e.From, e.To, e.Event)
-		}
-		if i > 0 && d.res.Journal[i-1].To != e.From {
-			t.Fatalf("transition %d starts in %s, the previous one ended in %s", i, e.From, d.res.Journal[i-1].To)
-		}
+	if got := d.path(); len(got) == 0 || got[len(got)-1] != final {
+		t.Fatalf("transitions %v, want a path ending in %s", got, final)
 	}
-	if got := d.path(); len(got) == 0 || got[0] != handoff.AwaitingStart || got[len(got)-1] != final {
-		t.Fatalf("path %v, want AwaitingStart … %s", got, final)
-	}
+	t.Logf("path: %v", d.path())
 }
 
 func (c conformer) fileBack(t *testing.T) {
@@ -215,6 +205,11 @@ func (c conformer) slowFirstByte(t *testing.T) {
 	for _, e := range d.res.Journal {
 		if e.Event == handoff.EventQuiet || e.Event == handoff.EventStartupTimeout {
 			t.Fatalf("the silent model was taken for a quiet agent: %+v", e)
+		}
+	}
+	for _, p := range d.polls {
+		if p.State == handoff.Working && p.Status.Quiet() && p.At.Before(start.Add(silence)) {
+			t.Fatalf("a poll at %v read %s while the model had not answered", p.At.Sub(start), p.Status)
 		}
 	}
 }

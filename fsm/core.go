@@ -27,7 +27,7 @@ import (
 type FileState string
 
 // The file states. The driver reports the first two, the raw fact; the
-// other two say what consuming the file found (they appear in Poll).
+// others say what consuming the file found (they appear in Poll).
 const (
 	// FileAbsent: nothing at the path.
 	FileAbsent FileState = "absent"
@@ -40,6 +40,10 @@ const (
 	// FileReady: the file was consumed while the agent was quiet and holds
 	// an answer.
 	FileReady FileState = "ready"
+	// FileUnusable: the agent was quiet, and what is at the path cannot be
+	// consumed (a symlink, not a regular file, too large, unreadable); it
+	// was left in place.
+	FileUnusable FileState = "unusable"
 )
 
 // Observation is the raw facts of one look at the agent, taken at At: the
@@ -404,6 +408,44 @@ func (c *Core) FileConsumed(blank bool) Ready {
 		return c.ready(c.quiet(*obs))
 	}
 	return c.ready(c.fire(*obs, nil, handoff.EventFileReady))
+}
+
+// FileUnusable completes the observation that asked for ConsumeFile when
+// the thing at the response path could not be consumed (responsefile's
+// ErrResponseFile): the dispatch fails, and the thing stays where it is.
+// Without a pending ConsumeFile it changes nothing.
+func (c *Core) FileUnusable() Ready {
+	obs := c.consuming
+	c.consuming = nil
+	if obs == nil || c.State().Final() {
+		return c.ready(nil)
+	}
+	return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
+}
+
+// CheckJournal reports whether journal is a chain of moves the transition
+// table allows, starting in AwaitingStart, each move starting where the one
+// before it ended. Every journal the engine writes passes; a test of a
+// live dispatch asserts this instead of one path that the machine's timing
+// happened to take.
+func CheckJournal(journal []Entry) error {
+	edges := map[[3]string]bool{}
+	for _, t := range handoff.Transitions() {
+		for _, f := range t.From {
+			edges[[3]string{string(f), string(t.Event), string(t.To)}] = true
+		}
+	}
+	state := handoff.AwaitingStart
+	for i, e := range journal {
+		if e.From != state {
+			return fmt.Errorf("move %d (%s -%s-> %s) starts in %s, but the dispatch was in %s", i+1, e.From, e.Event, e.To, e.From, state)
+		}
+		if !edges[[3]string{string(e.From), string(e.Event), string(e.To)}] {
+			return fmt.Errorf("move %d (%s -%s-> %s) is not in the transition table", i+1, e.From, e.Event, e.To)
+		}
+		state = e.To
+	}
+	return nil
 }
 
 // fire moves the machine by ev, appending the journal entry to fired.

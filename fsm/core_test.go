@@ -222,3 +222,30 @@ func TestFileConsumedWithoutAskIsIgnored(t *testing.T) {
 		t.Errorf("FileConsumed with no ConsumeFile pending changed the core: %+v", o)
 	}
 }
+
+// A live dispatch's path depends on timing; that it is a chain of the
+// table's moves does not. CheckJournal is what tests of live dispatches
+// assert, so it must refuse what the table does not allow.
+func TestCheckJournalAcceptsTheTablesChainsOnly(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e := func(from, to handoff.State, ev handoff.Event) fsm.Entry {
+		return fsm.Entry{At: at, From: from, To: to, Event: ev}
+	}
+	for name, tc := range map[string]struct {
+		journal []fsm.Entry
+		ok      bool
+	}{
+		"empty":             {nil, true},
+		"through Working":   {[]fsm.Entry{e(handoff.AwaitingStart, handoff.Working, handoff.EventActive), e(handoff.Working, handoff.Done, handoff.EventFileReady)}, true},
+		"error at once":     {[]fsm.Entry{e(handoff.AwaitingStart, handoff.Failed, handoff.EventTerminalError)}, true},
+		"startup timeout":   {[]fsm.Entry{e(handoff.AwaitingStart, handoff.StartupTimeout, handoff.EventStartupTimeout), e(handoff.StartupTimeout, handoff.Failed, handoff.EventNoResponseFile)}, true},
+		"not from start":    {[]fsm.Entry{e(handoff.Working, handoff.Done, handoff.EventFileReady)}, false},
+		"a gap":             {[]fsm.Entry{e(handoff.AwaitingStart, handoff.Working, handoff.EventActive), e(handoff.IdleGrace, handoff.Failed, handoff.EventNoResponseFile)}, false},
+		"not in the table":  {[]fsm.Entry{e(handoff.AwaitingStart, handoff.Failed, handoff.EventTimeout)}, false},
+		"wrong destination": {[]fsm.Entry{e(handoff.AwaitingStart, handoff.Done, handoff.EventActive)}, false},
+	} {
+		if err := fsm.CheckJournal(tc.journal); (err == nil) != tc.ok {
+			t.Errorf("%s: CheckJournal = %v, want ok %v", name, err, tc.ok)
+		}
+	}
+}

@@ -138,6 +138,12 @@ type Poll struct {
 	// TurnComplete: this observation is the agent's completion hook, not a
 	// reading of the screen (Options.Turns).
 	TurnComplete bool
+	// Changed: the screen differs from the first observation's (looked at
+	// only with Config.StartOnOutput).
+	Changed bool
+	// Problem says why the thing at the response path could not be taken
+	// (File is FileUnusable); "" otherwise.
+	Problem responsefile.Problem
 	// LastOutput is the terminal's last output when this poll fetched it
 	// (fallback); "" otherwise.
 	LastOutput string
@@ -468,11 +474,10 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			at = obs.At
 			p = Poll{At: at, Status: obs.Status, File: FilePresent}
 			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
-			if err != nil {
-				return res, fmt.Errorf("%s: %w", r.role, err)
+			if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
+				return res, err
 			}
-			answer, archived = r.consumed(&p, c)
-			rd = core.FileConsumed(c.Blank)
+			answer, archived = c.Content, c.Archived
 		} else {
 			if err := ctx.Err(); err != nil {
 				return res, err
@@ -493,7 +498,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 				return res, err
 			}
 			p = Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable,
-				TurnComplete: obs.TurnCompleted}
+				TurnComplete: obs.TurnCompleted, Changed: obs.Changed}
 			rd = core.Step(obs)
 			res.Polls++
 			if rd.Action == ConsumeFile {
@@ -503,11 +508,10 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 					return res, err
 				}
 				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
-				if err != nil {
-					return res, fmt.Errorf("%s: %w", r.role, err)
+				if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
+					return res, err
 				}
-				answer, archived = r.consumed(&p, c)
-				rd = core.FileConsumed(c.Blank)
+				answer, archived = c.Content, c.Archived
 			}
 			if obs.Unreadable && rd.Outcome == nil {
 				r.log.Warn("the terminal could not be read; trying again on the next poll",
@@ -555,7 +559,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			}
 			we := &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
 				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
-			if o.Err == handoff.ErrTerminalError {
+			if o.Err == handoff.ErrTerminalError || o.Err == handoff.ErrResponseFile {
 				we.Cause = cause
 			}
 			return res, we
@@ -609,14 +613,24 @@ func (r *run) wake(core *Core, at time.Time) time.Time {
 	return wake
 }
 
-// consumed notes in p what Consume (or Recover) took away, and returns the
-// answer and where it was archived.
-func (r *run) consumed(p *Poll, c responsefile.Consumed) (answer, archived string) {
+// afterConsume reports to the core what Consume (or Recover) found and
+// notes it in p. A thing at the path that cannot be used as an answer
+// (handoff.ErrResponseFile) is an observation the table ends on, with err as
+// the failure's cause; any other error (the archive cannot be written) ends
+// the wait as an error.
+func (r *run) afterConsume(core *Core, p *Poll, c responsefile.Consumed, err error) (Ready, error, error) {
+	switch {
+	case errors.Is(err, handoff.ErrResponseFile):
+		p.File, p.Detail, p.Problem = FileUnusable, err.Error(), responsefile.ProblemOf(err)
+		return core.FileUnusable(), err, nil
+	case err != nil:
+		return Ready{}, nil, fmt.Errorf("%s: %w", r.role, err)
+	}
 	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
 	if c.Blank {
 		p.File = FileBlank
 	}
-	return c.Content, c.Archived
+	return core.FileConsumed(c.Blank), nil, nil
 }
 
 // checkpoint hands the wait's state to Options.OnCheckpoint.

@@ -23,12 +23,13 @@ import (
 type fileKind int
 
 const (
-	noFile     fileKind = iota // nothing at the path
-	answerFile                 // a file with an answer
-	blankFile                  // a file with nothing but white space
+	noFile       fileKind = iota // nothing at the path
+	answerFile                   // a file with an answer
+	blankFile                    // a file with nothing but white space
+	unusableFile                 // a thing that cannot be an answer (a symlink, a FIFO, too large)
 )
 
-func (f fileKind) String() string { return [...]string{"absent", "answer", "blank"}[f] }
+func (f fileKind) String() string { return [...]string{"absent", "answer", "blank", "unusable"}[f] }
 
 // xobs is one observation of an enumerated sequence.
 type xobs struct {
@@ -92,7 +93,7 @@ func files(st handoff.Status) []fileKind {
 		return []fileKind{noFile} // the driver does not look at the file then
 	}
 	if st.Quiet() {
-		return []fileKind{noFile, answerFile, blankFile}
+		return []fileKind{noFile, answerFile, blankFile, unusableFile}
 	}
 	return []fileKind{noFile, answerFile}
 }
@@ -160,7 +161,11 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if len(fired) > 0 {
 			x.fail(h, "moved before the file was consumed: %v", fired)
 		}
-		r = c.FileConsumed(o.file == blankFile)
+		if o.file == unusableFile {
+			r = c.FileUnusable()
+		} else {
+			r = c.FileConsumed(o.file == blankFile)
+		}
 		fired = append(fired, r.Transitions...)
 	} else if o.status.Quiet() && o.file != noFile && o.status != handoff.StatusError && !before.Final() {
 		x.fail(h, "quiet with a file at the path, but not asked to consume it")
@@ -331,6 +336,8 @@ func oracle(cfg handoff.Config, h []xobs) string {
 		return ""
 	case o.file == answerFile:
 		return "file"
+	case o.file == unusableFile:
+		return "unusable_response_file"
 	}
 	// Quiet without an answer (a blank file counts as none).
 	if !started(h) && o.at < cfg.StartupTimeout() && !past {

@@ -66,16 +66,16 @@ func open(path string, max int64) (f *os.File, present bool, err error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, nil
 	case errors.Is(err, syscall.ELOOP):
-		return nil, true, fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", handoff.ErrResponseFile, path)
+		return nil, true, unusable(Symlink, path, "it is a symlink; refusing to follow it (remove it or replace it with a regular file)")
 	case err != nil:
-		return nil, true, fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+		return nil, true, unusable(Unreadable, path, err.Error())
 	}
 	fi, err := f.Stat()
 	if err == nil {
 		err = checkRegular(path, fi)
 	}
 	if err == nil && fi.Size() > max {
-		err = fmt.Errorf("%w %s: %d bytes is over the %d-byte limit; it was left in place", handoff.ErrResponseFile, path, fi.Size(), max)
+		err = unusable(Oversized, path, fmt.Sprintf("%d bytes is over the %d-byte limit; it was left in place", fi.Size(), max))
 	}
 	if err != nil {
 		f.Close()
@@ -88,7 +88,7 @@ func wrapUnusable(path string, err error) error {
 	if errors.Is(err, handoff.ErrResponseFile) {
 		return err
 	}
-	return fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+	return unusable(Unreadable, path, err.Error())
 }
 
 // readAll reads f from its start, one byte past the limit: the file may have
@@ -96,10 +96,10 @@ func wrapUnusable(path string, err error) error {
 func readAll(f *os.File, path string, max int64) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(io.NewSectionReader(f, 0, max+1), max+1))
 	if err != nil {
-		return "", fmt.Errorf("%w %s: %v", handoff.ErrResponseFile, path, err)
+		return "", unusable(Unreadable, path, err.Error())
 	}
 	if int64(len(b)) > max {
-		return "", fmt.Errorf("%w %s: over the %d-byte limit", handoff.ErrResponseFile, path, max)
+		return "", unusable(Oversized, path, fmt.Sprintf("over the %d-byte limit", max))
 	}
 	return string(b), nil
 }
@@ -107,11 +107,58 @@ func readAll(f *os.File, path string, max int64) (string, error) {
 func checkRegular(path string, fi fs.FileInfo) error {
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%w %s: it is a symlink; refusing to follow it (remove it or replace it with a regular file)", handoff.ErrResponseFile, path)
+		return unusable(Symlink, path, "it is a symlink; refusing to follow it (remove it or replace it with a regular file)")
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%w %s: not a regular file (%v)", handoff.ErrResponseFile, path, fi.Mode().Type())
+		return unusable(NotRegular, path, fmt.Sprintf("not a regular file (%v)", fi.Mode().Type()))
 	}
 	return nil
+}
+
+// Problem says why the thing at a response path cannot be used as an
+// answer. A recorded trace names it, so a replay can put the same kind of
+// thing in place and end the same way.
+type Problem string
+
+// The problems.
+const (
+	Symlink    Problem = "symlink"     // a symbolic link (never followed)
+	NotRegular Problem = "not_regular" // a FIFO, a folder, a device, a socket
+	Oversized  Problem = "oversized"   // over Config.MaxResponseBytes
+	Unreadable Problem = "unreadable"  // it could not be opened or read
+	Gone       Problem = "gone"        // it disappeared while being taken
+)
+
+// Problems lists every Problem.
+func Problems() []Problem { return []Problem{Symlink, NotRegular, Oversized, Unreadable, Gone} }
+
+// UnusableError is the error for a thing at a response path that cannot be
+// used as an answer. It matches handoff.ErrResponseFile (errors.Is).
+type UnusableError struct {
+	Path    string
+	Problem Problem
+	// Reason says what was wrong and what to do, for a person.
+	Reason string
+}
+
+func (e *UnusableError) Error() string {
+	return fmt.Sprintf("%v %s: %s", handoff.ErrResponseFile, e.Path, e.Reason)
+}
+
+// Unwrap makes the error match handoff.ErrResponseFile.
+func (e *UnusableError) Unwrap() error { return handoff.ErrResponseFile }
+
+func unusable(p Problem, path, reason string) error {
+	return &UnusableError{Path: path, Problem: p, Reason: reason}
+}
+
+// ProblemOf returns the problem err names; "" when err is not an
+// UnusableError.
+func ProblemOf(err error) Problem {
+	var u *UnusableError
+	if errors.As(err, &u) {
+		return u.Problem
+	}
+	return ""
 }
 
 // Consumed is a response file taken away by Consume.
@@ -135,7 +182,7 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 	f, present, err := open(path, max)
 	if f == nil {
 		if err == nil && !present {
-			err = fmt.Errorf("%w %s: the file is gone", handoff.ErrResponseFile, path)
+			err = unusable(Gone, path, "the file is gone")
 		}
 		return Consumed{}, err
 	}
@@ -183,7 +230,7 @@ func Recover(path, role string, max int64, a *Archive) (Consumed, error) {
 	f, _, err := open(archived, max)
 	if f == nil {
 		if err == nil {
-			err = fmt.Errorf("%w %s: the archived response is gone", handoff.ErrResponseFile, archived)
+			err = unusable(Gone, archived, "the archived response is gone")
 		}
 		return Consumed{}, err
 	}

@@ -14,29 +14,31 @@ import (
 
 // Recorder writes what a live wait observed as a trace in the replay
 // format: the config, then every poll's status at its time since dispatch,
-// the response file when it appeared (with its content) and the terminal's
-// last output when it was fetched. Replaying it reaches the same outcome.
+// the response file's content when the engine consumed it, the thing at the
+// path when the engine refused it, and the terminal's last output when it
+// was fetched. So the trace holds the observation each decision was taken
+// on, and replaying it reaches the same ending.
+//
+// It never reads the response file itself: a file the agent is still
+// writing is not the engine's business until the agent is quiet, and the
+// engine's own reading (responsefile) is the only one.
 type Recorder struct {
-	enc  *Encoder
-	path string // the response file
-	max  int64  // the largest file it reads (the config's MaxResponseBytes)
+	enc *Encoder
 
 	mu sync.Mutex
-	// onDisk is what the replayed agent's response file holds at this point
-	// of the trace; nil when there is none (never written, or consumed and
-	// archived by the engine).
-	onDisk *string
 	// lastAt is the time of the last line written.
 	lastAt time.Duration
-	err    error
+	// changed: the screen has been reported changed since dispatch.
+	changed bool
+	err     error
 }
 
 // NewRecorder writes cfg as the trace's first line to w and returns a
-// Recorder for a wait on the response file at responsePath. Pass its Poll
-// method as fsm.Options.OnPoll.
-func NewRecorder(w io.Writer, cfg handoff.Config, responsePath string) (*Recorder, error) {
+// Recorder for a wait with that config. Pass its Poll method as
+// fsm.Options.OnPoll.
+func NewRecorder(w io.Writer, cfg handoff.Config) (*Recorder, error) {
 	cfg = cfg.WithDefaults()
-	r := &Recorder{enc: NewEncoder(w), path: responsePath, max: cfg.MaxResponseBytes}
+	r := &Recorder{enc: NewEncoder(w)}
 	if err := r.enc.Config(ConfigOf(cfg)); err != nil {
 		return nil, err
 	}
@@ -54,23 +56,22 @@ func (r *Recorder) Poll(p fsm.Poll) {
 	st := p.Status
 	l := Line{At: p.Elapsed, Status: &st}
 	switch p.File {
-	case fsm.FilePresent:
-		// The engine does not read a file while the agent works; read it here
-		// so the trace shows when it appeared. It may still grow: the content
-		// the engine finally reads is recorded again if it differs. It is read
-		// as the engine reads it: a symlink, a FIFO or an oversized file is
-		// not read at all (the engine refuses it when the agent is quiet).
-		if r.onDisk == nil {
-			if s, present, err := responsefile.Read(r.path, r.max); err == nil && present {
-				l.File, r.onDisk = &s, &s
-			}
-		}
 	case fsm.FileReady, fsm.FileBlank:
-		if r.onDisk == nil || *r.onDisk != p.Content {
-			c := p.Content
-			l.File = &c
+		// What the engine consumed (and archived): the replayed agent
+		// writes it at this moment, and the replay consumes it too.
+		c := p.Content
+		l.File = &c
+	case fsm.FileUnusable:
+		// Refused and left in place: the replay puts the same kind of
+		// thing there, never its content.
+		problem := p.Problem
+		if problem == "" {
+			problem = responsefile.Unreadable
 		}
-		r.onDisk = nil // archived by the engine
+		l.Unusable = &problem
+	}
+	if p.Changed && !r.changed {
+		l.Changed, r.changed = true, true
 	}
 	if p.LastOutput != "" {
 		// The last output was fetched at the decision, but it was on the

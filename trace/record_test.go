@@ -20,9 +20,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
 	var buf bytes.Buffer
-	dir := t.TempDir()
-	path, _ := handoff.ResponsePath(dir, "analyst")
-	rec, err := trace.NewRecorder(&buf, cfg, path)
+	rec, err := trace.NewRecorder(&buf, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +31,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	rec.Poll(poll(3, time.Second, handoff.StatusProcessing, handoff.Working))
 	present := poll(4, 1500*time.Millisecond, handoff.StatusProcessing, handoff.Working)
 	present.File = fsm.FilePresent
-	rec.Poll(present) // the file does not exist here: nothing to record yet
+	rec.Poll(present) // not the engine's business while the agent works: not read
 	ready := poll(5, 2*time.Second, handoff.StatusCompleted, handoff.Done)
 	ready.File, ready.Content = fsm.FileReady, "the answer\n"
 	rec.Poll(ready)
@@ -63,7 +61,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = time.Second, 10*time.Second, 3*time.Second, true
 	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, cfg, "/nonexistent/analyst_summary.md")
+	rec, err := trace.NewRecorder(&buf, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

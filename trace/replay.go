@@ -22,23 +22,32 @@ import (
 // passes them. Status and LastOutput report what the trace says at that
 // time (status "idle" before the first status line), and a "file" moment
 // writes the response file at path. It implements handoff.Terminal.
+//
+// It also stands in for the agent's input: it takes reminders (Send) and
+// automatic answers (SendKeys) and drops them, as a recorded agent's
+// reaction is already in the trace; and its Fingerprint changes once a
+// "changed" moment is reached.
 type Script struct {
 	clk   clock.Clock
 	start time.Time
 	path  string
+	// max is the size limit an "oversized" moment goes past.
+	max int64
 
-	mu     sync.Mutex
-	lines  []Line
-	next   int
-	status handoff.Status
-	last   string
-	err    error
+	mu      sync.Mutex
+	lines   []Line
+	next    int
+	status  handoff.Status
+	last    string
+	changed bool
+	err     error
 }
 
 // NewScript plays lines on clk from now (the dispatch), writing the response
 // file at path.
 func NewScript(lines []Line, clk clock.Clock, path string) *Script {
-	return &Script{clk: clk, start: clk.Now(), path: path, lines: lines, status: handoff.StatusIdle}
+	return &Script{clk: clk, start: clk.Now(), path: path, lines: lines, status: handoff.StatusIdle,
+		max: handoff.DefaultMaxResponseBytes}
 }
 
 // advance applies every moment the clock has reached.
@@ -53,13 +62,59 @@ func (s *Script) advance() error {
 		if l.LastOutput != nil {
 			s.last = *l.LastOutput
 		}
+		if l.Changed {
+			s.changed = true
+		}
 		if l.File != nil {
 			if err := os.WriteFile(s.path, []byte(*l.File), 0o644); err != nil {
 				s.err = fmt.Errorf("scripted agent could not write the response file: %w", err)
 			}
 		}
+		if l.Unusable != nil {
+			if err := s.plant(*l.Unusable); err != nil {
+				s.err = fmt.Errorf("scripted agent could not put a %s thing at the response path: %w", *l.Unusable, err)
+			}
+		}
 	}
 	return s.err
+}
+
+// plant puts a thing with problem p at the response path, in place of
+// whatever is there: a dangling symlink, a folder (for every problem that
+// is not about a link or the size: the engine refuses it the same way), or
+// a sparse file one byte over the limit.
+func (s *Script) plant(p responsefile.Problem) error {
+	if err := os.RemoveAll(s.path); err != nil {
+		return err
+	}
+	switch p {
+	case responsefile.Symlink:
+		return os.Symlink(s.path+".link-target", s.path)
+	case responsefile.Oversized:
+		f, err := os.Create(s.path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Truncate(s.max + 1)
+	}
+	return os.Mkdir(s.path, 0o755)
+}
+
+// Send takes a reminder (Config.Reminders) and drops it.
+func (s *Script) Send(ctx context.Context, text string) error { return nil }
+
+// SendKeys takes an automatic answer (Config.AutoAnswer) and drops it.
+func (s *Script) SendKeys(ctx context.Context, keys ...string) error { return nil }
+
+// Fingerprint is 1 once a "changed" moment was reached, 0 before.
+func (s *Script) Fingerprint() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.changed {
+		return 1
+	}
+	return 0
 }
 
 // Status is the trace's status at the clock's time. The error is a failure
@@ -171,7 +226,10 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	// A fixed start makes every replay of a trace identical.
 	clk := vclock.New(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
 	script := NewScript(t.Lines, clk, path)
-	res, err := fsm.Wait(ctx, script, fsm.Options{
+	script.max = opts.Config.MaxResponseBytes
+	// The script is the sender too, so a trace recorded with reminders
+	// replays (its prompt, like every reminder, goes nowhere).
+	res, err := fsm.SendAndWait(ctx, script, script, "", fsm.Options{
 		Config:   opts.Config,
 		Role:     opts.Role,
 		Workdir:  opts.Workdir,

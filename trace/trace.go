@@ -17,6 +17,19 @@
 //	"file"         the agent writes the response file with this text
 //	               ("" writes an empty file)
 //	"last_output"  the terminal's last output from then on (the fallback)
+//	"file_unusable" something that cannot be an answer is at the response
+//	               path from then on: "symlink", "not_regular", "oversized"
+//	               (over max_response_bytes), "unreadable" or "gone" (the
+//	               last two are replayed as a thing that is not a regular
+//	               file: the same ending)
+//	"changed"      true: the screen differs from the first observation's
+//	               from then on (what start_on_output reacts to)
+//
+// The config may also carry the knobs a recorded wait used beyond the
+// spec's four: "max_response_bytes", "max_poll_failures", "reminders",
+// "auto_answer" (tmux key names), "max_answers", "answer_cooldown" and
+// "start_on_output". A replay sends reminders and types answers into
+// nothing, as the live wait did into the agent, so it decides the same.
 //
 // Before the first line with a status the terminal reports "idle": the
 // previous turn's prompt still on screen, which is the startup race the
@@ -39,6 +52,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // Config is a trace's configuration line. A nil field was not given and
@@ -48,13 +62,48 @@ type Config struct {
 	IdleGrace       *time.Duration
 	ResponseTimeout *time.Duration
 	Strict          *bool
+
+	MaxResponseBytes *int64
+	MaxPollFailures  *int
+	Reminders        *int
+	AutoAnswer       *string
+	MaxAnswers       *int
+	AnswerCooldown   *time.Duration
+	StartOnOutput    *bool
 }
 
 // ConfigOf returns the trace configuration that sets every field of cfg the
-// format carries (a recorder writes this).
+// format carries (a recorder writes this): the spec's four always, the
+// other knobs when they differ from the defaults.
 func ConfigOf(cfg handoff.Config) Config {
 	strict := cfg.Strict()
-	return Config{Poll: &cfg.Poll, IdleGrace: &cfg.IdleGrace, ResponseTimeout: &cfg.ResponseTimeout, Strict: &strict}
+	c := Config{Poll: &cfg.Poll, IdleGrace: &cfg.IdleGrace, ResponseTimeout: &cfg.ResponseTimeout, Strict: &strict}
+	// A zero knob is left out too: it was never set (a Config used as
+	// given, not from DefaultConfig).
+	def := handoff.DefaultConfig()
+	if n := cfg.MaxResponseBytes; n != 0 && n != def.MaxResponseBytes {
+		c.MaxResponseBytes = &n
+	}
+	if n := cfg.MaxPollFailures; n != 0 && n != def.MaxPollFailures {
+		c.MaxPollFailures = &n
+	}
+	if n := cfg.Reminders; n != 0 {
+		c.Reminders = &n
+	}
+	if k := cfg.AutoAnswer; k != "" {
+		c.AutoAnswer = &k
+	}
+	if n := cfg.MaxAnswers; n != 0 && n != def.MaxAnswers {
+		c.MaxAnswers = &n
+	}
+	if d := cfg.AnswerCooldown; d != 0 && d != def.AnswerCooldown {
+		c.AnswerCooldown = &d
+	}
+	if cfg.StartOnOutput {
+		on := true
+		c.StartOnOutput = &on
+	}
+	return c
 }
 
 // Apply returns base with the fields c sets replaced.
@@ -71,6 +120,27 @@ func (c Config) Apply(base handoff.Config) handoff.Config {
 	if c.Strict != nil {
 		base.Fallback = !*c.Strict
 	}
+	if c.MaxResponseBytes != nil {
+		base.MaxResponseBytes = *c.MaxResponseBytes
+	}
+	if c.MaxPollFailures != nil {
+		base.MaxPollFailures = *c.MaxPollFailures
+	}
+	if c.Reminders != nil {
+		base.Reminders = *c.Reminders
+	}
+	if c.AutoAnswer != nil {
+		base.AutoAnswer = *c.AutoAnswer
+	}
+	if c.MaxAnswers != nil {
+		base.MaxAnswers = *c.MaxAnswers
+	}
+	if c.AnswerCooldown != nil {
+		base.AnswerCooldown = *c.AnswerCooldown
+	}
+	if c.StartOnOutput != nil {
+		base.StartOnOutput = *c.StartOnOutput
+	}
 	return base
 }
 
@@ -81,6 +151,10 @@ type Line struct {
 	Status     *handoff.Status
 	File       *string
 	LastOutput *string
+	// Unusable: what is at the response path cannot be an answer, and why.
+	Unusable *responsefile.Problem
+	// Changed: the screen differs from the first observation's.
+	Changed bool
 }
 
 // Trace is a whole trace: its configuration line (nil if none) and its
@@ -142,14 +216,24 @@ type configJSON struct {
 	IdleGrace       *seconds `json:"idle_grace,omitempty"`
 	ResponseTimeout *seconds `json:"response_timeout,omitempty"`
 	Strict          *bool    `json:"strict,omitempty"`
+
+	MaxResponseBytes *int64   `json:"max_response_bytes,omitempty"`
+	MaxPollFailures  *int     `json:"max_poll_failures,omitempty"`
+	Reminders        *int     `json:"reminders,omitempty"`
+	AutoAnswer       *string  `json:"auto_answer,omitempty"`
+	MaxAnswers       *int     `json:"max_answers,omitempty"`
+	AnswerCooldown   *seconds `json:"answer_cooldown,omitempty"`
+	StartOnOutput    *bool    `json:"start_on_output,omitempty"`
 }
 
 type lineJSON struct {
-	Config     *configJSON `json:"config,omitempty"`
-	At         *seconds    `json:"at,omitempty"`
-	Status     *string     `json:"status,omitempty"`
-	File       *string     `json:"file,omitempty"`
-	LastOutput *string     `json:"last_output,omitempty"`
+	Config       *configJSON `json:"config,omitempty"`
+	At           *seconds    `json:"at,omitempty"`
+	Status       *string     `json:"status,omitempty"`
+	File         *string     `json:"file,omitempty"`
+	FileUnusable *string     `json:"file_unusable,omitempty"`
+	Changed      bool        `json:"changed,omitempty"`
+	LastOutput   *string     `json:"last_output,omitempty"`
 }
 
 // Read parses a trace. Blank lines are skipped. Errors name the line and
@@ -181,7 +265,7 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyKeys(fields, "config", "at", "status", "file", "last_output"); err != nil {
+	if err := onlyKeys(fields, "config", "at", "status", "file", "file_unusable", "changed", "last_output"); err != nil {
 		return err
 	}
 	if cj, ok := fields["config"]; ok {
@@ -225,6 +309,25 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	if l.LastOutput, err = stringField(fields, "last_output"); err != nil {
 		return err
 	}
+	problem, err := stringField(fields, "file_unusable")
+	if err != nil {
+		return err
+	}
+	if problem != nil {
+		p := responsefile.Problem(*problem)
+		if !slices.Contains(responsefile.Problems(), p) {
+			return fmt.Errorf(`"file_unusable": unknown problem %q (known: %v)`, p, responsefile.Problems())
+		}
+		if l.File != nil {
+			return errors.New(`a line holds "file" or "file_unusable", not both`)
+		}
+		l.Unusable = &p
+	}
+	if v, ok := fields["changed"]; ok && string(v) != "null" {
+		if err := json.Unmarshal(v, &l.Changed); err != nil {
+			return fmt.Errorf(`"changed": want true or false, got %s`, v)
+		}
+	}
 	t.Lines = append(t.Lines, l)
 	*last = at
 	return nil
@@ -235,11 +338,13 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
-	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict"); err != nil {
+	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict", "max_response_bytes",
+		"max_poll_failures", "reminders", "auto_answer", "max_answers", "answer_cooldown", "start_on_output"); err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
 	var c Config
-	for key, dst := range map[string]**time.Duration{"poll": &c.Poll, "idle_grace": &c.IdleGrace, "response_timeout": &c.ResponseTimeout} {
+	for key, dst := range map[string]**time.Duration{"poll": &c.Poll, "idle_grace": &c.IdleGrace,
+		"response_timeout": &c.ResponseTimeout, "answer_cooldown": &c.AnswerCooldown} {
 		d, ok, err := durationField(fields, key)
 		if err != nil {
 			return Config{}, fmt.Errorf(`"config": %w`, err)
@@ -254,6 +359,14 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 			return Config{}, fmt.Errorf(`"config": "strict": want true or false, got %s`, v)
 		}
 		c.Strict = &b
+	}
+	for key, dst := range map[string]any{"max_response_bytes": &c.MaxResponseBytes, "max_poll_failures": &c.MaxPollFailures,
+		"reminders": &c.Reminders, "max_answers": &c.MaxAnswers, "auto_answer": &c.AutoAnswer, "start_on_output": &c.StartOnOutput} {
+		if v, ok := fields[key]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return Config{}, fmt.Errorf(`"config": %q: %v`, key, err)
+			}
+		}
 	}
 	return c, nil
 }
@@ -344,6 +457,9 @@ func (e *Encoder) Config(c Config) error {
 	return e.write(lineJSON{Config: &configJSON{
 		Poll: (*seconds)(c.Poll), IdleGrace: (*seconds)(c.IdleGrace),
 		ResponseTimeout: (*seconds)(c.ResponseTimeout), Strict: c.Strict,
+		MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures, Reminders: c.Reminders,
+		AutoAnswer: c.AutoAnswer, MaxAnswers: c.MaxAnswers, AnswerCooldown: (*seconds)(c.AnswerCooldown),
+		StartOnOutput: c.StartOnOutput,
 	}})
 }
 
@@ -357,7 +473,14 @@ func (e *Encoder) Line(l Line) error {
 		return fmt.Errorf("trace: empty status at %v", l.At)
 	}
 	at := seconds(l.At)
-	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput}
+	if l.File != nil && l.Unusable != nil {
+		return fmt.Errorf("trace: a file and an unusable file at %v", l.At)
+	}
+	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput, Changed: l.Changed}
+	if l.Unusable != nil {
+		p := string(*l.Unusable)
+		lj.FileUnusable = &p
+	}
 	if l.Status != nil {
 		s := string(*l.Status)
 		lj.Status = &s

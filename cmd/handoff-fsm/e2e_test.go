@@ -107,7 +107,8 @@ func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
 	// The agent keeps the previous turn's finished screen ("completed") for
 	// 2 s after Enter. Without the startup guard that stale screen would
 	// start the idle grace at dispatch.
-	a := startAgent(t, "--previous-turn", "--startup", "2s", "--work", "500ms", "--stream", "300ms")
+	// It works for 2 s: several polls see it busy even on a loaded machine.
+	a := startAgent(t, "--previous-turn", "--startup", "2s", "--work", "1500ms", "--stream", "500ms")
 	a.waitStatus(t, "the stale completed screen", func(st handoff.Status) bool { return st == handoff.StatusCompleted })
 	rec := writeFile(t, "race.jsonl", "")
 	stdout, stderr, code := cli(t, "", a.sendArgs("--poll", "250ms", "--idle-grace", "4s", "--timeout", "60s",
@@ -529,8 +530,14 @@ func TestSendRecordNeverLeaksHangsOrMovesAnUnusableResponseFile(t *testing.T) {
 			}
 		}, "not a regular file"},
 		"huge": {func(t *testing.T, path string) {
+			// Written beside it and renamed into place: the engine must never
+			// see a half-written file, or this would test the poll's timing.
 			big := strings.Repeat(secret+"\n", handoff.DefaultMaxResponseBytes/len(secret)+10)
-			if err := os.WriteFile(path, []byte(big), 0o600); err != nil {
+			tmp := filepath.Join(filepath.Dir(path), ".planting")
+			if err := os.WriteFile(tmp, []byte(big), 0o600); err != nil {
+				t.Error(err)
+			}
+			if err := os.Rename(tmp, path); err != nil {
 				t.Error(err)
 			}
 		}, "limit"},
@@ -579,6 +586,12 @@ func TestSendRecordNeverLeaksHangsOrMovesAnUnusableResponseFile(t *testing.T) {
 			}
 			if strings.Contains(string(b), secret) || len(b) > 64<<10 {
 				t.Errorf("the trace carries the file's content (%d bytes)", len(b))
+			}
+			// The trace holds the refusal, so it replays to the live ending.
+			out, rstderr, rcode := cli(t, "", "replay", rec)
+			rep := decodeReport(t, out)
+			if rcode != exitOK || rep.Outcome != "failed" || rep.Error != "unusable_response_file" {
+				t.Errorf("replay: exit %d, outcome %q/%q, want failed/unusable_response_file\n%s\ntrace:\n%s", rcode, rep.Outcome, rep.Error, rstderr, b)
 			}
 		})
 	}

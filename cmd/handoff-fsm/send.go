@@ -282,7 +282,7 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
 		defer f.Close()
-		rec, err = trace.NewRecorder(f, d.cfg, path)
+		rec, err = trace.NewRecorder(f, d.cfg)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}

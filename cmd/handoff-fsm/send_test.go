@@ -123,6 +123,8 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTerminalError}, exitTerminal},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNoResponseFile}, exitNoFile},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTimeout}, exitTimeout},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNeedsUser}, exitNeedsUser},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrResponseFile}, exitFailure},
 		{fsm.Result{}, context.Canceled, exitFailure},
 	}
 	for _, c := range cases {
@@ -141,7 +143,8 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 
 func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
-		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser}
+		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser,
+		"unusable_response_file": exitFailure}
 	outcomes := handoff.Outcomes()
 	if len(outcomes) != len(want) {
 		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))
@@ -150,7 +153,9 @@ func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 		if code, ok := want[o.Name]; !ok || code != o.Exit {
 			t.Errorf("outcome %s exits %d in the table, %d (known: %v) in the command", o.Name, o.Exit, code, ok)
 		}
-		if o.Exit == exitFailure || o.Exit == exitUsage {
+		// An unusable response file kept exit 1, which it had before it was
+		// a row of the table; no other ending may share it.
+		if (o.Exit == exitFailure && o.Err != handoff.ErrResponseFile) || o.Exit == exitUsage {
 			t.Errorf("outcome %s takes exit %d, which the command keeps for other errors", o.Name, o.Exit)
 		}
 	}
