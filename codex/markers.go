@@ -118,12 +118,12 @@ func isWorkedFor(t string) bool {
 
 // activeWork reports whether t is Codex's own active-work UI: the status
 // indicator "(12s • esc to interrupt)" (Working, Reconnecting, a reasoning
-// header), an "• Exploring" cell, or "· 1 background terminal running".
-// Narrative words ("running", "working", "exploring") never count, and an
-// assistant's "• … esc to interrupt" counts only in the indicator's
-// parenthesised form.
+// header), an "• Exploring" cell, "· 1 background terminal running", or
+// the legacy interface's thinking indicator. Narrative words ("running",
+// "working", "exploring", "thinking") never count, and an assistant's
+// "• … esc to interrupt" counts only in the indicator's parenthesised form.
 func activeWork(t string, indent int) bool {
-	if indent <= 2 && statusIndicator(t) {
+	if indent <= 2 && (statusIndicator(t) || legacyThinking(t)) {
 		return true
 	}
 	if text, ok := bulletText(t, indent); ok && strings.HasPrefix(text, "Exploring") {
@@ -131,6 +131,23 @@ func activeWork(t string, indent int) bool {
 		return rest == "" || !isWordByte(rest[0])
 	}
 	return backgroundTerminal(t)
+}
+
+// legacyThinking reports the legacy (TypeScript) interface's thinking
+// indicator, drawn in the composer's place while a turn runs: a ball
+// bouncing in parentheses, the elapsed seconds, then "Thinking" and up to
+// three dots — "( ●    ) 3s  Thinking...". The word alone is narrative.
+func legacyThinking(t string) bool {
+	inner, rest, ok := strings.Cut(strings.TrimPrefix(t, "("), ")")
+	if !ok || !strings.HasPrefix(t, "(") || strings.Count(inner, "●") != 1 || strings.Trim(inner, " ●") != "" {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n > 0 && strings.HasPrefix(rest[n:], "s") {
+		rest = strings.TrimLeft(rest[n+1:], " ")
+	}
+	dots, ok := strings.CutPrefix(rest, "Thinking")
+	return ok && len(dots) <= 3 && strings.Trim(dots, ".") == ""
 }
 
 // statusIndicator reports whether t has the status indicator's
