@@ -35,20 +35,20 @@ func ExtractLastMessage(capture string) (string, error) {
 	}
 	var out []string
 	pos := sc.history.message
-	first, next := sc.ls.forward(pos)
+	first, next := sc.ls.LineAt(pos)
 	text, _ := bulletText(first)
 	out = append(out, strings.Clone(text))
 	for pos = next; pos < len(capture); {
-		ln, next := sc.ls.forward(pos)
+		ln, next := sc.ls.LineAt(pos)
 		pos = next
-		if ln.t == "" {
+		if ln.T == "" {
 			out = append(out, "")
 			continue
 		}
 		if endsMessage(ln) {
 			break
 		}
-		out = append(out, strings.Clone(screen.DropIndent(ln.text, 2)))
+		out = append(out, strings.Clone(screen.DropIndent(ln.Text, 2)))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
@@ -64,5 +64,5 @@ func ExtractLastMessage(capture string) (string, error) {
 // the spinner, the done line, a prompt), a "⎿" line (the Interrupted note,
 // a tip), a rule (the composer) or a notice.
 func endsMessage(ln line) bool {
-	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t) || effortLine(ln)
+	return ln.Indent == 0 || elbowLine(ln) || isRule(ln.T) || noticeLine(ln.T) || effortLine(ln)
 }

@@ -307,3 +307,36 @@ func Plain(s string) string {
 	}
 	return b.String()
 }
+
+// Line is one line of a capture, cleaned, as the providers' passes read it.
+type Line struct {
+	Text   string // without escapes, control characters and trailing blanks; leading blanks kept
+	T      string // Text without its leading blanks
+	Indent int    // how many leading blanks (spaces, tabs, no-break spaces) there were
+	N      int    // its number counted from the end (1 = last line; 0 when read forward)
+	Start  int    // byte offset of the raw line in the capture
+}
+
+// PrevLine returns the previous line, cleaned (Prev, then Clean and
+// TrimLeft). ok is false once the first line was returned.
+func (l *Lines) PrevLine() (ln Line, ok bool) {
+	raw, start, dirty, ok := l.Prev()
+	if !ok {
+		return Line{}, false
+	}
+	ln.Start, ln.N = start, l.n
+	ln.Text = l.Clean(raw, dirty)
+	ln.T, ln.Indent = TrimLeft(ln.Text)
+	return ln, true
+}
+
+// LineAt reads the line that starts at offset start, cleaned, and returns
+// the offset of the next line (len of the capture when there is none): to
+// read a message top-down once the walk found where it starts.
+func (l *Lines) LineAt(start int) (ln Line, next int) {
+	raw, next := Next(l.s, start)
+	ln.Start = start
+	ln.Text = l.Clean(raw, Dirty(raw))
+	ln.T, ln.Indent = TrimLeft(ln.Text)
+	return ln, next
+}
