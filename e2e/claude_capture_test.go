@@ -12,6 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
@@ -26,29 +27,13 @@ func claudeFixtureDir() string {
 	return filepath.Join("..", "claude", "testdata", "real-"+realclaude.Version)
 }
 
-// claudeFixture is one manifest entry: a captured screen, its pane title,
-// the status the screen truthfully means, and how it was captured.
-type claudeFixture struct {
-	File   string         `json:"file"`
-	Title  string         `json:"title"`
-	Status handoff.Status `json:"status"`
-	Note   string         `json:"note"`
-	// Size is the pane's size, WxH.
-	Size string `json:"size"`
-	// Capture is the tmux command that took it.
-	Capture string `json:"capture"`
-	// Message is the last assistant message as the model sent it, for
-	// screens where the extraction must find exactly that.
-	Message string `json:"message,omitempty"`
-	// Detail is the error line the classifier must quote (error screens).
-	Detail string `json:"detail,omitempty"`
-}
-
-type claudeCapturer struct {
+// screenCapturer stores a CLI's screens as fixtures: each twice (with and
+// without colour), with its pane title and the status it truthfully means.
+type screenCapturer struct {
 	t     *testing.T
 	dir   string
 	size  string
-	items []claudeFixture
+	items []conformance.Screen
 }
 
 // gateway is the fake server's address as Claude Code's error text quotes
@@ -57,7 +42,7 @@ var gateway = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 
 // shot captures r's pane twice (with and without colour escapes) as
 // <size>/<name>.txt and <size>/<name>.plain.txt.
-func (c *claudeCapturer) shot(r *rig, name string, status handoff.Status, note string, extra ...string) {
+func (c *screenCapturer) shot(r *rig, name string, status handoff.Status, note string, extra ...string) {
 	c.t.Helper()
 	var msg, detail string
 	if len(extra) > 0 {
@@ -88,7 +73,7 @@ func (c *claudeCapturer) shot(r *rig, name string, status handoff.Status, note s
 		if err := os.WriteFile(filepath.Join(c.dir, file), []byte(text), 0o644); err != nil {
 			c.t.Fatal(err)
 		}
-		c.items = append(c.items, claudeFixture{File: file, Title: title, Status: status, Note: note, Size: c.size, Capture: how, Message: msg, Detail: detail})
+		c.items = append(c.items, conformance.Screen{File: file, Title: title, Status: status, Note: note, Size: c.size, Capture: how, Message: msg, Detail: detail})
 		c.t.Logf("captured %s (%s) title %q", file, status, title)
 	}
 }
@@ -103,7 +88,7 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
 	}
-	var all []claudeFixture
+	var all []conformance.Screen
 	dir := claudeFixtureDir()
 	defer func() {
 		b, err := json.MarshalIndent(all, "", "  ")
@@ -117,7 +102,7 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {
-			c := &claudeCapturer{t: t, dir: dir, size: name}
+			c := &screenCapturer{t: t, dir: dir, size: name}
 			defer func() { all = append(all, c.items...) }()
 			captureClaudeSize(t, c, size[0], size[1])
 		})
@@ -130,7 +115,13 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 // every run.
 func fixedRoot(t *testing.T, name string) string {
 	t.Helper()
-	root := filepath.Join("/tmp/handoff-e2e-claude", name)
+	return fixedRootUnder(t, "/tmp/handoff-e2e-claude", name)
+}
+
+// fixedRootUnder is fixedRoot under base.
+func fixedRootUnder(t *testing.T, base, name string) string {
+	t.Helper()
+	root := filepath.Join(base, name)
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +132,7 @@ func fixedRoot(t *testing.T, name string) string {
 	return root
 }
 
-func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
+func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 	const short = 30 * time.Second
 	busy := func(p, _ string) bool { return has(p, "esc to interrupt") }
 	quiet := func(p, _ string) bool { return !has(p, "esc to interrupt") }

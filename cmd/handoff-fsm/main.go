@@ -51,7 +51,8 @@ func commands() map[string]command {
 		"status":    {summary: "print the classified status of a live tmux pane as JSON", run: runStatus},
 		"watch":     {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":      {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
-		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, …) as a marker file", run: runHook},
+		"hook":      {summary: "record an agent CLI's hook call (Claude Code Stop, Gemini CLI AfterAgent, …) as a marker file", run: runHook},
+		"providers": {summary: "list the agent CLIs handoff-fsm reads, with the version each is proven on", run: runProviders},
 		"sim-agent": {summary: "the simulated Codex-like agent the demo runs (internal)", hidden: true, run: runSimAgent},
 	}
 }

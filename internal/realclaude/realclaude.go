@@ -20,11 +20,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // Version is the pinned Claude Code version the tests and fixtures are for.
-const Version = "2.1.330"
+const Version = claude.Version
 
 // BinEnv names the environment variable that points at the Claude Code
 // binary.

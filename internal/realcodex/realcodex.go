@@ -20,11 +20,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // Version is the pinned Codex CLI version the tests and fixtures are for.
-const Version = "0.169.0"
+const Version = codex.Version
 
 // BinEnv names the environment variable that points at the Codex binary.
 const BinEnv = "HANDOFF_CODEX_BIN"
