@@ -88,7 +88,9 @@ func captureGeminiSize(t *testing.T, c *screenCapturer, w, h int) {
 	time.Sleep(2 * time.Second)
 	c.shot(r, "processing-streaming", handoff.StatusProcessing,
 		"answer streaming in: '✦ Streaming…' grows, the busy line below it, title Working")
-	r.waitScreen(time.Minute, "streaming turn finished", func(p, title string) bool { return geminiFinished(p, title, "Streaming a long answer") && quiet(p, title) })
+	r.waitScreen(time.Minute, "streaming turn finished", func(p, title string) bool {
+		return geminiFinished(p, title, "Streaming a long answer") && quiet(p, title)
+	})
 	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
 
 	// A tool running.
