@@ -16,6 +16,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
 // conformer is one provider's real CLI as the conformance table drives
@@ -104,6 +105,24 @@ func conformers() []conformer {
 			},
 			// "A file redirect in this command can't be checked before it
 			// runs": the heredoc needs approval in the default mode.
+			confirm: fakemodel.WriteResponse,
+			approve: "1",
+		},
+		{
+			provider: "gemini",
+			need:     func(t *testing.T) { needGemini(t) },
+			start: func(t *testing.T, s setup) *rig {
+				// Gemini CLI retries on its own (a 500 for a long time);
+				// setup.Retries has nothing to set.
+				return newGeminiRig(t, realgemini.Options{Ask: s.Ask})
+			},
+			config: geminiConfig,
+			apiErrors: []apiError{
+				// A 400 is shown at once: "✕ [API Error: {…}]".
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake).")}, "Request contains an invalid argument (fake)."},
+			},
+			// The default approval mode asks before a command with a
+			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
 			confirm: fakemodel.WriteResponse,
 			approve: "1",
 		},

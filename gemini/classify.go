@@ -40,6 +40,7 @@ const (
 	ReasonBusy         = "the status line offers 'esc to cancel': a turn is running"
 	ReasonTitleWorking = "the pane title says Working"
 	ReasonQueued       = "a prompt is queued: it runs once the CLI is ready"
+	ReasonInitializing = "the CLI is initialising with a prompt queued: the note is the newest line"
 	ReasonError        = "an API error is the newest cell after the last prompt"
 	ReasonNoComposer   = "no composer and no sign of work on the screen"
 	ReasonCompleted    = "the composer is ready and a reply follows the last prompt"
@@ -110,6 +111,10 @@ type Signals struct {
 	ErrorLine int    `json:"error_line"`
 	// Cancelled: "ℹ Request cancelled." follows the last prompt.
 	Cancelled bool `json:"cancelled,omitempty"`
+	// Initializing: "ℹ Initializing... Prompts will be queued." is the
+	// newest line of the history: the queued prompt has left the queue but
+	// is not drawn yet.
+	Initializing bool `json:"initializing,omitempty"`
 }
 
 // Classifier reads Gemini CLI screens. The zero value is ready to use; it
@@ -179,6 +184,8 @@ func (r *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonTitleWorking
 	case s.Queued:
 		return handoff.StatusProcessing, ReasonQueued
+	case s.Initializing:
+		return handoff.StatusProcessing, ReasonInitializing
 	case s.Newest == CellError:
 		return handoff.StatusError, ReasonError
 	case r.kind == ChromeNone:
@@ -363,6 +370,9 @@ func (r *reading) history(above []screen.Line) {
 		case cellNote: // "ℹ Request cancelled."
 			if strings.HasPrefix(text, "Request cancelled") {
 				r.sig.Cancelled = true
+			}
+			if strings.HasPrefix(text, "Initializing") && r.sig.Newest == "" && !r.sig.Cancelled {
+				r.sig.Initializing = true
 			}
 			contLines = contLines[:0]
 			continue

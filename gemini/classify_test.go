@@ -61,6 +61,8 @@ func TestClassify(t *testing.T) {
 		{"tool box then reply", cat(prompt("hi"), ls("╭──────────╮", "│ ✓  Shell ls │", "╰──────────╯", "", "✦ Done."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
 		{"narrative esc to cancel", cat(prompt("hi"), ls("✦ Press (esc to cancel) to stop,", "  ⠼ Thinking... (esc to cancel, 4s) is the busy line."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
 		{"queued prompt", cat(ls("ℹ Initializing... Prompts will be queued.", "", "  Queued (press ↑ to edit):", "    Analyse the project."), chrome(idleStatus, placeholder)), ready, handoff.StatusProcessing, ReasonQueued},
+		{"initializing note newest", cat(ls("Tips for getting started:", "ℹ Initializing... Prompts will be queued."), chrome(idleStatus, placeholder)), ready, handoff.StatusProcessing, ReasonInitializing},
+		{"initializing note above the last prompt", cat(ls("ℹ Initializing... Prompts will be queued."), prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
 		{"error", cat(prompt("hi"), ls("✕ [API Error: {\"error\":{\"code\":400,\"message\":\"bad", "  request\"}}]", "", "ℹ This request failed. Press F12 for diagnostics."), chrome(idleStatus, placeholder)), ready, handoff.StatusError, ReasonError},
 		{"error, then a reply", cat(prompt("hi"), ls("✕ [API Error: boom]"), prompt("again"), ls("✦ Fine."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
 		{"error in a message", cat(prompt("hi"), ls("✦ It said:", "  ✕ [API Error: boom]"), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},

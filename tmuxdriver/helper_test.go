@@ -29,8 +29,8 @@ func TestMain(m *testing.M) {
 // submitted prompt is written to $AGENT_OUT.N (N = 1, 2, …), and the screen
 // then shows "reply: got N bytes". With $AGENT_SWALLOW set to a duration, an
 // Enter that arrives that soon after a paste is taken as part of the paste
-// (a newline in the composer), as Codex does; $AGENT_OUT.swallowed records
-// that it happened. The title is "busy" while composing and "idle" otherwise.
+// (a newline in the composer), as Codex and Gemini CLI do; $AGENT_OUT.swallowed
+// gets a line each time it happened. The title is "busy" while composing and "idle" otherwise.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -67,7 +67,10 @@ func echoAgent() int {
 			if swallow > 0 && time.Since(lastPaste) < swallow {
 				composer.WriteString("\n")
 				fmt.Fprint(w, "\r\n")
-				_ = os.WriteFile(out+".swallowed", []byte("yes"), 0o644)
+				if f, err := os.OpenFile(out+".swallowed", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+					_, _ = f.WriteString("yes\n")
+					_ = f.Close()
+				}
 				continue
 			}
 			n++

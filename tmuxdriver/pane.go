@@ -290,10 +290,13 @@ func (p *Pane) alive(s Snapshot) error {
 
 // Send delivers text to the agent as one message: it loads the text into a
 // uniquely named tmux buffer from stdin, pastes it with bracketed paste
-// (deleting the buffer), waits EnterDelay, and presses Enter as a separate
-// key. It then watches the screen for up to VerifyTimeout; if the screen has
-// not changed since the paste (the agent took the Enter as part of the
-// paste), it presses Enter once more. CRLF line breaks are sent as LF.
+// (deleting the buffer), waits EnterDelay and until the paste shows (for up
+// to VerifyTimeout: on a loaded machine an agent draws it late, and an
+// Enter before that is taken as part of the paste), and presses Enter as a
+// separate key. It then watches the screen for up to VerifyTimeout; if the
+// screen has not changed since the paste (the agent took the Enter as part
+// of the paste), it presses Enter once more. CRLF line breaks are sent as
+// LF.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -314,7 +317,9 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		}
 	}
 	buf := "handoff-fsm-" + nonce()
-	_, err = p.run(ctx, strings.NewReader(text),
+	// The screen right before the paste, taken in the same tmux process.
+	before, err := p.run(ctx, strings.NewReader(text),
+		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
 		"load-buffer", "-b", buf, "-", ";",
 		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
 	if err != nil {
@@ -324,26 +329,49 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if err := sleep(ctx, p.o.EnterDelay); err != nil {
 		return err
 	}
-	// The screen right before Enter, taken in the same tmux process that
-	// presses it.
-	pasted, err := p.run(ctx, nil,
-		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
-		"send-keys", "-t", p.o.Target, "Enter")
+	now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
 	if err != nil {
-		return fmt.Errorf("send: enter: %w", p.paneErr(err))
+		return fmt.Errorf("send: paste: %w", p.paneErr(err))
 	}
-	submitted, err := p.awaitChange(ctx, pasted)
-	if err != nil {
-		return fmt.Errorf("send: verify: %w", err)
+	if significant(now) == significant(before) {
+		// Not drawn yet: wait for it, then give the agent EnterDelay
+		// after it, or it takes the Enter as part of the paste.
+		if shown, err := p.awaitChange(ctx, before); err != nil {
+			return fmt.Errorf("send: paste: %w", err)
+		} else if shown {
+			if err := sleep(ctx, p.o.EnterDelay); err != nil {
+				return err
+			}
+		}
 	}
-	if submitted {
-		return nil
+	for attempt := 1; ; attempt++ {
+		// The screen right before Enter, taken in the same tmux process
+		// that presses it.
+		pasted, err := p.run(ctx, nil,
+			"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
+			"send-keys", "-t", p.o.Target, "Enter")
+		if err != nil {
+			return fmt.Errorf("send: enter %d: %w", attempt, p.paneErr(err))
+		}
+		if attempt == maxEnters {
+			return nil
+		}
+		// A swallowed Enter adds at most an empty line to the composer.
+		submitted, err := p.awaitChange(ctx, pasted)
+		if err != nil {
+			return fmt.Errorf("send: verify: %w", err)
+		}
+		if submitted {
+			return nil
+		}
 	}
-	if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, "Enter"); err != nil {
-		return fmt.Errorf("send: second enter: %w", p.paneErr(err))
-	}
-	return nil
 }
+
+// maxEnters is how many times Send presses Enter while the screen does not
+// show the prompt taken. A busy agent (Gemini CLI under load) takes an
+// Enter that comes while it still handles the paste as a new line in it,
+// more than once in a row; an Enter on an empty composer does nothing.
+const maxEnters = 3
 
 // SendKeys types keys into the pane as tmux send-keys names them ("Enter",
 // "y", "Down"), to answer a prompt; nothing is pasted and nothing else is

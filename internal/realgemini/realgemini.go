@@ -165,11 +165,19 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 // Placeholder is the text of Gemini CLI's empty composer.
 const Placeholder = "Type your message or @path/to/file"
 
-// Ready reports a screen with the empty composer.
-func Ready(text, _ string) bool { return strings.Contains(StripANSI(text), Placeholder) }
+// Banner is a line of the logo block Gemini CLI draws once it has loaded:
+// before it, a prompt is queued ("Initializing... Prompts will be queued.")
+// and keys are read late.
+const Banner = "Gemini CLI v"
+
+// Ready reports a screen with the banner and the empty composer.
+func Ready(text, _ string) bool {
+	plain := StripANSI(text)
+	return strings.Contains(plain, Placeholder) && strings.Contains(plain, Banner)
+}
 
 // Submitted reports a screen whose composer is empty again or whose title
 // says it works: the prompt was taken.
 func Submitted(text, title string) bool {
-	return strings.HasPrefix(title, "✦") || Ready(text, title)
+	return strings.HasPrefix(title, "✦") || strings.Contains(StripANSI(text), Placeholder)
 }
