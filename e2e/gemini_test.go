@@ -2,15 +2,25 @@ package e2e
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
@@ -71,4 +81,189 @@ func geminiBusy(plain string) bool { return strings.Contains(plain, "(esc to can
 // on the screen, nothing busy, the title back to ready.
 func geminiFinished(plain, title, last string) bool {
 	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain) && strings.HasPrefix(title, "◇")
+}
+
+// Gemini CLI's hooks fire in this offline setup: BeforeAgent when it takes
+// a prompt, AfterAgent (with the turn's response) when a turn ends.
+// Registered as `handoff-fsm hook --dir DIR`, they leave marker files, and
+// with the AfterAgent marker as the turn marker (what `send --hook-dir DIR`
+// does) the wait decides on it, not on the screen: the poll is a minute,
+// there is no file watch, and the wait still ends within seconds.
+func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	needGemini(t)
+	bin := buildCommand(t)
+	events := t.TempDir()
+	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
+	r := newGeminiRig(t, realgemini.Options{Hooks: map[string]string{"AfterAgent": hook, "BeforeAgent": hook}})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+
+	marker := hookmark.Path(events, hookmark.Stopped)
+	w, err := responsefile.Watch(marker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, "Analyse the project.", fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Turns: w.C(), TurnMarker: marker,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		r.fail("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != answer+"\n" {
+		t.Fatalf("got %q, want the file's %q", res.Content, answer+"\n")
+	}
+	last := polls[len(polls)-1]
+	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+		t.Fatalf("decided after %v by %+v: want the AfterAgent hook's observation, before the first regular poll", res.Elapsed, last)
+	}
+	t.Logf("done %v after dispatch, on the AfterAgent hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != "AfterAgent" || stopped.LastMessage != "Final words." || stopped.Session == "" {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
+	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {
+		t.Fatalf("submit marker %+v, %v, %v", sub, ok, err)
+	}
+}
+
+// The shipped command with --provider gemini: the prompt with its
+// instruction is pasted (Gemini CLI shows "[Pasted Text: 13 lines]" and
+// takes an Enter that comes too soon as a new line); `handoff-fsm send`
+// gets it through and prints exactly what Gemini CLI wrote (exit 0); an API
+// error exits 4 with nothing on stdout.
+func TestRealGeminiSendCommand(t *testing.T) {
+	needGemini(t)
+	bin := buildCommand(t)
+	run := func(r *rig, args ...string) (stdout string, code int) {
+		t.Helper()
+		base := []string{"send", "--provider", "gemini", "--socket", r.cli.Socket, "--target", r.cli.Target,
+			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "90s"}
+		cmd := exec.Command(bin, append(base, args...)...)
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+		case err != nil:
+			t.Fatal(err)
+		}
+		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
+		return o.String(), code
+	}
+	t.Run("file", func(t *testing.T) {
+		r := newGeminiRig(t, realgemini.Options{})
+		r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
+		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
+			r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
+		}
+		turns := r.model.Turns()
+		if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
+			t.Fatalf("the pasted prompt did not reach the model whole: %+v", turns)
+		}
+	})
+	t.Run("api-error", func(t *testing.T) {
+		r := newGeminiRig(t, realgemini.Options{})
+		r.model.Script(fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
+		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 4 || stdout != "" {
+			r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+		}
+	})
+}
+
+// Gemini CLI ignores the hang-up tmux sends when its server dies: its
+// processes (a launcher and the Node process it starts) outlive `tmux
+// kill-server`. The harness's Close (tmuxdriver.Private.Close) ends the
+// pane's processes first: none of them outlives it.
+func TestRealGeminiLeavesNoProcessBehind(t *testing.T) {
+	tree := func(r *rig) []int {
+		t.Helper()
+		pid := r.cli.PanePID()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			ps := append([]int{pid}, descendantsOf(pid)...)
+			if len(ps) >= 2 || time.Now().After(deadline) {
+				return ps
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	alive := func(ps []int) []int {
+		var out []int
+		for _, p := range ps {
+			if realcli.Alive(p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+
+	// What happens without it: kill-server alone.
+	bare := newGeminiRig(t, realgemini.Options{})
+	ps := tree(bare)
+	t.Logf("gemini processes: %v", ps)
+	if err := exec.Command("tmux", "-L", bare.cli.Socket, "kill-server").Run(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	left := alive(ps)
+	for _, p := range left { // ours: end them by pid
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	if len(left) == 0 {
+		t.Logf("Gemini CLI %s ended on the hang-up this time", realgemini.Version)
+	} else {
+		t.Logf("after kill-server alone, %d of %d processes still ran (ended them): %v", len(left), len(ps), left)
+	}
+
+	// Close.
+	r := newGeminiRig(t, realgemini.Options{})
+	ps = tree(r)
+	if len(ps) < 2 {
+		t.Fatalf("expected the launcher and its Node child, found %v", ps)
+	}
+	if err := r.cli.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left := alive(ps); len(left) > 0 {
+		t.Fatalf("processes %v outlived Close", left)
+	}
+}
+
+// descendantsOf lists the processes below pid, from /proc.
+func descendantsOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }

@@ -336,7 +336,7 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if significant(now) == significant(before) {
 		// Not drawn yet: wait for it, then give the agent EnterDelay
 		// after it, or it takes the Enter as part of the paste.
-		if shown, err := p.awaitChange(ctx, before); err != nil {
+		if shown, err := p.awaitChange(ctx, before, p.o.VerifyTimeout); err != nil {
 			return fmt.Errorf("send: paste: %w", err)
 		} else if shown {
 			if err := sleep(ctx, p.o.EnterDelay); err != nil {
@@ -357,7 +357,8 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 			return nil
 		}
 		// A swallowed Enter adds at most an empty line to the composer.
-		submitted, err := p.awaitChange(ctx, pasted)
+		// Each try watches longer: a busy agent reads keys late.
+		submitted, err := p.awaitChange(ctx, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
 		if err != nil {
 			return fmt.Errorf("send: verify: %w", err)
 		}
@@ -368,10 +369,11 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 }
 
 // maxEnters is how many times Send presses Enter while the screen does not
-// show the prompt taken. A busy agent (Gemini CLI under load) takes an
-// Enter that comes while it still handles the paste as a new line in it,
-// more than once in a row; an Enter on an empty composer does nothing.
-const maxEnters = 3
+// show the prompt taken. A busy agent (Gemini CLI under load, or right
+// after a turn) takes an Enter that comes while it still handles the paste
+// as a new line in it, or ignores it, more than once in a row; an Enter on
+// an empty composer does nothing.
+const maxEnters = 4
 
 // SendKeys types keys into the pane as tmux send-keys names them ("Enter",
 // "y", "Down"), to answer a prompt; nothing is pasted and nothing else is
@@ -390,11 +392,12 @@ func (p *Pane) SendKeys(ctx context.Context, keys ...string) error {
 	return nil
 }
 
-// awaitChange polls the visible screen until it differs from before in more
-// than blank lines (a swallowed Enter only adds an empty composer line).
-func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {
+// awaitChange polls the visible screen for up to d until it differs from
+// before in more than blank lines (a swallowed Enter only adds an empty
+// composer line).
+func (p *Pane) awaitChange(ctx context.Context, before string, d time.Duration) (bool, error) {
 	want := significant(before)
-	deadline := time.Now().Add(p.o.VerifyTimeout)
+	deadline := time.Now().Add(d)
 	for {
 		if err := sleep(ctx, 50*time.Millisecond); err != nil {
 			return false, err

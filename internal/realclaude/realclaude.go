@@ -59,6 +59,9 @@ const (
 	// Ask asks before each tool call that changes something
 	// (--permission-mode default): the permission prompt.
 	Ask = "ask"
+	// Auto is Claude Code's own default, no permission flag: "auto mode",
+	// where a server-side safety check decides about tool calls.
+	Auto = "auto"
 )
 
 // Options configure one Claude Code session.
@@ -67,7 +70,7 @@ type Options struct {
 	Workdir string // Claude Code's cwd, trusted in ~/.claude.json
 	Home    string // a fresh, empty HOME
 	BaseURL string // the fake model server (ANTHROPIC_BASE_URL, no /v1)
-	// Permissions is Bypass (default) or Ask.
+	// Permissions is Bypass (default), Ask or Auto.
 	Permissions string
 	// Untrusted leaves the work folder untrusted: Claude Code starts with
 	// its "trust this folder?" dialog (Start then does not wait for the
@@ -140,8 +143,11 @@ func Env(opts Options) []string {
 
 // Args are Claude Code's command-line arguments for opts.
 func Args(opts Options) []string {
-	if opts.withDefaults().Permissions == Ask {
+	switch opts.withDefaults().Permissions {
+	case Ask:
 		return []string{"--permission-mode", "default"}
+	case Auto:
+		return nil
 	}
 	return []string{"--dangerously-skip-permissions"}
 }
