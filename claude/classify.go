@@ -210,6 +210,7 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 	c.kind = ChromeNone
 	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
 	lower := -1                 // index in seen of the composer's lower rule
+	panel := false              // the bottom lines are a panel's key hint: read up to its rule
 	for len(seen) < dialogLines {
 		ln, ok := ls.PrevLine()
 		if !ok {
@@ -221,6 +222,9 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 		seen = append(seen, ln)
 		c.nonBlank++
 		i := len(seen) - 1
+		if i < 2 {
+			panel = panel || panelHint(seen)
+		}
 		if isRule(ln.T) {
 			if lower < 0 {
 				if i < chromeLines {
@@ -242,7 +246,7 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 			// lies above it, and a dialog ends below it.
 			break
 		}
-		if lower < 0 && i >= chromeLines {
+		if lower < 0 && i >= chromeLines && !panel {
 			break
 		}
 		if lower >= 0 && i-lower > chromeLines {
@@ -300,6 +304,15 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 			sig.Chrome = ChromeDialog
 			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
 			sig.Menu, sig.MenuLine = excerpt(seen[i].T), seen[i].N
+			return
+		}
+		// A full-width panel without options (auto mode's "can't check
+		// actions" notice): its key hint offers Enter and another key,
+		// and a rule tops it.
+		if isRule(seen[i].T) && panelHint(seen[hint:i]) {
+			c.kind = ChromeDialog
+			sig.Chrome = ChromeDialog
+			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
 			return
 		}
 	}

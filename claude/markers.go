@@ -189,6 +189,23 @@ func dialogHint(t string) bool {
 	return false
 }
 
+// panelHint reports the key hint of a full-width panel that waits for a
+// choice without a menu: "Enter to stay in auto mode · shift+Tab to leave
+// for accept edits mode and stop · Esc to cancel". panel is the panel's
+// lines from the hint's last line up; a narrow pane wraps the hint over two.
+func panelHint(panel []line) bool {
+	for i := 0; i < len(panel) && i < 2; i++ {
+		if strings.HasPrefix(panel[i].T, "Enter to ") {
+			hint := panel[i].T
+			if i == 1 {
+				hint += " " + panel[0].T
+			}
+			return strings.Contains(hint, " · ") && strings.Contains(hint, "Esc to ")
+		}
+	}
+	return false
+}
+
 // menuCursor reports the highlighted option of a dialog: "❯ 1. Yes",
 // "❯ No, exit", at most two columns in.
 func menuCursor(ln line) bool {
