@@ -24,6 +24,9 @@ const (
 	// DefaultMaxPollFailures is how many status polls in a row may fail
 	// (tmux busy, a call that timed out) before the dispatch fails.
 	DefaultMaxPollFailures = 3
+	// DefaultBusyWait is how long a dispatch waits, before pasting, for a
+	// busy agent to show a ready prompt.
+	DefaultBusyWait = 60 * time.Second
 )
 
 // Config holds the knobs of one wait. One stance everywhere (NewCore,
@@ -78,11 +81,22 @@ type Config struct {
 	// retried on the next one; a terminal that is gone, or an error status,
 	// still ends the dispatch at once. At least 1 (1: no retry).
 	MaxPollFailures int
+	// BusyWait bounds how long a dispatch that is about to paste waits for
+	// an agent that is working or waiting for the user (any status but
+	// idle/completed) to show a ready prompt: a prompt pasted into a busy
+	// agent lands in its queue and its answer would come after the earlier
+	// turn's. Past the bound the dispatch fails with ErrAgentBusy and
+	// nothing is sent. Zero looks once and fails at once when busy.
+	BusyWait time.Duration
+	// QueueWhenBusy pastes without looking whether the agent is busy: the
+	// prompt goes to the agent's own queue (the behaviour before BusyWait).
+	QueueWhenBusy bool
 }
 
 // DefaultConfig returns the spec's defaults: poll 2 s, idle grace 30 s,
 // response timeout 1800 s, strict handoff on; and a response file of at
-// most 8 MiB, three failed status polls in a row at most.
+// most 8 MiB, three failed status polls in a row at most, and up to 60 s of
+// waiting for a busy agent before pasting.
 func DefaultConfig() Config {
 	return Config{
 		Poll:             DefaultPoll,
@@ -92,6 +106,7 @@ func DefaultConfig() Config {
 		AnswerCooldown:   DefaultAnswerCooldown,
 		MaxAnswers:       DefaultMaxAnswers,
 		MaxPollFailures:  DefaultMaxPollFailures,
+		BusyWait:         DefaultBusyWait,
 	}
 }
 
@@ -132,6 +147,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: reminders must not be negative, got %d", ErrInvalidConfig, c.Reminders)
 	case c.AnswerCooldown < 0 || c.MaxAnswers < 0:
 		return fmt.Errorf("%w: answer cooldown and max answers must not be negative, got %v and %d", ErrInvalidConfig, c.AnswerCooldown, c.MaxAnswers)
+	case c.BusyWait < 0:
+		return fmt.Errorf("%w: busy wait must not be negative, got %v", ErrInvalidConfig, c.BusyWait)
 	case c.MaxPollFailures < 1:
 		return fmt.Errorf("%w: max poll failures must be at least 1, got %d"+hint, ErrInvalidConfig, c.MaxPollFailures)
 	}

@@ -27,6 +27,10 @@ var (
 	// symlink, not a regular file, unreadable, or too large). It is left in
 	// place so nothing the agent wrote is lost.
 	ErrResponseFile = errors.New("unusable response file")
+	// ErrAgentBusy: before pasting, the agent was working or waiting for the
+	// user, and it did not show a ready prompt within Config.BusyWait.
+	// Nothing was sent. See Refusals.
+	ErrAgentBusy = errors.New("the agent is busy")
 )
 
 // ErrorKind returns the short machine name of a wait failure, as used by the

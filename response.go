@@ -125,17 +125,18 @@ func Blank(content string) bool { return strings.TrimSpace(content) == "" }
 const InstructionHeader = "RESPONSE FILE INSTRUCTION"
 
 // Instruction returns the RESPONSE FILE INSTRUCTION block for the response
-// file at path (absolute): write the complete final response there with a
-// heredoc. The path is shell-quoted so spaces, quotes and $ survive.
-func Instruction(path string) string {
-	q := ShellQuote(path)
+// file at path (absolute) and the dispatch's receipt r: write the complete
+// final response there with a heredoc whose delimiter is the receipt's
+// (never a fixed word an answer could contain), keeping the receipt line
+// first. The path is shell-quoted so spaces, quotes and $ survive.
+func Instruction(path string, r Receipt) string {
 	return "\n\n" + InstructionHeader + "\n" +
 		"When your work is complete, write your complete final response to this file:\n" +
 		path + "\n" +
-		"Use exactly this shell command, with your whole response between the two AGENT_EOF lines:\n\n" +
-		"cat << 'AGENT_EOF' > " + q + "\n" +
-		"<your complete final response>\n" +
-		"AGENT_EOF\n\n" +
+		"Use exactly this shell command. Keep its first two lines and its last line as they are\n" +
+		"(the second line tells the orchestrator which request your answer is for), and put your\n" +
+		"whole response in place of the line " + ResponsePlaceholder + ":\n\n" +
+		ResponseCommand(path, r, ResponsePlaceholder) + "\n" +
 		"Write the file once, as your last action; the orchestrator reads it as soon as you are idle.\n"
 }
 
@@ -160,10 +161,11 @@ func InstructionPath(text string) (string, bool) {
 	return path, true
 }
 
-// WithInstruction appends the instruction block for path to prompt, unless
-// the prompt already carries it: a prompt holds the block exactly once.
-func WithInstruction(prompt, path string) string {
-	block := Instruction(path)
+// WithInstruction appends the instruction block for path and r to prompt,
+// unless the prompt already carries it: a prompt holds the block exactly
+// once.
+func WithInstruction(prompt, path string, r Receipt) string {
+	block := Instruction(path, r)
 	if strings.Contains(prompt, strings.TrimSpace(block)) {
 		return prompt
 	}
@@ -172,12 +174,12 @@ func WithInstruction(prompt, path string) string {
 
 // Reminder is what the agent is sent when the grace ran out without its
 // response file and a reminder is left (Config.Reminders): short, naming
-// the file and the command again under the same header, so whatever finds
-// the instruction in a prompt finds it here too.
-func Reminder(path string) string {
+// the file and the command again (same receipt) under the same header, so
+// whatever finds the instruction in a prompt finds it here too.
+func Reminder(path string, r Receipt) string {
 	return "Reminder: you have not written your response file yet.\n\n" + InstructionHeader + "\n" +
 		"Write your complete final response now, to this file:\n" + path + "\n\n" +
-		"cat << 'AGENT_EOF' > " + ShellQuote(path) + "\n<your complete final response>\nAGENT_EOF\n"
+		ResponseCommand(path, r, ResponsePlaceholder)
 }
 
 // ShellQuote quotes s for a POSIX shell: single quotes, with each single

@@ -19,6 +19,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
+// testReceipt stands for a dispatch's random receipt, fixed so the tests
+// are deterministic.
+const testReceipt handoff.Receipt = "TESTRECEIPTAAAAAAAAA"
+
 var roleFiles = map[string]string{
 	"analyst":           "analyst_summary.md",
 	"analyst_review":    "analyst_review.md",
@@ -83,7 +87,7 @@ func responseFile(t *testing.T, work, role string) string {
 
 func TestAnalystPromptIncludesFileInstruction(t *testing.T) {
 	p := responseFile(t, t.TempDir(), "analyst")
-	prompt := handoff.WithInstruction("Summarise the repository.", p)
+	prompt := handoff.WithInstruction("Summarise the repository.", p, testReceipt)
 	i := strings.Index(prompt, handoff.InstructionHeader)
 	if i < 0 {
 		t.Fatalf("no %s block in %q", handoff.InstructionHeader, prompt)
@@ -100,7 +104,7 @@ func TestAllFiveAgentRolesHaveFileInstructions(t *testing.T) {
 	work := t.TempDir()
 	for role, name := range roleFiles {
 		p := responseFile(t, work, role)
-		prompt := handoff.WithInstruction("Do the "+role+" work.", p)
+		prompt := handoff.WithInstruction("Do the "+role+" work.", p, testReceipt)
 		block := prompt[strings.Index(prompt, handoff.InstructionHeader):]
 		if !strings.Contains(block, p) || !strings.HasSuffix(p, string(filepath.Separator)+name) {
 			t.Errorf("%s: block lacks %s:\n%s", role, name, block)
@@ -115,8 +119,8 @@ func TestAllFiveAgentRolesHaveFileInstructions(t *testing.T) {
 
 func TestInstructionAppearsExactlyOnce(t *testing.T) {
 	p := responseFile(t, t.TempDir(), "tester")
-	once := handoff.WithInstruction("Run the tests.", p)
-	twice := handoff.WithInstruction(once, p)
+	once := handoff.WithInstruction("Run the tests.", p, testReceipt)
+	twice := handoff.WithInstruction(once, p, testReceipt)
 	if twice != once || strings.Count(twice, handoff.InstructionHeader) != 1 {
 		t.Errorf("instruction added again:\n%s", twice)
 	}
@@ -134,14 +138,17 @@ func TestInstructionHeredocWorksInAShell(t *testing.T) {
 		t.Run(dir, func(t *testing.T) {
 			work := filepath.Join(t.TempDir(), dir)
 			p := responseFile(t, work, "programmer")
-			block := handoff.Instruction(p)
-			start := strings.Index(block, "cat << 'AGENT_EOF'")
-			end := strings.LastIndex(block, "AGENT_EOF\n")
+			block := handoff.Instruction(p, testReceipt)
+			delim := testReceipt.Delimiter()
+			start := strings.Index(block, "cat << '"+delim+"'")
+			end := strings.LastIndex(block, "\n"+delim+"\n")
 			if start < 0 || end < start {
 				t.Fatalf("no heredoc in block:\n%s", block)
 			}
-			response := "Line one with $HOME and `date` and 'quotes'\nline two\n"
-			cmd := strings.Replace(block[start:end+len("AGENT_EOF\n")], "<your complete final response>\n", response, 1)
+			// A line AGENT_EOF (the fixed delimiter of earlier versions) is
+			// data now.
+			response := "Line one with $HOME and `date` and 'quotes'\nAGENT_EOF\nline two\n"
+			cmd := strings.Replace(block[start:end+len(delim)+2], "<your complete final response>\n", response, 1)
 			if outp, err := exec.Command(sh, "-c", cmd).CombinedOutput(); err != nil {
 				t.Fatalf("sh -c failed: %v\n%s\ncommand:\n%s", err, outp, cmd)
 			}
@@ -149,8 +156,11 @@ func TestInstructionHeredocWorksInAShell(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the heredoc did not write %s: %v\ncommand:\n%s", p, err, cmd)
 			}
-			if string(got) != response {
-				t.Errorf("file holds %q, want %q", got, response)
+			if want := testReceipt.ReceiptLine() + "\n" + response; string(got) != want {
+				t.Errorf("file holds %q, want %q", got, want)
+			}
+			if answer, r, ok := handoff.SplitReceipt(string(got)); !ok || r != testReceipt || answer != response {
+				t.Errorf("SplitReceipt = %q %q %v, want the response and the receipt", answer, r, ok)
 			}
 		})
 	}
@@ -178,6 +188,9 @@ func (a *sendAndWaitAgent) Send(_ context.Context, text string) error {
 
 func (a *sendAndWaitAgent) Status(context.Context) (handoff.Status, error) {
 	a.calls = append(a.calls, "status")
+	if a.sent == "" {
+		return handoff.StatusIdle, nil // ready for a prompt
+	}
 	if !a.answered {
 		// First look: working. Then it writes its answer and goes idle.
 		a.answered = true
@@ -202,7 +215,7 @@ func TestNormalSendAndWaitFlow(t *testing.T) {
 	}
 	agent := &sendAndWaitAgent{t: t, path: p}
 	archive := responsefile.NewArchive(work, time.Now())
-	prompt := "Analyse this." + handoff.Instruction(p) // already carries the block
+	prompt := "Analyse this." + handoff.Instruction(p, testReceipt) // already carries the block
 	res, err := fsm.SendAndWait(context.Background(), agent, agent, prompt, fsm.Options{
 		Role: "analyst", Workdir: work, Archive: archive,
 		Clock:  vclock.New(time.Unix(0, 0)),
@@ -214,8 +227,8 @@ func TestNormalSendAndWaitFlow(t *testing.T) {
 	if res.Content != "fresh answer" || res.Source != fsm.SourceFile {
 		t.Errorf("got %s %q, want the fresh file", res.Source, res.Content)
 	}
-	if got := strings.Join(agent.calls, ","); got != "send,status,status" {
-		t.Errorf("calls %s, want send then the wait's polls", got)
+	if got := strings.Join(agent.calls, ","); got != "status,send,status,status" {
+		t.Errorf("calls %s, want a look at the agent, send, then the wait's polls", got)
 	}
 	if n := strings.Count(agent.sent, handoff.InstructionHeader); n != 1 || !strings.Contains(agent.sent, p) {
 		t.Errorf("sent prompt carries the instruction %d times (want 1):\n%s", n, agent.sent)
@@ -259,17 +272,17 @@ func TestSendAndWaitReportsASendFailureWithoutWaiting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pane is gone") {
 		t.Fatalf("want the send error, got %v", err)
 	}
-	if len(term.calls) != 0 {
-		t.Errorf("the terminal was used after a failed send: %v", term.calls)
+	if strings.Join(term.calls, ",") != "status" {
+		t.Errorf("the terminal was used after a failed send: %v (want only the look before it)", term.calls)
 	}
 }
 
 func TestInstructionPathFindsTheFileInAPromptAndAReminder(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "with space", ".tmp", "agent-responses", "analyst_summary.md")
 	for name, text := range map[string]string{
-		"prompt":   handoff.WithInstruction("Summarise.", p),
-		"reminder": handoff.Reminder(p),
-		"wrapped":  "<user_message>" + handoff.WithInstruction("Summarise.", p) + "</user_message>",
+		"prompt":   handoff.WithInstruction("Summarise.", p, testReceipt),
+		"reminder": handoff.Reminder(p, testReceipt),
+		"wrapped":  "<user_message>" + handoff.WithInstruction("Summarise.", p, testReceipt) + "</user_message>",
 	} {
 		if got, ok := handoff.InstructionPath(text); !ok || got != p {
 			t.Errorf("%s: got %q %v, want %s", name, got, ok, p)

@@ -15,8 +15,9 @@ type State string
 // The states of a dispatch. Done and Failed are final.
 const (
 	// AwaitingStart: the prompt was sent but the agent has not yet been seen
-	// working. The screen may still show the previous turn's idle prompt (the
-	// startup race), so quiet observations do not count yet.
+	// working on it. The screen may still show the previous turn's idle
+	// prompt (the startup race), so quiet observations do not count yet. A
+	// turn that answered another prompt (answer_mismatched) comes back here.
 	AwaitingStart State = "AwaitingStart"
 	// Working: the agent has been seen doing something other than sitting idle.
 	Working State = "Working"
@@ -46,7 +47,7 @@ func (s State) Final() bool { return s == Done || s == Failed }
 func (s State) Describe() string {
 	switch s {
 	case AwaitingStart:
-		return "prompt sent, agent not yet seen working; quiet screens may be stale and do not count"
+		return "prompt sent (or the agent's last turn answered another prompt), agent not yet seen working on ours; quiet screens may be stale and do not count"
 	case Working:
 		return "agent seen busy (any status other than idle/completed)"
 	case IdleGrace:
@@ -118,6 +119,12 @@ const (
 	// EventNeedsUser: the agent kept waiting for the user after the
 	// automatic answers ran out (Config.AutoAnswer, MaxAnswers).
 	EventNeedsUser Event = "needs_user"
+	// EventAnswerMismatched: the agent, quiet, left a response file that
+	// carries another dispatch's receipt (an answer to an earlier prompt,
+	// written late). It is archived, never returned; the agent was busy
+	// with another prompt, so ours counts as not started yet: back to
+	// AwaitingStart, the startup guard armed again.
+	EventAnswerMismatched Event = "answer_mismatched"
 	// EventUnusableFile: the agent is quiet and the thing at the response
 	// path cannot be taken as an answer (a symlink, not a regular file, over
 	// the size limit, unreadable). It is left where it is, untouched, and
@@ -188,13 +195,23 @@ func Transitions() []Transition {
 		{Event: EventNeedsUser, From: []State{Working}, To: Failed, Outcome: &Outcome{
 			Name: "needs_user", Err: ErrNeedsUser, Exit: 7,
 			Summary: "needs the user: the agent still waited for an answer after the automatic answers ran out"}},
+		{Event: EventAnswerMismatched, From: waiting, To: AwaitingStart},
 		{Event: EventUnusableFile, From: waiting, To: Failed, Outcome: &Outcome{
 			Name: "unusable_response_file", Err: ErrResponseFile, Exit: 1,
 			Summary: "unusable response file: a symlink, not a regular file, too large or unreadable; left in place"}},
 	}
 }
 
-// Outcomes lists the table's endings, in table order.
+// Refusals are the endings of a dispatch that never sent its prompt, so the
+// machine never started: no transition leads to them, but each has its
+// error and exit status like the table's endings.
+func Refusals() []Outcome {
+	return []Outcome{{Name: "agent_busy", Err: ErrAgentBusy, Exit: 8,
+		Summary: "agent busy: before pasting, the agent was working or waiting for the user and showed no ready prompt within the busy wait; nothing was sent"}}
+}
+
+// Outcomes lists every ending: the table's, in table order, then the
+// Refusals.
 func Outcomes() []Outcome {
 	var out []Outcome
 	for _, t := range Transitions() {
@@ -202,7 +219,7 @@ func Outcomes() []Outcome {
 			out = append(out, *t.Outcome)
 		}
 	}
-	return out
+	return append(out, Refusals()...)
 }
 
 // OutcomeOf returns the ending the event means, read off the table; ok is
@@ -257,6 +274,8 @@ func (e Event) Describe() string {
 		return "the agent's completion hook (Codex notify) reported the turn over before any observation saw it working: the grace starts now"
 	case EventNeedsUser:
 		return "waiting_user_answer again after the last automatic answer (Config.AutoAnswer, MaxAnswers)"
+	case EventAnswerMismatched:
+		return "idle/completed with a response file that carries another dispatch's receipt (an earlier prompt's late answer): archived as .mismatch, never returned; the startup guard is armed again"
 	case EventUnusableFile:
 		return "quiet with something at the response path that cannot be read as an answer (symlink, not a regular file, over the size limit, unreadable): left in place"
 	}

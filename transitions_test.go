@@ -65,7 +65,20 @@ type transitionRow struct {
 	wantStates  []handoff.State // AwaitingStart first, the final state last
 	// wantArchive lists the archive's file names at the end, in order.
 	wantArchive []string
+	// receipt is the dispatch's receipt (fsm.Options.Receipt); "" for none.
+	receipt handoff.Receipt
 }
+
+// ours and earlier are two dispatches' receipts: the one waited on, and an
+// earlier prompt's whose answer comes late.
+const (
+	ours    handoff.Receipt = "OURSRECEIPTAAAAAAAAA"
+	earlier handoff.Receipt = "EARLIERRECEIPTBBBBBB"
+)
+
+// answered is a response file's text as an agent that follows the
+// instruction of the dispatch with receipt r writes it.
+func answered(r handoff.Receipt, answer string) string { return r.ReceiptLine() + "\n" + answer }
 
 func strictOff(c *handoff.Config) { c.Fallback = true }
 
@@ -349,6 +362,75 @@ func TestTransitions(t *testing.T) {
 			wantAt:     6,
 			wantStates: []handoff.State{A, W, IG, F},
 		},
+		// ---- receipts: an answer proves which prompt it answers ----
+		{
+			name:    "an earlier prompt's late answer is archived, never returned, and the wait goes on",
+			receipt: ours,
+			timeline: []trace.Line{st(0, processing), file(20, answered(earlier, "first answer")), st(20, idle),
+				st(22, processing), file(40, answered(ours, "second answer\n")), st(40, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "second answer\n",
+			wantAt:      40,
+			wantStates:  []handoff.State{A, W, A, W, D},
+			wantArchive: []string{"001-analyst.mismatch.md", "002-analyst.md"},
+		},
+		{
+			name:        "a late answer seen before the agent was seen working re-arms the guard",
+			receipt:     ours,
+			timeline:    []trace.Line{file(1, answered(earlier, "first answer")), st(25, processing), file(40, answered(ours, "second answer")), st(40, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "second answer",
+			wantAt:      40,
+			wantStates:  []handoff.State{A, A, W, D},
+			wantArchive: []string{"001-analyst.mismatch.md", "002-analyst.md"},
+		},
+		{
+			name:        "after a late answer, an agent that never takes our prompt up ends at 2 × grace: no response file",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), file(20, answered(earlier, "first answer")), st(20, idle)},
+			wantErr:     handoff.ErrNoResponseFile,
+			wantAt:      80,
+			wantStates:  []handoff.State{A, W, A, ST, F},
+			wantArchive: []string{"001-analyst.mismatch.md"},
+		},
+		{
+			name:        "a late answer at the response deadline ends the wait: no response file",
+			cfg:         pollAndGrace(2, 30, 60),
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), file(59, answered(earlier, "first answer")), st(59, idle)},
+			wantErr:     handoff.ErrNoResponseFile,
+			wantAt:      60,
+			wantStates:  []handoff.State{A, W, A, ST, F},
+			wantArchive: []string{"001-analyst.mismatch.md"},
+		},
+		{
+			name:        "a file without a receipt line is taken as the answer",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), file(10, "written by hand"), st(10, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "written by hand",
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, D},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "our receipt with nothing after it is a blank answer",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), file(10, answered(ours, "\n \n")), st(10, idle)},
+			wantErr:     handoff.ErrNoResponseFile,
+			wantAt:      40,
+			wantStates:  []handoff.State{A, W, IG, F},
+			wantArchive: []string{"001-analyst.empty.md"},
+		},
+		{
+			name:        "a wait given no receipt takes any",
+			timeline:    []trace.Line{st(0, processing), file(10, answered(earlier, "an answer")), st(10, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "an answer",
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, D},
+			wantArchive: []string{"001-analyst.md"},
+		},
 		{
 			name:       "waiting_user_answer forever ends at the response timeout",
 			cfg:        pollAndGrace(2, 30, 120),
@@ -391,6 +473,7 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 		Clock:    clk,
 		Logger:   slog.New(slog.NewTextHandler(&logs, nil)),
 		Observer: func(e fsm.Entry) { observed = append(observed, e) },
+		Receipt:  row.receipt,
 	})
 
 	if row.wantErr == nil {
@@ -464,8 +547,9 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 		if res.ArchivedPath != filepath.Join(archive.Dir(), row.wantArchive[len(row.wantArchive)-1]) {
 			t.Errorf("ArchivedPath %q is not the last archived file", res.ArchivedPath)
 		}
-		if b, err := os.ReadFile(res.ArchivedPath); err != nil || string(b) != res.Content {
-			t.Errorf("archived copy %q (%v) differs from the content %q", b, err, res.Content)
+		b, err := os.ReadFile(res.ArchivedPath)
+		if answer, _, _ := handoff.SplitReceipt(string(b)); err != nil || answer != res.Content {
+			t.Errorf("archived copy %q (%v) differs from the content %q (but for its receipt line)", b, err, res.Content)
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("consumed response file still at %s (%v)", path, err)

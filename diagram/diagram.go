@@ -55,18 +55,54 @@ func Mermaid(table []handoff.Transition) string {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d | %s |\n", t.Event, o.Name, errName, o.Exit, cell(o.Summary))
 		}
 	}
+	for _, o := range handoff.Refusals() {
+		fmt.Fprintf(&b, "| (before sending) | `%s` | %s | %d | %s |\n", o.Name, cell(o.Err.Error()), o.Exit, cell(o.Summary))
+	}
 	b.WriteString("\n## Actions\n\nWhat the core asks the driver to do (`fsm.Ready.Action`); the core itself does no I/O.\n\n" +
 		"| action | when, and what the driver does |\n|---|---|\n")
 	for _, a := range fsm.Actions() {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", a, cell(a.Describe()))
 	}
-	b.WriteString("\nBefore the dispatch, with `fsm.Options.Settle` (`send --settle`), the driver waits for a ready prompt on two observations in a row before it pastes.\n")
+	b.WriteString("\nBefore the dispatch the driver takes the role's response slot, then the pane (one dispatch per pane at a time), " +
+		"and looks at the agent: one that works or waits for the user would queue the prompt, so it waits up to `Config.BusyWait` " +
+		"(`send --busy-wait`) for a ready prompt, seen twice in a row once it was seen busy, or ends with `agent_busy` and sends nothing " +
+		"(the row \"before sending\" above; `Config.QueueWhenBusy`, `send --when-busy=queue`, pastes anyway). " +
+		"With `fsm.Options.Settle` (`send --settle`) it wants the ready prompt twice in a row in any case. " +
+		"A dispatch that ends in `timeout` leaves the pane marked busy with it until a later dispatch sees the agent ready; " +
+		"a resumed wait whose pane changed (another pane behind the target, another process, a restarted server) ends with `terminal_error` on its first look.\n")
 	b.WriteString("\nEach observation is checked in this order: `terminal_error`, `file_ready` (a quiet terminal with a file at the path: " +
-		"the core asks the driver to consume it, archived before it is read; a blank file counts as none), `active`, then the quiet rules " +
+		"the core asks the driver to consume it, archived before it is read; a blank file counts as none; a file carrying another " +
+		"dispatch's receipt is `answer_mismatched`; a thing that cannot be an answer is `unusable_file`), `active`, then the quiet rules " +
 		"(`startup_timeout`, `quiet`, and at the end of the grace `no_response_file` or `fallback`); " +
 		"one observation can fire two transitions in a row (for example `active` then `timeout` at the response deadline).\n")
+	b.WriteString(receipts)
 	return b.String()
 }
+
+// receipts explains answer_mismatched: what changed, and why.
+const receipts = `
+## Which prompt an answer is for: receipts
+
+Every dispatch has its own random receipt (` + "`handoff.Receipt`" + `, 20 base32 characters). The RESPONSE FILE
+INSTRUCTION carries it twice: the heredoc's delimiter is ` + "`HANDOFF_EOF_<receipt>`" + ` (it used to be the fixed
+` + "`AGENT_EOF`" + `), and the response file's first line is ` + "`<!-- handoff:<receipt> -->`" + `, which the engine strips
+before it returns the answer. Why:
+
+- An answer for an earlier prompt must never be returned for a later one. An agent keeps working when its
+  dispatch timed out, and Codex and Claude Code queue a prompt typed during a turn: the next dispatch then
+  sees the agent go quiet with the earlier turn's file in the role's slot. That file carries the earlier
+  receipt: ` + "`answer_mismatched`" + ` archives it (` + "`NNN-<role>.mismatch.md`" + `), never returns it, and sends the dispatch back
+  to ` + "`AwaitingStart`" + ` with the startup guard armed again, because the turn that just ended was not ours; ours
+  may only now start. The wait then goes on as for a new dispatch: the answer with our receipt, or a clear
+  failure (` + "`no_response_file`" + ` when the agent never takes our prompt up, ` + "`timeout`" + `).
+- An answer can neither end the heredoc early nor escape into the agent's shell: with a fixed delimiter,
+  an answer holding a line ` + "`AGENT_EOF`" + ` was cut there and the rest ran as shell commands.
+
+A file without a receipt line is taken as the answer: agents, people and tools that write the file without
+copying the command exactly keep working, and a file left from before the dispatch is archived as stale
+before the prompt is sent. Only a receipt that is present and different makes a file another prompt's.
+` + "`fsm.Wait`" + ` given no receipt (it sends nothing) accepts any.
+`
 
 // DOT renders table as a Graphviz digraph; each state and edge carries its
 // legend text as a tooltip.

@@ -19,6 +19,10 @@ import (
 // classifier's real-screen fixtures.
 const captureEnv = "HANDOFF_CAPTURE"
 
+// captureReceipt is the receipt of the captured prompts: fixed, so a new
+// capture differs from the last only where the CLI's screens do.
+const captureReceipt handoff.Receipt = "CAPTURERECEIPTAAAAAA"
+
 // fixtureDir is where the real screens go, relative to this package.
 func fixtureDir() string {
 	if d := os.Getenv("HANDOFF_CAPTURE_DIR"); d != "" {
@@ -145,21 +149,21 @@ func TestCaptureRealScreens(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete.").In(wd), fakemodel.Answer("I wrote the response file.").After(4*time.Second))
-	r.submit(handoff.WithInstruction("Analyse the project.", path))
+	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
 	time.Sleep(500 * time.Millisecond)
 	c.shot(r, "processing-after-file.txt", handoff.StatusProcessing,
-		"the heredoc already wrote the response file ('• Ran cat << 'AGENT_EOF' > …'), but the turn still runs: Codex waits for the model's next reply")
+		"the heredoc already wrote the response file ('• Ran cat << 'HANDOFF_EOF_…' > …'), but the turn still runs: Codex waits for the model's next reply")
 	r.waitScreen(short, "file turn finished", func(p, title string) bool { return finished(p, title, "I wrote the response file.") })
 	c.shotMsg(r, "completed-after-file.txt", handoff.StatusCompleted, "file written and the turn finished with a final message",
 		"I wrote the response file.")
 
 	// A turn whose only output is the tool cell.
 	r.model.Script(fakemodel.WriteResponse("Second analysis.").In(wd), fakemodel.Answer(""))
-	r.submit(handoff.WithInstruction("Analyse again; say nothing else.", path))
+	r.submit(handoff.WithInstruction("Analyse again; say nothing else.", path, captureReceipt))
 	r.waitScreen(short, "tool-only turn finished", func(p, title string) bool { return finished(p, title, "Analyse again; say nothing else.") })
 	c.shot(r, "completed-tool-only.txt", handoff.StatusCompleted,
-		"a finished turn whose only output is the tool cell '• Ran cat << 'AGENT_EOF' > …' (the final message is empty)")
+		"a finished turn whose only output is the tool cell '• Ran cat << 'HANDOFF_EOF_…' > …' (the final message is empty)")
 
 	// Errors: an HTTP 500 and a failed stream, retries off.
 	r.model.Script(fakemodel.HTTPError(500, "server_error", "fake internal error"))

@@ -188,7 +188,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 		t.Fatal(err)
 	}
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(5*time.Second))
-	r.submit(handoff.WithInstruction("Analyse the project.", path))
+	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
 	time.Sleep(time.Second)
 	c.shot(r, "processing-after-file", handoff.StatusProcessing,

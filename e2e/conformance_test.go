@@ -177,8 +177,9 @@ func (c conformer) fileBack(t *testing.T) {
 		r.fail("got %q from %s, want the file's %q", d.res.Content, d.res.Source, answer+"\n")
 	}
 	archived, err := os.ReadFile(d.res.ArchivedPath)
-	if err != nil || string(archived) != d.res.Content {
-		t.Fatalf("archived copy %q (%v) differs from the returned content", archived, err)
+	// The agent copied the receipt line; the engine returned the answer without it.
+	if err != nil || string(archived) != d.res.Receipt.ReceiptLine()+"\n"+d.res.Content {
+		t.Fatalf("archived copy %q (%v) is not the receipt line and the returned content", archived, err)
 	}
 	checkJournal(t, d, handoff.Done)
 	turns := r.model.Turns()

@@ -113,7 +113,7 @@ func captureGeminiSize(t *testing.T, c *screenCapturer, w, h int) {
 		t.Fatal(err)
 	}
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(6*time.Second))
-	r.submit(handoff.WithInstruction("Analyse the project.", path))
+	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
 	time.Sleep(1500 * time.Millisecond)
 	c.shot(r, "processing-after-file", handoff.StatusProcessing,

@@ -52,7 +52,11 @@ func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	}
 	last := polls[len(polls)-1]
 	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
-		t.Fatalf("decided after %v by %+v: want the notify hook's observation, before the first regular poll", res.Elapsed, last)
+		for _, p := range polls {
+			t.Logf("poll %d at %v: %s file %s turn-complete %v → %s", p.N, p.Elapsed.Round(time.Millisecond), p.Status, p.File, p.TurnComplete, p.State)
+		}
+		marker, _ := os.ReadFile(responsefile.TurnMarker(path))
+		t.Fatalf("decided after %v by %+v: want the notify hook's observation, before the first regular poll (marker %q)", res.Elapsed, last, marker)
 	}
 	marker, err := os.ReadFile(responsefile.TurnMarker(path))
 	if err != nil || !strings.Contains(string(marker), `"agent-turn-complete"`) {

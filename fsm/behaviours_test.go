@@ -3,6 +3,7 @@ package fsm_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -101,7 +102,11 @@ func TestBehavioursRealAgentsNeed(t *testing.T) {
 				r := c.Step(withPresent(ob))
 				act := r.Action
 				if act == fsm.ConsumeFile {
-					r = c.FileConsumed(ob.File == fsm.FileBlank)
+					f := fsm.FileReady
+					if ob.File == fsm.FileBlank {
+						f = fsm.FileBlank
+					}
+					r = c.FileConsumed(f)
 				}
 				if r.State != row.states[i] || act != row.acts[i] {
 					t.Fatalf("observation %d (%s at %v): state %s action %q, want %s %q",
@@ -176,7 +181,7 @@ func TestTheDriverSendsTheReminder(t *testing.T) {
 	if res.Content != "answer after the reminder" || len(agent.sent) != 2 {
 		t.Fatalf("got %q after %d sends", res.Content, len(agent.sent))
 	}
-	if agent.sent[1] != handoff.Reminder(p) || !strings.Contains(agent.sent[1], p) {
+	if agent.sent[1] != handoff.Reminder(p, res.Receipt) || !strings.Contains(agent.sent[1], p) {
 		t.Errorf("the reminder does not name the file:\n%s", agent.sent[1])
 	}
 	// Without a sender, reminders cannot be kept: refused before waiting.
@@ -244,9 +249,10 @@ func TestSettleWaitsForTwoReadyObservationsBeforeSending(t *testing.T) {
 		t.Errorf("sent %d times after %d observations; want one send after the two idle ones (5)", term.sends, term.sentAt)
 	}
 	never := &seqTerminal{seq: []handoff.Status{busy}}
+	cfg.BusyWait = 0 // the settle alone bounds the wait
 	_, err := fsm.SendAndWait(context.Background(), never, never, "hi", fsm.Options{Config: cfg, Role: "analyst",
 		Workdir: work, Clock: vclock.New(t0), Logger: quiet(), Settle: 3 * time.Second})
-	if err == nil || never.sends != 0 || !strings.Contains(err.Error(), "no ready prompt within 3s") {
+	if !errors.Is(err, handoff.ErrAgentBusy) || never.sends != 0 || !strings.Contains(err.Error(), "no ready prompt within 3s") {
 		t.Errorf("an agent that never settles: sends %d, err %v", never.sends, err)
 	}
 }

@@ -27,7 +27,8 @@ import (
 type FileState string
 
 // The file states. The driver reports the first two, the raw fact; the
-// others say what consuming the file found (they appear in Poll).
+// others say what consuming the file found (FileConsumed, FileUnusable;
+// they appear in Poll).
 const (
 	// FileAbsent: nothing at the path.
 	FileAbsent FileState = "absent"
@@ -38,8 +39,12 @@ const (
 	// is archived and counts as absent.
 	FileBlank FileState = "blank"
 	// FileReady: the file was consumed while the agent was quiet and holds
-	// an answer.
+	// an answer (with the dispatch's receipt, or none).
 	FileReady FileState = "ready"
+	// FileMismatched: the file was consumed and carries another dispatch's
+	// receipt (handoff.Receipt): an answer to an earlier prompt. It is
+	// archived and is not this dispatch's answer.
+	FileMismatched FileState = "mismatched"
 	// FileUnusable: the agent was quiet, and what is at the path cannot be
 	// consumed (a symlink, not a regular file, too large, unreadable); it
 	// was left in place.
@@ -87,7 +92,8 @@ type Action string
 const (
 	// ConsumeFile: the agent is quiet and a file is at the response path:
 	// take it away (responsefile.Consume: archived before it is read) and
-	// report what it held with Core.FileConsumed.
+	// report what it held with Core.FileConsumed (an answer, a blank file,
+	// or another dispatch's answer).
 	ConsumeFile Action = "consume_file"
 	// FetchLastOutput: the dispatch is done by fallback; the response is
 	// the terminal's last output.
@@ -111,7 +117,7 @@ func Actions() []Action {
 func (a Action) Describe() string {
 	switch a {
 	case ConsumeFile:
-		return "quiet with a file at the path: move it into the archive (synced), read it from there, report whether it was blank (FileConsumed) — then `file_ready`, or a blank file counts as none"
+		return "quiet with a file at the path: move it into the archive (synced), read it from there, report what it held (FileConsumed) — then `file_ready`; a blank file counts as none; a file carrying another dispatch's receipt is `answer_mismatched`"
 	case FetchLastOutput:
 		return "on `fallback`: the response is the terminal's last output"
 	case SendReminder:
@@ -168,8 +174,8 @@ type Snapshot struct {
 	Consuming *Consuming `json:"consuming,omitempty"`
 	// End is the event that finished the wait; empty while it runs.
 	End handoff.Event `json:"end,omitempty"`
-	// GuardSince is when the startup guard was last armed by a reminder;
-	// zero means at dispatch.
+	// GuardSince is when the startup guard was last armed again, by a
+	// reminder or by another dispatch's answer; zero means at dispatch.
 	GuardSince time.Time `json:"guard_since,omitzero"`
 	// Reminders is how many reminders were sent.
 	Reminders int `json:"reminders,omitempty"`
@@ -344,6 +350,9 @@ func (c *Core) Deadline() time.Time {
 //  2. quiet (idle/completed) with a file at the path → ConsumeFile: the
 //     driver takes it away and says with FileConsumed what it held; an
 //     answer → Done from the file, a blank file counts as none (rule 4);
+//     another dispatch's answer (its receipt is not ours) → AwaitingStart
+//     with the startup guard armed again (the agent was busy with another
+//     prompt; ours may only now start), then rule 4 as for no file;
 //  3. any other status → the agent has started (→ Working, the grace
 //     resets); at or after the response deadline → Failed (timeout);
 //  4. quiet without a file: AwaitingStart ignores it until the startup
@@ -395,19 +404,40 @@ func (c *Core) Step(obs Observation) Ready {
 	return c.ready(c.quiet(obs))
 }
 
-// FileConsumed completes the observation that asked for ConsumeFile: blank
-// says the file held nothing but white space (it counts as no file).
-// Without a pending ConsumeFile it changes nothing.
-func (c *Core) FileConsumed(blank bool) Ready {
+// FileConsumed completes the observation that asked for ConsumeFile with
+// what the file held: FileReady, an answer; FileBlank, nothing but white
+// space (it counts as no file); FileMismatched, another dispatch's answer;
+// FileUnusable, as FileUnusable. Without a pending ConsumeFile, or with
+// another FileState, it changes nothing.
+func (c *Core) FileConsumed(f FileState) Ready {
 	obs := c.consuming
 	c.consuming = nil
 	switch {
 	case obs == nil || c.State().Final():
 		return c.ready(nil)
-	case blank:
+	case f == FileReady:
+		return c.ready(c.fire(*obs, nil, handoff.EventFileReady))
+	case f == FileBlank:
 		return c.ready(c.quiet(*obs))
+	case f == FileMismatched:
+		return c.ready(c.mismatched(*obs))
+	case f == FileUnusable:
+		return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
 	}
-	return c.ready(c.fire(*obs, nil, handoff.EventFileReady))
+	return c.ready(nil)
+}
+
+// mismatched: the agent, quiet, answered another prompt. Ours counts as not
+// started: the guard is armed again from now, and the observation is then
+// a quiet one without an answer in AwaitingStart (which ends the wait only
+// at the response deadline, or at once with a zero grace). The turn that
+// ended and the screen it left are the other prompt's: neither counts as
+// ours having started.
+func (c *Core) mismatched(obs Observation) []Entry {
+	fired := c.fire(obs, nil, handoff.EventAnswerMismatched)
+	c.snap.GuardSince, c.snap.IdleSince = obs.At, time.Time{}
+	obs.TurnCompleted, obs.Changed = false, false
+	return append(fired, c.quiet(obs)...)
 }
 
 // FileUnusable completes the observation that asked for ConsumeFile when
@@ -451,7 +481,8 @@ func CheckJournal(journal []Entry) error {
 // fire moves the machine by ev, appending the journal entry to fired.
 func (c *Core) fire(obs Observation, fired []Entry, ev handoff.Event) []Entry {
 	from := c.State()
-	if err := c.m.Event(context.Background(), string(ev)); err != nil {
+	var same fsm.NoTransitionError // a row back into the same state
+	if err := c.m.Event(context.Background(), string(ev)); err != nil && !errors.As(err, &same) {
 		// The rules only fire what the table allows; reaching this is a bug
 		// in the core or the table, not a runtime condition.
 		panic(fmt.Sprintf("fsm: event %s from %s refused by the table: %v", ev, from, err))

@@ -20,16 +20,19 @@ func obs(s float64, st handoff.Status, f fsm.FileState) fsm.Observation {
 }
 
 // step feeds ob to c as the driver would: a file in the observation
-// (FileReady, FileBlank) is reported present, and when the core asks for it
-// to be consumed, FileConsumed says whether it was blank.
+// (FileReady, FileBlank, FileMismatched) is reported present, and when the
+// core asks for it to be consumed, FileConsumed says what it held.
 func step(c *fsm.Core, ob fsm.Observation) fsm.Ready {
-	blank := ob.File == fsm.FileBlank
+	held := ob.File
+	if held == fsm.FilePresent {
+		held = fsm.FileReady
+	}
 	if ob.File != fsm.FileAbsent {
 		ob.File = fsm.FilePresent
 	}
 	r := c.Step(ob)
 	if r.Action == fsm.ConsumeFile {
-		r = c.FileConsumed(blank)
+		r = c.FileConsumed(held)
 	}
 	return r
 }
@@ -211,14 +214,14 @@ func TestFileStateMattersOnlyWhenQuietAndReady(t *testing.T) {
 	if o := c.Step(obs(0, handoff.StatusIdle, fsm.FilePresent)); o.Action != fsm.ConsumeFile || len(o.Transitions) != 0 {
 		t.Errorf("quiet with a file: want ConsumeFile and no transition, got %+v", o)
 	}
-	if o := c.FileConsumed(false); ending(o) != "file" {
+	if o := c.FileConsumed(fsm.FileReady); ending(o) != "file" {
 		t.Errorf("consumed an answer: want done from the file, got %+v", o)
 	}
 }
 
 func TestFileConsumedWithoutAskIsIgnored(t *testing.T) {
 	c := fsm.NewCore(handoff.DefaultConfig(), t0)
-	if o := c.FileConsumed(false); o.Outcome != nil || len(o.Transitions) != 0 || o.State != handoff.AwaitingStart {
+	if o := c.FileConsumed(fsm.FileReady); o.Outcome != nil || len(o.Transitions) != 0 || o.State != handoff.AwaitingStart {
 		t.Errorf("FileConsumed with no ConsumeFile pending changed the core: %+v", o)
 	}
 }

@@ -2,6 +2,7 @@ package fsm
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -46,7 +47,7 @@ type Options struct {
 	// Settle, when positive, makes SendAndWait wait (up to Settle) for the
 	// agent to show a ready prompt on two observations in a row before it
 	// pastes: agents ignore input for a few seconds after they start. Zero
-	// sends at once, as the spec does.
+	// adds no wait to the busy check (Config.BusyWait).
 	Settle time.Duration
 	// OnAttention, when set, is called once per dispatch when the agent
 	// waits for the user and nothing answers automatically (a permission
@@ -108,7 +109,25 @@ type Options struct {
 	// goroutine of this one) holds the role's response file in Workdir,
 	// wait until it is free instead of failing at once with an error
 	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
+	// It also waits for the pane (see PaneDir) instead of failing with an
+	// error wrapping panelock.ErrPaneBusy.
 	WaitSlot bool
+	// PaneDir is the folder of the pane locks and timed-out markers
+	// (panelock.Dir() if ""). They are used when the terminal says which
+	// pane it is (handoff.Identifier): one dispatch per pane at a time, in
+	// this process or another, and a dispatch that timed out leaves the pane
+	// marked busy with it until a later one sees the agent ready.
+	PaneDir string
+	// Receipt is the dispatch's receipt (handoff.Receipt): the heredoc
+	// delimiter of its instruction and the first line its answer carries.
+	// A response file carrying another receipt is an earlier prompt's
+	// answer: archived, never returned (answer_mismatched). Empty,
+	// SendAndWait takes the receipt of the prompt's own instruction for
+	// this response file, if it carries one, or makes a new one from
+	// crypto/rand; set it only to make a test deterministic, and never
+	// reuse one. Empty, Wait (which sends nothing) accepts any receipt;
+	// a resumed wait takes the checkpoint's.
+	Receipt handoff.Receipt
 }
 
 // The defaults of the event-driven wait (Options.Hints, Options.Output).
@@ -185,6 +204,8 @@ type Result struct {
 	// ArchivedPath is where the consumed response file now is ("" for a
 	// fallback).
 	ArchivedPath string
+	// Receipt is the dispatch's receipt ("" for a Wait given none).
+	Receipt handoff.Receipt
 }
 
 // Outcome is the table's ending for a successful wait (its Source); the zero
@@ -220,6 +241,11 @@ func (r Result) Outcome() handoff.Outcome {
 // role and Workdir, in this process or another, is refused at once with an
 // error wrapping responsefile.ErrSlotBusy that names the holder's pid, or
 // waits for the slot with Options.WaitSlot.
+// A terminal that says which pane it is (handoff.Identifier) is one
+// dispatch at a time in the same way (panelock.Acquire, ErrPaneBusy naming
+// the holder's pid, role and start); a resumed wait on a pane that changed
+// since the prompt was sent ends with a terminal error wrapping
+// handoff.ErrPaneChanged.
 func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, error) {
 	return dispatch(ctx, nil, term, "", opts)
 }
@@ -264,9 +290,12 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 
 // SendAndWait dispatches prompt to an agent and waits for its answer, in the
 // spec's order: make sure the response folder exists, take the role's slot
-// (see Options.WaitSlot), archive a stale response file (never delete it),
-// send the prompt with the RESPONSE FILE INSTRUCTION block appended exactly
-// once, then wait as Wait does. With Options.Resume the prompt was sent by
+// and the pane (see Options.WaitSlot), look at the agent and wait while it
+// is busy (Config.BusyWait; an agent still busy after it fails with a
+// *BusyError and nothing is sent), archive a stale response file (never
+// delete it), send the prompt with the RESPONSE FILE INSTRUCTION block
+// appended exactly once, then wait as Wait does. A wait that times out
+// leaves the pane marked busy with its prompt (panelock.MarkTimedOut). With Options.Resume the prompt was sent by
 // the process that saved the checkpoint: nothing is sent, the wait goes on
 // (so an orchestrator makes the same call for a new and a resumed step).
 func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
@@ -274,7 +303,8 @@ func SendAndWait(ctx context.Context, s handoff.Sender, term handoff.Terminal, p
 }
 
 // dispatch is Wait (s nil) and SendAndWait: it sends only with a sender
-// and no checkpoint to resume from.
+// and no checkpoint to resume from. The role's slot, then the pane, are held
+// from before the look at the agent to the end of the wait.
 func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prompt string, opts Options) (Result, error) {
 	r, err := prepare(opts)
 	if err != nil {
@@ -284,22 +314,27 @@ func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prom
 		return Result{}, err
 	}
 	send := s != nil && opts.Resume == nil
-	if send {
-		if err := r.settleFor(ctx, opts.Settle, term); err != nil {
-			return Result{}, err
-		}
-	}
 	slot, err := r.lock(ctx)
 	if err != nil {
 		return Result{}, err
 	}
 	defer slot.Release()
+	pane, term, err := r.lockPane(ctx, term)
+	if err != nil {
+		return Result{}, err
+	}
+	defer pane.Release()
 	if send {
+		if err := r.ready(ctx, term, opts.Settle); err != nil {
+			return Result{}, err
+		}
 		if err := r.send(ctx, s, prompt); err != nil {
 			return Result{}, err
 		}
 	}
-	return r.wait(ctx, term)
+	res, err := r.wait(ctx, term)
+	r.after(res, err, prompt)
+	return res, err
 }
 
 // send clears what an earlier turn left (the completion marker, a stale
@@ -315,10 +350,25 @@ func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
 	if stale != "" {
 		r.log.Info("archived a stale response file before dispatch", "role", r.role, "archived", stale)
 	}
-	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path)); err != nil {
+	if err := r.pickReceipt(prompt); err != nil {
+		return err
+	}
+	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path, r.receipt)); err != nil {
 		return fmt.Errorf("send prompt to %s: %w", r.role, err)
 	}
 	return nil
+}
+
+// pickReceipt settles the receipt of a dispatch that sends its prompt: the
+// one given, else the one of the prompt's own instruction for this file (so
+// the prompt holds the block once), else a new random one.
+func (r *run) pickReceipt(prompt string) error {
+	if r.receipt != "" {
+		return nil
+	}
+	rc, err := handoff.ReceiptFor(prompt, r.path, rand.Reader)
+	r.receipt = rc
+	return err
 }
 
 // run is one wait's resolved options.
@@ -354,9 +404,15 @@ type run struct {
 	// hintUntil is when the fast polling after the last hint ends.
 	hintUntil time.Time
 	waitSlot  bool
+	// ident is the pane dispatched to (nil when the terminal does not say);
+	// paneDir holds its lock and marker.
+	ident   *handoff.PaneIdentity
+	paneDir string
 
 	resume       *Checkpoint
 	onCheckpoint func(Checkpoint) error
+	// receipt is the dispatch's (Options.Receipt); "" accepts any.
+	receipt handoff.Receipt
 }
 
 // Checkpoint is what a wait needs to go on in another process: the core's
@@ -369,6 +425,13 @@ type Checkpoint struct {
 	// it used (responsefile.OpenArchive).
 	ArchiveDir string `json:"archive_dir"`
 	ArchiveSeq int    `json:"archive_seq"`
+	// Pane is the pane the prompt was sent to, when the terminal says
+	// (handoff.Identifier): a resumed wait whose pane changed ends at once
+	// with a terminal error wrapping handoff.ErrPaneChanged.
+	Pane *handoff.PaneIdentity `json:"pane,omitempty"`
+	// Receipt is the dispatch's receipt; "" (a checkpoint of a version
+	// before receipts, or a Wait given none) accepts any.
+	Receipt handoff.Receipt `json:"receipt,omitempty"`
 }
 
 func prepare(opts Options) (*run, error) {
@@ -393,7 +456,16 @@ func prepare(opts Options) (*run, error) {
 		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
 		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
 		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
-		waitSlot: opts.WaitSlot, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker}
+		waitSlot: opts.WaitSlot, paneDir: opts.PaneDir, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker,
+		receipt: opts.Receipt}
+	if r.receipt == "" && r.resume != nil {
+		r.receipt = r.resume.Receipt
+	}
+	if r.receipt != "" {
+		if err := r.receipt.Validate(); err != nil {
+			return nil, err
+		}
+	}
 	if r.turnMarker == "" {
 		r.turnMarker = responsefile.TurnMarker(path)
 	}
@@ -438,6 +510,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	res.Receipt = r.receipt
 	start := res.DispatchedAt
 	if r.observer == nil {
 		r.observer = func(e Entry) {
@@ -473,11 +546,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			// asked for it is complete once the file is consumed.
 			at = obs.At
 			p = Poll{At: at, Status: obs.Status, File: FilePresent}
-			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
 			if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
 				return res, err
 			}
-			answer, archived = c.Content, c.Archived
+			answer, archived = c.Answer, c.Archived
 		} else {
 			if err := ctx.Err(); err != nil {
 				return res, err
@@ -507,11 +580,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 				if err := r.checkpoint(core, res); err != nil {
 					return res, err
 				}
-				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.archive)
+				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
 				if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
 					return res, err
 				}
-				answer, archived = c.Content, c.Archived
+				answer, archived = c.Answer, c.Archived
 			}
 			if obs.Unreadable && rd.Outcome == nil {
 				r.log.Warn("the terminal could not be read; trying again on the next poll",
@@ -627,10 +700,16 @@ func (r *run) afterConsume(core *Core, p *Poll, c responsefile.Consumed, err err
 		return Ready{}, nil, fmt.Errorf("%s: %w", r.role, err)
 	}
 	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
-	if c.Blank {
+	switch {
+	case c.Mismatched:
+		p.File = FileMismatched
+		r.fpSet = false
+		r.log.Warn("the response file answers another prompt (its receipt is not this dispatch's): archived, not returned; waiting for the agent to answer this one",
+			"role", r.role, "receipt", c.Receipt, "want", r.receipt, "archived", c.Archived)
+	case c.Blank:
 		p.File = FileBlank
 	}
-	return core.FileConsumed(c.Blank), nil, nil
+	return core.FileConsumed(p.File), nil, nil
 }
 
 // checkpoint hands the wait's state to Options.OnCheckpoint.
@@ -639,7 +718,7 @@ func (r *run) checkpoint(core *Core, res Result) error {
 		return nil
 	}
 	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
-		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq()}
+		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq(), Receipt: r.receipt, Pane: r.ident}
 	if err := r.onCheckpoint(cp); err != nil {
 		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
 	}
@@ -779,7 +858,7 @@ func (r *run) act(ctx context.Context, a Action, p Poll) error {
 	switch a {
 	case SendReminder:
 		r.log.Warn("the grace ran out without a response file: reminding the agent", "role", r.role, "file", r.path, "elapsed", p.Elapsed)
-		if err := r.sender.Send(ctx, handoff.Reminder(r.path)); err != nil {
+		if err := r.sender.Send(ctx, handoff.Reminder(r.path, r.receipt)); err != nil {
 			return fmt.Errorf("%s: send reminder: %w", r.role, err)
 		}
 	case AnswerPrompt:
@@ -795,45 +874,4 @@ func (r *run) act(ctx context.Context, a Action, p Poll) error {
 		}
 	}
 	return nil
-}
-
-// settleFor waits up to d until term shows a ready prompt (idle/completed)
-// on two observations in a row; d <= 0 does not wait.
-func (r *run) settleFor(ctx context.Context, d time.Duration, term handoff.Terminal) error {
-	if d <= 0 {
-		return nil
-	}
-	step := min(r.cfg.Poll, 250*time.Millisecond)
-	began := r.clk.Now()
-	deadline := began.Add(d)
-	quiet, waited := 0, false
-	for {
-		st, err := term.Status(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("%s: waiting for a ready prompt before sending: %w", r.role, err)
-		}
-		if quiet = quiet + 1; !st.Quiet() {
-			quiet = 0
-		}
-		if quiet >= 2 {
-			if waited {
-				r.log.Info("the agent shows a ready prompt: sending", "role", r.role, "waited", r.clk.Since(began))
-			}
-			return nil
-		}
-		if !st.Quiet() && !waited {
-			waited = true
-			r.log.Info("the agent is busy: waiting for a ready prompt before sending", "role", r.role, "status", st, "settle", d)
-		}
-		now := r.clk.Now()
-		if !now.Before(deadline) {
-			return fmt.Errorf("%s: the agent showed no ready prompt within %v (last status %s); nothing was sent", r.role, d, st)
-		}
-		if err := r.sleep.SleepUntil(ctx, now.Add(min(step, deadline.Sub(now)))); err != nil {
-			return err
-		}
-	}
 }

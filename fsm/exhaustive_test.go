@@ -27,9 +27,26 @@ const (
 	answerFile                   // a file with an answer
 	blankFile                    // a file with nothing but white space
 	unusableFile                 // a thing that cannot be an answer (a symlink, a FIFO, too large)
+	// otherFile: a file carrying another dispatch's receipt (an earlier
+	// prompt's late answer).
+	otherFile
 )
 
-func (f fileKind) String() string { return [...]string{"absent", "answer", "blank", "unusable"}[f] }
+func (f fileKind) String() string {
+	return [...]string{"absent", "answer", "blank", "unusable", "other"}[f]
+}
+
+// consumed is what the driver reports to FileConsumed for a file kind it
+// could consume.
+func (f fileKind) consumed() fsm.FileState {
+	switch f {
+	case blankFile:
+		return fsm.FileBlank
+	case otherFile:
+		return fsm.FileMismatched
+	}
+	return fsm.FileReady
+}
 
 // xobs is one observation of an enumerated sequence.
 type xobs struct {
@@ -85,15 +102,15 @@ func (x *exhaustive) times(now time.Duration, deadline time.Duration) []time.Dur
 
 // files are the file states worth telling apart for a status: the core
 // only looks at the file while the agent is quiet (idle/completed), and an
-// error wins whatever is there, so for those an answer and a blank file are
-// the same input (the core sees "something at the path", and never asks to
-// consume it).
+// error wins whatever is there, so for those an answer, a blank file and
+// another dispatch's answer are the same input (the core sees "something
+// at the path", and never asks to consume it).
 func files(st handoff.Status) []fileKind {
 	if st == unreadable {
 		return []fileKind{noFile} // the driver does not look at the file then
 	}
 	if st.Quiet() {
-		return []fileKind{noFile, answerFile, blankFile, unusableFile}
+		return []fileKind{noFile, answerFile, blankFile, unusableFile, otherFile}
 	}
 	return []fileKind{noFile, answerFile}
 }
@@ -164,7 +181,7 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if o.file == unusableFile {
 			r = c.FileUnusable()
 		} else {
-			r = c.FileConsumed(o.file == blankFile)
+			r = c.FileConsumed(o.file.consumed())
 		}
 		fired = append(fired, r.Transitions...)
 	} else if o.status.Quiet() && o.file != noFile && o.status != handoff.StatusError && !before.Final() {
@@ -211,6 +228,8 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		x.fail(h, "error status did not win: %q", got)
 	case got == "file" && (!o.status.Quiet() || o.file != answerFile):
 		x.fail(h, "done from the file while %s with %s", o.status, o.file)
+	case o.status.Quiet() && o.file == otherFile && !r.State.Final() && r.State != handoff.AwaitingStart:
+		x.fail(h, "another dispatch's answer left the dispatch in %s, not back in AwaitingStart", r.State)
 	case o.at >= x.cfg.ResponseTimeout && !r.State.Final():
 		x.fail(h, "still waiting (%s) at %v, past the response timeout", r.State, o.at)
 	}
@@ -224,10 +243,11 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		}
 	}
 	if got == "no_response_file" || got == "fallback" {
-		if !started(h) && o.at < min(2*x.cfg.IdleGrace, x.cfg.ResponseTimeout) {
-			x.fail(h, "never-started agent given up on at %v, before min(2×grace, timeout)", o.at)
+		since, m := sinceOther(h)
+		if !started(since) && o.at < min(m+2*x.cfg.IdleGrace, x.cfg.ResponseTimeout) {
+			x.fail(h, "agent never seen starting (since %v) given up on at %v, before min(that + 2×grace, timeout)", m, o.at)
 		}
-		if o.at < x.cfg.ResponseTimeout && !quietFor(h, x.cfg.IdleGrace) {
+		if o.at < x.cfg.ResponseTimeout && !quietFor(since, m, x.cfg.IdleGrace) {
 			x.fail(h, "grace ended at %v without the agent quiet on consecutive observations for the grace", o.at)
 		}
 	}
@@ -289,19 +309,34 @@ func started(h []xobs) bool {
 	return false
 }
 
+// sinceOther is h from its last observation that found another
+// dispatch's answer (the agent had been busy with another prompt, so ours
+// starts afresh there), and that observation's time; h and 0 when there is
+// none.
+func sinceOther(h []xobs) ([]xobs, time.Duration) {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].status.Quiet() && h[i].file == otherFile {
+			return h[i:], h[i].at
+		}
+	}
+	return h, 0
+}
+
 // quietFor reports whether the last observations of h (unreadable looks
 // left out), all quiet and
 // without an answer, span at least grace, counted from the first of them
 // that counts: after the agent was last seen working, or, for an agent never
-// seen working, from the first observation at or after the startup timeout.
-func quietFor(h []xobs, grace time.Duration) bool {
+// seen working, from the first observation at or after the startup timeout
+// (the grace) counted from from (the dispatch, or the last observation that
+// found another dispatch's answer).
+func quietFor(h []xobs, from, grace time.Duration) bool {
 	h = seen(h)
 	i := len(h) - 1
 	for i > 0 && h[i-1].status.Quiet() {
 		i--
 	}
 	if !started(h) {
-		for i < len(h) && h[i].at < grace { // the startup timeout is the grace
+		for i < len(h) && h[i].at < from+grace { // the startup timeout is the grace
 			i++
 		}
 		if i == len(h) {
@@ -339,11 +374,15 @@ func oracle(cfg handoff.Config, h []xobs) string {
 	case o.file == unusableFile:
 		return "unusable_response_file"
 	}
-	// Quiet without an answer (a blank file counts as none).
-	if !started(h) && o.at < cfg.StartupTimeout() && !past {
+	// Quiet without an answer: a blank file counts as none, and so does
+	// another dispatch's answer, after which ours counts as not started
+	// (the agent was busy with that prompt): the startup timeout runs again
+	// from there.
+	since, m := sinceOther(h)
+	if !started(since) && o.at < m+cfg.StartupTimeout() && !past {
 		return ""
 	}
-	if past || quietFor(h, cfg.IdleGrace) {
+	if past || quietFor(since, m, cfg.IdleGrace) {
 		if cfg.Strict() {
 			return "no_response_file"
 		}

@@ -17,9 +17,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// simAgent is a simulated agent for the load test: it works for a number
-// of polls, then (by its kind) writes its answer, writes a blank file
-// first, never writes, shows an error, or has its polls fail now and then.
+// simAgent is a simulated agent for the load test: it is idle until it is
+// sent a prompt, then works for a number of polls, then (by its kind)
+// writes its answer, writes a blank file first, never writes, shows an
+// error, or has its polls fail now and then.
 type simAgent struct {
 	mu     sync.Mutex
 	path   string
@@ -42,6 +43,9 @@ func (a *simAgent) Send(_ context.Context, text string) error {
 func (a *simAgent) Status(context.Context) (handoff.Status, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.prompt == "" {
+		return handoff.StatusIdle, nil // ready for a prompt
+	}
 	a.polls++
 	n := a.polls
 	switch {

@@ -20,6 +20,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
+// propReceipt is the receipt of the random timelines' dispatch.
+const propReceipt handoff.Receipt = "PROPERTYRECEIPTAAAAA"
+
 // randomTimeline draws a configuration and a terminal timeline from seed.
 // About a third of the agents never start (only idle/completed screens).
 func randomTimeline(seed uint64) (handoff.Config, []trace.Line) {
@@ -54,6 +57,14 @@ func randomTimeline(seed uint64) (handoff.Config, []trace.Line) {
 			text := fmt.Sprintf("answer written at %v", at)
 			if r.IntN(4) == 0 {
 				text = strings.Repeat(" \n", r.IntN(3))
+			}
+			// Answers carry our receipt, an earlier prompt's (a late
+			// answer) or none (an agent that dropped it).
+			switch r.IntN(3) {
+			case 0:
+				text = propReceipt.ReceiptLine() + "\n" + text
+			case 1:
+				text = earlier.ReceiptLine() + "\nlate " + text
 			}
 			l.File = &text
 		default:
@@ -103,6 +114,7 @@ func TestPropertiesOfRandomTimelines(t *testing.T) {
 		if msg := checkTimeline(root, seed, cfg, lines, table); msg != "" {
 			var b strings.Builder
 			c := trace.ConfigOf(cfg)
+			c.Receipt = propReceipt
 			_ = trace.Write(&b, trace.Trace{Config: &c, Lines: lines})
 			t.Fatalf("seed %d: %s\ntrace:\n%s", seed, msg, b.String())
 		}
@@ -120,8 +132,8 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 	var polls []fsm.Poll
 	res, err := fsm.Wait(context.Background(), trace.NewScript(lines, clk, p), fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work, Archive: archive, Clock: clk, Logger: quiet(),
-		Observer: func(fsm.Entry) {},
-		OnPoll:   func(p fsm.Poll) { polls = append(polls, p) },
+		Observer: func(fsm.Entry) {}, Receipt: propReceipt,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) },
 	})
 	if err != nil && handoff.ErrorKind(err) == "" {
 		return fmt.Sprintf("unexpected error %v", err)
@@ -144,8 +156,13 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 			(pl.State != handoff.Failed || pl.Transitions[len(pl.Transitions)-1].Event != handoff.EventTerminalError) {
 			return fmt.Sprintf("status error at %v did not fail the wait: %s", pl.Elapsed, pl.State)
 		}
+		// Never another prompt's answer.
+		if pl.File == fsm.FileReady && strings.Contains(pl.Content, earlier.ReceiptLine()) ||
+			pl.File == fsm.FileMismatched && !strings.Contains(pl.Content, earlier.ReceiptLine()) {
+			return fmt.Sprintf("file read at %v taken as %s: %q", pl.Elapsed, pl.File, pl.Content)
+		}
 		// Every file read is in the archive, with what was read.
-		if pl.File == fsm.FileReady || pl.File == fsm.FileBlank {
+		if pl.File == fsm.FileReady || pl.File == fsm.FileBlank || pl.File == fsm.FileMismatched {
 			reads++
 			if pl.Archived == "" {
 				return fmt.Sprintf("file read at %v was not archived", pl.Elapsed)
@@ -204,6 +221,9 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 		if !last.At.Equal(want) {
 			return fmt.Sprintf("grace ended at %v, want %v", last.At.Sub(t0), want.Sub(t0))
 		}
+	}
+	if err == nil && res.Source == fsm.SourceFile && strings.Contains(res.Content, "late answer") {
+		return fmt.Sprintf("returned an earlier prompt's answer %q", res.Content)
 	}
 	if errors.Is(err, handoff.ErrTerminalError) != (last.Event == handoff.EventTerminalError) {
 		return fmt.Sprintf("error %v after event %s", err, last.Event)

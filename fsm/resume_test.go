@@ -164,7 +164,7 @@ func TestResumeAtEveryStepEndsAsTheUninterruptedWait(t *testing.T) {
 				if moved {
 					// Died inside the consume, after the file was moved.
 					p, _ := handoff.ResponsePath(work, "analyst")
-					if _, err := responsefile.Consume(p, "analyst", cfg.MaxResponseBytes, responsefile.OpenArchive(cp.ArchiveDir, cp.ArchiveSeq)); err != nil {
+					if _, err := responsefile.Consume(p, "analyst", cfg.MaxResponseBytes, cp.Receipt, responsefile.OpenArchive(cp.ArchiveDir, cp.ArchiveSeq)); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -15,8 +15,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// gated is an agent that works until its gate opens, then writes answer
-// and goes idle. started is closed at its first poll.
+// gated is an agent that, once sent a prompt, works until its gate opens,
+// then writes answer and goes idle. started is closed at its first poll.
 type gated struct {
 	path    string
 	answer  string
@@ -34,6 +34,12 @@ func newGated(path, answer string) *gated {
 
 func (g *gated) Status(ctx context.Context) (handoff.Status, error) {
 	g.once.Do(func() { close(g.started) })
+	g.mu.Lock()
+	sent := g.sent
+	g.mu.Unlock()
+	if sent == 0 {
+		return handoff.StatusIdle, nil // ready for a prompt
+	}
 	select {
 	case <-g.gate:
 	default:

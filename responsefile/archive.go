@@ -51,6 +51,9 @@ const (
 	ArchiveConsumed = ""      // a response that was read and returned
 	ArchiveStale    = "stale" // left over from an earlier dispatch
 	ArchiveEmpty    = "empty" // empty or white space only, treated as absent
+	// ArchiveMismatch: carries another dispatch's receipt, an answer to an
+	// earlier prompt; never returned.
+	ArchiveMismatch = "mismatch"
 )
 
 // Store moves the file at path into the archive as the next numbered entry
@@ -157,18 +160,19 @@ func syncDir(dir string) error {
 }
 
 // findConsumed returns the first response of role archived as consumed
-// (NNN-role.md) or empty (NNN-role.empty.md) with a number after the last
-// one used, and moves the numbering on to it; ok is false when there is
-// none. Stale files are not responses of this wait and are skipped.
-func (a *Archive) findConsumed(role string) (path string, empty, ok bool, err error) {
+// (NNN-role.md), empty (NNN-role.empty.md) or mismatched
+// (NNN-role.mismatch.md) with a number after the last one used, with its
+// kind, and moves the numbering on to it; ok is false when there is none.
+// Stale files are not responses of this wait and are skipped.
+func (a *Archive) findConsumed(role string) (path, kind string, ok bool, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	entries, err := os.ReadDir(a.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, false, nil
+		return "", "", false, nil
 	}
 	if err != nil {
-		return "", false, false, fmt.Errorf("read archive dir: %w", err)
+		return "", "", false, fmt.Errorf("read archive dir: %w", err)
 	}
 	best := 0
 	for _, e := range entries {
@@ -177,16 +181,19 @@ func (a *Archive) findConsumed(role string) (path string, empty, ok bool, err er
 		if !found || nerr != nil || n <= a.next || (best != 0 && n >= best) {
 			continue
 		}
-		switch rest {
-		case role + ".md":
-			best, path, empty = n, filepath.Join(a.dir, e.Name()), false
-		case role + "." + ArchiveEmpty + ".md":
-			best, path, empty = n, filepath.Join(a.dir, e.Name()), true
+		for _, k := range []string{ArchiveConsumed, ArchiveEmpty, ArchiveMismatch} {
+			name := role + ".md"
+			if k != ArchiveConsumed {
+				name = role + "." + k + ".md"
+			}
+			if rest == name {
+				best, path, kind = n, filepath.Join(a.dir, e.Name()), k
+			}
 		}
 	}
 	if best == 0 {
-		return "", false, false, nil
+		return "", "", false, nil
 	}
 	a.next = best
-	return path, empty, true, nil
+	return path, kind, true, nil
 }

@@ -28,7 +28,7 @@ func childConsume(arg string) error {
 			select {} // the signal is on its way
 		}
 	})
-	_, err := responsefile.Consume(path, "analyst", 1<<20, responsefile.OpenArchive(dir, 0))
+	_, err := responsefile.Consume(path, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0))
 	return err
 }
 
@@ -70,7 +70,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 			p := responseFile(t, work, "analyst")
 			os.WriteFile(p, []byte(c.text), 0o644)
 			responsefile.SetFailpoint(func(s string) { steps = append(steps, s) })
-			_, err := responsefile.Consume(p, "analyst", 1<<20, responsefile.OpenArchive(filepath.Join(work, "archive"), 0))
+			_, err := responsefile.Consume(p, "analyst", 1<<20, "", responsefile.OpenArchive(filepath.Join(work, "archive"), 0))
 			responsefile.SetFailpoint(nil)
 			if err != nil || len(steps) < 4 {
 				t.Fatalf("%s: steps %v, %v", c.name, steps, err)
@@ -104,7 +104,7 @@ func TestKilledAtEveryStepOfConsumeLosesNothing(t *testing.T) {
 					}
 				}
 				// The resumed wait finishes the consume.
-				rc, err := responsefile.Recover(p, "analyst", 1<<20, responsefile.OpenArchive(dir, 0))
+				rc, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0))
 				if err != nil || rc.Content != c.text || rc.Blank != handoff.Blank(c.text) {
 					t.Fatalf("%s killed at %q: recovered %q blank %v, %v", c.name, step, rc.Content, rc.Blank, err)
 				}
@@ -126,7 +126,7 @@ func TestRecoverWithNothingToRecoverIsAnError(t *testing.T) {
 	work := t.TempDir()
 	p := responseFile(t, work, "analyst")
 	dir := filepath.Join(work, ".tmp", "run-x")
-	if _, err := responsefile.Recover(p, "analyst", 1<<20, responsefile.OpenArchive(dir, 0)); !errors.Is(err, handoff.ErrResponseFile) {
+	if _, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0)); !errors.Is(err, handoff.ErrResponseFile) {
 		t.Fatalf("%v, want ErrResponseFile", err)
 	}
 	// Stale files and other roles' responses are not this wait's.
@@ -135,7 +135,7 @@ func TestRecoverWithNothingToRecoverIsAnError(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "002-tester.md"), []byte("theirs"), 0o644)
 	os.WriteFile(filepath.Join(dir, "003-analyst.md"), []byte("earlier"), 0o644)
 	os.WriteFile(filepath.Join(dir, "005-analyst.md"), []byte("mine"), 0o644)
-	c, err := responsefile.Recover(p, "analyst", 1<<20, responsefile.OpenArchive(dir, 3))
+	c, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 3))
 	if err != nil || c.Content != "mine" {
 		t.Fatalf("recovered %q, %v; want the one archived after number 3", c.Content, err)
 	}

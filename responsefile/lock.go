@@ -8,9 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/handoff-fsm/handoff-fsm/filelock"
 )
 
 // ErrSlotBusy is wrapped by Lock's error when another dispatch holds the
@@ -41,12 +40,11 @@ func (e *SlotBusyError) Error() string {
 func (e *SlotBusyError) Is(target error) bool { return target == ErrSlotBusy }
 
 // Slot is a response file held by one dispatch: an exclusive OS file lock
-// (flock) on a lock file next to it. The lock belongs to the open file, so
-// it holds across processes and between goroutines of one process alike,
-// and the kernel releases it when the holder dies.
+// (filelock: flock) on a lock file next to it. The lock belongs to the open
+// file, so it holds across processes and between goroutines of one process
+// alike, and the kernel releases it when the holder dies.
 type Slot struct {
-	f    *os.File
-	path string
+	l *filelock.Lock
 }
 
 // LockPath is the lock file of the response file at path: .<name>.lock in
@@ -56,9 +54,6 @@ func LockPath(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
-// slotRetry is how often a waiting Lock tries again.
-const slotRetry = 20 * time.Millisecond
-
 // Lock takes the slot of the response file at path (role and workdir name
 // it in errors). When another dispatch holds it, Lock returns a
 // *SlotBusyError (errors.Is ErrSlotBusy) at once, or with wait it tries
@@ -66,71 +61,20 @@ const slotRetry = 20 * time.Millisecond
 // must exist (EnsureDir).
 func Lock(ctx context.Context, path, role, workdir string, wait bool) (*Slot, error) {
 	lp := LockPath(path)
-	for {
-		s, err := tryLock(lp)
-		if s != nil || !errors.Is(err, ErrSlotBusy) {
-			return s, err
-		}
-		if !wait {
-			return nil, &SlotBusyError{Role: role, Workdir: workdir, PID: holder(lp)}
-		}
-		t := time.NewTimer(slotRetry)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-	}
-}
-
-// tryLock takes the lock once; the error wraps ErrSlotBusy when it is held.
-func tryLock(lp string) (*Slot, error) {
-	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
-	}
-	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, ErrSlotBusy
-		}
-		return nil, fmt.Errorf("response slot lock %s: %w", lp, err)
-	}
 	// The holder's pid, for the message another dispatch gets.
-	pid := []byte(strconv.Itoa(os.Getpid()) + "\n")
-	if err := f.Truncate(0); err == nil {
-		_, _ = f.WriteAt(pid, 0)
+	l, err := filelock.Acquire(ctx, lp, 0o644, []byte(strconv.Itoa(os.Getpid())+"\n"), wait)
+	switch {
+	case errors.Is(err, filelock.ErrHeld):
+		return nil, &SlotBusyError{Role: role, Workdir: workdir, PID: holder(lp)}
+	case err != nil:
+		return nil, fmt.Errorf("response slot %w", err)
 	}
-	return &Slot{f: f, path: lp}, nil
-}
-
-func flock(f *os.File, how int) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) {
-		for {
-			ferr = unix.Flock(int(fd), how)
-			if !errors.Is(ferr, unix.EINTR) {
-				return
-			}
-		}
-	}); err != nil {
-		return err
-	}
-	return ferr
+	return &Slot{l: l}, nil
 }
 
 // holder reads the pid the holder wrote into the lock file; 0 if none yet.
 func holder(lp string) int {
-	b, err := os.ReadFile(lp)
-	if err != nil {
-		return 0
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	pid, err := strconv.Atoi(strings.TrimSpace(string(filelock.Holder(lp))))
 	if err != nil || pid <= 0 {
 		return 0
 	}
@@ -138,16 +82,12 @@ func holder(lp string) int {
 }
 
 // Path is the lock file.
-func (s *Slot) Path() string { return s.path }
+func (s *Slot) Path() string { return s.l.Path() }
 
 // Release frees the slot. Releasing twice is harmless.
 func (s *Slot) Release() error {
-	if s == nil || s.f == nil {
+	if s == nil {
 		return nil
 	}
-	f := s.f
-	s.f = nil
-	// Closing the file drops the lock; the pid is left for no one to read
-	// (the next holder overwrites it).
-	return f.Close()
+	return s.l.Release()
 }

@@ -165,20 +165,59 @@ func ProblemOf(err error) Problem {
 type Consumed struct {
 	// Content is the file's text, byte for byte what the archived file holds.
 	Content string
-	// Blank: the file held nothing but white space (handoff.Blank); it was
+	// Answer is Content without its receipt line (handoff.SplitReceipt):
+	// the response to return. It is Content when the file has none.
+	Answer string
+	// Receipt is the receipt the file's first line carried; "" for none.
+	Receipt handoff.Receipt
+	// Blank: the answer is nothing but white space (handoff.Blank); it was
 	// archived as such and counts as no answer.
 	Blank bool
+	// Mismatched: the file carries a receipt that is not the one the
+	// dispatch expects: an answer to another prompt. It was archived as
+	// such and is not this dispatch's answer.
+	Mismatched bool
 	// Archived is where the file now is.
 	Archived string
 }
 
+// kind is the archive kind the content's classification names.
+func (c Consumed) kind() string {
+	switch {
+	case c.Mismatched:
+		return ArchiveMismatch
+	case c.Blank:
+		return ArchiveEmpty
+	}
+	return ArchiveConsumed
+}
+
+// classify reads the receipt off content and says what it is for a
+// dispatch expecting want ("" takes any receipt, or none). A file without a
+// receipt line is taken as the answer: an agent or a person that does not
+// copy the instruction's command exactly still gets through (the stale file
+// of an earlier dispatch is archived before each prompt is sent).
+func classify(content string, want handoff.Receipt) Consumed {
+	answer, got, found := handoff.SplitReceipt(content)
+	c := Consumed{Content: content, Answer: answer, Receipt: got}
+	switch {
+	case found && want != "" && !want.Matches(got):
+		c.Mismatched = true
+	case handoff.Blank(answer):
+		c.Blank = true
+	}
+	return c
+}
+
 // Consume takes the response file at path away for good. It opens it as Read
 // does (an unusable file is an error and stays in place), moves it into the
-// archive — as NNN-role.md, or NNN-role.empty.md when blank — makes the move
-// durable, and only then returns the content, read from the moved file. So a
-// process killed at any point leaves the response either at path or in the
-// archive, never nowhere and never half.
-func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
+// archive — as NNN-role.md; NNN-role.empty.md when its answer is blank;
+// NNN-role.mismatch.md when it carries a receipt other than want (want ""
+// accepts any) — makes the move durable, and only then returns the
+// content, read from the moved file. So a process killed at any point
+// leaves the response either at path or in the archive, never nowhere and
+// never half.
+func Consume(path, role string, max int64, want handoff.Receipt, a *Archive) (Consumed, error) {
 	f, present, err := open(path, max)
 	if f == nil {
 		if err == nil && !present {
@@ -198,11 +237,11 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 		return Consumed{}, fmt.Errorf("%w (the file is kept in the archive as %s)", err, archived)
 	}
 	failpoint("consume: read")
-	c := Consumed{Content: content, Archived: archived}
-	if handoff.Blank(content) {
-		c.Blank = true
+	c := classify(content, want)
+	c.Archived = archived
+	if k := c.kind(); k != ArchiveConsumed {
 		// Named for what it is; a failure leaves it archived all the same.
-		if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
+		if renamed, err := a.rename(archived, role, k); err == nil {
 			c.Archived = renamed
 		}
 		failpoint("consume: blank renamed")
@@ -215,17 +254,17 @@ func Consume(path, role string, max int64, a *Archive) (Consumed, error) {
 // number it had before that Consume began (OpenArchive). If the response
 // was already moved, it is the first one of role archived after that
 // number, and Recover returns its content as Consume would have (a blank
-// one is named .empty, as Consume names it); otherwise the file is still at
-// path and is consumed now. Either way the content is byte for byte the
-// archived file's. Neither at path nor in the archive is an error wrapping
-// handoff.ErrResponseFile.
-func Recover(path, role string, max int64, a *Archive) (Consumed, error) {
-	archived, empty, ok, err := a.findConsumed(role)
+// one is named .empty, a mismatched one .mismatch, as Consume names them);
+// otherwise the file is still at path and is consumed now. Either way the
+// content is byte for byte the archived file's. Neither at path nor in the
+// archive is an error wrapping handoff.ErrResponseFile.
+func Recover(path, role string, max int64, want handoff.Receipt, a *Archive) (Consumed, error) {
+	archived, kind, ok, err := a.findConsumed(role)
 	if err != nil {
 		return Consumed{}, err
 	}
 	if !ok {
-		return Consume(path, role, max, a)
+		return Consume(path, role, max, want, a)
 	}
 	f, _, err := open(archived, max)
 	if f == nil {
@@ -239,13 +278,11 @@ func Recover(path, role string, max int64, a *Archive) (Consumed, error) {
 	if err != nil {
 		return Consumed{}, err
 	}
-	c := Consumed{Content: content, Archived: archived}
-	if handoff.Blank(content) {
-		c.Blank = true
-		if !empty {
-			if renamed, err := a.rename(archived, role, ArchiveEmpty); err == nil {
-				c.Archived = renamed
-			}
+	c := classify(content, want)
+	c.Archived = archived
+	if k := c.kind(); k != kind && k != ArchiveConsumed {
+		if renamed, err := a.rename(archived, role, k); err == nil {
+			c.Archived = renamed
 		}
 	}
 	return c, nil

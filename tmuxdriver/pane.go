@@ -70,6 +70,9 @@ type Options struct {
 	// control-mode client instead (no process per poll), falling back to
 	// Server.Run by itself.
 	Runner Runner
+	// Processes tells when the pane's process started, for Identity;
+	// HostProcesses if nil.
+	Processes ProcessStarts
 }
 
 // Runner runs one tmux command line, as Server.Run does.
@@ -290,13 +293,15 @@ func (p *Pane) alive(s Snapshot) error {
 
 // Send delivers text to the agent as one message: it loads the text into a
 // uniquely named tmux buffer from stdin, pastes it with bracketed paste
-// (deleting the buffer), waits EnterDelay and until the paste shows (for up
-// to VerifyTimeout: on a loaded machine an agent draws it late, and an
-// Enter before that is taken as part of the paste), and presses Enter as a
-// separate key. It then watches the screen for up to VerifyTimeout; if the
-// screen has not changed since the paste (the agent took the Enter as part
-// of the paste), it presses Enter once more. CRLF line breaks are sent as
-// LF.
+// (deleting the buffer), waits EnterDelay, until the paste shows (for up
+// to VerifyTimeout: on a loaded machine an agent draws it late) and until
+// the screen holds still (an agent may still be folding the paste into a
+// placeholder; an Enter pressed while the paste is digested is taken as
+// part of it), and presses Enter as a separate key. It then watches the
+// screen for up to VerifyTimeout; while the screen shows no more than an
+// empty line added (the agent took the Enter as part of the paste), it
+// presses Enter again, up to maxEnters times, watching longer each time.
+// CRLF line breaks are sent as LF.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -343,6 +348,13 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 				return err
 			}
 		}
+	}
+	// A busy agent may still be drawing the paste (Claude Code folds it
+	// into "[Pasted text #1]" late on a loaded machine): that change would
+	// pass for the prompt's submission below, and an Enter pressed while
+	// the paste is digested can be swallowed. So let the screen settle.
+	if err := p.awaitStill(ctx, p.o.VerifyTimeout); err != nil {
+		return fmt.Errorf("send: %w", err)
 	}
 	for attempt := 1; ; attempt++ {
 		// The screen right before Enter, taken in the same tmux process
@@ -411,6 +423,30 @@ func (p *Pane) awaitChange(ctx context.Context, before string, d time.Duration) 
 		}
 		if time.Now().After(deadline) {
 			return false, nil
+		}
+	}
+}
+
+// awaitStill polls the visible screen until two looks 50 ms apart agree,
+// or max has passed (an animated screen never holds still; Send then goes
+// on as before).
+func (p *Pane) awaitStill(ctx context.Context, max time.Duration) error {
+	deadline := time.Now().Add(max)
+	prev := ""
+	for first := true; ; first = false {
+		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		if err != nil {
+			return p.paneErr(err)
+		}
+		if !first && significant(now) == prev {
+			return nil
+		}
+		prev = significant(now)
+		if time.Now().After(deadline) {
+			return nil
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return err
 		}
 	}
 }

@@ -25,7 +25,7 @@ func TestSendArrivesIntact(t *testing.T) {
 		"10,000 characters":            strings.Repeat("0123456789", 1000),
 		"many lines":                   strings.Join(many, "\n"),
 		"tabs and blank lines":         "first\n\n\tindented\n   spaced\n\nlast",
-		"response file instruction":    handoff.WithInstruction("Do the thing.", "/tmp/dir with space/it's/analyst_summary.md"),
+		"response file instruction":    handoff.WithInstruction("Do the thing.", "/tmp/dir with space/it's/analyst_summary.md", "TESTRECEIPTAAAAAAAAA"),
 	}
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -113,14 +113,15 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 	}
 }
 
-// Gemini CLI under load swallows more than one Enter after a paste: Send
+// Gemini CLI under load swallows more than one Enter after a paste (here
+// the agent takes the first two as new lines, whenever they come): Send
 // goes on pressing Enter while the screen shows only a new empty line.
 func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
 	srv := testServer(t)
-	p, out := echoPane(t, srv, "AGENT_SWALLOW=1500ms")
+	p, out := echoPane(t, srv, "AGENT_SWALLOW_ENTERS=2")
 	quick, err := tmuxdriver.New(tmuxdriver.Options{
 		Server: srv, Target: p.Target(), Classifier: testClassifier{},
-		EnterDelay: time.Millisecond, VerifyTimeout: 900 * time.Millisecond,
+		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -132,8 +133,8 @@ func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 	b, err := os.ReadFile(out + ".swallowed")
-	if n := strings.Count(string(b), "yes"); err != nil || n < 2 {
-		t.Fatalf("%d Enters swallowed (%v): the test needs two to prove anything", n, err)
+	if n := strings.Count(string(b), "yes"); err != nil || n != 2 {
+		t.Fatalf("%d Enters swallowed (%v), want the agent's two", n, err)
 	}
 	if _, err := os.Stat(out + ".2"); err == nil {
 		t.Fatal("the prompt was submitted twice")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Private is a tmux server of one's own, on a fresh socket name, with one
@@ -48,6 +49,9 @@ type PrivateOptions struct {
 	RemainOnExit bool
 }
 
+// startTimeout bounds the call that starts a private server.
+const startTimeout = 30 * time.Second
+
 // StartPrivate starts a private tmux server. It reads no tmux
 // configuration file (-f /dev/null), so runs are the same on every machine.
 func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
@@ -84,7 +88,11 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	if opts.KeepAlive {
 		args = append(args, ";", "new-window", "-d", "-t", opts.Session+":", "sleep 86400")
 	}
-	out, err := p.Run(ctx, nil, args...)
+	// Starting a server (fork, socket, first pane) is the slowest call
+	// there is; on a loaded machine it can take longer than a look may.
+	starter := p.Server
+	starter.Timeout = max(starter.Timeout, startTimeout)
+	out, err := starter.Run(ctx, nil, args...)
 	if err != nil {
 		_ = p.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("start a private tmux server: %w", err)

@@ -33,13 +33,16 @@ type Recorder struct {
 	err     error
 }
 
-// NewRecorder writes cfg as the trace's first line to w and returns a
-// Recorder for a wait with that config. Pass its Poll method as
+// NewRecorder writes cfg and the dispatch's receipt (the one given to
+// fsm.Options.Receipt; "" for none) as the trace's first line to w and
+// returns a Recorder for a wait with that config. Pass its Poll method as
 // fsm.Options.OnPoll.
-func NewRecorder(w io.Writer, cfg handoff.Config) (*Recorder, error) {
+func NewRecorder(w io.Writer, cfg handoff.Config, receipt handoff.Receipt) (*Recorder, error) {
 	cfg = cfg.WithDefaults()
 	r := &Recorder{enc: NewEncoder(w)}
-	if err := r.enc.Config(ConfigOf(cfg)); err != nil {
+	c := ConfigOf(cfg)
+	c.Receipt = receipt
+	if err := r.enc.Config(c); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -56,9 +59,10 @@ func (r *Recorder) Poll(p fsm.Poll) {
 	st := p.Status
 	l := Line{At: p.Elapsed, Status: &st}
 	switch p.File {
-	case fsm.FileReady, fsm.FileBlank:
-		// What the engine consumed (and archived): the replayed agent
-		// writes it at this moment, and the replay consumes it too.
+	case fsm.FileReady, fsm.FileBlank, fsm.FileMismatched:
+		// What the engine consumed (and archived), receipt line included:
+		// the replayed agent writes it at this moment, and the replay
+		// consumes it too.
 		c := p.Content
 		l.File = &c
 	case fsm.FileUnusable:

@@ -20,7 +20,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
 	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, cfg)
+	rec, err := trace.NewRecorder(&buf, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = time.Second, 10*time.Second, 3*time.Second, true
 	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, cfg)
+	rec, err := trace.NewRecorder(&buf, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -183,6 +183,9 @@ type ReplayOptions struct {
 	Workdir string
 	// Role names the response file; "" is "analyst".
 	Role string
+	// Receipt is the dispatch's receipt; "" takes the trace config's (and
+	// with none there, any file is taken).
+	Receipt handoff.Receipt
 	// Logger receives the engine's logs; nil discards them.
 	Logger *slog.Logger
 }
@@ -195,7 +198,12 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 	if opts.Role == "" {
 		opts.Role = "analyst"
 	}
+	if opts.Receipt == "" && t.Config != nil {
+		opts.Receipt = t.Config.Receipt
+	}
 	opts.Config = opts.Config.WithDefaults()
+	// A trace starts at the paste: there is no agent to look at before it.
+	opts.Config.QueueWhenBusy = true
 	if err := opts.Config.Validate(); err != nil {
 		return Report{}, fmt.Errorf("replay: %w", err)
 	}
@@ -236,6 +244,7 @@ func Replay(ctx context.Context, t Trace, opts ReplayOptions) (Report, error) {
 		Clock:    clk,
 		Logger:   opts.Logger,
 		Observer: func(fsm.Entry) {},
+		Receipt:  opts.Receipt,
 	})
 	if serr := script.Err(); serr != nil {
 		return Report{}, fmt.Errorf("replay: %w", serr)

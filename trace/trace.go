@@ -8,6 +8,11 @@
 //
 //	{"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}
 //
+// The config may also give the dispatch's "receipt" (handoff.Receipt): a
+// "file" whose first line carries another receipt is then an earlier
+// prompt's answer (answer_mismatched), as it was live. Without one, any
+// file is taken.
+//
 // Every other line is a moment, "at" seconds after dispatch, in order (equal
 // times are applied in file order), with any of:
 //
@@ -70,6 +75,9 @@ type Config struct {
 	MaxAnswers       *int
 	AnswerCooldown   *time.Duration
 	StartOnOutput    *bool
+	// Receipt is the dispatch's receipt; "" for none (any file is taken).
+	// It is not part of handoff.Config: Replay reads it from here.
+	Receipt handoff.Receipt
 }
 
 // ConfigOf returns the trace configuration that sets every field of cfg the
@@ -224,6 +232,7 @@ type configJSON struct {
 	MaxAnswers       *int     `json:"max_answers,omitempty"`
 	AnswerCooldown   *seconds `json:"answer_cooldown,omitempty"`
 	StartOnOutput    *bool    `json:"start_on_output,omitempty"`
+	Receipt          string   `json:"receipt,omitempty"`
 }
 
 type lineJSON struct {
@@ -339,7 +348,7 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
 	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict", "max_response_bytes",
-		"max_poll_failures", "reminders", "auto_answer", "max_answers", "answer_cooldown", "start_on_output"); err != nil {
+		"max_poll_failures", "reminders", "auto_answer", "max_answers", "answer_cooldown", "start_on_output", "receipt"); err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
 	var c Config
@@ -366,6 +375,16 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 			if err := json.Unmarshal(v, dst); err != nil {
 				return Config{}, fmt.Errorf(`"config": %q: %v`, key, err)
 			}
+		}
+	}
+	receipt, err := stringField(fields, "receipt")
+	if err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
+	}
+	if receipt != nil {
+		c.Receipt = handoff.Receipt(*receipt)
+		if err := c.Receipt.Validate(); err != nil {
+			return Config{}, fmt.Errorf(`"config": "receipt": %w`, err)
 		}
 	}
 	return c, nil
@@ -459,7 +478,7 @@ func (e *Encoder) Config(c Config) error {
 		ResponseTimeout: (*seconds)(c.ResponseTimeout), Strict: c.Strict,
 		MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures, Reminders: c.Reminders,
 		AutoAnswer: c.AutoAnswer, MaxAnswers: c.MaxAnswers, AnswerCooldown: (*seconds)(c.AnswerCooldown),
-		StartOnOutput: c.StartOnOutput,
+		StartOnOutput: c.StartOnOutput, Receipt: string(c.Receipt),
 	}})
 }
 

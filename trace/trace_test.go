@@ -135,6 +135,7 @@ func TestReadRejectsMalformedTracesNamingTheLine(t *testing.T) {
 		"config with a moment":  {`{"config":{"poll":1},"at":0}`, 1, `only "config"`},
 		"bad duration string":   {`{"config":{"poll":"soon"}}`, 1, "Go duration"},
 		"negative config":       {`{"config":{"idle_grace":-3}}`, 1, "non-negative"},
+		"bad receipt":           {`{"config":{"receipt":"x'; rm -rf /"}}`, 1, `"receipt"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := trace.Read(strings.NewReader(tc.text))
@@ -154,6 +155,7 @@ func TestWriteThenReadRoundTrips(t *testing.T) {
 	st := func(s handoff.Status) *handoff.Status { return &s }
 	str := func(s string) *string { return &s }
 	cfg := trace.ConfigOf(handoff.Config{Poll: 250 * time.Millisecond, IdleGrace: 4 * time.Second, ResponseTimeout: time.Hour, Fallback: true})
+	cfg.Receipt = "OURSRECEIPTAAAAAAAAA"
 	in := trace.Trace{Config: &cfg, Lines: []trace.Line{
 		{At: 0, Status: st("idle")},
 		{At: 1234567 * time.Microsecond, Status: st("processing"), LastOutput: str("…working \"hard\"\n")},
@@ -164,7 +166,7 @@ func TestWriteThenReadRoundTrips(t *testing.T) {
 	if err := trace.Write(&b, in); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), `{"config":{"poll":0.25,"idle_grace":4,"response_timeout":3600,"strict":false}}`+"\n") {
+	if !strings.HasPrefix(b.String(), `{"config":{"poll":0.25,"idle_grace":4,"response_timeout":3600,"strict":false,"receipt":"OURSRECEIPTAAAAAAAAA"}}`+"\n") {
 		t.Errorf("config line written as:\n%s", b.String())
 	}
 	out, err := trace.Read(&b)

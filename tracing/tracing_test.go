@@ -20,15 +20,20 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
-// agent works on the first look, then writes its answer and is idle.
+// agent is idle until sent a prompt, works on the first look after it,
+// then writes its answer and is idle.
 type agent struct {
 	path  string
+	sent  bool
 	looks int
 	never bool // never writes
 }
 
-func (a *agent) Send(context.Context, string) error { return nil }
+func (a *agent) Send(context.Context, string) error { a.sent = true; return nil }
 func (a *agent) Status(context.Context) (handoff.Status, error) {
+	if !a.sent {
+		return handoff.StatusIdle, nil // ready for a prompt
+	}
 	a.looks++
 	if a.looks == 1 {
 		return handoff.StatusProcessing, nil

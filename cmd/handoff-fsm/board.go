@@ -22,6 +22,8 @@ type boardRow struct {
 	Status   handoff.Status `json:"status"`
 	Since    time.Time      `json:"since"` // when the pane entered Status
 	Reason   string         `json:"reason,omitempty"`
+	// Note says which dispatch holds the pane, or timed out on it.
+	Note string `json:"note,omitempty"`
 }
 
 // runBoard watches every pane of a tmux server: one line per pane —
@@ -43,6 +45,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitFailure
 		}
+		// Which dispatch holds each pane, or timed out on it: one tmux call.
+		ids, _ := srv.Identities(ctx, nil)
 		seen := map[string]bool{}
 		for _, p := range panes {
 			seen[p.id] = true
@@ -64,9 +68,17 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			if err != nil {
 				st, reason = handoff.StatusError, err.Error()
 			}
+			note := ""
+			if id, ok := ids[p.id]; ok && err == nil {
+				note = dispatchesOn(id, st).Note
+			}
 			r := rows[p.id]
-			if r == nil || r.Status != st || r.Provider != name {
-				r = &boardRow{Pane: p.id, Target: p.target, Provider: name, Status: st, Since: time.Now(), Reason: reason}
+			if r == nil || r.Status != st || r.Provider != name || r.Note != note {
+				since := time.Now()
+				if r != nil && r.Status == st {
+					since = r.Since
+				}
+				r = &boardRow{Pane: p.id, Target: p.target, Provider: name, Status: st, Since: since, Reason: reason, Note: note}
 				rows[p.id] = r
 				if !live {
 					if err := json.NewEncoder(stdout).Encode(r); err != nil {
@@ -126,12 +138,15 @@ func drawBoard(w io.Writer, rows map[string]*boardRow) {
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(rows[a].Target, rows[b].Target) })
 	var b strings.Builder
 	b.WriteString("\x1b[H\x1b[2J")
-	fmt.Fprintf(&b, "%-6s %-16s %-8s %-19s %8s  %s\n", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON")
+	fmt.Fprintf(&b, "%-6s %-16s %-8s %-19s %8s  %s\n", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON / DISPATCH")
 	for _, id := range ids {
 		r := rows[id]
 		reason := r.Reason
-		if len(reason) > 60 {
-			reason = reason[:60] + "…"
+		if r.Note != "" {
+			reason = r.Note
+		}
+		if len(reason) > 100 {
+			reason = reason[:100] + "…"
 		}
 		fmt.Fprintf(&b, "%-6s %-16s %-8s %-19s %8s  %s\n", r.Pane, r.Target, r.Provider, r.Status,
 			time.Since(r.Since).Round(time.Second), reason)

@@ -37,6 +37,7 @@ const (
 	exitNoFile    = 5 // strict mode: the agent went quiet without writing its file
 	exitTimeout   = 6 // the response timeout passed while the agent still worked
 	exitNeedsUser = 7 // the agent kept waiting for the user after the automatic answers ran out
+	exitBusy      = 8 // before pasting, the agent stayed busy for the busy wait; nothing was sent
 	exitFailure   = 1 // anything else: bad input, tmux missing, I/O errors
 	exitUsage     = 2 // bad flags or arguments
 )
@@ -96,8 +97,9 @@ func usage(w io.Writer, cmds map[string]command) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintf(w, "\nexit codes: %d done (response file), %d done (fallback: last output), %d terminal error,\n"+
-		"  %d no response file (strict), %d timeout, %d needs the user, %d usage error, %d other errors\n",
-		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitNeedsUser, exitUsage, exitFailure)
+		"  %d no response file (strict), %d timeout, %d needs the user, %d agent busy (nothing sent),\n"+
+		"  %d usage error, %d other errors\n",
+		exitOK, exitFallback, exitTerminal, exitNoFile, exitTimeout, exitNeedsUser, exitBusy, exitUsage, exitFailure)
 }
 
 // newFlagSet returns the flag set of subcommand name: its errors go to

@@ -21,7 +21,13 @@ func startRelAgent(t *testing.T, simArgs ...string) *agent {
 	t.Helper()
 	requireTmux(t)
 	srv := tmuxdriver.Server{Socket: fmt.Sprintf("hfrel-%d-%d", os.Getpid(), time.Now().UnixNano()%1e9)}
-	workdir := t.TempDir()
+	return startRelAgentOn(t, srv, t.TempDir(), simArgs...)
+}
+
+// startRelAgentOn is startRelAgent on the server srv (which must not run
+// yet), with workdir as the agent's folder.
+func startRelAgentOn(t *testing.T, srv tmuxdriver.Server, workdir string, simArgs ...string) *agent {
+	t.Helper()
 	cmd := "exec env " + asCLI + "=1 " + handoff.ShellQuote(os.Args[0]) + " sim-agent --cwd " + handoff.ShellQuote(workdir)
 	for _, a := range simArgs {
 		cmd += " " + handoff.ShellQuote(a)

@@ -15,6 +15,11 @@ and settings, and ends exactly as the uninterrupted wait would have: the same ou
 response on stdout, the same exit code (see send -h). A response the dead process had already
 moved into the archive is taken from there. The state file is kept current as send keeps it.
 
+The state file knows the pane the prompt went to (its tmux pane id, its process and the
+server's, with their start times): when the target now names another pane, the pane runs
+another process, or the tmux server was restarted, resume ends at once with a terminal error
+(exit 4) saying what changed, and sends nothing.
+
 A state file whose dispatch had finished prints the recorded outcome again, with its exit code,
 without touching the pane. A malformed state file is an error naming the field (exit 2).
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,15 @@ transition and, on a terminal, a live progress line.
 One response file is one slot: while a dispatch waits on it, a second one to the same role and
 workdir (another send, or a resume) is refused at once (exit 1) with the holder's pid, unless
 --wait-slot. The lock (<workdir>/.tmp/agent-responses/.<file>.lock) dies with its process.
+One pane takes one dispatch at a time too, whatever the role: a second send to a pane that is
+taken is refused at once (exit 1) naming the holder (pid, role, since when), unless --wait-slot.
+That lock lives in a per-user folder ($XDG_RUNTIME_DIR/handoff-fsm or <tmp>/handoff-fsm-<uid>).
+
+Before pasting, send looks at the agent: one that works or waits for the user would queue the
+prompt and answer it after its current turn, so send waits up to --busy-wait for a ready prompt
+and otherwise ends with exit 8, sending nothing. --when-busy=queue pastes anyway. A dispatch
+that times out (exit 6) leaves the pane marked busy with it: the next send, status and the
+board (watch without --target) say so, until a later dispatch sees the agent ready.
 
 roles: %s
   (any other name — letters, digits, _ and - — is a role of your own, with the response file
@@ -44,6 +54,8 @@ exit codes:
   5  no response file: the agent went quiet for the idle grace without writing it (strict)
   6  timeout: the response timeout passed while the agent still worked
   7  needs the user: the agent still waited for an answer after --auto-answer ran out
+  8  agent busy: before pasting, the agent worked or waited for the user for all of --busy-wait;
+     nothing was sent
   2  usage error
   1  anything else (tmux missing, I/O errors, interrupted)
 
@@ -78,6 +90,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
 	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
+	busyWait := durationVar(fs, "busy-wait", def.BusyWait, "before pasting, wait up to this long for an agent that works or waits for the user to show a ready prompt; then exit 8, nothing sent (0: fail at once when busy)")
+	whenBusy := fs.String("when-busy", "wait", "wait: no paste into a busy agent (see --busy-wait); queue: paste anyway, into the agent's own queue")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -115,6 +129,14 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
 	cfg.StartOnOutput = *startOnOutput
 	cfg.MaxPollFailures = *pollFailures
+	cfg.BusyWait = busyWait.d
+	switch *whenBusy {
+	case "wait":
+	case "queue":
+		cfg.QueueWhenBusy = true
+	default:
+		return usageErr("--when-busy %q: want wait or queue", *whenBusy)
+	}
 	if err := cfg.Validate(); err != nil {
 		return usageErr("%v", err)
 	}
@@ -270,6 +292,13 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	if err != nil {
 		return nil, fsm.Result{}, err
 	}
+	// The receipt is settled here, not in the engine, so a recording
+	// carries it.
+	if d.resume != nil {
+		opts.Receipt = d.resume.Receipt
+	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
+		return nil, fsm.Result{}, err
+	}
 	if d.events {
 		if stop := d.watch(path, &opts); stop != nil {
 			defer stop()
@@ -282,7 +311,7 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
 		defer f.Close()
-		rec, err = trace.NewRecorder(f, d.cfg)
+		rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
 		if err != nil {
 			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
 		}
@@ -341,6 +370,11 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		// The prompt never reached the agent: the terminal is gone before
 		// the first poll, which is a terminal error all the same.
 		rep = &trace.Report{Outcome: "failed", Error: "terminal_error", Transitions: []trace.Transition{}}
+	}
+	if rep == nil && errors.Is(err, handoff.ErrAgentBusy) {
+		// Refused before sending: no transition, an ending all the same.
+		o, _ := handoff.FailureOf(err)
+		rep = &trace.Report{Outcome: "failed", Error: o.Name, Transitions: []trace.Transition{}}
 	}
 	if asJSON && rep != nil {
 		if jerr := writeJSON(stdout, rep); jerr != nil {

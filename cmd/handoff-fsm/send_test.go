@@ -125,6 +125,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTimeout}, exitTimeout},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNeedsUser}, exitNeedsUser},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrResponseFile}, exitFailure},
+		{fsm.Result{}, &fsm.BusyError{Role: "analyst", Status: handoff.StatusProcessing}, exitBusy},
 		{fsm.Result{}, context.Canceled, exitFailure},
 	}
 	for _, c := range cases {
@@ -144,7 +145,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
 		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser,
-		"unusable_response_file": exitFailure}
+		"unusable_response_file": exitFailure, "agent_busy": exitBusy}
 	outcomes := handoff.Outcomes()
 	if len(outcomes) != len(want) {
 		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))
@@ -188,7 +189,7 @@ func TestHookMarksTheCodexTurnOfTheResponseFileInTheInput(t *testing.T) {
 	if err := responsefile.EnsureDir(work); err != nil {
 		t.Fatal(err)
 	}
-	prompt := handoff.WithInstruction("Run the tests.", path)
+	prompt := handoff.WithInstruction("Run the tests.", path, "TESTRECEIPTAAAAAAAAA")
 	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "t1",
 		"input-messages": []string{prompt}, "last-assistant-message": "done"})
 	var stderr bytes.Buffer

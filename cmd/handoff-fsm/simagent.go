@@ -27,6 +27,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	answer := fs.String("answer", "", "write this text to the response file instead of a generated answer")
 	jitter := durationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
 	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
+	workUntil := fs.String("work-until", "", "keep each turn working until this file exists (tests decide when the agent is done)")
 	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
@@ -42,7 +43,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	agent, err := simagent.New(simagent.Options{
 		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
-		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answer: *answer,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answer: *answer, WorkUntil: *workUntil,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sim-agent: %v\n", err)

@@ -40,8 +40,10 @@ type dispatchState struct {
 	Workdir string      `json:"workdir"` // absolute
 	Config  stateConfig `json:"config"`
 	// Wait is the engine's checkpoint: the core's snapshot, the journal, the
-	// archive folder and its last number. Absent only in a state file
-	// written before the prompt was sent.
+	// archive folder and its last number, and the pane's identity (its id,
+	// its process and the server's, with their start times: resume ends
+	// with a terminal error when the target now names another pane).
+	// Absent only in a state file written before the prompt was sent.
 	Wait *fsm.Checkpoint `json:"wait,omitempty"`
 	// Finished is the outcome, once there is one.
 	Finished *finishedState `json:"finished,omitempty"`
@@ -178,6 +180,15 @@ func (st *dispatchState) validate() error {
 	}
 	if _, err := fsm.Resume(cfg, w.Core); err != nil {
 		return fieldErr("wait.core", "%v", err)
+	}
+	if w.Pane != nil {
+		if err := w.Pane.Validate(); err != nil {
+			var fe *handoff.PaneFieldError
+			if errors.As(err, &fe) {
+				return fieldErr("wait.pane."+fe.Field, "%s", fe.Problem)
+			}
+			return fieldErr("wait.pane", "%v", err)
+		}
 	}
 	if w.Core.State.Final() {
 		return fieldErr("wait.core.state", "%s, but the state file has no finished outcome", w.Core.State)

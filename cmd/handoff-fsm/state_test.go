@@ -24,6 +24,8 @@ func validState() *dispatchState {
 			Journal: []fsm.Entry{{At: t0.Add(2 * time.Second), From: handoff.AwaitingStart, To: handoff.Working,
 				Event: handoff.EventActive, Status: "processing"}},
 			ArchiveDir: "/work/proj/.tmp/run-20260304T050607.000Z", ArchiveSeq: 1,
+			Pane: &handoff.PaneIdentity{Server: "/tmp/tmux-1000/agents", ServerPID: 100, ServerStarted: "2026-03-04T05:00:00Z",
+				Pane: "%3", PID: 101, Started: "59963 ticks after boot"},
 		}}
 }
 
@@ -90,6 +92,10 @@ func TestMalformedStateFilesNameTheField(t *testing.T) {
 		{"wait.core.state", func(s *dispatchState) {
 			s.Wait.Core.State, s.Wait.Core.End = handoff.Done, handoff.EventFileReady
 		}, ""},
+		{"wait.pane.server", func(s *dispatchState) { s.Wait.Pane.Server = "" }, ""},
+		{"wait.pane.pid", func(s *dispatchState) { s.Wait.Pane.PID = 0 }, ""},
+		{"wait.pane.started", func(s *dispatchState) { s.Wait.Pane.Started = "" }, ""},
+		{"wait.pane.server_pid", nil, `{"version":1,"wait":{"pane":{"server_pid":"x"}}}`},
 		{"finished.exit", func(s *dispatchState) { s.Finished = &finishedState{Exit: 42, Report: trace.Report{Outcome: "done"}} }, ""},
 		{"finished.report.outcome", func(s *dispatchState) { s.Finished = &finishedState{Exit: 0, Report: trace.Report{Outcome: "meh"}} }, ""},
 		{"finished.report.error", func(s *dispatchState) {

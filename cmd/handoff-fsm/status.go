@@ -10,13 +10,17 @@ import (
 )
 
 // runStatus prints the classifier's verdict on a live pane as one JSON
-// object, the same shape classify prints: {"status","reason","signals"}.
-// A pane that is gone, dead or back at a shell prints status "error" with
-// the reason and exits 4.
+// object, the same shape classify prints: {"status","reason","signals"},
+// and, when there are any, the dispatch holding the pane and the one that
+// timed out on it ("dispatch", "timed_out", "note"). A pane that is gone,
+// dead or back at a shell prints status "error" with the reason and exits
+// 4.
 func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("status", "usage: handoff-fsm status --target T [--socket NAME | --socket-path PATH] [flags]\n"+
 		"\nPrints the classified status of a live tmux pane as one line of JSON:\n"+
-		`{"status":…,"reason":…,"signals":{…}}. Exit 4 when the pane, its agent or the server is gone.`+"\n"+
+		`{"status":…,"reason":…,"signals":{…}}, plus "dispatch" (the send holding the pane), "timed_out"`+"\n"+
+		`(a dispatch that timed out while the agent worked, not yet seen finished) and "note" when`+"\n"+
+		`there are any. Exit 4 when the pane, its agent or the server is gone.`+"\n"+
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -38,7 +42,16 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		c = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
 		code = exitTerminal
 	}
-	if err := writeJSON(stdout, c); err != nil {
+	out := struct {
+		handoff.Classification
+		paneDispatch
+	}{c, paneDispatch{}}
+	if err == nil {
+		if id, err := pane.Identity(ctx); err == nil {
+			out.paneDispatch = dispatchesOn(id, c.Status)
+		}
+	}
+	if err := writeJSON(stdout, out); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
 		return exitFailure
 	}

@@ -205,7 +205,7 @@ func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
 	}
 	const answer = "Line 1.\nIt's 100% \"real\": $HOME and \\n stay.\nLast."
 	s.Script(WriteResponse(answer), Answer("Written."))
-	prompt := handoff.WithInstruction("Analyse it.", path)
+	prompt := handoff.WithInstruction("Analyse it.", path, "TESTRECEIPTAAAAAAAAA")
 	_, evs, _ := post(t, s, "/v1/messages", turn(prompt))
 	var start map[string]any
 	for _, e := range evs {
@@ -228,8 +228,8 @@ func TestWriteResponseRunsTheInstructionsHeredoc(t *testing.T) {
 		t.Fatalf("bash: %v: %s", err, out)
 	}
 	got, err := os.ReadFile(path)
-	if err != nil || string(got) != answer+"\n" {
-		t.Fatalf("file %q (%v), want %q", got, err, answer+"\n")
+	if want := "<!-- handoff:TESTRECEIPTAAAAAAAAA -->\n" + answer + "\n"; err != nil || string(got) != want {
+		t.Fatalf("file %q (%v), want %q", got, err, want)
 	}
 
 	// The tool result comes back in a user message of tool_result blocks;

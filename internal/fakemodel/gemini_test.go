@@ -79,7 +79,7 @@ func TestGeminiAnswerStreamsChunksAndClosesTheConnection(t *testing.T) {
 func TestGeminiWriteResponseCallsRunShellCommand(t *testing.T) {
 	s := startGemini(t)
 	path := "/tmp/it's here/.tmp/agent-responses/analyst_summary.md"
-	prompt := handoff.WithInstruction("Analyse.", path)
+	prompt := handoff.WithInstruction("Analyse.", path, "TESTRECEIPTAAAAAAAAA")
 	s.Script(WriteResponse("line 1\nit's $HOME"), Answer("Written."))
 	_, evs, _ := postTo(t, s.URL+streamPath, geminiTurn(prompt))
 	ps := geminiParts(evs)
@@ -88,7 +88,8 @@ func TestGeminiWriteResponseCallsRunShellCommand(t *testing.T) {
 	}
 	call := ps[0]["functionCall"].(map[string]any)
 	args := call["args"].(map[string]any)
-	want := "cat << 'AGENT_EOF' > " + handoff.ShellQuote(path) + "\nline 1\nit's $HOME\nAGENT_EOF"
+	want := "cat << 'HANDOFF_EOF_TESTRECEIPTAAAAAAAAA' > " + handoff.ShellQuote(path) +
+		"\n<!-- handoff:TESTRECEIPTAAAAAAAAA -->\nline 1\nit's $HOME\nHANDOFF_EOF_TESTRECEIPTAAAAAAAAA"
 	if call["name"] != "run_shell_command" || args["command"] != want || args["description"] == "" {
 		t.Fatalf("call %v\nwant command %q", call, want)
 	}
@@ -101,7 +102,7 @@ func TestGeminiWriteResponseCallsRunShellCommand(t *testing.T) {
 		t.Fatalf("second reply %v", ps)
 	}
 	turns := s.Turns()
-	if len(turns) != 2 || len(turns[1].ToolResults) != 1 || turns[1].ToolResults[0] != "Output: (empty)" || !strings.Contains(turns[1].Prompt(), "AGENT_EOF") {
+	if len(turns) != 2 || len(turns[1].ToolResults) != 1 || turns[1].ToolResults[0] != "Output: (empty)" || !strings.Contains(turns[1].Prompt(), "HANDOFF_EOF_") {
 		t.Fatalf("turns %+v", turns)
 	}
 }

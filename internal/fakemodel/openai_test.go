@@ -87,7 +87,7 @@ func TestTitleRequestDoesNotConsumeAReply(t *testing.T) {
 func TestWriteResponseRunsTheInstructionsHeredocOpenAI(t *testing.T) {
 	s := startOpenAI(t)
 	path := "/tmp/it's here/.tmp/agent-responses/analyst_summary.md"
-	prompt := handoff.WithInstruction("Analyse.", path)
+	prompt := handoff.WithInstruction("Analyse.", path, "TESTRECEIPTAAAAAAAAA")
 	s.Script(WriteResponse("line 1\nit's $HOME").In("/tmp/w"), Answer("Written."))
 	_, evs := postOpenAI(t, s, openaiTurn(prompt))
 	if got := names(evs); strings.Join(got, ",") != "response.created,response.output_item.done,response.completed" {
@@ -101,7 +101,8 @@ func TestWriteResponseRunsTheInstructionsHeredocOpenAI(t *testing.T) {
 	if err := json.Unmarshal([]byte(item["arguments"].(string)), &args); err != nil {
 		t.Fatal(err)
 	}
-	want := "cat << 'AGENT_EOF' > " + handoff.ShellQuote(path) + "\nline 1\nit's $HOME\nAGENT_EOF"
+	want := "cat << 'HANDOFF_EOF_TESTRECEIPTAAAAAAAAA' > " + handoff.ShellQuote(path) +
+		"\n<!-- handoff:TESTRECEIPTAAAAAAAAA -->\nline 1\nit's $HOME\nHANDOFF_EOF_TESTRECEIPTAAAAAAAAA"
 	if args.Cmd != want || args.Workdir != "/tmp/w" || args.SandboxPermissions != "" {
 		t.Fatalf("args %+v\nwant cmd %q", args, want)
 	}

@@ -3,9 +3,10 @@ package fakemodel
 import (
 	"errors"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm"
 )
 
 // Reply is what the fake model answers to one request. Build one with
@@ -141,6 +142,21 @@ func WriteResponse(answer string) Reply {
 	}}
 }
 
+// WriteFirstResponse is WriteResponse for the first user text of the
+// conversation that carries an instruction: a model answering the earliest
+// of the prompts it was given (a CLI hands it a prompt typed during a turn
+// along with the one the turn was for).
+func WriteFirstResponse(answer string) Reply {
+	return Reply{Name: "write-first-response", build: func(req Request) ([]Part, error) {
+		for _, text := range req.UserTexts {
+			if cmd, err := ResponseCommand(text, answer); err == nil {
+				return []Part{{Call: &Call{Shell: true, Command: cmd, Description: "Write the response file"}}}, nil
+			}
+		}
+		return nil, errors.New("fakemodel: no user text carries a RESPONSE FILE INSTRUCTION")
+	}}
+}
+
 // Escalated returns r with its shell calls asking to run outside Codex's
 // sandbox (sandbox_permissions "require_escalated" and a justification):
 // under approval_policy = "on-request" Codex asks the user first. Other
@@ -248,17 +264,14 @@ func Times(n int, r Reply) []Reply {
 	return out
 }
 
-// heredoc finds the instruction's command line: `cat << 'AGENT_EOF' > <path>`.
-var heredoc = regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > (.+)$`)
-
 // ResponseCommand builds the heredoc command the RESPONSE FILE INSTRUCTION
-// in prompt asks for, with answer as the response. It fails when the prompt
-// carries no instruction.
+// in prompt asks for (its last one), with answer as the response: the
+// instruction's receipt as the delimiter and the first line, as a model
+// that follows it writes. It fails when the prompt carries no instruction.
 func ResponseCommand(prompt, answer string) (string, error) {
-	m := heredoc.FindAllStringSubmatch(prompt, -1)
-	if len(m) == 0 {
+	t, ok := handoff.ParseInstruction(prompt)
+	if !ok {
 		return "", errors.New("fakemodel: the prompt has no RESPONSE FILE INSTRUCTION heredoc")
 	}
-	target := strings.TrimSpace(m[len(m)-1][1])
-	return "cat << 'AGENT_EOF' > " + target + "\n" + answer + "\nAGENT_EOF", nil
+	return strings.TrimSuffix(t.Command(answer), "\n"), nil
 }

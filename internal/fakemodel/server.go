@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm"
 )
 
 // Kind says what a request was.
@@ -72,7 +74,7 @@ func (r Request) Prompt() string {
 	last := ""
 	for i := len(r.UserTexts) - 1; i >= 0; i-- {
 		t := r.UserTexts[i]
-		if heredoc.MatchString(t) {
+		if _, ok := handoff.ParseInstruction(t); ok {
 			return t
 		}
 		if last == "" && strings.TrimSpace(t) != "" {

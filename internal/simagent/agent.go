@@ -24,6 +24,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Scenario selects how the simulated agent behaves on each turn.
@@ -106,6 +108,9 @@ type Options struct {
 	// work, so a benchmark's turns do not all end at the same point of the
 	// poll interval.
 	WorkJitter time.Duration
+	// WorkUntil, when set, is a file: each turn keeps working (after Work)
+	// until it exists, so a test decides when the agent is done.
+	WorkUntil string
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -375,6 +380,14 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	if err := sleep(ctx, work); err != nil {
 		return nil
 	}
+	for a.o.WorkUntil != "" {
+		if _, err := os.Stat(a.o.WorkUntil); err == nil {
+			break
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return nil
+		}
+	}
 
 	plan := Plan(a.o, prompt)
 	if plan.Heredoc != "" && a.o.Scenario == ScenarioAsks {
@@ -391,7 +404,7 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	}
 	if plan.Heredoc != "" {
 		result := "  └ (no output)"
-		if err := WriteResponse(ctx, plan.Heredoc, plan.File); err != nil {
+		if err := WriteResponse(ctx, plan.Ticket, plan.File); err != nil {
 			result = "  └ " + err.Error()
 		}
 		a.update(func(s *Screen) {
@@ -445,10 +458,13 @@ func displayText(prompt string) string {
 }
 
 // TurnPlan is what the agent will do with a prompt: the reply it shows, and
-// the response file it writes (Heredoc "" when it writes none).
+// the response file it writes (Heredoc "" when it writes none): Heredoc is
+// the command's first line as the transcript shows it, Ticket what the
+// instruction asked for.
 type TurnPlan struct {
 	Reply   string
 	Heredoc string
+	Ticket  handoff.Ticket
 	File    string
 }
 
@@ -459,7 +475,7 @@ func Plan(o Options, prompt string) TurnPlan {
 	if utf8.RuneCountInString(first) > 60 {
 		first = string([]rune(first)[:60]) + "…"
 	}
-	heredoc, err := Heredoc(prompt)
+	ticket, err := Heredoc(prompt)
 	switch {
 	case o.Scenario == ScenarioNeverWrites,
 		o.Scenario == ScenarioForgets && !strings.HasPrefix(strings.TrimSpace(prompt), "Reminder"):
@@ -478,7 +494,8 @@ func Plan(o Options, prompt string) TurnPlan {
 	}
 	return TurnPlan{
 		Reply:   fmt.Sprintf("Done. I wrote my answer (%d bytes) to the response file.", len(file)+1),
-		Heredoc: heredoc,
+		Heredoc: CommandLine(ticket),
+		Ticket:  ticket,
 		File:    file,
 	}
 }

@@ -34,7 +34,7 @@ func TestCodexClassifierReadsEveryPhaseOfATurn(t *testing.T) {
 		t.Errorf("a pasted draft not yet submitted: %s, want idle/completed", got)
 	}
 
-	prompt := handoff.WithInstruction("Summarise the repo", "/tmp/work dir/.tmp/agent-responses/analyst_summary.md")
+	prompt := handoff.WithInstruction("Summarise the repo", "/tmp/work dir/.tmp/agent-responses/analyst_summary.md", testReceipt)
 	working := prev
 	working.Transcript = append(append([]string(nil), prev.Transcript...), "")
 	working.Transcript = append(working.Transcript, quoteLines("› ", prompt, 4)...)

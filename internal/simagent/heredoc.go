@@ -6,32 +6,35 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-// heredocLine is the command the RESPONSE FILE INSTRUCTION asks for, with
-// its path as one single-quoted shell word (handoff.ShellQuote's shape), so
-// running it through a shell cannot do anything but write that file.
-var heredocLine = regexp.MustCompile(`(?m)^cat << 'AGENT_EOF' > ('(?:[^']|'\\'')*')[ \t]*$`)
-
 // ErrNoInstruction: the prompt carries no RESPONSE FILE INSTRUCTION heredoc.
 var ErrNoInstruction = errors.New("no response file instruction in the prompt")
 
-// Heredoc finds the response-file command in a prompt's RESPONSE FILE
-// INSTRUCTION and returns its first line ("cat << 'AGENT_EOF' > '/path'").
-func Heredoc(prompt string) (string, error) {
-	i := strings.LastIndex(prompt, handoff.InstructionHeader)
-	if i < 0 {
-		return "", ErrNoInstruction
+// Heredoc finds what a prompt's RESPONSE FILE INSTRUCTION asks for: the
+// response file and the dispatch's receipt (its command's delimiter and
+// first line). Only a command whose path is one single-quoted shell word
+// (handoff.ShellQuote's shape) and whose delimiter is a receipt's is taken,
+// so running it through a shell cannot do anything but write that file.
+func Heredoc(prompt string) (handoff.Ticket, error) {
+	if !strings.Contains(prompt, handoff.InstructionHeader) {
+		return handoff.Ticket{}, ErrNoInstruction
 	}
-	m := heredocLine.FindString(prompt[i:])
-	if m == "" {
-		return "", fmt.Errorf("%w: the %s has no cat << 'AGENT_EOF' > '<path>' line", ErrNoInstruction, handoff.InstructionHeader)
+	t, ok := handoff.ParseInstruction(prompt)
+	if !ok {
+		return handoff.Ticket{}, fmt.Errorf("%w: the %s has no cat << '%s…' > '<path>' command for its file", ErrNoInstruction, handoff.InstructionHeader, handoff.DelimiterPrefix)
 	}
-	return strings.TrimRight(m, " \t"), nil
+	return t, nil
+}
+
+// CommandLine is the first line of the command t asks for, as a
+// transcript shows it ("cat << 'HANDOFF_EOF_…' > '/path'").
+func CommandLine(t handoff.Ticket) string {
+	line, _, _ := strings.Cut(t.Command(""), "\n")
+	return line
 }
 
 // UserText is the prompt without its RESPONSE FILE INSTRUCTION block: what
@@ -44,25 +47,22 @@ func UserText(prompt string) string {
 }
 
 // WriteResponse writes reply to the response file the way an agent does: it
-// runs the instruction's heredoc through /bin/sh with reply between the
-// AGENT_EOF lines. A reply with a line that is exactly AGENT_EOF would end
-// the heredoc early; it is refused.
-func WriteResponse(ctx context.Context, heredoc, reply string) error {
+// runs the instruction's command through /bin/sh with reply in place of the
+// placeholder (after the receipt line). A reply with a line that is exactly
+// the delimiter would end the heredoc early; it is refused. (A reply may
+// hold any other line, the fixed AGENT_EOF of earlier versions included: it
+// is data inside the heredoc.)
+func WriteResponse(ctx context.Context, t handoff.Ticket, reply string) error {
 	for l := range strings.SplitSeq(reply, "\n") {
-		if l == "AGENT_EOF" {
-			return errors.New("the reply has an AGENT_EOF line, which would cut the heredoc short")
+		if l == t.Receipt.Delimiter() {
+			return errors.New("the reply has a line that is the heredoc's delimiter, which would cut it short")
 		}
 	}
-	script := heredoc + "\n" + reply
-	if !strings.HasSuffix(script, "\n") {
-		script += "\n"
-	}
-	script += "AGENT_EOF\n"
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", script)
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", t.Command(reply))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %v %s", heredoc, err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("%s: %v %s", CommandLine(t), err, strings.TrimSpace(stderr.String()))
 	}
 	return nil
 }

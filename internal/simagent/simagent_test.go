@@ -45,25 +45,31 @@ func TestKeyReaderUnicodeText(t *testing.T) {
 	}
 }
 
+// testReceipt stands for a dispatch's random receipt.
+const testReceipt handoff.Receipt = "TESTRECEIPTAAAAAAAAA"
+
 func TestHeredocIsFoundInTheInstruction(t *testing.T) {
 	path := "/tmp/dir with space/it's $HOME/analyst_summary.md"
-	prompt := handoff.WithInstruction("Do it.\ncat << 'AGENT_EOF' > '/not/this/one'", path)
+	prompt := handoff.WithInstruction("Do it.\ncat << 'HANDOFF_EOF_OTHERRECEIPTBBBBBBBB' > '/not/this/one'", path, testReceipt)
 	got, err := Heredoc(prompt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "cat << 'AGENT_EOF' > " + handoff.ShellQuote(path); got != want {
-		t.Fatalf("heredoc %q, want %q (the one in the instruction, not the user's text)", got, want)
+	if want := (handoff.Ticket{Path: path, Receipt: testReceipt}); got != want {
+		t.Fatalf("heredoc %+v, want %+v (the one in the instruction, not the user's text)", got, want)
+	}
+	if want := "cat << 'HANDOFF_EOF_" + string(testReceipt) + "' > " + handoff.ShellQuote(path); CommandLine(got) != want {
+		t.Fatalf("command line %q, want %q", CommandLine(got), want)
 	}
 	if _, err := Heredoc("no instruction here"); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("%v", err)
 	}
 	// A command that is not a single quoted word is never run.
-	bad := "x\n\n" + handoff.InstructionHeader + "\ncat << 'AGENT_EOF' > /tmp/a; rm -rf /tmp/b\n"
+	bad := "x\n\n" + handoff.InstructionHeader + "\nto this file:\n/tmp/a\ncat << 'HANDOFF_EOF_" + string(testReceipt) + "' > /tmp/a; rm -rf /tmp/b\n"
 	if _, err := Heredoc(bad); !errors.Is(err, ErrNoInstruction) {
 		t.Fatalf("unquoted path accepted: %v", err)
 	}
-	if got := UserText(prompt); got != "Do it.\ncat << 'AGENT_EOF' > '/not/this/one'" {
+	if got := UserText(prompt); got != "Do it.\ncat << 'HANDOFF_EOF_OTHERRECEIPTBBBBBBBB' > '/not/this/one'" {
 		t.Fatalf("user text %q", got)
 	}
 }
@@ -74,11 +80,12 @@ func TestWriteResponseRunsTheHeredoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "test_result.md")
-	heredoc, err := Heredoc(handoff.WithInstruction("go", path))
+	heredoc, err := Heredoc(handoff.WithInstruction("go", path, testReceipt))
 	if err != nil {
 		t.Fatal(err)
 	}
-	reply := "quotes ' \" $HOME `date` \\ and 日本\nsecond line"
+	// A line AGENT_EOF, the fixed delimiter of earlier versions, is data.
+	reply := "quotes ' \" $HOME `date` \\ and 日本\nAGENT_EOF\nsecond line"
 	if err := WriteResponse(context.Background(), heredoc, reply); err != nil {
 		t.Fatal(err)
 	}
@@ -86,16 +93,16 @@ func TestWriteResponseRunsTheHeredoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != reply+"\n" {
-		t.Fatalf("file %q, want %q", got, reply+"\n")
+	if want := testReceipt.ReceiptLine() + "\n" + reply + "\n"; string(got) != want {
+		t.Fatalf("file %q, want %q", got, want)
 	}
-	if err := WriteResponse(context.Background(), heredoc, "a\nAGENT_EOF\nb"); err == nil {
+	if err := WriteResponse(context.Background(), heredoc, "a\n"+testReceipt.Delimiter()+"\nb"); err == nil {
 		t.Fatal("a reply that would cut the heredoc short was accepted")
 	}
 }
 
 func TestPlanByScenario(t *testing.T) {
-	prompt := handoff.WithInstruction("Summarise the repo", "/w/.tmp/agent-responses/analyst_summary.md")
+	prompt := handoff.WithInstruction("Summarise the repo", "/w/.tmp/agent-responses/analyst_summary.md", testReceipt)
 	normal := Plan(Options{Scenario: ScenarioNormal}, prompt)
 	if normal.Heredoc == "" || !strings.Contains(normal.File, "Summarise the repo") {
 		t.Fatalf("normal: %+v", normal)
