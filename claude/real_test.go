@@ -2,7 +2,6 @@ package claude
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,35 +29,15 @@ func TestRealClaude2_1_330LastMessage(t *testing.T) {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Interrupted") && !strings.Contains(msg, "✻")
 		}
 	}
-	tests := []struct {
-		file string
-		ok   func(string, error) bool
-		want string
-	}{
-		{"idle-fresh", none, "ErrNoAssistantMessage: no prompt yet"},
-		{"processing-first-byte", none, "ErrNoAssistantMessage: nothing answered yet"},
-		{"processing-after-file", none, "ErrNoAssistantMessage: only the tool call so far"},
-		{"processing-streaming", prefix("Streaming a long answer, chunk by chunk"), "the partial streamed answer"},
-		{"interrupted-streaming", prefix("A partial answer that is cut short."), "the partial answer, without the Interrupted note"},
-		{"completed-draft", prefix("A partial answer that is cut short."), "the partial answer, not the draft"},
-		{"error-api-500", none, "ErrNoAssistantMessage: an API error is no answer"},
-		{"waiting-permission", none, "ErrNoAssistantMessage: a dialog"},
-		{"waiting-question", none, "ErrNoAssistantMessage: a dialog"},
-	}
-	for _, size := range []string{"80x24", "200x50"} {
-		for _, tc := range tests {
-			for _, suffix := range []string{".txt", ".plain.txt"} {
-				file := filepath.Join(size, tc.file+suffix)
-				t.Run(file, func(t *testing.T) {
-					b, err := os.ReadFile(filepath.Join(realDir, file))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got, err := ExtractLastMessage(string(b)); !tc.ok(got, err) {
-						t.Fatalf("got %q, %v; want %s", got, err, tc.want)
-					}
-				})
-			}
-		}
-	}
+	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool call so far"},
+		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
+		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the Interrupted note"},
+		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
+		{File: "error-api-500", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-permission", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "waiting-question", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+	})
 }

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,29 +31,14 @@ func TestRealCodex0169LastMessage(t *testing.T) {
 				!strings.Contains(msg, "Conversation interrupted") && !strings.Contains(msg, "Worked for")
 		}
 	}
-	tests := []struct {
-		file string
-		ok   func(string, error) bool
-		want string
-	}{
-		{"completed-streamed.txt", startsWith("Streaming a long answer, chunk by chunk", "while it grows."), "the whole streamed answer"},
-		{"interrupted-streaming.txt", startsWith("A partial answer", ""), "the partial answer"},
-		{"completed-draft.txt", startsWith("A partial answer", ""), "the partial answer, not the draft"},
-		{"completed-tool-only.txt", none, "ErrNoAssistantMessage: the turn's only output is a tool cell"},
-		{"idle-fresh.txt", none, "ErrNoAssistantMessage"},
-		{"processing-after-file.txt", none, "ErrNoAssistantMessage: only a tool cell so far"},
-		{"approval-command.txt", none, "ErrNoAssistantMessage: a pending command and its approval menu"},
-		{"error-stream-failed.txt", none, "ErrNoAssistantMessage"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.file, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(dir, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, err := ExtractLastMessage(string(b)); !tc.ok(got, err) {
-				t.Fatalf("got %q, %v; want %s", got, err, tc.want)
-			}
-		})
-	}
+	conformance.CheckLastMessages(t, dir, New(), nil, []conformance.LastMessageCase{
+		{File: "completed-streamed.txt", OK: startsWith("Streaming a long answer, chunk by chunk", "while it grows."), Want: "the whole streamed answer"},
+		{File: "interrupted-streaming.txt", OK: startsWith("A partial answer", ""), Want: "the partial answer"},
+		{File: "completed-draft.txt", OK: startsWith("A partial answer", ""), Want: "the partial answer, not the draft"},
+		{File: "completed-tool-only.txt", OK: none, Want: "ErrNoAssistantMessage: the turn's only output is a tool cell"},
+		{File: "idle-fresh.txt", OK: none, Want: "ErrNoAssistantMessage"},
+		{File: "processing-after-file.txt", OK: none, Want: "ErrNoAssistantMessage: only a tool cell so far"},
+		{File: "approval-command.txt", OK: none, Want: "ErrNoAssistantMessage: a pending command and its approval menu"},
+		{File: "error-stream-failed.txt", OK: none, Want: "ErrNoAssistantMessage"},
+	})
 }

@@ -88,24 +88,47 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
 	}
+	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeSize), false)
+}
+
+// captureSizes runs capture in an 80x24 and a 200x50 pane and returns the
+// screens it took.
+func captureSizes(t *testing.T, dir string, capture func(t *testing.T, c *screenCapturer, w, h int)) []conformance.Screen {
 	var all []conformance.Screen
-	dir := claudeFixtureDir()
-	defer func() {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}()
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {
 			c := &screenCapturer{t: t, dir: dir, size: name}
 			defer func() { all = append(all, c.items...) }()
-			captureClaudeSize(t, c, size[0], size[1])
+			capture(t, c, size[0], size[1])
 		})
+	}
+	return all
+}
+
+// writeManifest writes screens as dir/manifest.json; with merge, the
+// entries already there are kept but for those of the same files.
+func writeManifest(t *testing.T, dir string, screens []conformance.Screen, merge bool) {
+	t.Helper()
+	if merge {
+		replaced := map[string]bool{}
+		for _, s := range screens {
+			replaced[s.File] = true
+		}
+		var kept []conformance.Screen
+		for _, s := range conformance.LoadScreens(t, dir) {
+			if !replaced[s.File] {
+				kept = append(kept, s)
+			}
+		}
+		screens = append(kept, screens...)
+	}
+	b, err := json.MarshalIndent(screens, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -327,35 +350,7 @@ func TestCaptureRealClaudeAutoModeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real Claude Code %s auto-mode screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
 	}
-	dir := claudeFixtureDir()
-	var added []conformance.Screen
-	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		name := fmt.Sprintf("%dx%d", size[0], size[1])
-		t.Run(name, func(t *testing.T) {
-			c := &screenCapturer{t: t, dir: dir, size: name}
-			defer func() { added = append(added, c.items...) }()
-			captureClaudeAutoMode(t, c, size[0], size[1])
-		})
-	}
-	screens := conformance.LoadScreens(t, dir)
-	replaced := map[string]bool{}
-	for _, a := range added {
-		replaced[a.File] = true
-	}
-	var all []conformance.Screen
-	for _, s := range screens {
-		if !replaced[s.File] {
-			all = append(all, s)
-		}
-	}
-	all = append(all, added...)
-	b, err := json.MarshalIndent(all, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeAutoMode), true)
 }
 
 func captureClaudeAutoMode(t *testing.T, c *screenCapturer, w, h int) {

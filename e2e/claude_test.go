@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -16,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // needClaude returns the Claude Code binary and checks tmux (see needCLI).
@@ -33,33 +33,10 @@ func newClaudeRig(t *testing.T, opts realclaude.Options) *rig {
 func newClaudeRigAt(t *testing.T, opts realclaude.Options, root string) *rig {
 	t.Helper()
 	bin := needClaude(t)
-	ctx := context.Background()
-	workdir := filepath.Join(root, "work")
-	if err := os.MkdirAll(workdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := fakemodel.Start(ctx, fakemodel.AnthropicMessages{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = srv.Close()
-		for _, p := range srv.Problems() {
-			t.Logf("fake model: %s", p)
-		}
+	return startRig(t, "claude", fakemodel.AnthropicMessages{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realclaude.Start(ctx, opts)
 	})
-	opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, filepath.Join(root, "home"), srv.URL
-	s, err := realclaude.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	})
-	t.Logf("claude ready %v after start (tmux -L %s)", s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
-	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: "claude"}
 }
 
 // turnDone matches the line that ends a Claude Code turn: "✻ Brewed for 3s".

@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
@@ -35,25 +32,7 @@ func TestCaptureRealGeminiScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real Gemini CLI %s screens into %s", captureEnv, realgemini.Version, geminiFixtureDir())
 	}
-	var all []conformance.Screen
-	dir := geminiFixtureDir()
-	defer func() {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	for _, size := range [][2]int{{80, 24}, {200, 50}} {
-		name := fmt.Sprintf("%dx%d", size[0], size[1])
-		t.Run(name, func(t *testing.T) {
-			c := &screenCapturer{t: t, dir: dir, size: name}
-			defer func() { all = append(all, c.items...) }()
-			captureGeminiSize(t, c, size[0], size[1])
-		})
-	}
+	writeManifest(t, geminiFixtureDir(), captureSizes(t, geminiFixtureDir(), captureGeminiSize), false)
 }
 
 func captureGeminiSize(t *testing.T, c *screenCapturer, w, h int) {

@@ -3,11 +3,8 @@ package e2e
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,12 +12,10 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
@@ -37,33 +32,10 @@ func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
 func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 	t.Helper()
 	bin := needGemini(t)
-	ctx := context.Background()
-	workdir := filepath.Join(root, "work")
-	if err := os.MkdirAll(workdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := fakemodel.Start(ctx, fakemodel.Gemini{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = srv.Close()
-		for _, p := range srv.Problems() {
-			t.Logf("fake model: %s", p)
-		}
+	return startRig(t, "gemini", fakemodel.Gemini{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realgemini.Start(ctx, opts)
 	})
-	opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, filepath.Join(root, "home"), srv.URL
-	s, err := realgemini.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("cleanup: %v", err)
-		}
-	})
-	t.Logf("gemini ready %v after start (tmux -L %s)", s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
-	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: "gemini"}
 }
 
 // geminiConfig is e2eConfig with the grace a loaded machine needs: Gemini
@@ -97,32 +69,7 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 	r := newGeminiRig(t, realgemini.Options{Hooks: map[string]string{"AfterAgent": hook, "BeforeAgent": hook}})
 	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
 
-	marker := hookmark.Path(events, hookmark.Stopped)
-	w, err := responsefile.Watch(marker)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	var polls []fsm.Poll
-	p := r.pane()
-	res, err := fsm.SendAndWait(ctx, p, p, "Analyse the project.", fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Turns: w.C(), TurnMarker: marker,
-		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
-	if err != nil {
-		r.fail("dispatch failed: %v (polls %+v)", err, polls)
-	}
-	if res.Content != answer+"\n" {
-		t.Fatalf("got %q, want the file's %q", res.Content, answer+"\n")
-	}
-	last := polls[len(polls)-1]
-	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
-		t.Fatalf("decided after %v by %+v: want the AfterAgent hook's observation, before the first regular poll", res.Elapsed, last)
-	}
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
 	t.Logf("done %v after dispatch, on the AfterAgent hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
 	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
 	if err != nil || !ok || stopped.Hook != "AfterAgent" || stopped.LastMessage != "Final words." || stopped.Session == "" {

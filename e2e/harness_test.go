@@ -16,10 +16,12 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -60,20 +62,18 @@ type rig struct {
 	provider string // its name in provider/
 }
 
-// newRig starts a fake model and Codex in a fresh work folder and
-// CODEX_HOME; opts sets the rest (approval, sandbox, tips; zero values are
-// realcodex's defaults). Everything is ended in t.Cleanup.
-func newRig(t *testing.T, opts realcodex.Options) *rig {
+// startRig starts a fake model server speaking api and, through start, the
+// provider's CLI on it, in a work folder and home under root. Both end in
+// t.Cleanup (a failure to end the CLI fails the test).
+func startRig(t *testing.T, provider string, api fakemodel.API, root string,
+	start func(ctx context.Context, baseURL, workdir, home string) (*realcli.Session, error)) *rig {
 	t.Helper()
-	bin := needCodex(t)
 	ctx := context.Background()
-	root := t.TempDir()
 	workdir := filepath.Join(root, "work")
-	home := filepath.Join(root, "codex-home")
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakemodel.Start(ctx, fakemodel.OpenAIResponses{})
+	srv, err := fakemodel.Start(ctx, api)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +83,7 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 			t.Logf("fake model: %s", p)
 		}
 	})
-	opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, srv.URL
-	s, err := realcodex.Start(ctx, opts)
+	s, err := start(ctx, srv.URL, workdir, filepath.Join(root, "home"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +91,23 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 		if err := s.Close(); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
+	})
+	t.Logf("%s ready %v after start (tmux -L %s)", provider, s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
+	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: provider}
+}
+
+// newRig starts a fake model and Codex in a fresh work folder and
+// CODEX_HOME; opts sets the rest (approval, sandbox, tips; zero values are
+// realcodex's defaults). Everything is ended in t.Cleanup.
+func newRig(t *testing.T, opts realcodex.Options) *rig {
+	t.Helper()
+	bin := needCodex(t)
+	r := startRig(t, "codex", fakemodel.OpenAIResponses{}, t.TempDir(), func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realcodex.Start(ctx, opts)
+	})
+	home := r.cli.Home
+	t.Cleanup(func() {
 		// With daemon_auto_start off, Codex must neither start the
 		// app-server daemon nor copy its ~400 MB package into the home.
 		for _, dir := range []string{"packages", "app-server-daemon"} {
@@ -100,8 +116,7 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 			}
 		}
 	})
-	t.Logf("codex ready %v after start (tmux -L %s)", s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
-	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: "codex"}
+	return r
 }
 
 // waitScreen waits up to timeout for cond on the plain screen text and the
@@ -337,3 +352,39 @@ func metric(t *testing.T, name string, d time.Duration) {
 // The answer spans lines and carries quotes, $ and a backslash: the heredoc
 // must hand it over byte for byte.
 const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
+
+// waitOnStopMarker dispatches prompt to the analyst role with the hook's
+// stopped marker in events as the turn marker (what `send --hook-dir`
+// does), a one-minute poll and no file watch, and checks that the wait
+// returned want and was decided by the hook's observation, before the
+// first regular poll.
+func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	marker := hookmark.Path(events, hookmark.Stopped)
+	w, err := responsefile.Watch(marker)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer w.Close()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Turns: w.C(), TurnMarker: marker,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		r.fail("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != want {
+		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
+	}
+	last := polls[len(polls)-1]
+	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
+	}
+	return res, polls
+}

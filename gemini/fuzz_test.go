@@ -40,29 +40,15 @@ func FuzzClassify(f *testing.F) {
 	c := New()
 	f.Fuzz(func(t *testing.T, capture, title string) {
 		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
-		sig, ok := got.Signals.(Signals)
-		if !ok {
+		if _, ok := got.Signals.(Signals); !ok {
 			t.Fatalf("signals are %T, want gemini.Signals", got.Signals)
-		}
-		if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; sig.LinesScanned > lines {
-			t.Fatalf("scanned %d lines of a %d-line capture", sig.LinesScanned, lines)
 		}
 		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
 			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
 		}
-		msg, err := ExtractLastMessage(capture)
-		if sig.LastUserLine == 0 {
-			return
-		}
-		more := c.Classify(old+capture, title)
-		moreSig := more.Signals.(Signals)
-		if more.Status != got.Status || moreSig.LinesScanned != sig.LinesScanned {
-			t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines",
-				more.Status, moreSig.LinesScanned, got.Status, sig.LinesScanned)
-		}
-		moreMsg, moreErr := ExtractLastMessage(old + capture)
-		if moreMsg != msg || (moreErr == nil) != (err == nil) {
-			t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
-		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.LastUserLine
+		})
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"os"
-
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
@@ -31,35 +29,15 @@ func TestRealGemini0_61LastMessage(t *testing.T) {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Request cancelled") && !strings.Contains(msg, "esc to cancel")
 		}
 	}
-	tests := []struct {
-		file string
-		ok   func(string, error) bool
-		want string
-	}{
-		{"idle-fresh", none, "ErrNoAssistantMessage: no prompt yet"},
-		{"processing-first-byte", none, "ErrNoAssistantMessage: nothing answered yet"},
-		{"processing-after-file", none, "ErrNoAssistantMessage: only the tool box so far"},
-		{"processing-streaming", prefix("Streaming a long answer, chunk by chunk"), "the partial streamed answer"},
-		{"interrupted-streaming", prefix("A partial answer that is cut short."), "the partial answer, without the cancel note"},
-		{"completed-draft", prefix("A partial answer that is cut short."), "the partial answer, not the draft"},
-		{"error-api-400", none, "ErrNoAssistantMessage: an API error is no answer"},
-		{"interrupted-retrying", none, "ErrNoAssistantMessage: cancelled before any answer"},
-		{"waiting-confirmation", none, "ErrNoAssistantMessage: a dialog"},
-	}
-	for _, size := range []string{"80x24", "200x50"} {
-		for _, tc := range tests {
-			for _, suffix := range []string{".txt", ".plain.txt"} {
-				file := filepath.Join(size, tc.file+suffix)
-				t.Run(file, func(t *testing.T) {
-					b, err := os.ReadFile(filepath.Join(realDir, file))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got, err := ExtractLastMessage(string(b)); !tc.ok(got, err) {
-						t.Fatalf("got %q, %v; want %s", got, err, tc.want)
-					}
-				})
-			}
-		}
-	}
+	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool box so far"},
+		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
+		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the cancel note"},
+		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "interrupted-retrying", OK: none, Want: "ErrNoAssistantMessage: cancelled before any answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+	})
 }

@@ -183,3 +183,68 @@ func AddScreens(f *testing.F, dir string) {
 		}
 	}
 }
+
+// LastMessageCase is one real screen and what the fallback must make of it:
+// OK judges LastMessage's result, Want says what it should have been.
+type LastMessageCase struct {
+	File string
+	OK   func(msg string, err error) bool
+	Want string
+}
+
+// CheckLastMessages runs c.LastMessage over each case's screen: dir/File
+// as is, or with sizes given, dir/<size>/<File>.txt and .plain.txt for each.
+func CheckLastMessages(t *testing.T, dir string, c handoff.Classifier, sizes []string, cases []LastMessageCase) {
+	t.Helper()
+	var files []string
+	for _, tc := range cases {
+		if len(sizes) == 0 {
+			files = append(files, tc.File)
+			continue
+		}
+		for _, size := range sizes {
+			files = append(files, filepath.Join(size, tc.File+".txt"), filepath.Join(size, tc.File+".plain.txt"))
+		}
+	}
+	per := len(files) / len(cases)
+	for i, file := range files {
+		tc := cases[i/per]
+		t.Run(file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := c.LastMessage(string(b)); !tc.OK(got, err) {
+				t.Fatalf("got %q, %v; want %s", got, err, tc.Want)
+			}
+		})
+	}
+}
+
+// CheckReadsToTheLastPrompt checks, for a classification got of capture,
+// that the scan read no more lines than there are and, once it found the
+// last user prompt, that scrollback put above the capture (old) changes
+// neither the verdict, nor the lines scanned, nor the last message: the
+// cost follows what happened since the last prompt. read gives the
+// provider's lines scanned and the last prompt's line (0: not found).
+func CheckReadsToTheLastPrompt(t *testing.T, c handoff.Classifier, capture, title, old string, got handoff.Classification,
+	read func(handoff.Classification) (scanned, lastUser int)) {
+	t.Helper()
+	scanned, lastUser := read(got)
+	if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; scanned > lines {
+		t.Fatalf("scanned %d lines of a %d-line capture", scanned, lines)
+	}
+	if lastUser == 0 {
+		return
+	}
+	more := c.Classify(old+capture, title)
+	moreScanned, _ := read(more)
+	if more.Status != got.Status || moreScanned != scanned {
+		t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines", more.Status, moreScanned, got.Status, scanned)
+	}
+	msg, err := c.LastMessage(capture)
+	moreMsg, moreErr := c.LastMessage(old + capture)
+	if moreMsg != msg || (moreErr == nil) != (err == nil) {
+		t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
+	}
+}
