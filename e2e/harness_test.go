@@ -88,8 +88,16 @@ func startRig(t *testing.T, provider string, api fakemodel.API, root string,
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		// Every process of the pane ends with Close, also those of a CLI
+		// that ignores the hang-up (Gemini CLI's launcher and its child).
+		tree := append([]int{s.PanePID()}, descendantsOf(s.PanePID())...)
 		if err := s.Close(); err != nil {
 			t.Errorf("cleanup: %v", err)
+		}
+		for _, pid := range tree {
+			if realcli.Alive(pid) {
+				t.Errorf("process %d of the %s pane outlived Close (of %v)", pid, provider, tree)
+			}
 		}
 	})
 	t.Logf("%s ready %v after start (tmux -L %s)", provider, s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
@@ -387,4 +395,33 @@ func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.P
 		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
 	}
 	return res, polls
+}
+
+// descendantsOf lists the processes below pid, from /proc.
+func descendantsOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }
