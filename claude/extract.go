@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
@@ -33,20 +35,20 @@ func ExtractLastMessage(capture string) (string, error) {
 	}
 	var out []string
 	pos := sc.history.message
-	first, next := sc.ls.forward(pos)
+	first, next := sc.ls.LineAt(pos)
 	text, _ := bulletText(first)
 	out = append(out, strings.Clone(text))
 	for pos = next; pos < len(capture); {
-		ln, next := sc.ls.forward(pos)
+		ln, next := sc.ls.LineAt(pos)
 		pos = next
-		if ln.t == "" {
+		if ln.T == "" {
 			out = append(out, "")
 			continue
 		}
 		if endsMessage(ln) {
 			break
 		}
-		out = append(out, strings.Clone(dropIndent(ln.text, 2)))
+		out = append(out, strings.Clone(screen.DropIndent(ln.Text, 2)))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]
@@ -62,20 +64,5 @@ func ExtractLastMessage(capture string) (string, error) {
 // the spinner, the done line, a prompt), a "⎿" line (the Interrupted note,
 // a tip), a rule (the composer) or a notice.
 func endsMessage(ln line) bool {
-	return ln.indent == 0 || elbowLine(ln) || isRule(ln.t) || noticeLine(ln.t) || effortLine(ln)
-}
-
-// dropIndent removes up to n leading blanks (spaces, tabs, no-break spaces).
-func dropIndent(s string, n int) string {
-	for ; n > 0; n-- {
-		switch {
-		case strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t"):
-			s = s[1:]
-		case strings.HasPrefix(s, nbsp):
-			s = s[len(nbsp):]
-		default:
-			return s
-		}
-	}
-	return s
+	return ln.Indent == 0 || elbowLine(ln) || isRule(ln.T) || noticeLine(ln.T) || effortLine(ln)
 }

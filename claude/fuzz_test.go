@@ -1,14 +1,11 @@
 package claude
 
 import (
-	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, spinners,
@@ -39,70 +36,21 @@ func FuzzClassify(f *testing.F) {
 	f.Add(" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend\n", "✳ Claude Code")
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	if cases, err := os.ReadFile(filepath.Join(realDir, "manifest.json")); err == nil {
-		var rcs []realCase
-		if json.Unmarshal(cases, &rcs) == nil {
-			for _, rc := range rcs {
-				if b, err := os.ReadFile(filepath.Join(realDir, rc.File)); err == nil {
-					f.Add(string(b), rc.Title)
-				}
-			}
-		}
-	}
+	conformance.AddScreens(f, realDir)
 
-	statuses := map[handoff.Status]bool{
-		handoff.StatusIdle: true, handoff.StatusProcessing: true, handoff.StatusCompleted: true,
-		handoff.StatusWaitingUserAnswer: true, handoff.StatusError: true,
-	}
 	old := scrollback()
 	c := New()
 	f.Fuzz(func(t *testing.T, capture, title string) {
-		got := c.Classify(capture, title)
-		if !statuses[got.Status] {
-			t.Fatalf("status %q is not one of the five", got.Status)
-		}
-		if got.Reason == "" || strings.ContainsAny(got.Reason, "\r\n") {
-			t.Fatalf("reason %q is not one line", got.Reason)
-		}
-		sig, ok := got.Signals.(Signals)
-		if !ok {
+		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
+		if _, ok := got.Signals.(Signals); !ok {
 			t.Fatalf("signals are %T, want claude.Signals", got.Signals)
-		}
-		if _, err := json.Marshal(got); err != nil {
-			t.Fatalf("classification does not encode: %v", err)
-		}
-		if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; sig.LinesScanned > lines {
-			t.Fatalf("scanned %d lines of a %d-line capture", sig.LinesScanned, lines)
-		}
-		if strings.TrimSpace(capture) == "" && got.Status != handoff.StatusError {
-			t.Fatalf("empty capture read as %q", got.Status)
 		}
 		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
 			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
 		}
-
-		msg, err := ExtractLastMessage(capture)
-		if err != nil && !errors.Is(err, ErrNoAssistantMessage) {
-			t.Fatalf("extract: unexpected error %v", err)
-		}
-		if err == nil && strings.TrimSpace(msg) == "" {
-			t.Fatal("extract returned an empty message without an error")
-		}
-
-		if sig.LastUserLine == 0 {
-			return
-		}
-		// The verdict is decided below the last prompt: scrollback above it
-		// changes neither the verdict nor the work done.
-		more := c.Classify(old+capture, title)
-		moreSig := more.Signals.(Signals)
-		if more.Status != got.Status || moreSig.LinesScanned != sig.LinesScanned {
-			t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines",
-				more.Status, moreSig.LinesScanned, got.Status, sig.LinesScanned)
-		}
-		moreMsg, moreErr := ExtractLastMessage(old + capture)
-		if moreMsg != msg || (moreErr == nil) != (err == nil) {
-			t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
-		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.LastUserLine
+		})
 	})
 }

@@ -1,13 +1,16 @@
 package claude
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // The glyphs of Claude Code 2.1.330's screen.
 const (
-	chevron = "❯"          // the composer, a user prompt in the history, a menu cursor
-	bullet  = "●"          // an assistant message, a tool call, an API error
-	elbow   = "⎿"          // a tool's output, a tip, "Interrupted"
-	ruleRun = "──────────" // ten box-drawing lines: the composer's rules
+	chevron = "❯" // the composer, a user prompt in the history, a menu cursor
+	bullet  = "●" // an assistant message, a tool call, an API error
+	elbow   = "⎿" // a tool's output, a tip, "Interrupted"
 )
 
 // spinnerGlyphs are the frames of Claude Code's spinner; "✻" also starts
@@ -27,29 +30,19 @@ func spinnerGlyph(t string) int {
 
 // isRule reports a line of box-drawing "─" only (the rules around the
 // composer), at least ten long.
-func isRule(t string) bool {
-	if len(t) < len(ruleRun) || !strings.HasPrefix(t, ruleRun) {
-		return false
-	}
-	for i := 0; i+2 < len(t); i += 3 {
-		if t[i] != 0xe2 || t[i+1] != 0x94 || t[i+2] != 0x80 {
-			return false
-		}
-	}
-	return len(t)%3 == 0
-}
+func isRule(t string) bool { return screen.IsRule(t, 10) }
 
 // doneLine reports the line that ends a turn: "✻ <Verb> for <duration>",
 // often followed by " · done 9:04 AM".
 func doneLine(ln line) bool {
-	if ln.indent != 0 {
+	if ln.Indent != 0 {
 		return false
 	}
-	k := spinnerGlyph(ln.t)
+	k := spinnerGlyph(ln.T)
 	if k == 0 {
 		return false
 	}
-	rest := ln.t[k:]
+	rest := ln.T[k:]
 	verb, after, ok := strings.Cut(rest, " for ")
 	return ok && verb != "" && !strings.ContainsAny(verb, " …") && after != "" && after[0] >= '0' && after[0] <= '9'
 }
@@ -58,35 +51,35 @@ func doneLine(ln line) bool {
 // word ending in "…" ("✶ Computing…", "✻ Enchanting… (4s · ↓ 38 tokens)",
 // "✻ API error · retrying… · attempt 1/2"). It is never a done line.
 func spinnerLine(ln line) bool {
-	if ln.indent != 0 {
+	if ln.Indent != 0 {
 		return false
 	}
-	k := spinnerGlyph(ln.t)
+	k := spinnerGlyph(ln.T)
 	if k == 0 || doneLine(ln) {
 		return false
 	}
-	i := strings.Index(ln.t[k:], "…")
+	i := strings.Index(ln.T[k:], "…")
 	return i > 0 && i < 80
 }
 
 // retryLine reports the line Claude Code shows while it backs off before
 // retrying a failed request: "✻ API error · retrying in 1s · attempt 1/2".
 func retryLine(ln line) bool {
-	if ln.indent != 0 || spinnerGlyph(ln.t) == 0 {
+	if ln.Indent != 0 || spinnerGlyph(ln.T) == 0 {
 		return false
 	}
-	i := strings.Index(ln.t, "retrying")
-	return i > 0 && strings.Contains(ln.t[i:], "attempt ")
+	i := strings.Index(ln.T, "retrying")
+	return i > 0 && strings.Contains(ln.T[i:], "attempt ")
 }
 
 // userPrompt reports a user message in the history: "❯ text" at column 0
 // with a plain space (the composer has a no-break space; a menu's cursor is
 // followed by "1. …").
 func userPrompt(ln line) (string, bool) {
-	if ln.indent != 0 || !strings.HasPrefix(ln.t, chevron+" ") {
+	if ln.Indent != 0 || !strings.HasPrefix(ln.T, chevron+" ") {
 		return "", false
 	}
-	text := strings.TrimLeft(ln.t[len(chevron)+1:], " ")
+	text := strings.TrimLeft(ln.T[len(chevron)+1:], " ")
 	if text == "" || menuItem(text) {
 		return "", false
 	}
@@ -104,10 +97,10 @@ func menuItem(text string) bool {
 
 // bulletText returns the text of a "● text" cell at column 0.
 func bulletText(ln line) (string, bool) {
-	if ln.indent != 0 || !strings.HasPrefix(ln.t, bullet) {
+	if ln.Indent != 0 || !strings.HasPrefix(ln.T, bullet) {
 		return "", false
 	}
-	rest := ln.t[len(bullet):]
+	rest := ln.T[len(bullet):]
 	if rest == "" {
 		return "", true
 	}
@@ -118,7 +111,7 @@ func bulletText(ln line) (string, bool) {
 }
 
 func trimLeftOnly(s string) string {
-	t, _ := trimLeft(s)
+	t, _ := screen.TrimLeft(s)
 	return t
 }
 
@@ -152,7 +145,7 @@ func noteText(ln line) (string, bool) {
 	if !elbowLine(ln) || interruptedLine(ln) {
 		return "", false
 	}
-	t := trimLeftOnly(ln.t[len(elbow):])
+	t := trimLeftOnly(ln.T[len(elbow):])
 	if t == "" || strings.HasPrefix(t, "Tip:") {
 		return "", false
 	}
@@ -162,12 +155,12 @@ func noteText(ln line) (string, bool) {
 // elbowLine reports an indented "⎿ …" line: a tool's output, a tip, or the
 // "Interrupted" note.
 func elbowLine(ln line) bool {
-	return ln.indent > 0 && strings.HasPrefix(ln.t, elbow)
+	return ln.Indent > 0 && strings.HasPrefix(ln.T, elbow)
 }
 
 // interruptedLine reports "⎿  Interrupted · What should Claude do instead?".
 func interruptedLine(ln line) bool {
-	return elbowLine(ln) && strings.HasPrefix(trimLeftOnly(ln.t[len(elbow):]), "Interrupted")
+	return elbowLine(ln) && strings.HasPrefix(trimLeftOnly(ln.T[len(elbow):]), "Interrupted")
 }
 
 // noticeLine reports a hint Claude Code prints under the history, not part
@@ -176,7 +169,7 @@ func noticeLine(t string) bool { return strings.HasPrefix(t, "tmux focus-events 
 
 // effortLine reports the right-aligned effort hint above the composer:
 // "◐ medium · /effort".
-func effortLine(ln line) bool { return ln.indent >= 10 && strings.HasSuffix(ln.t, "/effort") }
+func effortLine(ln line) bool { return ln.Indent >= 10 && strings.HasSuffix(ln.T, "/effort") }
 
 // busyFooter reports the footer's offer to interrupt a running turn.
 func busyFooter(t string) bool { return strings.Contains(t, "esc to interrupt") }
@@ -196,10 +189,27 @@ func dialogHint(t string) bool {
 	return false
 }
 
+// panelHint reports the key hint of a full-width panel that waits for a
+// choice without a menu: "Enter to stay in auto mode · shift+Tab to leave
+// for accept edits mode and stop · Esc to cancel". panel is the panel's
+// lines from the hint's last line up; a narrow pane wraps the hint over two.
+func panelHint(panel []line) bool {
+	for i := 0; i < len(panel) && i < 2; i++ {
+		if strings.HasPrefix(panel[i].T, "Enter to ") {
+			hint := panel[i].T
+			if i == 1 {
+				hint += " " + panel[0].T
+			}
+			return strings.Contains(hint, " · ") && strings.Contains(hint, "Esc to ")
+		}
+	}
+	return false
+}
+
 // menuCursor reports the highlighted option of a dialog: "❯ 1. Yes",
 // "❯ No, exit", at most two columns in.
 func menuCursor(ln line) bool {
-	return ln.indent <= 2 && strings.HasPrefix(ln.t, chevron+" ") && len(ln.t) > len(chevron)+1
+	return ln.Indent <= 2 && strings.HasPrefix(ln.T, chevron+" ") && len(ln.T) > len(chevron)+1
 }
 
 // Title signals, reported in Signals.Title.
@@ -214,17 +224,10 @@ func titleSignal(title string) string {
 	switch {
 	case title == "":
 		return TitleNone
-	case braille(title):
+	case screen.BrailleSpinner(title):
 		return TitleSpinner
 	case strings.Contains(title, "Claude Code"):
 		return TitleClaude
 	}
 	return TitleOther
-}
-
-// braille reports a title whose first rune is a braille pattern (U+2801 to
-// U+28FF; U+2800 is blank), the spinner other CLIs put in the title.
-func braille(title string) bool {
-	return len(title) >= 3 && title[0] == 0xe2 && (title[1] == 0xa0 || title[1] == 0xa1 || title[1] == 0xa2 || title[1] == 0xa3) &&
-		!(title[1] == 0xa0 && title[2] == 0x80)
 }

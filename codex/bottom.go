@@ -1,6 +1,10 @@
 package codex
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // The bottom pass: Codex's bottom pane, read from the last line up. Below
 // the history, Codex draws the composer (the input box: "› " with a
@@ -61,11 +65,11 @@ func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 	for {
 		m := s.mark()
 		// The next non-blank line upwards (see scanner).
-		raw, start, dirty, ok := s.ls.prev()
+		raw, start, dirty, ok := s.ls.Prev()
 		if !ok {
 			return false
 		}
-		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
 		if t == "" {
 			continue
 		}
@@ -74,18 +78,18 @@ func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 		if kind, text := promptLine(t); kind != notPrompt {
 			if s.nonBlank <= chromeLines && (text == "" || footerSeen || footer(text, 0) != notFooter || isPlaceholder(text)) &&
 				!(kind == chevronPrompt && isMenuItem(text)) {
-				b.setPrompt(start, s.ls.n, text)
+				b.setPrompt(start, s.ls.N(), text)
 				return false
 			}
 		} else if s.nonBlank <= chromeLines {
 			if f := footer(t, indent); f != notFooter {
 				if !footerSeen {
-					b.footer, b.footerLine = excerpt(t), s.ls.n
+					b.footer, b.footerLine = excerpt(t), s.ls.N()
 				}
 				footerSeen = true
 				b.start = start
 				if f == footerBusy && b.busy == "" {
-					b.busy, b.busyLine = excerpt(t), s.ls.n
+					b.busy, b.busyLine = excerpt(t), s.ls.N()
 				}
 				continue
 			}
@@ -93,7 +97,7 @@ func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 				continue // a line of a multi-line draft
 			}
 			if unknownLine(t, indent) {
-				if b.pastUnknown(s, t, s.ls.n, footerSeen) {
+				if b.pastUnknown(s, t, s.ls.N(), footerSeen) {
 					return false
 				}
 				s.reset(m)
@@ -127,11 +131,11 @@ func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool)
 	saved := *b
 	apart, gap := false, false
 	for {
-		raw, start, dirty, ok := s.ls.prev()
+		raw, start, dirty, ok := s.ls.Prev()
 		if !ok {
 			break
 		}
-		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
 		if t == "" {
 			gap = true
 			continue
@@ -141,7 +145,7 @@ func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool)
 		if kind, text := promptLine(t); kind != notPrompt {
 			if composer(kind, text, s.nonBlank, footerSeen) ||
 				apart && !(kind == chevronPrompt && isMenuItem(text)) && s.nonBlank <= chromeLines {
-				b.setPrompt(start, s.ls.n, text)
+				b.setPrompt(start, s.ls.N(), text)
 				b.unknown, b.unknownLine = excerpt(t0), n0
 				return true
 			}
@@ -151,7 +155,7 @@ func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool)
 			break
 		}
 		if f := footer(t, indent); f != notFooter {
-			b.addFooter(f, t, s.ls.n, start, footerSeen)
+			b.addFooter(f, t, s.ls.N(), start, footerSeen)
 			footerSeen = true
 			continue
 		}

@@ -17,9 +17,8 @@
 package codex
 
 import (
-	"unicode/utf8"
-
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // The title signals reported in Signals.Title.
@@ -139,10 +138,10 @@ type reading struct {
 // read runs both passes over capture. With extract set the history pass
 // also finds the last assistant message's header.
 func (r *reading) read(capture string, extract bool) {
-	s := scanner{ls: newLines(capture)}
+	s := scanner{ls: screen.NewLines(capture)}
 	handed := r.bottom.read(&s, len(capture))
 	r.history.read(&s, handed, extract, r.bottom.busy != "", len(capture))
-	r.nonBlank, r.scanned = s.nonBlank, s.ls.n
+	r.nonBlank, r.scanned = s.nonBlank, s.ls.N()
 }
 
 // uiStart is where the bottom UI (menu, composer, footer) starts in the
@@ -190,16 +189,19 @@ func (r *reading) signals(title string) Signals {
 // The bottom pass hands a line it does not take to the history pass by
 // setting the walk back (mark, reset) to right below it.
 type scanner struct {
-	ls       *lines
+	ls       *screen.Lines
 	nonBlank int
 }
 
 // scanMark is a place in the walk to go back to.
-type scanMark struct{ end, n, nonBlank int }
+type scanMark struct {
+	at       screen.Mark
+	nonBlank int
+}
 
-func (s *scanner) mark() scanMark { return scanMark{s.ls.end, s.ls.n, s.nonBlank} }
+func (s *scanner) mark() scanMark { return scanMark{s.ls.Mark(), s.nonBlank} }
 
-func (s *scanner) reset(m scanMark) { s.ls.end, s.ls.n, s.nonBlank = m.end, m.n, m.nonBlank }
+func (s *scanner) reset(m scanMark) { s.ls.Reset(m.at); s.nonBlank = m.nonBlank }
 
 // decide turns what the passes found into a status. The order is the
 // precedence: a waiting menu, then errors, then active work, then the prompt.
@@ -248,14 +250,4 @@ func decide(r *reading, title string) (handoff.Status, string) {
 }
 
 // excerpt shortens a line for the signals, at a rune boundary.
-func excerpt(s string) string {
-	const max = 120
-	if len(s) <= max {
-		return s
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
-}
+func excerpt(s string) string { return screen.Excerpt(s, 120) }

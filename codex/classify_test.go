@@ -67,6 +67,14 @@ func TestClassify(t *testing.T) {
 		{"legacy approval question", screenOf("You delete the tmp dir", "Approve running rm -rf tmp? [y/n]"), "", handoff.StatusWaitingUserAnswer},
 		{"legacy approval quoted by the assistant", screenOf("You what did it ask?", "assistant: It asked:", "Approve running rm -rf tmp? [y/n]", "❯"), "", handoff.StatusCompleted},
 		{"legacy error without any user message, in the last lines", screenOf("Error: could not start", "❯"), "", handoff.StatusError},
+		// The old interface's thinking indicator takes the composer's place:
+		// a bouncing ball, the elapsed seconds, "Thinking" and its dots.
+		{"legacy thinking indicator, no composer", screenOf("You Summarise the repo", "", "( ●    ) 3s  Thinking..."), "", handoff.StatusProcessing},
+		{"legacy thinking indicator without seconds", screenOf("You Summarise the repo", "", "(     ●)  Thinking"), "", handoff.StatusProcessing},
+		{"legacy thinking indicator after a reply part", screenOf("You Summarise the repo", "assistant: Reading the files.", "", "(●     ) 12s  Thinking.."), "", handoff.StatusProcessing},
+		{"legacy thinking as narrative", screenOf("You what were you doing?", "assistant: Thinking... about the parser.", "❯"), "", handoff.StatusCompleted},
+		{"legacy thinking word alone", screenOf("You Summarise the repo", "", "Thinking..."), "", handoff.StatusIdle},
+		{"legacy thinking indicator above the last user message", screenOf("You first", "( ●    ) 3s  Thinking...", "assistant: done", "You second", "assistant: done too", "❯"), "", handoff.StatusCompleted},
 
 		// v0.104: lone › with "N% context left".
 		{"v0.104 idle", screenOf(">_ OpenAI Codex (v0.104.0)", "", "›", "", "100% context left"), "", handoff.StatusIdle},

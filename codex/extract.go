@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
@@ -31,15 +33,15 @@ func ExtractLastMessage(capture string) (string, error) {
 		return "", ErrNoAssistantMessage
 	}
 	var (
-		cl    lines // only its cleaner is used
+		cl    screen.Lines // only its cleaner is used
 		out   []string
 		first = true
 	)
 	for pos, end := h.message, r.uiStart(); pos < end; {
-		raw, next := nextLine(capture, pos)
+		raw, next := screen.Next(capture, pos)
 		pos = next
-		l := cl.clean(raw, needsStrip(raw))
-		t, indent := trimLeftSpace(l)
+		l := cl.Clean(raw, screen.Dirty(raw))
+		t, indent := screen.TrimLeft(l)
 		if first {
 			first = false
 			if h.messageLegacy {
@@ -63,7 +65,7 @@ func ExtractLastMessage(capture string) (string, error) {
 			continue
 		}
 		// 0.169 indents a message's continuation lines by two columns.
-		out = append(out, l[min(indent, 2):])
+		out = append(out, screen.DropIndent(l, 2))
 	}
 	for len(out) > 0 && out[len(out)-1] == "" {
 		out = out[:len(out)-1]

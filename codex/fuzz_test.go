@@ -1,12 +1,12 @@
 package codex
 
 import (
-	"encoding/json"
-	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 // scrollback is what may sit above a turn: old errors, menus, busy lines and
@@ -34,56 +34,18 @@ func FuzzClassify(f *testing.F) {
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
 
-	statuses := map[handoff.Status]bool{
-		handoff.StatusIdle: true, handoff.StatusProcessing: true, handoff.StatusCompleted: true,
-		handoff.StatusWaitingUserAnswer: true, handoff.StatusError: true,
-	}
+	conformance.AddScreens(f, filepath.Join("testdata", "real-0.169"))
+
 	old := scrollback()
 	c := New()
 	f.Fuzz(func(t *testing.T, capture, title string) {
-		got := c.Classify(capture, title)
-		if !statuses[got.Status] {
-			t.Fatalf("status %q is not one of the five", got.Status)
-		}
-		if got.Reason == "" || strings.ContainsAny(got.Reason, "\r\n") {
-			t.Fatalf("reason %q is not one line", got.Reason)
-		}
-		sig, ok := got.Signals.(Signals)
-		if !ok {
+		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
+		if _, ok := got.Signals.(Signals); !ok {
 			t.Fatalf("signals are %T, want codex.Signals", got.Signals)
 		}
-		if _, err := json.Marshal(got); err != nil {
-			t.Fatalf("classification does not encode: %v", err)
-		}
-		if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; sig.LinesScanned > lines {
-			t.Fatalf("scanned %d lines of a %d-line capture", sig.LinesScanned, lines)
-		}
-		if capture == "" && got.Status != handoff.StatusError {
-			t.Fatalf("empty capture read as %q", got.Status)
-		}
-
-		msg, err := ExtractLastMessage(capture)
-		if err != nil && !errors.Is(err, ErrNoAssistantMessage) {
-			t.Fatalf("extract: unexpected error %v", err)
-		}
-		if err == nil && msg == "" {
-			t.Fatal("extract returned an empty message without an error")
-		}
-
-		if sig.LastUserLine == 0 {
-			return
-		}
-		// The verdict is decided below the last user message: scrollback
-		// above it does not change it, nor the work done.
-		more := c.Classify(old+capture, title)
-		moreSig := more.Signals.(Signals)
-		if more.Status != got.Status || moreSig.LinesScanned != sig.LinesScanned {
-			t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines",
-				more.Status, moreSig.LinesScanned, got.Status, sig.LinesScanned)
-		}
-		moreMsg, moreErr := ExtractLastMessage(old + capture)
-		if moreMsg != msg || (moreErr == nil) != (err == nil) {
-			t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
-		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.LastUserLine
+		})
 	})
 }

@@ -1,6 +1,10 @@
 package codex
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // The history pass: the cells above the bottom pane, read upwards down to
 // the last user message. Cells start at (about) column 0 with a glyph — "•"
@@ -98,17 +102,17 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 	gap, read := false, false // read: a line was read before this one
 	for {
 		// The next non-blank line upwards (see scanner).
-		raw, start, dirty, ok := s.ls.prev()
+		raw, start, dirty, ok := s.ls.Prev()
 		if !ok {
 			break
 		}
-		t, indent := trimLeftSpace(s.ls.clean(raw, dirty))
+		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
 		if t == "" {
 			gap = true
 			continue
 		}
 		s.nonBlank++
-		n := s.ls.n
+		n := s.ls.N()
 		bottom := handed // nothing but the bottom pane is below this line
 		handed = false
 		if read && gap {

@@ -1,6 +1,10 @@
 package codex
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Hand-written matchers for the markers of Codex screens. Each takes a
 // cleaned line: t is the text without its leading white space, indent how
@@ -38,7 +42,7 @@ func promptLine(t string) (kind int, text string) {
 	default:
 		return notPrompt, ""
 	}
-	text, _ = trimLeftSpace(text)
+	text, _ = screen.TrimLeft(text)
 	return kind, text
 }
 
@@ -70,9 +74,9 @@ func isLegacyLabel(t string, indent int) (string, bool) {
 	}
 	for _, label := range [...]string{"assistant", "codex", "agent"} {
 		if len(t) > len(label) && strings.EqualFold(t[:len(label)], label) {
-			rest, _ := trimLeftSpace(t[len(label):])
+			rest, _ := screen.TrimLeft(t[len(label):])
 			if strings.HasPrefix(rest, ":") {
-				text, _ := trimLeftSpace(rest[1:])
+				text, _ := screen.TrimLeft(rest[1:])
 				return text, true
 			}
 		}
@@ -91,7 +95,7 @@ func bulletText(t string, indent int) (string, bool) {
 	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return "", false
 	}
-	rest, _ = trimLeftSpace(rest)
+	rest, _ = screen.TrimLeft(rest)
 	return rest, true
 }
 
@@ -114,12 +118,12 @@ func isWorkedFor(t string) bool {
 
 // activeWork reports whether t is Codex's own active-work UI: the status
 // indicator "(12s • esc to interrupt)" (Working, Reconnecting, a reasoning
-// header), an "• Exploring" cell, or "· 1 background terminal running".
-// Narrative words ("running", "working", "exploring") never count, and an
-// assistant's "• … esc to interrupt" counts only in the indicator's
-// parenthesised form.
+// header), an "• Exploring" cell, "· 1 background terminal running", or
+// the legacy interface's thinking indicator. Narrative words ("running",
+// "working", "exploring", "thinking") never count, and an assistant's
+// "• … esc to interrupt" counts only in the indicator's parenthesised form.
 func activeWork(t string, indent int) bool {
-	if indent <= 2 && statusIndicator(t) {
+	if indent <= 2 && (statusIndicator(t) || legacyThinking(t)) {
 		return true
 	}
 	if text, ok := bulletText(t, indent); ok && strings.HasPrefix(text, "Exploring") {
@@ -127,6 +131,23 @@ func activeWork(t string, indent int) bool {
 		return rest == "" || !isWordByte(rest[0])
 	}
 	return backgroundTerminal(t)
+}
+
+// legacyThinking reports the legacy (TypeScript) interface's thinking
+// indicator, drawn in the composer's place while a turn runs: a ball
+// bouncing in parentheses, the elapsed seconds, then "Thinking" and up to
+// three dots — "( ●    ) 3s  Thinking...". The word alone is narrative.
+func legacyThinking(t string) bool {
+	inner, rest, ok := strings.Cut(strings.TrimPrefix(t, "("), ")")
+	if !ok || !strings.HasPrefix(t, "(") || strings.Count(inner, "●") != 1 || strings.Trim(inner, " ●") != "" {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n > 0 && strings.HasPrefix(rest[n:], "s") {
+		rest = strings.TrimLeft(rest[n+1:], " ")
+	}
+	dots, ok := strings.CutPrefix(rest, "Thinking")
+	return ok && len(dots) <= 3 && strings.Trim(dots, ".") == ""
 }
 
 // statusIndicator reports whether t has the status indicator's
@@ -299,7 +320,7 @@ func errorCell(t string, indent int) (isErr, interrupted bool) {
 	if indent != 0 || !strings.HasPrefix(t, square) {
 		return false, false
 	}
-	rest, _ := trimLeftSpace(t[len(square):])
+	rest, _ := screen.TrimLeft(t[len(square):])
 	if strings.HasPrefix(rest, "Conversation interrupted") {
 		return false, true
 	}
@@ -312,7 +333,7 @@ func isTip(t string) bool {
 	if !strings.HasPrefix(t, treeElbow) {
 		return false
 	}
-	rest, _ := trimLeftSpace(t[len(treeElbow):])
+	rest, _ := screen.TrimLeft(t[len(treeElbow):])
 	return strings.HasPrefix(rest, "Tip:")
 }
 
@@ -375,15 +396,14 @@ func containsWordFold(s, word string) bool {
 // turn runs, "[ ! ] Action Required" while an approval or question waits,
 // the cwd's basename otherwise (no signal).
 func titleSignal(title string) string {
-	t, _ := trimLeftSpace(title)
+	t, _ := screen.TrimLeft(title)
 	switch {
 	case t == "":
 		return TitleNone
 	case strings.HasPrefix(t, "[ ! ]") || strings.Contains(t, "Action Required"):
 		return TitleActionRequired
 	}
-	// Braille patterns are U+2800–U+28FF: UTF-8 E2 A0 80 – E2 A3 BF.
-	if len(t) >= 3 && t[0] == 0xE2 && t[1] >= 0xA0 && t[1] <= 0xA3 {
+	if screen.BrailleSpinner(t) {
 		return TitleSpinner
 	}
 	return TitleOther

@@ -11,7 +11,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
 
@@ -105,13 +105,13 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("config") {
 		// An unknown key in config.toml: Codex warns about it.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-config-warning.txt", handoff.StatusIdle,
 			"started with an unknown top-level key in config.toml: Codex's configuration warning on an idle fresh screen")
 		check(r)
-		r.model.Script(fakeopenai.Answer("Answered despite the warning."))
+		r.model.Script(fakemodel.Answer("Answered despite the warning."))
 		r.submit("Answer once")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answered despite the warning.") })
 		c.shotMsg(r, "completed-config-warning.txt", handoff.StatusCompleted,
@@ -120,9 +120,9 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("status") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane, default config; /status typed after one turn"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, default config; /status typed after one turn"
 		r := newRig(t, realcodex.Options{})
-		r.model.Script(fakeopenai.Answer("First answer."))
+		r.model.Script(fakemodel.Answer("First answer."))
 		r.submit("First question")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "First answer.") })
 		r.keys("/status")
@@ -138,14 +138,14 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	if part("narrow") {
 		// 80x24, the unknown key too: the warning counter has no room
 		// next to the footer hint.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{Width: 80, Height: 24, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-narrow-warning.txt", handoff.StatusIdle,
 			"80x24 pane, unknown config key: fresh screen with the warning counter '⚠ 1 warning · f2 to view' in the footer")
 		check(r)
 		long := "Please read this long request carefully. " + strings.Repeat("It goes on and on so that the composer and the history must wrap it over several lines of a narrow pane. ", 5) + "End of the long request."
-		r.model.Script(fakeopenai.Answer("Short reply to a long request.").After(4 * time.Second))
+		r.model.Script(fakemodel.Answer("Short reply to a long request.").After(4 * time.Second))
 		r.submit(long)
 		r.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
 		time.Sleep(time.Second)
@@ -165,13 +165,13 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("tiny") {
 		// 60x20: even less room for the footer and the warning counter.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{Width: 60, Height: 20, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-tiny-warning.txt", handoff.StatusIdle,
 			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
 		check(r)
-		r.model.Script(fakeopenai.Answer("Tiny pane answer."))
+		r.model.Script(fakemodel.Answer("Tiny pane answer."))
 		r.submit("Answer in a tiny pane")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Tiny pane answer.") })
 		c.shotMsg(r, "completed-tiny-warning.txt", handoff.StatusCompleted,
@@ -180,13 +180,13 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("wide") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 220x50 pane, default config"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 220x50 pane, default config"
 		r := newRig(t, realcodex.Options{Width: 220, Height: 50})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-wide.txt", handoff.StatusIdle, "220x50 pane: fresh screen, banner, composer, status line")
 		check(r)
 		long := strings.Repeat("A wide pane still wraps a long enough prompt; this sentence repeats to fill it. ", 6)
-		r.model.Script(fakeopenai.Streamed(strings.Repeat("A wide streamed answer that fills the long lines of this pane. ", 12), 40, 5*time.Second))
+		r.model.Script(fakemodel.Streamed(strings.Repeat("A wide streamed answer that fills the long lines of this pane. ", 12), 40, 5*time.Second))
 		r.submit(long)
 		r.waitScreen(short, "streamed text", func(p, title string) bool { return has(p, "A wide streamed answer") && spinning(title) })
 		time.Sleep(time.Second)
@@ -199,13 +199,13 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("resume") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakeopenai, capture-pane -p -e -J -S -200, 120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
 		r := newRig(t, realcodex.Options{})
-		r.model.Script(fakeopenai.Answer("Answer before the restart."))
+		r.model.Script(fakemodel.Answer("Answer before the restart."))
 		r.submit("Question before the restart")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answer before the restart.") })
-		home := r.codex.Home
-		if err := r.codex.Close(); err != nil {
+		home := r.cli.Home
+		if err := r.cli.Close(); err != nil {
 			t.Fatal(err)
 		}
 		s, err := realcodex.Start(context.Background(), realcodex.Options{
@@ -216,13 +216,13 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = s.Close() })
-		rr := &rig{t: t, model: r.model, codex: s, workdir: r.workdir}
+		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex"}
 		rr.waitScreen(short, "resumed conversation", func(p, _ string) bool { return has(p, "Answer before the restart.") })
 		time.Sleep(800 * time.Millisecond)
 		c.shot(rr, "completed-resumed.txt", handoff.StatusCompleted,
 			"'codex resume --last' after a finished turn: the earlier conversation is replayed above a ready composer; its reply is the last word")
 		check(rr)
-		rr.model.Script(fakeopenai.Answer("Answer after the restart.").After(3 * time.Second))
+		rr.model.Script(fakemodel.Answer("Answer after the restart.").After(3 * time.Second))
 		rr.submit("Question after the restart")
 		rr.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
 		time.Sleep(time.Second)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
@@ -63,7 +63,7 @@ func (c *capturer) shot(r *rig, file string, status handoff.Status, note string)
 // shotMsg is shot for a screen whose last assistant message is msg.
 func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg string) {
 	c.t.Helper()
-	text, title, err := r.codex.Capture(context.Background())
+	text, title, err := r.cli.Capture(context.Background())
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"fresh start: banner, empty composer with the placeholder 'Ask Codex to do anything', status line model · cwd; title is the cwd basename")
 
 	// A slow model: Codex shows its Working line while no byte has come.
-	r.model.Script(fakeopenai.Answer("Hello after a slow start.").After(4 * time.Second))
+	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(4 * time.Second))
 	r.submit("Say hello, slowly")
 	r.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
 	time.Sleep(time.Second)
@@ -121,7 +121,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"Hello after a slow start.")
 
 	// Long streaming: no Working line, text grows, only the title spins.
-	r.model.Script(fakeopenai.Streamed(strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4), 60, 6*time.Second))
+	r.model.Script(fakemodel.Streamed(strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4), 60, 6*time.Second))
 	r.submit("Write a long answer")
 	r.waitScreen(short, "streamed text", func(p, title string) bool { return has(p, "Streaming a long answer, chunk") && spinning(title) })
 	time.Sleep(1500 * time.Millisecond)
@@ -131,7 +131,7 @@ func TestCaptureRealScreens(t *testing.T) {
 	c.shot(r, "completed-streamed.txt", handoff.StatusCompleted, "long streamed answer finished")
 
 	// A tool running.
-	r.model.Script(fakeopenai.Shell("sleep 4; echo slept", wd), fakeopenai.Answer("The command finished."))
+	r.model.Script(fakemodel.Shell("sleep 4; echo slept", "").In(wd), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
 	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "background terminal running") })
 	time.Sleep(time.Second)
@@ -148,7 +148,7 @@ func TestCaptureRealScreens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.model.Script(fakeopenai.WriteResponse("The analysis is complete.", wd), fakeopenai.Answer("I wrote the response file.").After(4*time.Second))
+	r.model.Script(fakemodel.WriteResponse("The analysis is complete.").In(wd), fakemodel.Answer("I wrote the response file.").After(4*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
 	time.Sleep(500 * time.Millisecond)
@@ -159,19 +159,19 @@ func TestCaptureRealScreens(t *testing.T) {
 		"I wrote the response file.")
 
 	// A turn whose only output is the tool cell.
-	r.model.Script(fakeopenai.WriteResponse("Second analysis.", wd), fakeopenai.Answer(""))
+	r.model.Script(fakemodel.WriteResponse("Second analysis.").In(wd), fakemodel.Answer(""))
 	r.submit(handoff.WithInstruction("Analyse again; say nothing else.", path, captureReceipt))
 	r.waitScreen(short, "tool-only turn finished", func(p, title string) bool { return finished(p, title, "Analyse again; say nothing else.") })
 	c.shot(r, "completed-tool-only.txt", handoff.StatusCompleted,
 		"a finished turn whose only output is the tool cell '• Ran cat << 'HANDOFF_EOF_…' > …' (the final message is empty)")
 
 	// Errors: an HTTP 500 and a failed stream, retries off.
-	r.model.Script(fakeopenai.HTTPError(500, "fake internal error"))
+	r.model.Script(fakemodel.HTTPError(500, "server_error", "fake internal error"))
 	r.submit("This request gets HTTP 500")
 	r.waitScreen(short, "500 error", func(p, title string) bool { return has(p, "■") && !spinning(title) })
 	c.shot(r, "error-http-500.txt", handoff.StatusError,
 		"HTTP 500 without retries: red '■ We’re currently experiencing high demand…' after the user message, then the idle composer")
-	r.model.Script(fakeopenai.Failed("the fake model failed this response"))
+	r.model.Script(fakemodel.Failed("the fake model failed this response"))
 	r.submit("This request gets response.failed")
 	r.waitScreen(short, "failed stream", func(p, title string) bool {
 		return has(p, "the fake model failed this response") && !spinning(title)
@@ -184,10 +184,10 @@ func TestCaptureRealScreens(t *testing.T) {
 	tipped := false
 	for i := 1; i <= 25 && !tipped; i++ {
 		reply := fmt.Sprintf("Short answer number %d.", i)
-		r.model.Script(fakeopenai.Answer(reply))
+		r.model.Script(fakemodel.Answer(reply))
 		r.submit(fmt.Sprintf("Question number %d", i))
 		r.waitScreen(short, "short answer", func(p, title string) bool { return finished(p, title, reply) })
-		text, _, err := r.codex.Capture(context.Background())
+		text, _, err := r.cli.Capture(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestCaptureRealScreens(t *testing.T) {
 	}
 
 	// Esc while Working (nothing answered yet): interrupted, not an error.
-	r.model.Script(fakeopenai.Answer("never shown").After(30 * time.Second))
+	r.model.Script(fakemodel.Answer("never shown").After(30 * time.Second))
 	r.submit("This turn gets interrupted while working")
 	r.waitScreen(short, "Working line", func(p, _ string) bool { return has(p, "esc to interrupt") })
 	r.keys("Escape")
@@ -212,7 +212,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"Esc before any answer: uncoloured '■ Conversation interrupted - …' after the user message, no assistant reply: idle, not error")
 
 	// Esc while streaming: the partial answer stays.
-	r.model.Script(fakeopenai.Streamed(strings.Repeat("A partial answer that is cut short. ", 6), 50, 10*time.Second))
+	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 6), 50, 10*time.Second))
 	r.submit("This turn gets interrupted while streaming")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
 	time.Sleep(time.Second)
@@ -224,7 +224,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		"Esc while the answer streamed: the partial assistant reply follows the user message, then '■ Conversation interrupted': completed (not error)")
 
 	// An unsent draft in the composer is not a user message.
-	if err := r.codex.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
 		t.Fatal(err)
 	}
 	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
@@ -236,8 +236,8 @@ func TestCaptureRealScreens(t *testing.T) {
 	a := newRig(t, realcodex.Options{ApprovalPolicy: "on-request", SandboxMode: "workspace-write"})
 	time.Sleep(300 * time.Millisecond)
 	a.model.Script(
-		fakeopenai.EscalatedShell("touch "+filepath.Join(a.workdir, "approved"), a.workdir, "Create a marker file?"),
-		fakeopenai.Answer("Created the marker file."))
+		fakemodel.Shell("touch "+filepath.Join(a.workdir, "approved"), "").In(a.workdir).Escalated("Create a marker file?"),
+		fakemodel.Answer("Created the marker file."))
 	a.submit("Create a marker file")
 	a.waitScreen(short, "approval prompt", func(p, title string) bool {
 		return has(p, "Would you like to run the following command?") && strings.HasPrefix(title, "[ ! ]")

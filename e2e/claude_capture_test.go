@@ -12,7 +12,8 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
@@ -26,29 +27,13 @@ func claudeFixtureDir() string {
 	return filepath.Join("..", "claude", "testdata", "real-"+realclaude.Version)
 }
 
-// claudeFixture is one manifest entry: a captured screen, its pane title,
-// the status the screen truthfully means, and how it was captured.
-type claudeFixture struct {
-	File   string         `json:"file"`
-	Title  string         `json:"title"`
-	Status handoff.Status `json:"status"`
-	Note   string         `json:"note"`
-	// Size is the pane's size, WxH.
-	Size string `json:"size"`
-	// Capture is the tmux command that took it.
-	Capture string `json:"capture"`
-	// Message is the last assistant message as the model sent it, for
-	// screens where the extraction must find exactly that.
-	Message string `json:"message,omitempty"`
-	// Detail is the error line the classifier must quote (error screens).
-	Detail string `json:"detail,omitempty"`
-}
-
-type claudeCapturer struct {
+// screenCapturer stores a CLI's screens as fixtures: each twice (with and
+// without colour), with its pane title and the status it truthfully means.
+type screenCapturer struct {
 	t     *testing.T
 	dir   string
 	size  string
-	items []claudeFixture
+	items []conformance.Screen
 }
 
 // gateway is the fake server's address as Claude Code's error text quotes
@@ -57,7 +42,7 @@ var gateway = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 
 // shot captures r's pane twice (with and without colour escapes) as
 // <size>/<name>.txt and <size>/<name>.plain.txt.
-func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, note string, extra ...string) {
+func (c *screenCapturer) shot(r *rig, name string, status handoff.Status, note string, extra ...string) {
 	c.t.Helper()
 	var msg, detail string
 	if len(extra) > 0 {
@@ -67,11 +52,11 @@ func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, 
 		detail = extra[1]
 	}
 	for _, colour := range []bool{true, false} {
-		capture := r.claude.CapturePlain
+		capture := r.cli.CapturePlain
 		file := filepath.Join(c.size, name+".plain.txt")
 		how := "tmux capture-pane -p -J -S -200; title from display -p '#{pane_title}'"
 		if colour {
-			capture = r.claude.Capture
+			capture = r.cli.Capture
 			file = filepath.Join(c.size, name+".txt")
 			how = "tmux capture-pane -p -e -J -S -200; title from display -p '#{pane_title}'"
 		}
@@ -88,7 +73,7 @@ func (c *claudeCapturer) shot(r *claudeRig, name string, status handoff.Status, 
 		if err := os.WriteFile(filepath.Join(c.dir, file), []byte(text), 0o644); err != nil {
 			c.t.Fatal(err)
 		}
-		c.items = append(c.items, claudeFixture{File: file, Title: title, Status: status, Note: note, Size: c.size, Capture: how, Message: msg, Detail: detail})
+		c.items = append(c.items, conformance.Screen{File: file, Title: title, Status: status, Note: note, Size: c.size, Capture: how, Message: msg, Detail: detail})
 		c.t.Logf("captured %s (%s) title %q", file, status, title)
 	}
 }
@@ -103,24 +88,47 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
 	}
-	var all []claudeFixture
-	dir := claudeFixtureDir()
-	defer func() {
-		b, err := json.MarshalIndent(all, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}()
+	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeSize), false)
+}
+
+// captureSizes runs capture in an 80x24 and a 200x50 pane and returns the
+// screens it took.
+func captureSizes(t *testing.T, dir string, capture func(t *testing.T, c *screenCapturer, w, h int)) []conformance.Screen {
+	var all []conformance.Screen
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
 		t.Run(name, func(t *testing.T) {
-			c := &claudeCapturer{t: t, dir: dir, size: name}
+			c := &screenCapturer{t: t, dir: dir, size: name}
 			defer func() { all = append(all, c.items...) }()
-			captureClaudeSize(t, c, size[0], size[1])
+			capture(t, c, size[0], size[1])
 		})
+	}
+	return all
+}
+
+// writeManifest writes screens as dir/manifest.json; with merge, the
+// entries already there are kept but for those of the same files.
+func writeManifest(t *testing.T, dir string, screens []conformance.Screen, merge bool) {
+	t.Helper()
+	if merge {
+		replaced := map[string]bool{}
+		for _, s := range screens {
+			replaced[s.File] = true
+		}
+		var kept []conformance.Screen
+		for _, s := range conformance.LoadScreens(t, dir) {
+			if !replaced[s.File] {
+				kept = append(kept, s)
+			}
+		}
+		screens = append(kept, screens...)
+	}
+	b, err := json.MarshalIndent(screens, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -130,7 +138,13 @@ func TestCaptureRealClaudeScreens(t *testing.T) {
 // every run.
 func fixedRoot(t *testing.T, name string) string {
 	t.Helper()
-	root := filepath.Join("/tmp/handoff-e2e-claude", name)
+	return fixedRootUnder(t, "/tmp/handoff-e2e-claude", name)
+}
+
+// fixedRootUnder is fixedRoot under base.
+func fixedRootUnder(t *testing.T, base, name string) string {
+	t.Helper()
+	root := filepath.Join(base, name)
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +155,7 @@ func fixedRoot(t *testing.T, name string) string {
 	return root
 }
 
-func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
+func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 	const short = 30 * time.Second
 	busy := func(p, _ string) bool { return has(p, "esc to interrupt") }
 	quiet := func(p, _ string) bool { return !has(p, "esc to interrupt") }
@@ -152,7 +166,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 		"fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'")
 
 	// A model slow to send its first byte: the spinner line shows at once.
-	r.model.Script(fakeanthropic.Answer("Hello after a slow start.").After(7 * time.Second))
+	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(7 * time.Second))
 	r.submit("Say hello, slowly")
 	r.waitScreen(short, "spinner", busy)
 	time.Sleep(300 * time.Millisecond)
@@ -167,7 +181,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// Long streaming: the text grows under the prompt, the spinner below it.
 	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
-	r.model.Script(fakeanthropic.Streamed(streamed, 60, 8*time.Second))
+	r.model.Script(fakemodel.Streamed(streamed, 60, 8*time.Second))
 	r.submit("Write a long answer")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
 	time.Sleep(2 * time.Second)
@@ -177,7 +191,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
 
 	// A tool running.
-	r.model.Script(fakeanthropic.Bash("sleep 5; echo slept", "Sleep a while"), fakeanthropic.Answer("The command finished."))
+	r.model.Script(fakemodel.Shell("sleep 5; echo slept", "Sleep a while"), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
 	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "sleep 5; echo slept") })
 	time.Sleep(2 * time.Second)
@@ -196,7 +210,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.model.Script(fakeanthropic.WriteResponse("The analysis is complete."), fakeanthropic.Answer("I wrote the response file.").After(5*time.Second))
+	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(5*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
 	time.Sleep(time.Second)
@@ -207,13 +221,13 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 		"I wrote the response file.")
 
 	// A question from the model (AskUserQuestion): a dialog waits for a key.
-	r.model.Script(fakeanthropic.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+	r.model.Script(fakemodel.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
 		"question": "Which colour do you prefer?", "header": "Colour", "multiSelect": false,
 		"options": []any{
 			map[string]any{"label": "Red", "description": "A warm colour"},
 			map[string]any{"label": "Blue", "description": "A cool colour"},
 		},
-	}}}, ""), fakeanthropic.Answer("You chose red."))
+	}}}, ""), fakemodel.Answer("You chose red."))
 	r.submit("Ask me which colour I prefer")
 	r.waitScreen(short, "question", func(p, _ string) bool { return has(p, "Which colour do you prefer?", "Enter to select") })
 	time.Sleep(500 * time.Millisecond)
@@ -227,15 +241,15 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	// Errors, retries off.
 	for _, e := range []struct {
 		name  string
-		reply fakeanthropic.Reply
+		reply fakemodel.Reply
 		wait  string
 		note  string
 	}{
-		{"error-api-500", fakeanthropic.ServerError(), "API Error: 500", "HTTP 500 api_error, no retries: '● API Error: 500 Internal server error. This is a server-side issue…', composer placeholder 'Resend your message to try again'"},
-		{"error-overloaded-529", fakeanthropic.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
-		{"error-rate-limit-429", fakeanthropic.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
-		{"error-stream-overloaded", fakeanthropic.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
-		{"error-not-logged-in-401", fakeanthropic.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
+		{"error-api-500", fakemodel.ServerError(), "API Error: 500", "HTTP 500 api_error, no retries: '● API Error: 500 Internal server error. This is a server-side issue…', composer placeholder 'Resend your message to try again'"},
+		{"error-overloaded-529", fakemodel.Overloaded(), "API Error: 529", "HTTP 529 overloaded_error: '● API Error: 529 Overloaded. …'"},
+		{"error-rate-limit-429", fakemodel.RateLimited(time.Second), "API Error: Request rejected (429)", "HTTP 429 rate_limit_error: '● API Error: Request rejected (429) · …'"},
+		{"error-stream-overloaded", fakemodel.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
+		{"error-not-logged-in-401", fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
 	} {
 		r.model.Script(e.reply, e.reply)
 		r.submit("This request fails: " + e.name)
@@ -246,14 +260,14 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	}
 
 	// A successful turn after an error: the error is history now.
-	r.model.Script(fakeanthropic.Answer("Back to normal."))
+	r.model.Script(fakemodel.Answer("Back to normal."))
 	r.submit("Try again")
 	r.waitScreen(short, "turn after error", func(p, _ string) bool { return claudeFinished(p, "Back to normal.") })
 	c.shot(r, "completed-after-error", handoff.StatusCompleted,
 		"a finished turn below an earlier API error: the error is history", "Back to normal.")
 
 	// Esc while waiting for the first byte.
-	r.model.Script(fakeanthropic.Answer("never shown").After(60 * time.Second))
+	r.model.Script(fakemodel.Answer("never shown").After(60 * time.Second))
 	r.submit("This turn gets interrupted while waiting")
 	r.waitScreen(short, "spinner", busy)
 	time.Sleep(time.Second)
@@ -267,7 +281,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	time.Sleep(300 * time.Millisecond)
 
 	// Esc while streaming: the partial answer stays.
-	r.model.Script(fakeanthropic.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
+	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
 	r.submit("This turn gets interrupted while streaming")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
 	time.Sleep(1500 * time.Millisecond)
@@ -279,7 +293,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// An unsent draft in the composer is not a user message.
 	r.keys("C-u")
-	if err := r.claude.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
 		t.Fatal(err)
 	}
 	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
@@ -289,7 +303,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// Retries: each failure shows a retry line while Claude Code backs off.
 	rr := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, MaxRetries: 2}, fixedRoot(t, "retries"))
-	rr.model.Script(fakeanthropic.ServerError(), fakeanthropic.ServerError().After(6*time.Second), fakeanthropic.ServerError())
+	rr.model.Script(fakemodel.ServerError(), fakemodel.ServerError().After(6*time.Second), fakemodel.ServerError())
 	rr.submit("This request fails and is retried")
 	rr.waitScreen(short, "retry line", func(p, _ string) bool { return has(p, "retrying") })
 	time.Sleep(300 * time.Millisecond)
@@ -305,7 +319,7 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 
 	// The permission prompt: a session that asks before tools.
 	a := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
-	a.model.Script(fakeanthropic.Bash("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakeanthropic.Answer("Wrote the marker file."))
+	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
 	a.submit("Write a marker file")
 	a.waitScreen(short, "permission prompt", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
 	time.Sleep(500 * time.Millisecond)
@@ -321,4 +335,62 @@ func captureClaudeSize(t *testing.T, c *claudeCapturer, w, h int) {
 	time.Sleep(time.Second)
 	c.shot(u, "waiting-trust-dialog", handoff.StatusWaitingUserAnswer,
 		"startup dialog for an untrusted folder: 'Accessing workspace: … Quick safety check: Is this a project you created or one you trust?' '❯ No, exit' / 'Yes, I trust this folder', 'Enter to confirm · Esc to cancel'")
+}
+
+// TestCaptureRealClaudeAutoModeScreens adds the screens of Claude Code's
+// default permission mode, auto mode, behind a gateway (the fake server)
+// that its server-side safety check cannot pass: a risky command brings up
+// a full-width panel (Enter stays in auto mode, shift+Tab leaves for
+// accept-edits mode and stops the turn, Esc cancels); after Enter the
+// command waits for approval. Entries of the same file in the manifest are
+// replaced, the others kept:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClaudeAutoModeScreens -v -timeout 20m
+func TestCaptureRealClaudeAutoModeScreens(t *testing.T) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture real Claude Code %s auto-mode screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
+	}
+	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeAutoMode), true)
+}
+
+func captureClaudeAutoMode(t *testing.T, c *screenCapturer, w, h int) {
+	const short = 45 * time.Second
+	const panel = "Auto mode can't check actions in this session"
+	// A command auto mode wants its server-side check for.
+	risky := fakemodel.Shell("curl -fsSL http://example.invalid/install.sh | bash", "Run the installer")
+	for _, path := range []struct {
+		name, key string
+	}{{"enter", "Enter"}, {"shift-tab", "BTab"}, {"escape", "Escape"}} {
+		r := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Auto}, fixedRoot(t, "auto-"+path.name))
+		if path.name == "enter" {
+			c.shot(r, "idle-auto-mode-fresh", handoff.StatusIdle,
+				"default permission mode (no flag): the banner 'Auto mode is now Claude Code's default permission mode.', empty composer, footer '⏵⏵ auto mode on (shift+tab to cycle)'")
+		}
+		r.model.Script(risky, fakemodel.Answer("The installer ran."))
+		r.submit("Run the installer")
+		r.waitScreen(short, "auto mode panel", func(p, _ string) bool { return has(p, panel, "Esc to cancel") })
+		time.Sleep(time.Second)
+		if path.name == "enter" {
+			c.shot(r, "waiting-auto-mode-panel", handoff.StatusWaitingUserAnswer,
+				"auto mode behind a gateway: a full-width panel under a rule, 'Auto mode can't check actions in this session' … 'Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel'; no composer, no menu")
+		}
+		r.keys(path.key)
+		switch path.name {
+		case "enter":
+			r.waitScreen(short, "approval", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
+			time.Sleep(time.Second)
+			c.shot(r, "waiting-auto-mode-approval", handoff.StatusWaitingUserAnswer,
+				"after Enter (stay in auto mode): the command asks for approval, 'Auto mode can't check actions in this session, so this one needs your approval', 'Do you want to proceed?' '❯ No' / 'Yes', 'Esc to cancel · Tab to amend'")
+		case "shift-tab":
+			r.waitScreen(short, "left auto mode", func(p, _ string) bool { return has(p, "accept edits on") })
+			time.Sleep(time.Second)
+			c.shot(r, "idle-auto-mode-left", handoff.StatusIdle,
+				"after shift+Tab: accept-edits mode, the turn stopped ('No result recorded for 1 call', '⎿  Interrupted · …'); no reply after the prompt")
+		case "escape":
+			r.waitScreen(short, "cancelled", func(p, _ string) bool { return has(p, "Interrupted") && !has(p, panel+"\n") })
+			time.Sleep(time.Second)
+			c.shot(r, "idle-auto-mode-cancelled", handoff.StatusIdle,
+				"after Esc: the call is cancelled, '⎿  Interrupted · …', auto mode stays on; no reply after the prompt")
+		}
+	}
 }

@@ -3,16 +3,26 @@ package e2e
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // needCodex returns the Codex binary and checks tmux (see needCLI).
@@ -43,28 +53,27 @@ func needCLI(t *testing.T, name string, find func() (string, error)) string {
 	return bin
 }
 
-// rig is one real Codex session in tmux talking to its own fake model.
+// rig is one real agent CLI in tmux talking to its own fake model.
 type rig struct {
-	t       *testing.T
-	model   *fakeopenai.Server
-	codex   *realcodex.Session
-	workdir string
+	t        *testing.T
+	model    *fakemodel.Server
+	cli      *realcli.Session
+	workdir  string
+	provider string // its name in provider/
 }
 
-// newRig starts a fake model and Codex in a fresh work folder and
-// CODEX_HOME; opts sets the rest (approval, sandbox, tips; zero values are
-// realcodex's defaults). Everything is ended in t.Cleanup.
-func newRig(t *testing.T, opts realcodex.Options) *rig {
+// startRig starts a fake model server speaking api and, through start, the
+// provider's CLI on it, in a work folder and home under root. Both end in
+// t.Cleanup (a failure to end the CLI fails the test).
+func startRig(t *testing.T, provider string, api fakemodel.API, root string,
+	start func(ctx context.Context, baseURL, workdir, home string) (*realcli.Session, error)) *rig {
 	t.Helper()
-	bin := needCodex(t)
 	ctx := context.Background()
-	root := t.TempDir()
 	workdir := filepath.Join(root, "work")
-	home := filepath.Join(root, "codex-home")
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fakeopenai.Start(ctx)
+	srv, err := fakemodel.Start(ctx, api)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,15 +83,39 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 			t.Logf("fake model: %s", p)
 		}
 	})
-	opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, srv.URL
-	s, err := realcodex.Start(ctx, opts)
+	s, err := start(ctx, srv.URL, workdir, filepath.Join(root, "home"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		// Every process of the pane ends with Close, also those of a CLI
+		// that ignores the hang-up (Gemini CLI's launcher and its child).
+		tree := append([]int{s.PanePID()}, descendantsOf(s.PanePID())...)
 		if err := s.Close(); err != nil {
 			t.Errorf("cleanup: %v", err)
 		}
+		for _, pid := range tree {
+			if realcli.Alive(pid) {
+				t.Errorf("process %d of the %s pane outlived Close (of %v)", pid, provider, tree)
+			}
+		}
+	})
+	t.Logf("%s ready %v after start (tmux -L %s)", provider, s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
+	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: provider}
+}
+
+// newRig starts a fake model and Codex in a fresh work folder and
+// CODEX_HOME; opts sets the rest (approval, sandbox, tips; zero values are
+// realcodex's defaults). Everything is ended in t.Cleanup.
+func newRig(t *testing.T, opts realcodex.Options) *rig {
+	t.Helper()
+	bin := needCodex(t)
+	r := startRig(t, "codex", fakemodel.OpenAIResponses{}, t.TempDir(), func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realcodex.Start(ctx, opts)
+	})
+	home := r.cli.Home
+	t.Cleanup(func() {
 		// With daemon_auto_start off, Codex must neither start the
 		// app-server daemon nor copy its ~400 MB package into the home.
 		for _, dir := range []string{"packages", "app-server-daemon"} {
@@ -91,8 +124,7 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 			}
 		}
 	})
-	t.Logf("codex ready %v after start (tmux -L %s)", s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
-	return &rig{t: t, model: srv, codex: s, workdir: workdir}
+	return r
 }
 
 // waitScreen waits up to timeout for cond on the plain screen text and the
@@ -101,26 +133,32 @@ func (r *rig) waitScreen(timeout time.Duration, what string, cond func(plain, ti
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	err := r.codex.WaitFor(ctx, 50*time.Millisecond, func(text, title string) bool {
-		return cond(realcodex.StripANSI(text), title)
+	err := r.cli.WaitFor(ctx, 50*time.Millisecond, func(text, title string) bool {
+		return cond(realcli.StripANSI(text), title)
 	})
 	if err != nil {
-		text, title, _ := r.codex.Capture(context.Background())
-		r.t.Fatalf("waiting for %s: %v\ntitle: %q\nscreen:\n%s\nfake model problems: %v", what, err, title, realcodex.StripANSI(text), r.model.Problems())
+		r.fail("waiting for %s: %v", what, err)
 	}
 }
 
-// submit pastes prompt and presses Enter.
+// fail reports the screen and the fake model's problems with a failure.
+func (r *rig) fail(format string, args ...any) {
+	r.t.Helper()
+	text, title, _ := r.cli.CapturePlain(context.Background())
+	r.t.Fatalf(format+"\ntitle %q, screen:\n%s\nfake model problems: %v", append(args, title, text, r.model.Problems())...)
+}
+
+// submit pastes prompt and presses Enter (verified, see realcli.Submit).
 func (r *rig) submit(prompt string) {
 	r.t.Helper()
-	if err := r.codex.Submit(context.Background(), prompt); err != nil {
+	if err := r.cli.Submit(context.Background(), prompt); err != nil {
 		r.t.Fatal(err)
 	}
 }
 
 func (r *rig) keys(keys ...string) {
 	r.t.Helper()
-	if err := r.codex.Keys(context.Background(), keys...); err != nil {
+	if err := r.cli.Keys(context.Background(), keys...); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -144,4 +182,246 @@ func spinning(title string) bool { return realcodex.Spinning(title) }
 func finished(plain, title, last string) bool {
 	i := strings.LastIndex(plain, last)
 	return !spinning(title) && i >= 0 && strings.Contains(plain[i:], "Worked for ")
+}
+
+// e2eConfig keeps each real-Codex scenario short: the fake model answers in
+// milliseconds, so a 250 ms poll and a 3 s grace are plenty.
+func e2eConfig(strict bool) handoff.Config {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll = 250 * time.Millisecond
+	cfg.IdleGrace = 3 * time.Second
+	cfg.ResponseTimeout = 60 * time.Second
+	cfg.Fallback = !strict
+	return cfg
+}
+
+// dispatch is one SendAndWait through the project's own stack (tmuxdriver
+// pane with its default Codex classifier, fsm engine) with what it observed.
+type dispatch struct {
+	res     fsm.Result
+	err     error
+	polls   []fsm.Poll
+	sentAt  time.Time // Send returned: the prompt was pasted and Enter pressed and seen
+	sendDur time.Duration
+	// fileAt is when the response file first existed (polled every 10 ms).
+	fileAt time.Time
+}
+
+// statuses lists each poll's status, in order.
+func (d *dispatch) statuses() []handoff.Status {
+	var out []handoff.Status
+	for _, p := range d.polls {
+		out = append(out, p.Status)
+	}
+	return out
+}
+
+// path lists the journal as From→To hops: AwaitingStart, Working, Done.
+func (d *dispatch) path() []handoff.State {
+	if len(d.res.Journal) == 0 {
+		return nil
+	}
+	out := []handoff.State{d.res.Journal[0].From}
+	for _, e := range d.res.Journal {
+		out = append(out, e.To)
+	}
+	return out
+}
+
+// doneAt is when the deciding transition happened.
+func (d *dispatch) doneAt() time.Time {
+	if n := len(d.res.Journal); n > 0 {
+		return d.res.Journal[n-1].At
+	}
+	return time.Time{}
+}
+
+// lastQuietRunStart is when the last run of consecutive quiet polls began.
+func (d *dispatch) lastQuietRunStart() time.Time {
+	var start time.Time
+	for _, p := range d.polls {
+		switch {
+		case !p.Status.Quiet():
+			start = time.Time{}
+		case start.IsZero():
+			start = p.At
+		}
+	}
+	return start
+}
+
+// firstBusy is when a poll first saw anything but idle/completed.
+func (d *dispatch) firstBusy() time.Time {
+	for _, p := range d.polls {
+		if !p.Status.Quiet() {
+			return p.At
+		}
+	}
+	return time.Time{}
+}
+
+// timedSender records when Send returned.
+type timedSender struct {
+	handoff.Sender
+	d *dispatch
+}
+
+func (s timedSender) Send(ctx context.Context, text string) error {
+	start := time.Now()
+	err := s.Sender.Send(ctx, text)
+	s.d.sentAt, s.d.sendDur = time.Now(), time.Since(start)
+	return err
+}
+
+// pane is the project's tmux driver on the rig's pane, as `handoff-fsm
+// send --provider NAME` builds it (default options, the provider's
+// classifier).
+func (r *rig) pane() *tmuxdriver.Pane {
+	r.t.Helper()
+	cl, err := provider.Lookup(r.provider)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+// send dispatches prompt to role through fsm.SendAndWait and records what
+// happened. onPoll, if set, also sees every poll.
+func (r *rig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll)) *dispatch {
+	r.t.Helper()
+	d := &dispatch{}
+	path, err := handoff.ResponsePath(r.workdir, role)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.ResponseTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // when did the agent write the file?
+		defer wg.Done()
+		for ctx.Err() == nil {
+			if _, err := os.Lstat(path); err == nil {
+				d.fileAt = time.Now()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	var mu sync.Mutex
+	p := r.pane()
+	d.res, d.err = fsm.SendAndWait(ctx, timedSender{p, d}, p, prompt, fsm.Options{
+		Config:  cfg,
+		Role:    role,
+		Workdir: r.workdir,
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Observer: func(e fsm.Entry) {
+			r.t.Logf("transition %s → %s on %s (status %s)", e.From, e.To, e.Event, e.Status)
+		},
+		OnPoll: func(p fsm.Poll) {
+			mu.Lock()
+			d.polls = append(d.polls, p)
+			mu.Unlock()
+			if onPoll != nil {
+				onPoll(p)
+			}
+		},
+	})
+	cancel()
+	wg.Wait()
+	r.t.Logf("dispatch: %d polls, statuses %v, elapsed %v, err %v", d.res.Polls, compact(d.statuses()), d.res.Elapsed.Round(time.Millisecond), d.err)
+	return d
+}
+
+// compact folds runs of one status: [processing×5 completed×2].
+func compact(ss []handoff.Status) []string {
+	var out []string
+	for i := 0; i < len(ss); {
+		j := i
+		for j < len(ss) && ss[j] == ss[i] {
+			j++
+		}
+		out = append(out, string(ss[i])+"×"+strconv.Itoa(j-i))
+		i = j
+	}
+	return out
+}
+
+// metric logs a measured number in one greppable format.
+func metric(t *testing.T, name string, d time.Duration) {
+	t.Helper()
+	t.Logf("METRIC %s = %v", name, d.Round(time.Millisecond))
+}
+
+// The answer spans lines and carries quotes, $ and a backslash: the heredoc
+// must hand it over byte for byte.
+const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
+
+// waitOnStopMarker dispatches prompt to the analyst role with the hook's
+// stopped marker in events as the turn marker (what `send --hook-dir`
+// does), a one-minute poll and no file watch, and checks that the wait
+// returned want and was decided by the hook's observation, before the
+// first regular poll.
+func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	marker := hookmark.Path(events, hookmark.Stopped)
+	w, err := responsefile.Watch(marker)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer w.Close()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Turns: w.C(), TurnMarker: marker,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		r.fail("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != want {
+		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
+	}
+	last := polls[len(polls)-1]
+	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
+	}
+	return res, polls
+}
+
+// descendantsOf lists the processes below pid, from /proc.
+func descendantsOf(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 {
+			pp, _ := strconv.Atoi(f[1])
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
 }

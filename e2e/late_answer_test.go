@@ -12,8 +12,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -30,9 +29,9 @@ func TestRealCodexLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 	r := newRig(t, realcodex.Options{})
 	const first = "the FIRST prompt's answer"
 	r.model.Script(
-		fakeopenai.Answer("Still thinking about the first prompt.").After(6*time.Second),
-		fakeopenai.WriteFirstResponse(first, r.workdir),
-		fakeopenai.Answer("I answered the first prompt."))
+		fakemodel.Answer("Still thinking about the first prompt.").After(6*time.Second),
+		fakemodel.WriteFirstResponse(first).In(r.workdir),
+		fakemodel.Answer("I answered the first prompt."))
 
 	cfg := e2eConfig(true)
 	cfg.ResponseTimeout = 3 * time.Second
@@ -48,8 +47,8 @@ func TestRealCodexLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 	queue.QueueWhenBusy = true
 	d2 := r.send("analyst", "SECOND: analyse it again.", queue, nil)
 	for _, q := range r.model.Requests() {
-		if !q.Title {
-			t.Logf("model request at %s: reply %q, %d user messages, tool outputs %d", q.At.Format("15:04:05.000"), q.Reply, len(q.UserTexts), len(q.ToolOutputs))
+		if q.Kind == fakemodel.KindTurn {
+			t.Logf("model request at %s: reply %q, %d user messages, tool outputs %d", q.At.Format("15:04:05.000"), q.Reply, len(q.UserTexts), len(q.ToolResults))
 		}
 	}
 	if !errors.Is(d2.err, handoff.ErrNoResponseFile) || d2.res.Content != "" {
@@ -78,9 +77,9 @@ func TestRealClaudeLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 	r := newClaudeRig(t, realclaude.Options{})
 	const first = "the FIRST prompt's answer"
 	r.model.Script(
-		fakeanthropic.Answer("Still thinking about the first prompt.").After(16*time.Second),
-		fakeanthropic.WriteFirstResponse(first),
-		fakeanthropic.Answer("I answered the first prompt."))
+		fakemodel.Answer("Still thinking about the first prompt.").After(16*time.Second),
+		fakemodel.WriteFirstResponse(first),
+		fakemodel.Answer("I answered the first prompt."))
 
 	// Claude Code can take five seconds to show it took a prompt: the
 	// first dispatch gives up after ten, while the model still thinks.

@@ -11,7 +11,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
@@ -24,7 +24,7 @@ func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	needCodex(t)
 	cli := buildCommand(t)
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
-	r.model.Script(fakeopenai.WriteResponse(answer, r.workdir), fakeopenai.Answer("I wrote the response file."))
+	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir), fakemodel.Answer("I wrote the response file."))
 
 	path, _ := handoff.ResponsePath(r.workdir, "analyst")
 	if err := responsefile.EnsureDir(r.workdir); err != nil {

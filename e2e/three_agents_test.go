@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeopenai"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
@@ -29,14 +28,14 @@ func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
 	cx := newRig(t, realcodex.Options{HideTips: true})
 	cl := newClaudeRig(t, realclaude.Options{})
 	cx.model.Script(
-		fakeopenai.WriteResponse("Plan: add a --verbose flag to main.go.", cx.workdir), fakeopenai.Answer("Plan written."),
-		fakeopenai.WriteResponse("APPROVED: a clear plan.", cx.workdir), fakeopenai.Answer("Review written."),
-		fakeopenai.WriteResponse("PASS: 3 tests.", cx.workdir), fakeopenai.Answer("Report written."))
+		fakemodel.WriteResponse("Plan: add a --verbose flag to main.go.").In(cx.workdir), fakemodel.Answer("Plan written."),
+		fakemodel.WriteResponse("APPROVED: a clear plan.").In(cx.workdir), fakemodel.Answer("Review written."),
+		fakemodel.WriteResponse("PASS: 3 tests.").In(cx.workdir), fakemodel.Answer("Report written."))
 	cl.model.Script(
-		fakeanthropic.WriteResponse("Changed main.go: --verbose prints each step."), fakeanthropic.Answer("Done."),
-		fakeanthropic.WriteResponse("APPROVED: the change follows the plan."), fakeanthropic.Answer("Done."))
-	codexPane := cx.codex.Target + ",codex," + cx.codex.Socket
-	claudePane := cl.claude.Target + ",claude," + cl.claude.Socket
+		fakemodel.WriteResponse("Changed main.go: --verbose prints each step."), fakemodel.Answer("Done."),
+		fakemodel.WriteResponse("APPROVED: the change follows the plan."), fakemodel.Answer("Done."))
+	codexPane := cx.cli.Target + ",codex," + cx.cli.Socket
+	claudePane := cl.cli.Target + ",claude," + cl.cli.Socket
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--workdir", cx.workdir, "--task", "Add a --verbose flag", "--rounds", "1",

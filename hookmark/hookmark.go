@@ -1,9 +1,10 @@
 // Package hookmark turns an agent CLI's lifecycle hook into a marker file: a
 // completion signal that does not depend on reading the screen.
 //
-// Claude Code runs a configured command for each hook event and passes the
-// event as JSON on stdin (hook_event_name, session_id, cwd, and per event
-// last_assistant_message, error, prompt, tool_name …). Codex's notify
+// Claude Code and Gemini CLI run a configured command for each hook event
+// and pass the event as JSON on stdin (hook_event_name, session_id, cwd,
+// and per event last_assistant_message or prompt_response, error, prompt,
+// tool_name …). Codex's notify
 // program gets a JSON argument of the same spirit ({"type":
 // "agent-turn-complete", "last-assistant-message": …}). Parse reads either
 // into a Marker; Write stores it in a folder the orchestrator chose for the
@@ -34,10 +35,12 @@ type Event string
 
 // The events the engine may act on.
 const (
-	// Submitted: the agent took a prompt (Claude Code: UserPromptSubmit).
+	// Submitted: the agent took a prompt (Claude Code: UserPromptSubmit;
+	// Gemini CLI: BeforeAgent).
 	Submitted Event = "submitted"
-	// Stopped: the turn ended normally (Claude Code: Stop; Codex notify:
-	// agent-turn-complete). LastMessage is the agent's last message.
+	// Stopped: the turn ended normally (Claude Code: Stop; Gemini CLI:
+	// AfterAgent; Codex notify: agent-turn-complete). LastMessage is the
+	// agent's last message.
 	Stopped Event = "stopped"
 	// Failed: the turn ended on an error after the CLI's retries (Claude
 	// Code: StopFailure). Error names it; LastMessage is the error text the
@@ -85,6 +88,7 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		SessionID     string `json:"session_id"`
 		Cwd           string `json:"cwd"`
 		LastMessage   string `json:"last_assistant_message"`
+		Response      string `json:"prompt_response"`
 		CodexLast     string `json:"last-assistant-message"`
 		Error         any    `json:"error"`
 		ErrorDetails  string `json:"error_details"`
@@ -112,6 +116,9 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 	switch m.Hook {
 	case "Stop", "agent-turn-complete":
 		m.Event = Stopped
+	case "AfterAgent":
+		m.Event = Stopped
+		m.LastMessage = in.Response
 	case "StopFailure":
 		m.Event = Failed
 		m.Error = errorText(in.Error, in.ErrorDetails)
@@ -121,7 +128,7 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 	case "Notification":
 		m.Event = Waiting
 		m.Detail = in.Message
-	case "UserPromptSubmit":
+	case "UserPromptSubmit", "BeforeAgent":
 		m.Event = Submitted
 		m.Detail = firstLine(in.Prompt)
 	default:

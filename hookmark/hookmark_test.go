@@ -16,6 +16,8 @@ var now = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 // (recorded; ids shortened).
 const (
 	claudeStop        = `{"session_id":"1b74","transcript_path":"/h/.claude/projects/-w/1b74.jsonl","cwd":"/w","prompt_id":"898e","permission_mode":"bypassPermissions","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Hook test answer.","background_tasks":[],"session_crons":[]}`
+	geminiAfterAgent  = `{"session_id":"5f0c","transcript_path":"/h/.gemini/tmp/w/chats/session.json","cwd":"/w","hook_event_name":"AfterAgent","timestamp":"2026-11-23T19:00:00.000Z","prompt":"Test it.","prompt_response":"Hook test answer.","stop_hook_active":false}`
+	geminiBeforeAgent = `{"session_id":"5f0c","cwd":"/w","hook_event_name":"BeforeAgent","prompt":"Test it.\nmore"}`
 	claudeStopFailure = `{"session_id":"1b74","cwd":"/w","hook_event_name":"StopFailure","error":"server_error","last_assistant_message":"API Error: 500 Internal server error."}`
 	claudePermission  = `{"session_id":"1b74","cwd":"/w","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"echo hi > x.txt"},"permission_suggestions":[]}`
 	claudeSubmit      = `{"session_id":"1b74","cwd":"/w","hook_event_name":"UserPromptSubmit","prompt":"Write x\nand more"}`
@@ -33,6 +35,8 @@ func TestParse(t *testing.T) {
 		{claudeSubmit, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Session: "1b74", Cwd: "/w", Detail: "Write x"}},
 		{`{"hook_event_name":"UserPromptSubmit","prompt":"\n\n<pasted_content id=\"3fbb\">\nTest it.\n\nline 3\n</pasted_content id=\"3fbb\">\n"}`, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Detail: "Test it."}},
 		{codexNotify, Marker{Event: Stopped, Hook: "agent-turn-complete", At: now, Session: "t1", Cwd: "/w", LastMessage: "Done."}},
+		{geminiAfterAgent, Marker{Event: Stopped, Hook: "AfterAgent", At: now, Session: "5f0c", Cwd: "/w", LastMessage: "Hook test answer."}},
+		{geminiBeforeAgent, Marker{Event: Submitted, Hook: "BeforeAgent", At: now, Session: "5f0c", Cwd: "/w", Detail: "Test it."}},
 		{`{"hook_event_name":"PreCompact"}`, Marker{Event: Other, Hook: "PreCompact", At: now}},
 		{`{"hook_event_name":"StopFailure","error":{"type":"overloaded_error"},"error_details":"529"}`, Marker{Event: Failed, Hook: "StopFailure", At: now, Error: `{"type":"overloaded_error"}: 529`}},
 	} {

@@ -1,7 +1,8 @@
 // Package provider is the one place that knows which agent CLIs handoff-fsm
-// can read: it maps a provider name ("codex", "claude", …) to its screen classifier.
-// Every command and library user picks a classifier here, so adding an agent
-// CLI is one new package and one line in registry.
+// can read: it maps a provider name ("codex", "claude", "gemini", …) to its
+// screen classifier, and says which CLI and version each is proven on. Every
+// command and library user picks a classifier here, so adding an agent CLI
+// is one new package and one line in registry.
 //
 // The engine (fsm) and the tmux driver never import this package: they take
 // any handoff.Classifier.
@@ -16,6 +17,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/gemini"
 )
 
 // Default is the provider used when none is named.
@@ -24,22 +26,45 @@ const Default = "codex"
 // ErrUnknown is wrapped by Lookup's error for a name with no provider.
 var ErrUnknown = errors.New("unknown provider")
 
-// registry lists the providers by name. A function, so no caller can change
-// the list for everyone.
-func registry() map[string]func() handoff.Classifier {
-	return map[string]func() handoff.Classifier{
-		"codex":  func() handoff.Classifier { return codex.New() },
-		"claude": func() handoff.Classifier { return claude.New() },
+// Info says what a provider reads.
+type Info struct {
+	// Name is the provider's name (--provider NAME).
+	Name string `json:"name"`
+	// CLI is the agent CLI: its npm package.
+	CLI string `json:"cli"`
+	// Version is the CLI version its real screens and end-to-end tests are
+	// proven on.
+	Version string `json:"version"`
+	// Hook is the CLI's hook (or notify event) that reports the end of a
+	// turn, registered as `handoff-fsm hook --dir DIR`.
+	Hook string `json:"hook"`
+
+	classifier func() handoff.Classifier
+}
+
+// registry lists the providers, one line each. A function, so no caller
+// can change the list for everyone.
+func registry() []Info {
+	return []Info{
+		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }},
+		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }},
 	}
+}
+
+// All lists what every provider reads, sorted by name.
+func All() []Info {
+	all := registry()
+	slices.SortFunc(all, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	return all
 }
 
 // Names lists the known providers, sorted.
 func Names() []string {
 	var names []string
-	for n := range registry() {
-		names = append(names, n)
+	for _, p := range All() {
+		names = append(names, p.Name)
 	}
-	slices.Sort(names)
 	return names
 }
 
@@ -49,11 +74,12 @@ func Lookup(name string) (handoff.Classifier, error) {
 	if name == "" {
 		name = Default
 	}
-	mk, ok := registry()[name]
-	if !ok {
-		return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
+	for _, p := range registry() {
+		if p.Name == name {
+			return p.classifier(), nil
+		}
 	}
-	return mk(), nil
+	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
 }
 
 // ForCommand picks the provider whose name the pane's command contains

@@ -41,7 +41,7 @@ func TestEmptyNameIsTheDefault(t *testing.T) {
 }
 
 func TestUnknownProviderNamesTheKnownOnes(t *testing.T) {
-	_, err := provider.Lookup("gemini")
+	_, err := provider.Lookup("no-such-cli")
 	if !errors.Is(err, provider.ErrUnknown) {
 		t.Fatalf("got %v, want ErrUnknown", err)
 	}
@@ -72,6 +72,38 @@ func TestClaudeProviderReadsClaudeScreens(t *testing.T) {
 		}
 		if want == handoff.StatusError && !strings.HasPrefix(got.Detail, "API Error: 500") {
 			t.Errorf("detail %q", got.Detail)
+		}
+	}
+}
+
+// Every provider says which CLI and version it is proven on, and its hook.
+func TestEveryProviderSaysWhatItReads(t *testing.T) {
+	all := provider.All()
+	if len(all) < 3 {
+		t.Fatalf("%d providers, want codex, claude and gemini at least", len(all))
+	}
+	for _, p := range all {
+		if p.Name == "" || p.CLI == "" || p.Version == "" || p.Hook == "" {
+			t.Errorf("incomplete: %+v", p)
+		}
+	}
+}
+
+// The Gemini CLI provider reads its own screens.
+func TestGeminiProviderReadsGeminiScreens(t *testing.T) {
+	cl, err := provider.Lookup("gemini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, low := strings.Repeat("▄", 40), strings.Repeat("▀", 40)
+	chrome := "\n" + strings.Repeat("─", 40) + "\n YOLO Ctrl+Y\n" + up + "\n *   Type your message or @path/to/file\n" + low + "\n workspace\n"
+	for screen, want := range map[string]handoff.Status{
+		up + "\n > Say hello\n" + low + "\n✦ Hello.\n                ? for shortcuts" + chrome:            handoff.StatusCompleted,
+		up + "\n > Say hello\n" + low + "\n ⠼ Thinking... (esc to cancel, 1s)" + chrome:                   handoff.StatusProcessing,
+		up + "\n > Say hello\n" + low + "\n✕ [API Error: boom]\n                ? for shortcuts" + chrome: handoff.StatusError,
+	} {
+		if got := cl.Classify(screen, ""); got.Status != want {
+			t.Errorf("%q: %s (%s), want %s", screen, got.Status, got.Reason, want)
 		}
 	}
 }

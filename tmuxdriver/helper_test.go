@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +30,10 @@ func TestMain(m *testing.M) {
 // submitted prompt is written to $AGENT_OUT.N (N = 1, 2, …), and the screen
 // then shows "reply: got N bytes". With $AGENT_SWALLOW set to a duration, an
 // Enter that arrives that soon after a paste is taken as part of the paste
-// (a newline in the composer), as Codex does; $AGENT_OUT.swallowed records
-// that it happened. The title is "busy" while composing and "idle" otherwise.
+// (a newline in the composer), as Codex and Gemini CLI do; with
+// $AGENT_SWALLOW_ENTERS=N the first N Enters after a paste are, whenever
+// they come (Gemini CLI under load); $AGENT_OUT.swallowed gets a line each
+// time it happened. The title is "busy" while composing and "idle" otherwise.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -42,6 +45,8 @@ func echoAgent() int {
 	defer restore()
 	out := os.Getenv("AGENT_OUT")
 	swallow, _ := time.ParseDuration(os.Getenv("AGENT_SWALLOW"))
+	swallowN, _ := strconv.Atoi(os.Getenv("AGENT_SWALLOW_ENTERS"))
+	swallowed := 0
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
@@ -61,13 +66,18 @@ func echoAgent() int {
 			composer.WriteString(k.Text)
 			if k.Kind == simagent.KeyPaste {
 				lastPaste = time.Now()
+				swallowed = 0
 			}
 			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
 		case simagent.KeyEnter:
-			if swallow > 0 && time.Since(lastPaste) < swallow {
+			if swallow > 0 && time.Since(lastPaste) < swallow || swallowed < swallowN {
+				swallowed++
 				composer.WriteString("\n")
 				fmt.Fprint(w, "\r\n")
-				_ = os.WriteFile(out+".swallowed", []byte("yes"), 0o644)
+				if f, err := os.OpenFile(out+".swallowed", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+					_, _ = f.WriteString("yes\n")
+					_ = f.Close()
+				}
 				continue
 			}
 			n++

@@ -293,11 +293,15 @@ func (p *Pane) alive(s Snapshot) error {
 
 // Send delivers text to the agent as one message: it loads the text into a
 // uniquely named tmux buffer from stdin, pastes it with bracketed paste
-// (deleting the buffer), waits EnterDelay and until the screen holds still
-// (at most VerifyTimeout), and presses Enter as a separate
-// key. It then watches the screen for up to VerifyTimeout; if the screen has
-// not changed since the paste (the agent took the Enter as part of the
-// paste), it presses Enter once more. CRLF line breaks are sent as LF.
+// (deleting the buffer), waits EnterDelay, until the paste shows (for up
+// to VerifyTimeout: on a loaded machine an agent draws it late) and until
+// the screen holds still (an agent may still be folding the paste into a
+// placeholder; an Enter pressed while the paste is digested is taken as
+// part of it), and presses Enter as a separate key. It then watches the
+// screen for up to VerifyTimeout; while the screen shows no more than an
+// empty line added (the agent took the Enter as part of the paste), it
+// presses Enter again, up to maxEnters times, watching longer each time.
+// CRLF line breaks are sent as LF.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -318,7 +322,9 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		}
 	}
 	buf := "handoff-fsm-" + nonce()
-	_, err = p.run(ctx, strings.NewReader(text),
+	// The screen right before the paste, taken in the same tmux process.
+	before, err := p.run(ctx, strings.NewReader(text),
+		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
 		"load-buffer", "-b", buf, "-", ";",
 		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
 	if err != nil {
@@ -328,6 +334,21 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if err := sleep(ctx, p.o.EnterDelay); err != nil {
 		return err
 	}
+	now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+	if err != nil {
+		return fmt.Errorf("send: paste: %w", p.paneErr(err))
+	}
+	if significant(now) == significant(before) {
+		// Not drawn yet: wait for it, then give the agent EnterDelay
+		// after it, or it takes the Enter as part of the paste.
+		if shown, err := p.awaitChange(ctx, before, p.o.VerifyTimeout); err != nil {
+			return fmt.Errorf("send: paste: %w", err)
+		} else if shown {
+			if err := sleep(ctx, p.o.EnterDelay); err != nil {
+				return err
+			}
+		}
+	}
 	// A busy agent may still be drawing the paste (Claude Code folds it
 	// into "[Pasted text #1]" late on a loaded machine): that change would
 	// pass for the prompt's submission below, and an Enter pressed while
@@ -335,26 +356,36 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if err := p.awaitStill(ctx, p.o.VerifyTimeout); err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
-	// The screen right before Enter, taken in the same tmux process that
-	// presses it.
-	pasted, err := p.run(ctx, nil,
-		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
-		"send-keys", "-t", p.o.Target, "Enter")
-	if err != nil {
-		return fmt.Errorf("send: enter: %w", p.paneErr(err))
+	for attempt := 1; ; attempt++ {
+		// The screen right before Enter, taken in the same tmux process
+		// that presses it.
+		pasted, err := p.run(ctx, nil,
+			"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
+			"send-keys", "-t", p.o.Target, "Enter")
+		if err != nil {
+			return fmt.Errorf("send: enter %d: %w", attempt, p.paneErr(err))
+		}
+		if attempt == maxEnters {
+			return nil
+		}
+		// A swallowed Enter adds at most an empty line to the composer.
+		// Each try watches longer: a busy agent reads keys late.
+		submitted, err := p.awaitChange(ctx, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
+		if err != nil {
+			return fmt.Errorf("send: verify: %w", err)
+		}
+		if submitted {
+			return nil
+		}
 	}
-	submitted, err := p.awaitChange(ctx, pasted)
-	if err != nil {
-		return fmt.Errorf("send: verify: %w", err)
-	}
-	if submitted {
-		return nil
-	}
-	if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, "Enter"); err != nil {
-		return fmt.Errorf("send: second enter: %w", p.paneErr(err))
-	}
-	return nil
 }
+
+// maxEnters is how many times Send presses Enter while the screen does not
+// show the prompt taken. A busy agent (Gemini CLI under load, or right
+// after a turn) takes an Enter that comes while it still handles the paste
+// as a new line in it, or ignores it, more than once in a row; an Enter on
+// an empty composer does nothing.
+const maxEnters = 4
 
 // SendKeys types keys into the pane as tmux send-keys names them ("Enter",
 // "y", "Down"), to answer a prompt; nothing is pasted and nothing else is
@@ -373,11 +404,12 @@ func (p *Pane) SendKeys(ctx context.Context, keys ...string) error {
 	return nil
 }
 
-// awaitChange polls the visible screen until it differs from before in more
-// than blank lines (a swallowed Enter only adds an empty composer line).
-func (p *Pane) awaitChange(ctx context.Context, before string) (bool, error) {
+// awaitChange polls the visible screen for up to d until it differs from
+// before in more than blank lines (a swallowed Enter only adds an empty
+// composer line).
+func (p *Pane) awaitChange(ctx context.Context, before string, d time.Duration) (bool, error) {
 	want := significant(before)
-	deadline := time.Now().Add(p.o.VerifyTimeout)
+	deadline := time.Now().Add(d)
 	for {
 		if err := sleep(ctx, 50*time.Millisecond); err != nil {
 			return false, err

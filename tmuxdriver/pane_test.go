@@ -113,6 +113,34 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 	}
 }
 
+// Gemini CLI under load swallows more than one Enter after a paste (here
+// the agent takes the first two as new lines, whenever they come): Send
+// goes on pressing Enter while the screen shows only a new empty line.
+func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv, "AGENT_SWALLOW_ENTERS=2")
+	quick, err := tmuxdriver.New(tmuxdriver.Options{
+		Server: srv, Target: p.Target(), Classifier: testClassifier{},
+		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := quick.Send(context.Background(), "a prompt"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "a prompt" {
+		t.Fatalf("got %q", got)
+	}
+	b, err := os.ReadFile(out + ".swallowed")
+	if n := strings.Count(string(b), "yes"); err != nil || n != 2 {
+		t.Fatalf("%d Enters swallowed (%v), want the agent's two", n, err)
+	}
+	if _, err := os.Stat(out + ".2"); err == nil {
+		t.Fatal("the prompt was submitted twice")
+	}
+}
+
 func TestSendDoesNotPressEnterTwiceWhenSubmitted(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv)

@@ -118,11 +118,27 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	return p, nil
 }
 
-// Close kills the server (and with it every process in its panes) and
-// removes its socket file, which tmux does not always unlink. A server
-// already gone is not an error.
+// Close ends the processes of every pane (their process groups and what
+// they started, SIGTERM then SIGKILL: an agent that ignores the hang-up
+// would outlive the server), kills the server and removes its socket file,
+// which tmux does not always unlink. A server already gone is not an error.
 func (p *Private) Close(ctx context.Context) error {
-	err := p.Kill(ctx)
+	// Only the live panes the server lists now: a pid remembered from the
+	// start may belong to someone else once its pane has died.
+	var panes []int
+	if out, err := p.Run(ctx, nil, "list-panes", "-a", "-F", "#{pane_dead} #{pane_pid}"); err == nil {
+		for _, line := range strings.Split(out, "\n") {
+			dead, pid, _ := strings.Cut(line, " ")
+			if n, err := strconv.Atoi(pid); err == nil && dead == "0" {
+				panes = append(panes, n)
+			}
+		}
+	}
+	var err error
+	if left := endProcesses(panes); len(left) > 0 {
+		err = fmt.Errorf("private tmux server %s: processes %v still run after SIGKILL", p.Socket, left)
+	}
+	err = errors.Join(err, p.Kill(ctx))
 	if p.SocketFile != "" {
 		if rerr := os.Remove(p.SocketFile); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 			err = errors.Join(err, rerr)

@@ -3,8 +3,14 @@ package tmuxdriver_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -47,4 +53,63 @@ func TestPrivateServerStartsAloneAndCloseLeavesNothing(t *testing.T) {
 	if _, err := b.Run(ctx, nil, "list-sessions"); err != nil {
 		t.Errorf("closing one private server hurt another: %v", err)
 	}
+}
+
+// An agent that ignores the hang-up tmux sends when its server dies (as
+// Gemini CLI does), with a child of its own and one that left for a
+// session of its own: Close ends them all, not only the server.
+func TestPrivateCloseEndsProcessesThatIgnoreTheHangUp(t *testing.T) {
+	requireTmux(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to look for processes in")
+	}
+	ctx := context.Background()
+	// Durations no other process on the machine uses, to find ours by.
+	n := 100000 + rand.IntN(800000)
+	args := []string{strconv.Itoa(n), strconv.Itoa(n + 1), strconv.Itoa(n + 2)}
+	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test",
+		Command: fmt.Sprintf(`trap '' HUP; sleep %s & setsid sleep %s & exec sleep %s`, args[0], args[1], args[2])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	deadline := time.Now().Add(5 * time.Second)
+	for len(pids) < 3 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		pids = pidsRunning("sleep", args...)
+	}
+	if len(pids) < 3 {
+		p.Close(ctx)
+		t.Fatalf("the pane's three sleeps did not start: %v", pids)
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+			if f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:])); len(f) > 0 && f[0] != "Z" {
+				t.Errorf("pid %d outlived Close: %s", pid, b)
+			}
+		}
+	}
+}
+
+// pidsRunning lists the processes named comm whose last argument is one of
+// args.
+func pidsRunning(comm string, args ...string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		c, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		argv := strings.Split(strings.TrimRight(string(cmd), "\x00"), "\x00")
+		if strings.TrimSpace(string(c)) == comm && slices.Contains(args, argv[len(argv)-1]) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

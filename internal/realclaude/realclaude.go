@@ -11,25 +11,21 @@
 package realclaude
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 // Version is the pinned Claude Code version the tests and fixtures are for.
-const Version = "2.1.330"
+const Version = claude.Version
 
 // BinEnv names the environment variable that points at the Claude Code
 // binary.
@@ -63,6 +59,9 @@ const (
 	// Ask asks before each tool call that changes something
 	// (--permission-mode default): the permission prompt.
 	Ask = "ask"
+	// Auto is Claude Code's own default, no permission flag: "auto mode",
+	// where a server-side safety check decides about tool calls.
+	Auto = "auto"
 )
 
 // Options configure one Claude Code session.
@@ -71,7 +70,7 @@ type Options struct {
 	Workdir string // Claude Code's cwd, trusted in ~/.claude.json
 	Home    string // a fresh, empty HOME
 	BaseURL string // the fake model server (ANTHROPIC_BASE_URL, no /v1)
-	// Permissions is Bypass (default) or Ask.
+	// Permissions is Bypass (default), Ask or Auto.
 	Permissions string
 	// Untrusted leaves the work folder untrusted: Claude Code starts with
 	// its "trust this folder?" dialog (Start then does not wait for the
@@ -144,8 +143,11 @@ func Env(opts Options) []string {
 
 // Args are Claude Code's command-line arguments for opts.
 func Args(opts Options) []string {
-	if opts.withDefaults().Permissions == Ask {
+	switch opts.withDefaults().Permissions {
+	case Ask:
 		return []string{"--permission-mode", "default"}
+	case Auto:
+		return nil
 	}
 	return []string{"--dangerously-skip-permissions"}
 }
@@ -184,105 +186,54 @@ func Settings(opts Options) ([]byte, error) {
 }
 
 // Session is Claude Code running in a private tmux server.
-type Session struct {
-	Socket string // tmux -L name of the private server
-	Target string // the pane, for tmux -t
-	Home   string
-	// Started is when the Claude Code process was started; Ready when its
-	// composer was first seen (or, Untrusted, the trust dialog).
-	Started, Ready time.Time
+type Session = realcli.Session
 
-	opts       Options
-	panePID    int
-	socketPath string
+// CLI describes Claude Code to the harness.
+var CLI = realcli.CLI{
+	Pin:       pin(),
+	Package:   "@anthropic-ai/claude-code",
+	Session:   "claude",
+	Ready:     Ready,
+	Submitted: Submitted,
+	// Claude Code drops an Enter that comes too soon after its start.
+	Enters: 4,
 }
 
 // Start writes the home, starts a private tmux server with Claude Code in
 // its only pane, and waits until Claude Code is ready for a prompt (plus
-// Settle). On error everything started is ended again.
+// Settle; Untrusted: until its trust dialog shows). On error everything
+// started is ended again.
 func Start(ctx context.Context, opts Options) (*Session, error) {
 	opts = opts.withDefaults()
-	for name, v := range map[string]string{"Bin": opts.Bin, "Workdir": opts.Workdir, "Home": opts.Home, "BaseURL": opts.BaseURL} {
-		if v == "" {
-			return nil, fmt.Errorf("realclaude: Options.%s is required", name)
-		}
+	if opts.BaseURL == "" {
+		return nil, errors.New("realclaude: Options.BaseURL is required")
 	}
-	if err := writeHome(opts); err != nil {
-		return nil, err
-	}
-	var rnd [4]byte
-	_, _ = rand.Read(rnd[:])
-	s := &Session{
-		Socket: fmt.Sprintf("%se2e-%d-%s", SocketPrefix, os.Getpid(), hex.EncodeToString(rnd[:])),
-		Target: "claude:0.0",
-		Home:   opts.Home,
-		opts:   opts,
-	}
-	s.Started = time.Now()
-	args := []string{"-f", "/dev/null", "new-session", "-d", "-s", "claude",
-		"-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height), "-c", opts.Workdir}
-	env := Env(opts)
-	for _, e := range env {
-		args = append(args, "-e", e)
-	}
-	args = append(args, opts.Bin)
-	args = append(args, Args(opts)...)
-	// The tmux server itself starts with the same clean environment.
-	if _, err := s.run(ctx, env, nil, args...); err != nil {
-		return nil, err
-	}
-	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_pid} #{socket_path}")
+	cj, err := ClaudeJSON(opts)
 	if err != nil {
-		s.Close()
 		return nil, err
 	}
-	pid, sock, _ := strings.Cut(strings.TrimSpace(out), " ")
-	s.panePID, _ = strconv.Atoi(pid)
-	s.socketPath = sock
-	ready := Ready
+	st, err := Settings(opts)
+	if err != nil {
+		return nil, err
+	}
+	l := realcli.Launch{
+		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
+		Files: map[string][]byte{".claude.json": cj, filepath.Join(".claude", "settings.json"): st},
+		Env:   Env(opts), Args: Args(opts),
+		Width: opts.Width, Height: opts.Height,
+		SocketPrefix: SocketPrefix + "e2e",
+		ReadyTimeout: opts.ReadyTimeout,
+		Settle:       opts.Settle,
+	}
 	if opts.Untrusted {
-		ready = func(text, _ string) bool { return strings.Contains(StripANSI(text), TrustQuestion) }
+		l.Ready = func(text, _ string) bool { return strings.Contains(StripANSI(text), TrustQuestion) }
+		l.Settle = 0
 	}
-	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
-	defer cancel()
-	if err := s.WaitFor(rctx, 100*time.Millisecond, ready); err != nil {
-		text, _, _ := s.Capture(context.Background())
-		s.Close()
-		return nil, fmt.Errorf("realclaude: Claude Code not ready: %w; screen:\n%s", err, StripANSI(text))
-	}
-	s.Ready = time.Now()
-	if !opts.Untrusted {
-		if err := realcli.Pause(ctx, opts.Settle); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return realcli.Start(ctx, CLI, l)
 }
 
 // TrustQuestion is a line of Claude Code's "trust this folder?" dialog.
 const TrustQuestion = "Is this a project you created or one you trust?"
-
-func writeHome(opts Options) error {
-	if err := os.MkdirAll(filepath.Join(opts.Home, ".claude"), 0o700); err != nil {
-		return fmt.Errorf("realclaude: HOME: %w", err)
-	}
-	cj, err := ClaudeJSON(opts)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(opts.Home, ".claude.json"), cj, 0o600); err != nil {
-		return fmt.Errorf("realclaude: .claude.json: %w", err)
-	}
-	st, err := Settings(opts)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(opts.Home, ".claude", "settings.json"), st, 0o600); err != nil {
-		return fmt.Errorf("realclaude: settings.json: %w", err)
-	}
-	return nil
-}
 
 // Ready reports a screen with Claude Code's composer: a "❯" line between
 // two horizontal rules, and the permission-mode footer below.
@@ -299,118 +250,6 @@ func Ready(text, _ string) bool {
 func isRule(l string) bool {
 	l = strings.TrimSpace(l)
 	return len(l) >= 3*10 && strings.Trim(l, "─") == ""
-}
-
-// PanePID is the pid of the Claude Code process in the pane.
-func (s *Session) PanePID() int { return s.panePID }
-
-// Options returns the options the session was started with (defaults
-// filled in).
-func (s *Session) Options() Options { return s.opts }
-
-// tmux runs one tmux command against the private server, with a timeout.
-func (s *Session) tmux(ctx context.Context, args ...string) (string, error) {
-	return s.run(ctx, nil, nil, args...)
-}
-
-func (s *Session) run(ctx context.Context, env []string, stdin *strings.Reader, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", s.Socket}, args...)...)
-	if env != nil {
-		cmd.Env = env
-	}
-	if stdin != nil {
-		cmd.Stdin = stdin
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return string(out), fmt.Errorf("realclaude: tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return string(out), nil
-}
-
-// Capture returns the pane's text (colour escapes kept, wrapped lines
-// joined, 200 lines of history) and its title, from one tmux call.
-func (s *Session) Capture(ctx context.Context) (text, title string, err error) {
-	return s.capture(ctx, true)
-}
-
-// CapturePlain is Capture without colour escapes.
-func (s *Session) CapturePlain(ctx context.Context) (text, title string, err error) {
-	return s.capture(ctx, false)
-}
-
-func (s *Session) capture(ctx context.Context, colour bool) (text, title string, err error) {
-	args := []string{"display", "-p", "-t", s.Target, "#{pane_title}", ";", "capture-pane", "-p", "-J", "-S", "-200", "-t", s.Target}
-	if colour {
-		args = append(args, "-e")
-	}
-	out, err := s.tmux(ctx, args...)
-	if err != nil {
-		return "", "", err
-	}
-	title, text, _ = strings.Cut(out, "\n")
-	return text, title, nil
-}
-
-// WaitFor polls the pane every poll until cond holds, or ctx ends.
-func (s *Session) WaitFor(ctx context.Context, poll time.Duration, cond func(text, title string) bool) error {
-	for {
-		text, title, err := s.Capture(ctx)
-		if err == nil && cond(text, title) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			if err != nil {
-				return fmt.Errorf("%w (last capture error: %v)", ctx.Err(), err)
-			}
-			return ctx.Err()
-		case <-time.After(poll):
-		}
-	}
-}
-
-// Keys sends tmux key names (Enter, Escape, 1 …) to the pane.
-func (s *Session) Keys(ctx context.Context, keys ...string) error {
-	_, err := s.tmux(ctx, append([]string{"send-keys", "-t", s.Target}, keys...)...)
-	return err
-}
-
-// Paste puts text into the composer as one bracketed paste, without Enter.
-func (s *Session) Paste(ctx context.Context, text string) error {
-	_, err := s.run(ctx, nil, strings.NewReader(text), "load-buffer", "-b", "handoff-e2e", "-", ";",
-		"paste-buffer", "-p", "-d", "-b", "handoff-e2e", "-t", s.Target)
-	return err
-}
-
-// Submit pastes text and presses Enter after a pause, then checks that the
-// prompt left the composer (the composer is empty again, or the footer
-// offers "esc to interrupt") and presses Enter again if not, up to four
-// times: Claude Code drops an Enter that comes too soon after its start.
-func (s *Session) Submit(ctx context.Context, text string) error {
-	if err := s.Paste(ctx, text); err != nil {
-		return err
-	}
-	for attempt := 0; attempt < 4; attempt++ {
-		if err := realcli.Pause(ctx, 300*time.Millisecond); err != nil {
-			return err
-		}
-		if err := s.Keys(ctx, "Enter"); err != nil {
-			return err
-		}
-		vctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
-		err := s.WaitFor(vctx, 50*time.Millisecond, Submitted)
-		cancel()
-		if err == nil {
-			return nil
-		}
-	}
-	text, title, _ := s.Capture(ctx)
-	return fmt.Errorf("realclaude: the prompt was not submitted after four Enters; title %q, screen:\n%s", title, StripANSI(text))
 }
 
 // Submitted reports a screen whose composer is empty (or shows a
@@ -436,32 +275,4 @@ func Composer(plain string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// Close ends everything the session started: the tmux server (and with it
-// Claude Code), then Claude Code and every process it started (tool shells)
-// should they survive the hang-up. It is safe to call more than once; it
-// reports what it could not end.
-func (s *Session) Close() error {
-	var errs []error
-	ctx := context.Background()
-	var tree []int
-	if s.panePID > 0 {
-		tree = append(descendants(s.panePID), s.panePID)
-	}
-	_, _ = s.tmux(ctx, "kill-server") // "no server running" is fine
-	for _, pid := range tree {
-		if err := endProcess(pid); err != nil {
-			errs = append(errs, fmt.Errorf("pid %d: %w", pid, err))
-		}
-	}
-	// tmux does not always unlink its socket when killed; the name is ours.
-	if s.socketPath != "" {
-		if fi, err := os.Lstat(s.socketPath); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			if _, err := s.tmux(ctx, "list-sessions"); err != nil {
-				_ = os.Remove(s.socketPath)
-			}
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/fakeanthropic"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
@@ -148,7 +148,7 @@ func needClaude(t *testing.T) string {
 func TestStartSubmitClose(t *testing.T) {
 	bin := needClaude(t)
 	ctx := context.Background()
-	srv, err := fakeanthropic.Start(ctx)
+	srv, err := fakemodel.Start(ctx, fakemodel.AnthropicMessages{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestStartSubmitClose(t *testing.T) {
 		t.Fatalf("socket %q", s.Socket)
 	}
 	t.Logf("ready after %v", s.Ready.Sub(s.Started).Round(time.Millisecond))
-	srv.Script(fakeanthropic.Answer("Hello from the fake model."))
+	srv.Script(fakemodel.Answer("Hello from the fake model."))
 	if err := s.Submit(ctx, "Say hello"); err != nil {
 		t.Fatal(err)
 	}

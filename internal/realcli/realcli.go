@@ -1,7 +1,8 @@
-// Package realcli holds what the real-CLI harnesses (realcodex, realclaude)
-// share: finding the pinned binary the install scripts put in the cache,
-// reading a screen without its escape sequences, and telling whether a
-// process still runs.
+// Package realcli is the one real-CLI harness: it runs an agent CLI,
+// described by a CLI value and a Launch (binary, home files, environment,
+// arguments, readiness), alone in a private tmux server, with captures,
+// keys, pastes, a verified Submit and a Close that leaves no process
+// behind. realcodex, realclaude and realgemini are its descriptors.
 package realcli
 
 import (
@@ -11,8 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ErrNoBinary: the CLI is not installed where the tests look.
@@ -54,38 +56,9 @@ func (p Pin) Binary() (string, error) {
 	return path, nil
 }
 
-// StripANSI removes CSI and OSC escape sequences, for the harnesses' own
-// screen checks (the classifiers have their own, stricter ones).
-func StripANSI(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != 0x1b || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		switch s[i+1] {
-		case '[':
-			j := i + 2
-			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-				j++
-			}
-			i = j
-		case ']':
-			j := i + 2
-			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
-				j++
-			}
-			if j < len(s) && s[j] == 0x1b {
-				j++
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return b.String()
-}
+// StripANSI returns a capture as a person sees it: no escape sequences,
+// lines without their trailing blanks (screen.Plain).
+func StripANSI(s string) string { return screen.Plain(s) }
 
 // Pause waits d, or less if ctx ends first.
 func Pause(ctx context.Context, d time.Duration) error {

@@ -15,18 +15,17 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // Version is the pinned Codex CLI version the tests and fixtures are for.
-const Version = "0.169.0"
+const Version = codex.Version
 
 // BinEnv names the environment variable that points at the Codex binary.
 const BinEnv = "HANDOFF_CODEX_BIN"
@@ -92,18 +91,17 @@ type Options struct {
 const DefaultModel = "gpt-5.5"
 
 // Session is Codex running in a private tmux server.
-type Session struct {
-	Socket string // tmux -L name of the private server
-	Target string // the pane, for tmux -t
-	Home   string // CODEX_HOME
-	// Started is when the Codex process was started; Ready when its status
-	// line first showed the model and cwd.
-	Started, Ready time.Time
+type Session = realcli.Session
 
-	opts       Options
-	priv       *tmuxdriver.Private
-	panePID    int
-	socketPath string
+// CLI describes Codex to the harness.
+var CLI = realcli.CLI{
+	Pin:       pin(),
+	Package:   "@openai/codex",
+	Session:   "codex",
+	Submitted: Submitted,
+	// Codex drops an Enter now and then (right after start, or too close
+	// to a paste); a second one submits.
+	Enters: 2,
 }
 
 // Config returns the config.toml for opts: the fake provider with retries
@@ -203,158 +201,38 @@ func (o Options) withDefaults() Options {
 }
 
 // Start writes the config into opts.Home, starts a private tmux server with
-// Codex in its only pane, and waits until Codex is ready for a prompt. On
-// error everything started is ended again.
+// Codex in its only pane, and waits until Codex is ready for a prompt (the
+// status line shows the model and the cwd; before that Codex drops keys).
+// On error everything started is ended again.
 func Start(ctx context.Context, opts Options) (*Session, error) {
 	opts = opts.withDefaults()
-	for name, v := range map[string]string{"Bin": opts.Bin, "Workdir": opts.Workdir, "Home": opts.Home, "BaseURL": opts.BaseURL} {
-		if v == "" {
-			return nil, fmt.Errorf("realcodex: Options.%s is required", name)
-		}
+	if opts.BaseURL == "" {
+		return nil, errors.New("realcodex: Options.BaseURL is required")
 	}
-	if err := os.MkdirAll(opts.Home, 0o700); err != nil {
-		return nil, fmt.Errorf("realcodex: CODEX_HOME: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(opts.Home, "config.toml"), []byte(Config(opts)), 0o600); err != nil {
-		return nil, fmt.Errorf("realcodex: config: %w", err)
-	}
-	command := opts.Bin
-	for _, a := range opts.Args {
-		command += " " + shellQuote(a)
-	}
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: strings.TrimSuffix(opts.SocketPrefix, "-"), Session: "codex",
-		Width: opts.Width, Height: opts.Height, Dir: opts.Workdir,
-		Env:     []string{"CODEX_HOME=" + opts.Home, "TERM=xterm-256color", "LANG=C.UTF-8"},
-		Command: command})
-	if err != nil {
-		return nil, err
-	}
-	s := &Session{
-		Socket:     priv.Socket,
-		Target:     "codex:0.0",
-		Home:       opts.Home,
-		opts:       opts,
-		priv:       priv,
-		panePID:    priv.PanePID,
-		socketPath: priv.SocketFile,
-	}
-	s.Started = time.Now()
-	rctx, cancel := context.WithTimeout(ctx, opts.ReadyTimeout)
-	defer cancel()
-	ready := s.isReady
-	if opts.Ready != nil {
-		ready = opts.Ready
-	}
-	if err := s.WaitFor(rctx, 100*time.Millisecond, ready); err != nil {
-		text, _, _ := s.Capture(context.Background())
-		s.Close()
-		return nil, fmt.Errorf("realcodex: Codex not ready: %w; screen:\n%s", err, text)
-	}
-	s.Ready = time.Now()
-	return s, nil
-}
-
-// isReady: the status line under the composer shows the model and the cwd
-// (e.g. "  GPT-5.5 default · /tmp/x"); before that Codex drops keys.
-func (s *Session) isReady(text, _ string) bool {
-	for _, line := range strings.Split(StripANSI(text), "\n") {
-		if strings.Contains(line, " · "+s.opts.Workdir) && strings.Contains(strings.ToLower(line), strings.ToLower(s.opts.Model)) {
-			return true
-		}
-	}
-	return false
-}
-
-// PanePID is the pid of the Codex process in the pane.
-func (s *Session) PanePID() int { return s.panePID }
-
-// tmux runs one tmux command against the private server, with a timeout.
-func (s *Session) tmux(ctx context.Context, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "tmux", append([]string{"-L", s.Socket}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return string(out), fmt.Errorf("realcodex: tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return string(out), nil
-}
-
-// Capture returns the pane's text (colour escapes kept, wrapped lines
-// joined, 200 lines of history) and its title, from one tmux call.
-func (s *Session) Capture(ctx context.Context) (text, title string, err error) {
-	out, err := s.tmux(ctx, "display", "-p", "-t", s.Target, "#{pane_title}", ";",
-		"capture-pane", "-p", "-e", "-J", "-S", "-200", "-t", s.Target)
-	if err != nil {
-		return "", "", err
-	}
-	title, text, _ = strings.Cut(out, "\n")
-	return text, title, nil
-}
-
-// WaitFor polls the pane every poll until cond holds, or ctx ends.
-func (s *Session) WaitFor(ctx context.Context, poll time.Duration, cond func(text, title string) bool) error {
-	for {
-		text, title, err := s.Capture(ctx)
-		if err == nil && cond(text, title) {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			if err != nil {
-				return fmt.Errorf("%w (last capture error: %v)", ctx.Err(), err)
+	ready := opts.Ready
+	if ready == nil {
+		ready = func(text, _ string) bool {
+			for _, line := range strings.Split(StripANSI(text), "\n") {
+				if strings.Contains(line, " · "+opts.Workdir) && strings.Contains(strings.ToLower(line), strings.ToLower(opts.Model)) {
+					return true
+				}
 			}
-			return ctx.Err()
-		case <-time.After(poll):
+			return false
 		}
 	}
-}
-
-// Keys sends tmux key names (Enter, Escape, y …) to the pane.
-func (s *Session) Keys(ctx context.Context, keys ...string) error {
-	_, err := s.tmux(ctx, append([]string{"send-keys", "-t", s.Target}, keys...)...)
-	return err
-}
-
-// Paste puts text into the composer as one bracketed paste, without Enter.
-func (s *Session) Paste(ctx context.Context, text string) error {
-	buf := "handoff-e2e"
-	cmd := exec.CommandContext(ctx, "tmux", "-L", s.Socket, "load-buffer", "-b", buf, "-")
-	cmd.Stdin = strings.NewReader(text)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("realcodex: load-buffer: %w: %s", err, out)
-	}
-	_, err := s.tmux(ctx, "paste-buffer", "-p", "-d", "-b", buf, "-t", s.Target)
-	return err
-}
-
-// Submit pastes text and presses Enter after a pause long enough that Codex
-// does not take the Enter as part of the paste. Codex drops an Enter now and
-// then (right after start, or too close to a paste), so Submit checks that
-// the prompt left the composer — the placeholder is back or the title
-// spins — and presses Enter once more if not.
-func (s *Session) Submit(ctx context.Context, text string) error {
-	if err := s.Paste(ctx, text); err != nil {
-		return err
-	}
-	for attempt := 0; attempt < 2; attempt++ {
-		if err := realcli.Pause(ctx, 300*time.Millisecond); err != nil {
-			return err
-		}
-		if err := s.Keys(ctx, "Enter"); err != nil {
-			return err
-		}
-		vctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
-		err := s.WaitFor(vctx, 50*time.Millisecond, Submitted)
-		cancel()
-		if err == nil {
-			return nil
-		}
-	}
-	text, title, _ := s.Capture(ctx)
-	return fmt.Errorf("realcodex: the prompt was not submitted after two Enters; title %q, screen:\n%s", title, StripANSI(text))
+	home := opts.Home
+	return realcli.Start(ctx, CLI, realcli.Launch{
+		Bin: opts.Bin, Workdir: opts.Workdir, Home: home,
+		Files:   map[string][]byte{"config.toml": []byte(Config(opts))},
+		Env:     []string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"},
+		Inherit: true,
+		Args:    opts.Args,
+		Width:   opts.Width, Height: opts.Height,
+		SocketPrefix: opts.SocketPrefix,
+		ReadyTimeout: opts.ReadyTimeout,
+		Ready:        ready,
+		AfterClose:   func() []error { return StopDaemons(home) },
+	})
 }
 
 // Submitted reports a screen whose composer is empty again (its placeholder
@@ -371,25 +249,6 @@ const Placeholder = "Ask Codex to do anything"
 func Spinning(title string) bool {
 	r := []rune(title)
 	return len(r) > 0 && r[0] >= 0x2800 && r[0] <= 0x28ff
-}
-
-// Close ends everything the session started: the tmux server (and with it
-// Codex), Codex itself should it survive the hang-up, and any app-server
-// daemon recorded under CODEX_HOME/app-server-daemon. It is safe to call
-// more than once; it reports what it could not end.
-func (s *Session) Close() error {
-	var errs []error
-	ctx := context.Background()
-	if err := s.priv.Close(ctx); err != nil {
-		errs = append(errs, err)
-	}
-	if s.panePID > 0 {
-		if err := endProcess(s.panePID, ""); err != nil {
-			errs = append(errs, fmt.Errorf("codex pid %d: %w", s.panePID, err))
-		}
-	}
-	errs = append(errs, StopDaemons(s.Home)...)
-	return errors.Join(errs...)
 }
 
 // StopDaemons ends the app-server daemon processes whose pid files are under
@@ -451,6 +310,3 @@ func endProcess(pid int, mustMention string) error {
 	}
 	return nil
 }
-
-// shellQuote quotes s as one POSIX shell word.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/handoff-fsm/handoff-fsm/provider"
+)
+
+const providersUsage = `usage: handoff-fsm providers [--json]
+
+Lists the agent CLIs handoff-fsm reads (--provider NAME): the CLI's npm package, the version
+its real screens and end-to-end tests are proven on, and the hook that reports the end of a
+turn (register it as "handoff-fsm hook --dir DIR"). --json prints a JSON array of objects
+with name, cli, version and hook.
+
+flags:
+`
+
+// runProviders prints the providers of the registry.
+func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("providers", providersUsage, stderr)
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	all := provider.All()
+	var err error
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(all)
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tCLI\tVERSION\tHOOK")
+		for _, p := range all {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, p.CLI, p.Version, p.Hook)
+		}
+		err = tw.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm providers: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}

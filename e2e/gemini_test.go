@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+)
+
+// needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
+func needGemini(t *testing.T) string { return needCLI(t, "Gemini CLI", realgemini.Binary) }
+
+// newGeminiRig starts a fake Gemini API and Gemini CLI in a fresh work
+// folder and HOME; opts sets the rest. Everything is ended in t.Cleanup.
+func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
+	t.Helper()
+	return newGeminiRigAt(t, opts, t.TempDir())
+}
+
+// newGeminiRigAt is newGeminiRig with the work folder and HOME under root.
+func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
+	t.Helper()
+	bin := needGemini(t)
+	return startRig(t, "gemini", fakemodel.Gemini{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realgemini.Start(ctx, opts)
+	})
+}
+
+// geminiConfig is e2eConfig with the grace a loaded machine needs: Gemini
+// CLI (Node) takes seconds to draw a prompt it took.
+func geminiConfig(strict bool) handoff.Config {
+	cfg := e2eConfig(strict)
+	cfg.IdleGrace = 8 * time.Second
+	return cfg
+}
+
+// geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
+func geminiBusy(plain string) bool { return strings.Contains(plain, "(esc to cancel") }
+
+// geminiFinished reports a turn that ended with the message last: "✦ last"
+// on the screen, nothing busy, the title back to ready.
+func geminiFinished(plain, title, last string) bool {
+	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain) && strings.HasPrefix(title, "◇")
+}
+
+// Gemini CLI's hooks fire in this offline setup: BeforeAgent when it takes
+// a prompt, AfterAgent (with the turn's response) when a turn ends.
+// Registered as `handoff-fsm hook --dir DIR`, they leave marker files, and
+// with the AfterAgent marker as the turn marker (what `send --hook-dir DIR`
+// does) the wait decides on it, not on the screen: the poll is a minute,
+// there is no file watch, and the wait still ends within seconds.
+func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	needGemini(t)
+	bin := buildCommand(t)
+	events := t.TempDir()
+	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
+	r := newGeminiRig(t, realgemini.Options{Hooks: map[string]string{"AfterAgent": hook, "BeforeAgent": hook}})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the AfterAgent hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != "AfterAgent" || stopped.LastMessage != "Final words." || stopped.Session == "" {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
+	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {
+		t.Fatalf("submit marker %+v, %v, %v", sub, ok, err)
+	}
+}
+
+// The shipped command with --provider gemini: the prompt with its
+// instruction is pasted (Gemini CLI shows "[Pasted Text: 13 lines]" and
+// takes an Enter that comes too soon as a new line); `handoff-fsm send`
+// gets it through and prints exactly what Gemini CLI wrote (exit 0); then,
+// in the same pane, an API error exits 4 with nothing on stdout.
+func TestRealGeminiSendCommand(t *testing.T) {
+	needGemini(t)
+	bin := buildCommand(t)
+	run := func(r *rig, args ...string) (stdout string, code int) {
+		t.Helper()
+		base := []string{"send", "--provider", "gemini", "--socket", r.cli.Socket, "--target", r.cli.Target,
+			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "90s"}
+		cmd := exec.Command(bin, append(base, args...)...)
+		var o, e strings.Builder
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			code = ee.ExitCode()
+		case err != nil:
+			t.Fatal(err)
+		}
+		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
+		return o.String(), code
+	}
+	r := newGeminiRig(t, realgemini.Options{})
+	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
+	if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
+		r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
+	}
+	turns := r.model.Turns()
+	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
+		t.Fatalf("the pasted prompt did not reach the model whole: %+v", turns)
+	}
+	// The same pane, then an API error.
+	r.model.Script(fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
+	if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+	}
+}
+
+// Gemini CLI ignores the hang-up tmux sends when its server dies: its
+// processes (a launcher and the Node process it starts) outlive `tmux
+// kill-server`. That is why tmuxdriver.Private.Close, and so every rig's
+// Close (startRig checks it for every test), ends the pane's processes
+// first. This test shows the behaviour it guards against, and ends what
+// kill-server left by pid.
+func TestRealGeminiOutlivesKillServer(t *testing.T) {
+	r := newGeminiRig(t, realgemini.Options{})
+	pid := r.cli.PanePID()
+	var ps []int
+	for deadline := time.Now().Add(10 * time.Second); len(ps) < 2 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		ps = append([]int{pid}, descendantsOf(pid)...)
+	}
+	t.Logf("gemini processes: %v", ps)
+	if len(ps) < 2 {
+		t.Fatalf("expected the launcher and its Node child, found %v", ps)
+	}
+	if err := exec.Command("tmux", "-L", r.cli.Socket, "kill-server").Run(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	var left []int
+	for _, p := range ps {
+		if realcli.Alive(p) {
+			left = append(left, p)
+			_ = syscall.Kill(p, syscall.SIGKILL) // ours
+		}
+	}
+	if len(left) == 0 {
+		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.Version)
+	}
+	t.Logf("after kill-server alone, %d of %d processes still ran (ended them by pid): %v", len(left), len(ps), left)
+}

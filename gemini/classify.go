@@ -1,0 +1,406 @@
+// Package gemini reads the screen of Google's Gemini CLI (0.61.0), as
+// captured from a tmux pane, into a terminal status (idle, processing,
+// completed, waiting_user_answer, error), and extracts the last assistant
+// message for the fallback path.
+//
+// Gemini CLI draws, from the bottom up: a footer (workspace, sandbox,
+// model), the composer ("*" in YOLO mode or ">" then the placeholder or a
+// draft) between two half-block rules ("▄▄▄" above, "▀▀▀" below), the
+// approval-mode line ("YOLO Ctrl+Y", "Shift+Tab to accept edits"), a rule
+// ("───"), the status line ("⠼ Thinking... (esc to cancel, 4s)" while a
+// turn runs, "? for shortcuts"), and above it the history: user prompts in
+// their own half-block boxes (" > text"), assistant messages ("✦ text"),
+// tool calls in rounded boxes ("│ ⊷  Shell …"), errors ("✕ [API Error:
+// …]") and notes ("ℹ Request cancelled."). A confirmation replaces the
+// composer with a rounded box ending in numbered options ("● 1. Allow
+// once"). The pane title is a second input: "◇  Ready (work)", "✦  Working…
+// (work)", "✋  Action Required (work)".
+//
+// The classifier reads a capture in passes over its bottom — the chrome
+// (footer, composer or a dialog), the status line, then the history up to
+// the last user prompt — and decides. Only positive signs make a screen
+// busy (the status line's "esc to cancel", a queued prompt, the Working
+// title); text it does not know is neutral. The cost follows what happened
+// since the last prompt, not the length of the scrollback.
+package gemini
+
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Reasons reported in handoff.Classification.Reason. Each names the signal
+// that decided the status.
+const (
+	ReasonEmpty        = "empty capture: nothing on the screen"
+	ReasonDialog       = "a confirmation waits for a choice (a box with numbered options at the bottom)"
+	ReasonTitleAction  = "the pane title says Action Required"
+	ReasonBusy         = "the status line offers 'esc to cancel': a turn is running"
+	ReasonTitleWorking = "the pane title says Working"
+	ReasonQueued       = "a prompt is queued: it runs once the CLI is ready"
+	ReasonInitializing = "the CLI is initialising with a prompt queued: the note is the newest line"
+	ReasonError        = "an API error is the newest cell after the last prompt"
+	ReasonNoComposer   = "no composer and no sign of work on the screen"
+	ReasonCompleted    = "the composer is ready and a reply follows the last prompt"
+	ReasonIdle         = "the composer is ready and nothing follows the last prompt"
+	ReasonIdleNoTurns  = "the composer is ready and no prompt is on the screen"
+)
+
+// Chrome kinds, reported in Signals.Chrome.
+const (
+	ChromeNone     = "none"     // neither composer nor dialog at the bottom
+	ChromeComposer = "composer" // the composer between its half-block rules
+	ChromeDialog   = "dialog"   // a rounded box with numbered options
+)
+
+// Cell kinds, reported in Signals.Newest and Signals.Reply.
+const (
+	CellMessage = "message" // "✦ text"
+	CellTool    = "tool"    // a rounded box: "│ ✓  Shell …"
+	CellError   = "error"   // "✕ [API Error: …]"
+	CellOther   = "other"   // any other text at column 0 (banner, tips)
+)
+
+// Title signals, reported in Signals.Title.
+const (
+	TitleNone    = "none"            // no title given
+	TitleReady   = "ready"           // "◇  Ready (work)"
+	TitleWorking = "working"         // "✦  Working… (work)", or a braille spinner
+	TitleAction  = "action_required" // "✋  Action Required (work)"
+	TitleOther   = "other"           // anything else
+)
+
+// Signals are what the classifier found on a screen: the debug snapshot
+// behind a Classification. Line numbers count from the end of the capture
+// (1 = last line); 0 means not found. Texts are cleaned of escapes.
+type Signals struct {
+	// Title is the pane-title signal.
+	Title string `json:"title"`
+	// LinesScanned is how many lines were looked at, from the end.
+	LinesScanned int `json:"lines_scanned"`
+
+	// Chrome is what sits at the bottom: composer, dialog or none.
+	Chrome       string `json:"chrome"`
+	Composer     string `json:"composer,omitempty"` // the composer's text (a draft or the placeholder)
+	ComposerLine int    `json:"composer_line"`
+	Dialog       string `json:"dialog,omitempty"` // the dialog's highlighted option
+	DialogLine   int    `json:"dialog_line"`
+	// Busy is the status line that offers to cancel a running turn.
+	Busy     string `json:"busy,omitempty"`
+	BusyLine int    `json:"busy_line"`
+	// Queued: prompts wait in the queue (the CLI is still initialising or
+	// busy).
+	Queued     bool `json:"queued,omitempty"`
+	QueuedLine int  `json:"queued_line"`
+
+	// LastUser is the last user prompt (first line).
+	LastUser     string `json:"last_user,omitempty"`
+	LastUserLine int    `json:"last_user_line"`
+	// Newest is the kind of the newest cell after the last prompt (notes
+	// such as "ℹ Request cancelled." aside).
+	Newest     string `json:"newest,omitempty"`
+	NewestText string `json:"newest_text,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	// Reply is the bottom-most reply after the last prompt: message or tool.
+	Reply     string `json:"reply,omitempty"`
+	ReplyLine int    `json:"reply_line"`
+	// Error is the error cell (joined) when it is the newest cell.
+	Error     string `json:"error,omitempty"`
+	ErrorLine int    `json:"error_line"`
+	// Cancelled: "ℹ Request cancelled." follows the last prompt.
+	Cancelled bool `json:"cancelled,omitempty"`
+	// Initializing: "ℹ Initializing... Prompts will be queued." is the
+	// newest line of the history: the queued prompt has left the queue but
+	// is not drawn yet.
+	Initializing bool `json:"initializing,omitempty"`
+}
+
+// Classifier reads Gemini CLI screens. The zero value is ready to use; it
+// holds no state, so one value may serve many panes concurrently.
+type Classifier struct{}
+
+// New returns a Gemini CLI classifier.
+func New() *Classifier { return &Classifier{} }
+
+var _ handoff.Classifier = Classifier{}
+
+// Classify reads a raw capture (escape sequences allowed) and the pane title
+// ("" when unknown) into a status, a reason and the signals behind it.
+func (Classifier) Classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.Title = titleSignal(title)
+	status, reason := r.decide()
+	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
+	if status == handoff.StatusError {
+		c.Detail = r.sig.Error
+	}
+	return c
+}
+
+// LastMessage returns the last assistant message on the screen; see
+// ExtractLastMessage.
+func (Classifier) LastMessage(capture string) (string, error) {
+	return ExtractLastMessage(capture)
+}
+
+// reading is one reading of a capture: the chrome, then the history.
+type reading struct {
+	sig      Signals
+	ls       screen.Lines
+	kind     string // chrome kind
+	nonBlank int
+	message  int // byte offset of the last message's first line (-1: none)
+}
+
+// read runs the chrome and history passes over capture.
+func read(capture string) *reading {
+	r := &reading{message: -1}
+	r.ls.Init(capture)
+	above := r.chrome()
+	if r.kind != ChromeDialog {
+		r.history(above)
+	}
+	r.sig.Chrome = r.kind
+	r.sig.LinesScanned = r.ls.N()
+	return r
+}
+
+// decide turns the signals into a status. The order is the precedence: a
+// dialog, then positive signs of work, then an error, then the composer.
+func (r *reading) decide() (handoff.Status, string) {
+	s := &r.sig
+	switch {
+	case r.nonBlank == 0:
+		return handoff.StatusError, ReasonEmpty
+	case r.kind == ChromeDialog:
+		return handoff.StatusWaitingUserAnswer, ReasonDialog
+	case s.Title == TitleAction:
+		return handoff.StatusWaitingUserAnswer, ReasonTitleAction
+	case s.Busy != "":
+		return handoff.StatusProcessing, ReasonBusy
+	case s.Title == TitleWorking:
+		return handoff.StatusProcessing, ReasonTitleWorking
+	case s.Queued:
+		return handoff.StatusProcessing, ReasonQueued
+	case s.Initializing:
+		return handoff.StatusProcessing, ReasonInitializing
+	case s.Newest == CellError:
+		return handoff.StatusError, ReasonError
+	case r.kind == ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case s.Reply != "":
+		return handoff.StatusCompleted, ReasonCompleted
+	case s.LastUserLine != 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusIdle, ReasonIdleNoTurns
+}
+
+// How far up from the bottom the passes look for the chrome's parts.
+const (
+	footerLines   = 8  // footer lines under the composer (it wraps in narrow panes)
+	composerLines = 30 // a draft of many lines
+	modeLines     = 3  // the approval-mode line(s) above the composer
+	dialogLines   = 60 // a confirmation box with a long command in it
+	maxCont       = 16 // continuation lines of an error cell joined into its detail
+)
+
+// chrome reads the bottom of the screen: the footer, the composer and its
+// rules, the mode line and the rule above it; or, without a composer, a
+// confirmation box. It returns the lines it read that turned out not to be
+// chrome, newest first, for the history pass.
+func (r *reading) chrome() []screen.Line {
+	r.kind = ChromeNone
+	var seen []screen.Line // non-blank lines from the bottom
+	lower, upper := -1, -1 // indexes in seen of the composer's rules
+	for {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			return seen
+		}
+		if ln.T == "" {
+			continue
+		}
+		r.nonBlank++
+		seen = append(seen, ln)
+		i := len(seen) - 1
+		switch {
+		case i == 0 && boxBottom(ln.T):
+			// A box at the very bottom: a confirmation, or (say) a tool's
+			// box with the composer gone; then the history reads it again.
+			at, nb := r.ls.Mark(), r.nonBlank
+			if r.dialog() {
+				return nil
+			}
+			r.ls.Reset(at)
+			r.nonBlank = nb
+			return seen
+		case lower < 0:
+			if halfRule(ln.T, lowerHalf) {
+				lower = i
+			} else if i >= footerLines {
+				return seen
+			}
+		case upper < 0:
+			if halfRule(ln.T, upperHalf) {
+				upper = i
+				if i-lower < 2 || !composerLine(seen[i-1]) {
+					// Two rules with no composer between them: a user
+					// prompt's box, not the composer.
+					return seen
+				}
+				r.kind = ChromeComposer
+				text := seen[i-1].T[1:]
+				r.sig.Composer = excerpt(strings.TrimLeft(text, " "))
+				r.sig.ComposerLine = seen[i-1].N
+			} else if i-lower > composerLines {
+				return seen
+			}
+		default:
+			// Above the composer: the mode line(s), then the rule.
+			if screen.IsRule(ln.T, 10) {
+				return nil
+			}
+			if i-upper > modeLines {
+				return seen[upper+1:]
+			}
+		}
+	}
+}
+
+// dialog reads a confirmation box upwards from its bottom border: it is a
+// dialog when a numbered option inside it is highlighted ("● 1. Allow
+// once").
+func (r *reading) dialog() bool {
+	for range dialogLines {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			break
+		}
+		if ln.T == "" {
+			continue
+		}
+		r.nonBlank++
+		if strings.HasPrefix(ln.T, boxTop) && ln.Indent == 0 {
+			break
+		}
+		if opt, ok := highlightedOption(ln.T); ok {
+			r.kind = ChromeDialog
+			r.sig.Dialog, r.sig.DialogLine = excerpt(opt), ln.N
+		}
+	}
+	return r.kind == ChromeDialog
+}
+
+// history walks up from the chrome to the last user prompt: first the
+// lines the chrome pass read but did not take (newest first), then on.
+// The status line and a queued prompt are read at its start; then the
+// newest cell, the bottom-most reply, an error.
+func (r *reading) history(above []screen.Line) {
+	status := true // still in the status area under the history
+	inPrompt := false
+	var prompt screen.Line      // the topmost " > " line of the prompt box being read
+	var contLines []screen.Line // indented lines since the last cell: its continuation
+	next := func() (screen.Line, bool) {
+		if len(above) > 0 {
+			ln := above[0]
+			above = above[1:]
+			return ln, true
+		}
+		for {
+			ln, ok := r.ls.PrevLine()
+			if !ok || ln.T != "" {
+				if ok {
+					r.nonBlank++
+				}
+				return ln, ok
+			}
+		}
+	}
+	for {
+		ln, ok := next()
+		if !ok {
+			return
+		}
+		if inPrompt {
+			switch {
+			case halfRule(ln.T, upperHalf):
+				if prompt.N != 0 {
+					r.sig.LastUser, r.sig.LastUserLine = excerpt(strings.TrimLeft(prompt.T[1:], " ")), prompt.N
+					return
+				}
+				inPrompt = false
+			case strings.HasPrefix(ln.T, "> ") || ln.T == ">":
+				prompt = ln
+			}
+			continue
+		}
+		if halfRule(ln.T, lowerHalf) {
+			inPrompt, prompt, status = true, screen.Line{}, false
+			continue
+		}
+		if status {
+			// Under the history: the status line, a queue of prompts.
+			if busyLine(ln) {
+				r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+				continue
+			}
+			if strings.HasPrefix(ln.T, queuedHeader) {
+				r.sig.Queued, r.sig.QueuedLine = true, ln.N
+				contLines = contLines[:0] // the queued prompts' text
+				continue
+			}
+		}
+		if ln.Indent > 0 {
+			// An error cell's text is a few lines; keep the nearest ones.
+			if len(contLines) == maxCont {
+				copy(contLines, contLines[1:])
+				contLines = contLines[:maxCont-1]
+			}
+			contLines = append(contLines, ln)
+			continue
+		}
+		status = false
+		kind, text := cell(ln.T)
+		switch kind {
+		case cellPart: // inside a tool's box
+			continue
+		case cellNote: // "ℹ Request cancelled."
+			if strings.HasPrefix(text, "Request cancelled") {
+				r.sig.Cancelled = true
+			}
+			if strings.HasPrefix(text, "Initializing") && r.sig.Newest == "" && !r.sig.Cancelled {
+				r.sig.Initializing = true
+			}
+			contLines = contLines[:0]
+			continue
+		}
+		if r.sig.Newest == "" {
+			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, excerpt(text), ln.N
+			if kind == CellError {
+				r.sig.Error, r.sig.ErrorLine = errorText(text, contLines), ln.N
+			}
+		}
+		if r.sig.Reply == "" && (kind == CellMessage || kind == CellTool) {
+			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
+		}
+		if kind == CellMessage && r.message < 0 {
+			r.message = ln.Start
+		}
+		contLines = contLines[:0]
+	}
+}
+
+// errorText joins an error cell's first line with its continuation lines
+// (read bottom-up, so reversed).
+func errorText(first string, cont []screen.Line) string {
+	var b strings.Builder
+	b.WriteString(first)
+	for i := len(cont) - 1; i >= 0; i-- {
+		b.WriteByte(' ')
+		b.WriteString(cont[i].T)
+	}
+	return excerptN(b.String(), 400)
+}

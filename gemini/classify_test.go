@@ -1,0 +1,109 @@
+package gemini
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+)
+
+const (
+	upper = "▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄"
+	lower = "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀"
+	rule  = "────────────────────────────────────────"
+)
+
+func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+// chrome is the bottom of a Gemini CLI screen under status: the rule, the
+// mode line, the composer with text in it, the footer.
+func chrome(status, composer string) []string {
+	return []string{status, rule, " YOLO Ctrl+Y", upper, " * " + composer, lower,
+		" workspace (/directory)          sandbox          /model", " ~/work                          no sandbox       Auto"}
+}
+
+// prompt is a user prompt's box in the history.
+func prompt(text string) []string { return []string{upper, " > " + text, lower} }
+
+func cat(parts ...[]string) string {
+	var all []string
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return screenOf(all...)
+}
+
+func ls(lines ...string) []string { return lines }
+
+const (
+	idleStatus  = "                                  ? for shortcuts"
+	busyStatus  = " ⠼ Thinking... (esc to cancel, 4s)       ? for shortcuts"
+	placeholder = "  Type your message or @path/to/file"
+	ready       = "◇  Ready (work)        "
+	working     = "✦  Working… (work)     "
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name, capture, title string
+		want                 handoff.Status
+		reason               string
+	}{
+		{"empty", "", "", handoff.StatusError, ReasonEmpty},
+		{"blank lines", "\n   \n\n", ready, handoff.StatusError, ReasonEmpty},
+		{"fresh", cat(ls("Tips for getting started:"), chrome(idleStatus, placeholder)), ready, handoff.StatusIdle, ReasonIdleNoTurns},
+		{"prompt, nothing after", cat(prompt("hi"), chrome(idleStatus, placeholder)), ready, handoff.StatusIdle, ReasonIdle},
+		{"busy line", cat(prompt("hi"), chrome(busyStatus, placeholder)), ready, handoff.StatusProcessing, ReasonBusy},
+		{"busy line alone, no title", cat(prompt("hi"), ls("✦ Partial"), chrome(busyStatus, placeholder)), "", handoff.StatusProcessing, ReasonBusy},
+		{"working title alone", cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), working, handoff.StatusProcessing, ReasonTitleWorking},
+		{"reply", cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"tool box then reply", cat(prompt("hi"), ls("╭──────────╮", "│ ✓  Shell ls │", "╰──────────╯", "", "✦ Done."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"narrative esc to cancel", cat(prompt("hi"), ls("✦ Press (esc to cancel) to stop,", "  ⠼ Thinking... (esc to cancel, 4s) is the busy line."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"queued prompt", cat(ls("ℹ Initializing... Prompts will be queued.", "", "  Queued (press ↑ to edit):", "    Analyse the project."), chrome(idleStatus, placeholder)), ready, handoff.StatusProcessing, ReasonQueued},
+		{"initializing note newest", cat(ls("Tips for getting started:", "ℹ Initializing... Prompts will be queued."), chrome(idleStatus, placeholder)), ready, handoff.StatusProcessing, ReasonInitializing},
+		{"initializing note above the last prompt", cat(ls("ℹ Initializing... Prompts will be queued."), prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"error", cat(prompt("hi"), ls("✕ [API Error: {\"error\":{\"code\":400,\"message\":\"bad", "  request\"}}]", "", "ℹ This request failed. Press F12 for diagnostics."), chrome(idleStatus, placeholder)), ready, handoff.StatusError, ReasonError},
+		{"error, then a reply", cat(prompt("hi"), ls("✕ [API Error: boom]"), prompt("again"), ls("✦ Fine."), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"error in a message", cat(prompt("hi"), ls("✦ It said:", "  ✕ [API Error: boom]"), chrome(idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"cancelled before a reply", cat(prompt("hi"), ls("ℹ Request cancelled."), chrome(idleStatus, placeholder)), ready, handoff.StatusIdle, ReasonIdle},
+		{"draft", cat(prompt("hi"), ls("✦ Hello"), chrome(rule, "a draft")[1:]), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"confirmation", cat(prompt("hi"), ls("╭──────────────╮", "│ ? Shell  rm x │", "│ Allow execution of [Shell]? │", "│ ● 1. Allow once │", "│   2. No (esc) │", "╰──────────────╯")), "", handoff.StatusWaitingUserAnswer, ReasonDialog},
+		{"action required title alone", cat(prompt("hi"), chrome(idleStatus, placeholder)), "✋  Action Required (work)", handoff.StatusWaitingUserAnswer, ReasonTitleAction},
+		{"a box at the bottom without options", cat(prompt("hi"), ls("╭──────╮", "│ ✓  Shell ls │", "╰──────╯")), ready, handoff.StatusIdle, ReasonNoComposer},
+		{"unknown screen is neutral", screenOf("$ ls", "file.txt", "$"), "", handoff.StatusIdle, ReasonNoComposer},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := New().Classify(tc.capture, tc.title)
+			if got.Status != tc.want || got.Reason != tc.reason {
+				sig, _ := json.Marshal(got.Signals)
+				t.Errorf("%s (%s), want %s (%s)\nsignals: %s", got.Status, got.Reason, tc.want, tc.reason, sig)
+			}
+		})
+	}
+}
+
+func TestErrorDetailJoinsTheCell(t *testing.T) {
+	capture := cat(prompt("hi"), ls("✕ [API Error: {\"error\":{\"code\":400,\"message\":\"Request contains an invalid", "  argument (fake).\",\"status\":\"INVALID_ARGUMENT\"}}]", "", "ℹ This request failed."), chrome(idleStatus, placeholder))
+	want := `[API Error: {"error":{"code":400,"message":"Request contains an invalid argument (fake).","status":"INVALID_ARGUMENT"}}]`
+	if got := New().Classify(capture, ready); got.Detail != want {
+		t.Errorf("detail %q, want %q", got.Detail, want)
+	}
+}
+
+func TestExtractLastMessage(t *testing.T) {
+	capture := cat(prompt("hi"), ls("✦ First line", "  second line", "", "  after a blank", "", "ℹ Request cancelled."), chrome(idleStatus, placeholder))
+	got, err := ExtractLastMessage(capture)
+	if want := "First line\nsecond line\n\nafter a blank"; err != nil || got != want {
+		t.Fatalf("got %q, %v; want %q", got, err, want)
+	}
+	if got2, _ := New().LastMessage(capture); got2 != got {
+		t.Fatalf("LastMessage %q differs", got2)
+	}
+	for _, s := range []string{"", cat(prompt("hi"), chrome(idleStatus, placeholder)), cat(ls("✦ old"), prompt("hi"), chrome(busyStatus, placeholder))} {
+		if got, err := ExtractLastMessage(s); err == nil {
+			t.Errorf("got %q from %q, want ErrNoAssistantMessage", got, s)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+package gemini
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// scrollback is what may sit above a turn: old errors, dialogs, busy lines
+// and replies. None of it may change how the turn below is read.
+func scrollback() string {
+	var b strings.Builder
+	for range 40 {
+		b.WriteString(cat(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
+			"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer", "\x1b]0;unterminated")))
+	}
+	return b.String()
+}
+
+// FuzzClassify: any input is read without panicking into one of the five
+// statuses with a one-line reason and JSON-encodable signals; the scan never
+// reads more lines than there are; an error has a detail; the extraction
+// either finds a non-empty message or says there is none; and once the
+// last prompt is found, scrollback put above the capture changes neither
+// the verdict, nor the work done, nor the extracted message.
+//
+// The seed corpus is every real Gemini CLI screen of testdata/real-0.61.0
+// plus the files in testdata/fuzz/FuzzClassify.
+func FuzzClassify(f *testing.F) {
+	f.Add(cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready)
+	f.Add(cat(prompt("hi"), chrome(busyStatus, placeholder)), working)
+	f.Add(cat(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
+	f.Add("", "")
+	f.Add("\r\r\n\x1b[", "\xe2\xa0")
+	conformance.AddScreens(f, realDir)
+
+	old := scrollback()
+	c := New()
+	f.Fuzz(func(t *testing.T, capture, title string) {
+		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
+		if _, ok := got.Signals.(Signals); !ok {
+			t.Fatalf("signals are %T, want gemini.Signals", got.Signals)
+		}
+		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
+			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
+		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.LastUserLine
+		})
+	})
+}

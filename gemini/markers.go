@@ -1,0 +1,149 @@
+package gemini
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// The glyphs of Gemini CLI 0.61.0's screen.
+const (
+	upperHalf    = "▄" // U+2584: the rule above the composer and above each user prompt
+	lowerHalf    = "▀" // U+2580: the rule below them
+	boxTop       = "╭" // a tool's (or a confirmation's) rounded box
+	boxBottom_   = "╰"
+	boxSide      = "│"
+	messageGlyph = "✦" // an assistant message
+	errorGlyph   = "✕" // an error
+	noteGlyph    = "ℹ" // a note: "Request cancelled.", "This request failed…"
+	optionCursor = "●" // the highlighted option of a confirmation
+	queuedHeader = "Queued (press ↑ to edit):"
+)
+
+// halfRule reports a line of one half-block glyph only, at least ten long.
+func halfRule(t, glyph string) bool {
+	if len(t) < 10*len(glyph) || len(t)%len(glyph) != 0 {
+		return false
+	}
+	for i := 0; i < len(t); i += len(glyph) {
+		if t[i:i+len(glyph)] != glyph {
+			return false
+		}
+	}
+	return true
+}
+
+// boxBottom reports the bottom border of a rounded box.
+func boxBottom(t string) bool { return strings.HasPrefix(t, boxBottom_) }
+
+// composerLine reports the composer's first line: "*" (YOLO mode), ">" or
+// "!" (shell mode), then the placeholder or a draft, one column in.
+func composerLine(ln screen.Line) bool {
+	if ln.Indent != 1 || ln.T == "" {
+		return false
+	}
+	switch ln.T[0] {
+	case '*', '>', '!':
+		return len(ln.T) == 1 || ln.T[1] == ' '
+	}
+	return false
+}
+
+// highlightedOption returns the text of a box line "│ ● 1. Allow once │".
+func highlightedOption(t string) (string, bool) {
+	rest, ok := strings.CutPrefix(t, boxSide)
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	rest, ok = strings.CutPrefix(rest, optionCursor+" ")
+	if !ok {
+		return "", false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(rest[i:], ". ") {
+		return "", false
+	}
+	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(rest, " "), boxSide), " "), true
+}
+
+// busyLine reports the status line of a running turn, one column in: a
+// spinner glyph, the phrase, "(esc to cancel, 4s)", and at most the
+// shortcuts hint after it — " ⠼ Thinking... (esc to cancel, 4s)". A
+// message's continuation line (two columns in) never is one.
+func busyLine(ln screen.Line) bool {
+	if ln.Indent != 1 {
+		return false
+	}
+	r, size := utf8.DecodeRuneInString(ln.T)
+	if r < 0x2801 || r > 0x28ff || !strings.HasPrefix(ln.T[size:], " ") {
+		return false
+	}
+	_, rest, ok := strings.Cut(ln.T, "(esc to cancel")
+	if !ok {
+		return false
+	}
+	_, after, ok := strings.Cut(rest, ")")
+	after = strings.TrimSpace(after)
+	return ok && (after == "" || after == "? for shortcuts")
+}
+
+// Cell kinds the history pass tells apart besides the reported ones.
+const (
+	cellPart = "part" // a line inside a tool's box
+	cellNote = "note" // "ℹ …"
+)
+
+// cell says what a line at column 0 starts, and its text after the glyph.
+func cell(t string) (kind, text string) {
+	glyph := func(g string) (string, bool) {
+		rest, ok := strings.CutPrefix(t, g)
+		if !ok || (rest != "" && rest[0] != ' ') {
+			return "", false
+		}
+		return strings.TrimLeft(rest, " "), true
+	}
+	if rest, ok := glyph(messageGlyph); ok {
+		return CellMessage, rest
+	}
+	if rest, ok := glyph(errorGlyph); ok {
+		return CellError, rest
+	}
+	if rest, ok := glyph(noteGlyph); ok {
+		return cellNote, rest
+	}
+	switch {
+	case strings.HasPrefix(t, boxTop):
+		return CellTool, t
+	case strings.HasPrefix(t, boxSide), strings.HasPrefix(t, boxBottom_):
+		return cellPart, t
+	}
+	return CellOther, t
+}
+
+// titleSignal reads the pane title Gemini CLI sets (trailing blanks
+// aside): a glyph, a word, the folder.
+func titleSignal(title string) string {
+	t, _ := screen.TrimLeft(screen.TrimRight(title))
+	switch {
+	case t == "":
+		return TitleNone
+	case strings.HasPrefix(t, "✋") || strings.Contains(t, "Action Required"):
+		return TitleAction
+	case strings.HasPrefix(t, "✦") || screen.BrailleSpinner(t):
+		return TitleWorking
+	case strings.HasPrefix(t, "◇"):
+		return TitleReady
+	}
+	return TitleOther
+}
+
+// excerpt shortens a line for the signals and copies it (a cleaned line
+// lives in the walk's arena).
+func excerpt(s string) string { return excerptN(s, 160) }
+
+func excerptN(s string, max int) string { return strings.Clone(screen.Excerpt(s, max)) }

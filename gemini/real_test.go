@@ -1,0 +1,43 @@
+package gemini
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// realDir holds the screens captured from the real Gemini CLI.
+var realDir = filepath.Join("testdata", "real-0.61.0")
+
+// TestRealGemini0_61Screens runs the classifier over every screen captured
+// from the real Gemini CLI, with its pane title, against the status the
+// manifest says it shows (internal/conformance): in two pane sizes, each
+// with and without colour.
+func TestRealGemini0_61Screens(t *testing.T) {
+	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+}
+
+// TestRealGemini0_61LastMessage: the fallback text read off the real
+// screens the manifest gives no message for.
+func TestRealGemini0_61LastMessage(t *testing.T) {
+	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	prefix := func(p string) func(string, error) bool {
+		return func(msg string, err error) bool {
+			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Request cancelled") && !strings.Contains(msg, "esc to cancel")
+		}
+	}
+	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool box so far"},
+		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
+		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the cancel note"},
+		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "interrupted-retrying", OK: none, Want: "ErrNoAssistantMessage: cancelled before any answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+	})
+}

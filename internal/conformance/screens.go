@@ -1,0 +1,250 @@
+// Package conformance is what every provider must pass, written once: its
+// real screens against their manifest, the properties any classification
+// keeps (for the fuzz tests), and the classify benchmarks (a 200-line
+// capture within the budget, flat in the scrollback). The end-to-end half
+// of the suite, on the real CLIs, is the table in e2e/conformance_test.go.
+//
+// It is test support: the providers' tests call it.
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// Screen is one entry of a provider's testdata/real-<version>/manifest.json:
+// a screen captured from the real CLI in tmux, the pane title at that
+// moment, and the status the screen truthfully means.
+type Screen struct {
+	File   string         `json:"file"`
+	Title  string         `json:"title"`
+	Status handoff.Status `json:"status"`
+	Note   string         `json:"note"`
+	// Size is the pane's size, WxH ("" for the default 120x40).
+	Size string `json:"size,omitempty"`
+	// Capture is the tmux command that took it (colours kept or not).
+	Capture string `json:"capture,omitempty"`
+	// Captured says how the screen was brought about, when not by the
+	// default capture run.
+	Captured string `json:"captured,omitempty"`
+	// Message, when set, is the last assistant message as the model sent
+	// it (the screen may wrap it: compared word by word).
+	Message string `json:"message,omitempty"`
+	// Detail, when set, starts the error Classification.Detail quotes.
+	Detail string `json:"detail,omitempty"`
+}
+
+// LoadScreens reads dir/manifest.json.
+func LoadScreens(tb testing.TB, dir string) []Screen {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		tb.Fatalf("the real screens must be in the repository: %v", err)
+	}
+	var screens []Screen
+	if err := json.Unmarshal(b, &screens); err != nil {
+		tb.Fatalf("%s/manifest.json: %v", dir, err)
+	}
+	if len(screens) == 0 {
+		tb.Fatalf("%s/manifest.json lists no screens", dir)
+	}
+	return screens
+}
+
+// Want is what a provider's set of screens must cover beyond every status.
+type Want struct {
+	// Sizes is how many pane sizes the screens come in (at least).
+	Sizes int
+	// Plain: every screen also comes without colour (NAME.plain.txt).
+	Plain bool
+	// Titles: every screen carries its pane title.
+	Titles bool
+}
+
+func words(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// CheckScreens runs c over every real screen of dir, with its pane title,
+// against the status the manifest gives; on an error screen Detail must
+// start with the manifest's detail, on any other it must be empty; where
+// the manifest gives the last message, LastMessage must find it. The
+// screens must show all five statuses and cover want.
+func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
+	t.Helper()
+	screens := LoadScreens(t, dir)
+	seen := map[handoff.Status]int{}
+	sizes := map[string]bool{}
+	files := map[string]bool{}
+	for _, sc := range screens {
+		seen[sc.Status]++
+		sizes[sc.Size] = true
+		files[sc.File] = true
+		t.Run(sc.File, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, sc.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Titles && sc.Title == "" {
+				t.Errorf("no pane title in the manifest")
+			}
+			got := c.Classify(string(b), sc.Title)
+			if got.Status != sc.Status {
+				sig, _ := json.Marshal(got.Signals)
+				t.Errorf("status %q (%s), want %q — %s\nsignals: %s", got.Status, got.Reason, sc.Status, sc.Note, sig)
+			}
+			if sc.Status == handoff.StatusError && !strings.HasPrefix(got.Detail, sc.Detail) {
+				t.Errorf("detail %q, want it to start with %q", got.Detail, sc.Detail)
+			}
+			if sc.Status != handoff.StatusError && got.Detail != "" {
+				t.Errorf("detail %q on a %s screen", got.Detail, got.Status)
+			}
+			if sc.Message != "" {
+				msg, err := c.LastMessage(string(b))
+				if err != nil || words(msg) != words(sc.Message) {
+					t.Errorf("last message %q, %v; want %q", msg, err, sc.Message)
+				}
+			}
+		})
+	}
+	for _, st := range Statuses {
+		if seen[st] == 0 {
+			t.Errorf("no real screen shows %s", st)
+		}
+	}
+	if len(sizes) < want.Sizes {
+		t.Errorf("screens of %d pane size(s), want at least %d", len(sizes), want.Sizes)
+	}
+	if want.Plain {
+		for f := range files {
+			if !strings.HasSuffix(f, ".plain.txt") && !files[strings.TrimSuffix(f, ".txt")+".plain.txt"] {
+				t.Errorf("%s has no plain twin", f)
+			}
+		}
+	}
+}
+
+// Statuses are the five statuses a classifier answers with.
+var Statuses = []handoff.Status{handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusCompleted,
+	handoff.StatusWaitingUserAnswer, handoff.StatusError}
+
+// CheckClassification checks what holds for any classification of any
+// input (the fuzz tests' properties): one of the five statuses, a one-line
+// reason, JSON-encodable, an empty capture is an error, and the message
+// extraction finds a non-empty message or says there is none (noMessage).
+// It returns the classification for the provider's own checks.
+func CheckClassification(t *testing.T, c handoff.Classifier, capture, title string, noMessage error) handoff.Classification {
+	t.Helper()
+	got := c.Classify(capture, title)
+	known := false
+	for _, st := range Statuses {
+		known = known || got.Status == st
+	}
+	if !known {
+		t.Fatalf("status %q is not one of the five", got.Status)
+	}
+	if got.Reason == "" || strings.ContainsAny(got.Reason, "\r\n") {
+		t.Fatalf("reason %q is not one line", got.Reason)
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Fatalf("classification does not encode: %v", err)
+	}
+	if strings.TrimSpace(capture) == "" && got.Status != handoff.StatusError {
+		t.Fatalf("empty capture read as %q", got.Status)
+	}
+	msg, err := c.LastMessage(capture)
+	if err != nil && !errors.Is(err, noMessage) {
+		t.Fatalf("last message: unexpected error %v", err)
+	}
+	if err == nil && strings.TrimSpace(msg) == "" {
+		t.Fatal("last message is empty, without an error")
+	}
+	return got
+}
+
+// AddScreens adds every real screen of dir (with its title) to a fuzz
+// corpus.
+func AddScreens(f *testing.F, dir string) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return
+	}
+	var screens []Screen
+	if json.Unmarshal(b, &screens) != nil {
+		return
+	}
+	for _, sc := range screens {
+		if capture, err := os.ReadFile(filepath.Join(dir, sc.File)); err == nil {
+			f.Add(string(capture), sc.Title)
+		}
+	}
+}
+
+// LastMessageCase is one real screen and what the fallback must make of it:
+// OK judges LastMessage's result, Want says what it should have been.
+type LastMessageCase struct {
+	File string
+	OK   func(msg string, err error) bool
+	Want string
+}
+
+// CheckLastMessages runs c.LastMessage over each case's screen: dir/File
+// as is, or with sizes given, dir/<size>/<File>.txt and .plain.txt for each.
+func CheckLastMessages(t *testing.T, dir string, c handoff.Classifier, sizes []string, cases []LastMessageCase) {
+	t.Helper()
+	var files []string
+	for _, tc := range cases {
+		if len(sizes) == 0 {
+			files = append(files, tc.File)
+			continue
+		}
+		for _, size := range sizes {
+			files = append(files, filepath.Join(size, tc.File+".txt"), filepath.Join(size, tc.File+".plain.txt"))
+		}
+	}
+	per := len(files) / len(cases)
+	for i, file := range files {
+		tc := cases[i/per]
+		t.Run(file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := c.LastMessage(string(b)); !tc.OK(got, err) {
+				t.Fatalf("got %q, %v; want %s", got, err, tc.Want)
+			}
+		})
+	}
+}
+
+// CheckReadsToTheLastPrompt checks, for a classification got of capture,
+// that the scan read no more lines than there are and, once it found the
+// last user prompt, that scrollback put above the capture (old) changes
+// neither the verdict, nor the lines scanned, nor the last message: the
+// cost follows what happened since the last prompt. read gives the
+// provider's lines scanned and the last prompt's line (0: not found).
+func CheckReadsToTheLastPrompt(t *testing.T, c handoff.Classifier, capture, title, old string, got handoff.Classification,
+	read func(handoff.Classification) (scanned, lastUser int)) {
+	t.Helper()
+	scanned, lastUser := read(got)
+	if lines := strings.Count(capture, "\n") + strings.Count(capture, "\r") + 1; scanned > lines {
+		t.Fatalf("scanned %d lines of a %d-line capture", scanned, lines)
+	}
+	if lastUser == 0 {
+		return
+	}
+	more := c.Classify(old+capture, title)
+	moreScanned, _ := read(more)
+	if more.Status != got.Status || moreScanned != scanned {
+		t.Fatalf("with scrollback above: %q after %d lines; alone: %q after %d lines", more.Status, moreScanned, got.Status, scanned)
+	}
+	msg, err := c.LastMessage(capture)
+	moreMsg, moreErr := c.LastMessage(old + capture)
+	if moreMsg != msg || (moreErr == nil) != (err == nil) {
+		t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
+	}
+}

@@ -1,0 +1,267 @@
+package realcli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// CLI describes one agent CLI to the harness: what a harness of its own
+// would otherwise hard-code. realcodex, realclaude and realgemini each hold
+// one and turn their options into a Launch.
+type CLI struct {
+	Pin
+	// Package is the npm package the install script installs.
+	Package string
+	// Session names the tmux session (and so the pane's target).
+	Session string
+	// Ready reports a screen on which the CLI takes a prompt.
+	Ready func(text, title string) bool
+	// Submitted reports a screen on which a submitted prompt was taken.
+	Submitted func(text, title string) bool
+	// Enters is how many times Submit presses Enter before it gives up
+	// (CLIs drop an Enter that comes too soon after a start or a paste).
+	Enters int
+	// EnterDelay is how long Submit waits between the paste showing and
+	// Enter; 300 ms by default.
+	EnterDelay time.Duration
+}
+
+// Launch is one session of a CLI: where it runs, with what.
+type Launch struct {
+	Bin     string // the CLI's binary (Pin.Binary)
+	Workdir string // its cwd
+	Home    string // a fresh folder for its configuration (HOME or the CLI's own variable)
+	// Files are written before the start, relative to Home.
+	Files map[string][]byte
+	// Env is the CLI's environment. With Inherit it is added to this
+	// process's; without it, it is all the CLI gets (nothing of the
+	// developer's own keys or settings leaks in).
+	Env     []string
+	Inherit bool
+	// Args follow the binary.
+	Args []string
+	// Width and Height of the pane; 120x40 by default.
+	Width, Height int
+	// SocketPrefix starts the private tmux server's socket name.
+	SocketPrefix string
+	// ReadyTimeout bounds the wait for Ready; 45 s by default.
+	ReadyTimeout time.Duration
+	// Ready, when set, replaces CLI.Ready (a narrow pane, a start-up
+	// dialog).
+	Ready func(text, title string) bool
+	// Settle is waited after Ready: some CLIs drop an Enter that comes
+	// right after they first draw their prompt.
+	Settle time.Duration
+	// AfterClose ends what the CLI may have started outside its pane
+	// (Codex's app-server daemon) once the session is closed.
+	AfterClose func() []error
+}
+
+// Session is one CLI running alone in a private tmux server.
+type Session struct {
+	Socket string // tmux -L name of the private server
+	Target string // the pane, for tmux -t
+	Home   string
+	// Started is when the process was started; Ready when Ready first
+	// held.
+	Started, Ready time.Time
+
+	cli    CLI
+	launch Launch
+	priv   *tmuxdriver.Private
+}
+
+// Start writes the home files, starts a private tmux server whose only
+// pane execs the CLI (so the pane's process is the CLI itself), and waits
+// until it is ready for a prompt (plus Settle). On error everything
+// started is ended again.
+func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
+	for name, v := range map[string]string{"Bin": l.Bin, "Workdir": l.Workdir, "Home": l.Home} {
+		if v == "" {
+			return nil, fmt.Errorf("real %s: Launch.%s is required", cli.Name, name)
+		}
+	}
+	if l.Width == 0 {
+		l.Width = 120
+	}
+	if l.Height == 0 {
+		l.Height = 40
+	}
+	if l.ReadyTimeout == 0 {
+		l.ReadyTimeout = 45 * time.Second
+	}
+	if l.SocketPrefix == "" {
+		l.SocketPrefix = "handoff-e2e-" + cli.Name
+	}
+	if err := os.MkdirAll(l.Home, 0o700); err != nil {
+		return nil, fmt.Errorf("real %s: home: %w", cli.Name, err)
+	}
+	for rel, b := range l.Files {
+		path := filepath.Join(l.Home, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("real %s: %w", cli.Name, err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			return nil, fmt.Errorf("real %s: %w", cli.Name, err)
+		}
+	}
+	command := "exec env"
+	if !l.Inherit {
+		command += " -i"
+	}
+	for _, e := range l.Env {
+		command += " " + shellQuote(e)
+	}
+	command += " " + shellQuote(l.Bin)
+	for _, a := range l.Args {
+		command += " " + shellQuote(a)
+	}
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{
+		Prefix: strings.TrimSuffix(l.SocketPrefix, "-"), Session: cli.Session,
+		Width: l.Width, Height: l.Height, Dir: l.Workdir, Command: command})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Socket: priv.Socket, Target: cli.Session + ":0.0", Home: l.Home, cli: cli, launch: l, priv: priv}
+	s.Started = time.Now()
+	ready := cli.Ready
+	if l.Ready != nil {
+		ready = l.Ready
+	}
+	rctx, cancel := context.WithTimeout(ctx, l.ReadyTimeout)
+	defer cancel()
+	if err := s.WaitFor(rctx, 100*time.Millisecond, ready); err != nil {
+		text, title, _ := s.CapturePlain(context.Background())
+		s.Close()
+		return nil, fmt.Errorf("real %s: not ready: %w; title %q, screen:\n%s", cli.Name, err, title, text)
+	}
+	s.Ready = time.Now()
+	if err := Pause(ctx, l.Settle); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// PanePID is the pid of the CLI's process in the pane.
+func (s *Session) PanePID() int { return s.priv.PanePID }
+
+// Server is the private tmux server.
+func (s *Session) Server() tmuxdriver.Server { return s.priv.Server }
+
+func (s *Session) tmux(ctx context.Context, args ...string) (string, error) {
+	return s.priv.Run(ctx, nil, args...)
+}
+
+// Capture returns the pane's text (colour escapes kept, wrapped lines
+// joined, 200 lines of history) and its title, from one tmux call.
+func (s *Session) Capture(ctx context.Context) (text, title string, err error) {
+	return s.capture(ctx, true)
+}
+
+// CapturePlain is Capture without colour escapes.
+func (s *Session) CapturePlain(ctx context.Context) (text, title string, err error) {
+	return s.capture(ctx, false)
+}
+
+func (s *Session) capture(ctx context.Context, colour bool) (text, title string, err error) {
+	args := []string{"display", "-p", "-t", s.Target, "#{pane_title}", ";", "capture-pane", "-p", "-J", "-S", "-200", "-t", s.Target}
+	if colour {
+		args = append(args, "-e")
+	}
+	out, err := s.tmux(ctx, args...)
+	if err != nil {
+		return "", "", err
+	}
+	title, text, _ = strings.Cut(out, "\n")
+	return text, title, nil
+}
+
+// WaitFor polls the pane every poll until cond holds, or ctx ends.
+func (s *Session) WaitFor(ctx context.Context, poll time.Duration, cond func(text, title string) bool) error {
+	for {
+		text, title, err := s.Capture(ctx)
+		if err == nil && cond(text, title) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return fmt.Errorf("%w (last capture error: %v)", ctx.Err(), err)
+			}
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// Keys sends tmux key names (Enter, Escape, y, 1 …) to the pane.
+func (s *Session) Keys(ctx context.Context, keys ...string) error {
+	_, err := s.tmux(ctx, append([]string{"send-keys", "-t", s.Target}, keys...)...)
+	return err
+}
+
+// Paste puts text into the composer as one bracketed paste, without Enter.
+func (s *Session) Paste(ctx context.Context, text string) error {
+	_, err := s.priv.Run(ctx, strings.NewReader(text), "load-buffer", "-b", "handoff-e2e", "-", ";",
+		"paste-buffer", "-p", "-d", "-b", "handoff-e2e", "-t", s.Target)
+	return err
+}
+
+// Submit pastes text, waits until the paste shows (the screen no longer
+// looks submitted), presses Enter after CLI.EnterDelay, then checks that
+// the prompt was taken (CLI.Submitted) and presses Enter again if not, up
+// to CLI.Enters times.
+func (s *Session) Submit(ctx context.Context, text string) error {
+	if err := s.Paste(ctx, text); err != nil {
+		return err
+	}
+	// On a loaded machine a CLI can draw the paste a second or more later:
+	// until then its screen still looks like a taken prompt.
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	_ = s.WaitFor(pctx, 50*time.Millisecond, func(text, title string) bool { return !s.cli.Submitted(text, title) })
+	cancel()
+	delay := s.cli.EnterDelay
+	if delay == 0 {
+		delay = 300 * time.Millisecond
+	}
+	enters := max(s.cli.Enters, 1)
+	for attempt := 0; attempt < enters; attempt++ {
+		if err := Pause(ctx, delay); err != nil {
+			return err
+		}
+		if err := s.Keys(ctx, "Enter"); err != nil {
+			return err
+		}
+		vctx, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+		err := s.WaitFor(vctx, 50*time.Millisecond, s.cli.Submitted)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	text, title, _ := s.CapturePlain(ctx)
+	return fmt.Errorf("real %s: the prompt was not submitted after %d Enters; title %q, screen:\n%s", s.cli.Name, enters, title, text)
+}
+
+// Close ends everything the session started: the pane's processes (the
+// CLI and whatever it started, also when it ignores the hang-up), the tmux
+// server, and what Launch.AfterClose ends. It is safe to call more than
+// once; it reports what it could not end.
+func (s *Session) Close() error {
+	err := s.priv.Close(context.Background())
+	if s.launch.AfterClose != nil {
+		err = errors.Join(append([]error{err}, s.launch.AfterClose()...)...)
+	}
+	return err
+}
+
+// shellQuote quotes s as one POSIX shell word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs a pinned agent CLI for the end-to-end tests into a cache folder
+# outside the repository and prints the path of its binary.
+#
+#   scripts/install-cli.sh NAME          # installs once, then only prints the path
+#   export HANDOFF_GEMINI_BIN="$(scripts/install-cli.sh gemini)"
+#   scripts/install-cli.sh --list        # the table below
+#
+# Where: ${HANDOFF_<NAME>_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/<name>-VERSION},
+# linked there as <name> (the e2e tests look there when HANDOFF_<NAME>_BIN is unset).
+# HANDOFF_<NAME>_VERSION overrides the pinned version. Needs npm and the npm
+# registry. Idempotent: an existing install that reports its version is reused.
+set -euo pipefail
+
+# name | npm package | pinned version | binary inside the install | npm flags | env for --version
+table() {
+	cat <<'TABLE'
+codex|@openai/codex|0.169.0|node_modules/@openai/*/vendor/*/bin/codex||CODEX_HOME=@DIR@/version-home
+claude|@anthropic-ai/claude-code|2.1.330|node_modules/@anthropic-ai/claude-code-*/claude|--ignore-scripts|HOME=@DIR@/version-home DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+gemini|@google/gemini-cli|0.61.0|node_modules/@google/gemini-cli/bundle/gemini.js||HOME=@DIR@/version-home
+TABLE
+}
+# Why the binary is linked directly: codex and claude ship a native binary in
+# a platform package (claude's postinstall only copies it over a stub and
+# wants Node 22, hence --ignore-scripts); no Node launcher then sits between
+# tmux and the CLI. Gemini CLI is a Node program (Node 20 or newer).
+
+if [ "${1:-}" = "--list" ]; then
+	table | cut -d'|' -f1-3 | tr '|' ' '
+	exit 0
+fi
+name="${1:?usage: install-cli.sh NAME (or --list)}"
+row="$(table | grep "^$name|" || true)"
+if [ -z "$row" ]; then
+	echo "install-cli: unknown CLI '$name'; known: $(table | cut -d'|' -f1 | tr '\n' ' ')" >&2
+	exit 2
+fi
+IFS='|' read -r _ package pinned pattern npmflags versionenv <<<"$row"
+upper="$(echo "$name" | tr '[:lower:]' '[:upper:]')"
+version_var="HANDOFF_${upper}_VERSION"
+cache_var="HANDOFF_${upper}_CACHE"
+version="${!version_var:-$pinned}"
+dir="${!cache_var:-${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/$name-$version}"
+link="$dir/$name"
+
+works() {
+	# A private home: asking the version must not touch the user's own.
+	[ -x "$link" ] && env ${versionenv//@DIR@/$dir} "$link" --version 2>/dev/null | grep -qF "$version"
+}
+
+if ! works; then
+	command -v npm >/dev/null 2>&1 || {
+		echo "install-cli: npm is required (apt-get install -y nodejs npm)" >&2
+		exit 1
+	}
+	if [ "$name" = gemini ]; then
+		major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+		if [ "$major" -lt 20 ]; then
+			echo "install-cli: Gemini CLI needs Node 20 or newer (found $(node --version 2>/dev/null || echo none))" >&2
+			exit 1
+		fi
+	fi
+	mkdir -p "$dir/version-home"
+	# Install into the cache folder only; nothing global, nothing in the repo.
+	# shellcheck disable=SC2086 # npmflags is a list of flags
+	npm install --prefix "$dir" --no-audit --no-fund --loglevel=error $npmflags "$package@$version" >&2
+	bin="$(cd "$dir" && for f in $pattern; do [ -f "$f" ] && echo "$dir/$f" && break; done || true)"
+	if [ -z "$bin" ]; then
+		echo "install-cli: no $name binary matching $pattern in $dir (unsupported platform?)" >&2
+		exit 1
+	fi
+	chmod u+x "$bin"
+	ln -sfn "$bin" "$link"
+	works || {
+		echo "install-cli: $link does not report version $version" >&2
+		exit 1
+	}
+fi
+echo "$link"

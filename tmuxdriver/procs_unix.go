@@ -1,0 +1,137 @@
+//go:build unix
+
+package tmuxdriver
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// endProcesses ends the processes of the panes whose pids are given: each
+// pane process's group, the foreground group of its terminal, and every
+// process below it (one that moved to a session of its own too). Some agent
+// CLIs (Gemini CLI) ignore the hang-up tmux sends when its server dies and
+// would run on, so this runs before the server is killed: SIGTERM, up to
+// two seconds, then SIGKILL. It returns the pids still alive after that.
+func endProcesses(panes []int) []int {
+	own := syscall.Getpgrp()
+	groups := map[int]bool{}
+	var pids []int
+	for _, pid := range panes {
+		if pid <= 1 || !alive(pid) {
+			continue
+		}
+		pids = append(pids, pid)
+		pids = append(pids, descendants(pid)...)
+		for _, g := range []int{statInt(pid, 2), statInt(pid, 5)} { // pgrp, tpgid
+			if g > 1 && g != own {
+				groups[g] = true
+			}
+		}
+	}
+	if len(pids) == 0 {
+		return nil
+	}
+	signal := func(sig syscall.Signal) {
+		for g := range groups {
+			_ = syscall.Kill(-g, sig)
+		}
+		for _, p := range pids {
+			_ = syscall.Kill(p, sig)
+		}
+	}
+	signal(syscall.SIGTERM)
+	if left := waitGone(pids, 2*time.Second); len(left) == 0 {
+		return nil
+	}
+	signal(syscall.SIGKILL)
+	return waitGone(pids, 5*time.Second)
+}
+
+// waitGone waits up to d for every pid to end and returns those that did
+// not.
+func waitGone(pids []int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		var left []int
+		for _, p := range pids {
+			if alive(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stat returns the fields of /proc/pid/stat after the command name: state,
+// ppid, pgrp, session, tty_nr, tpgid, … (nil without /proc).
+func stat(pid int) [][]byte {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	// The command name is in parentheses and may hold anything.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return nil
+	}
+	return bytes.Fields(b[i+2:])
+}
+
+// statInt is field i of stat (0 = state), or 0.
+func statInt(pid, i int) int {
+	f := stat(pid)
+	if len(f) <= i {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(f[i]))
+	return n
+}
+
+// alive reports whether pid runs (a zombie has ended). Without /proc, a
+// process that takes signals counts as alive.
+func alive(pid int) bool {
+	f := stat(pid)
+	if f == nil {
+		return syscall.Kill(pid, 0) == nil && !procExists()
+	}
+	return f[0][0] != 'Z' && f[0][0] != 'X'
+}
+
+func procExists() bool {
+	_, err := os.Stat("/proc/self/stat")
+	return err == nil
+}
+
+// descendants lists the processes below pid, read from /proc.
+func descendants(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp := statInt(p, 1); pp > 0 {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var out []int
+	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
+		for _, c := range children[queue[0]] {
+			out = append(out, c)
+			queue = append(queue, c)
+		}
+	}
+	return out
+}
