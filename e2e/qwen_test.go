@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
+	"github.com/handoff-fsm/handoff-fsm/qwen"
+)
+
+// needQwen returns the Qwen Code launcher and checks tmux (see needCLI).
+func needQwen(t *testing.T) string { return needCLI(t, "Qwen Code", realqwen.Binary) }
+
+// newQwenRig starts a fake Chat Completions API and Qwen Code in a fresh
+// work folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
+func newQwenRig(t *testing.T, opts realqwen.Options) *rig {
+	t.Helper()
+	return newQwenRigAt(t, opts, t.TempDir())
+}
+
+// newQwenRigAt is newQwenRig with the work folder and HOME under root.
+func newQwenRigAt(t *testing.T, opts realqwen.Options, root string) *rig {
+	t.Helper()
+	bin := needQwen(t)
+	return startRig(t, "qwen", fakemodel.ChatCompletions{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realqwen.Start(ctx, opts)
+	})
+}
+
+// qwenConfig is e2eConfig with the grace a loaded machine needs: Qwen
+// Code (Node) takes seconds to draw a prompt it took.
+func qwenConfig(strict bool) handoff.Config {
+	cfg := e2eConfig(strict)
+	cfg.IdleGrace = 8 * time.Second
+	return cfg
+}
+
+// qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to cancel)".
+func qwenBusy(plain string) bool { return strings.Contains(plain, "esc to cancel)") }
+
+// qwenFinished reports a turn that ended with the message last: "◆︎ last"
+// on the screen, nothing busy, the title not spinning.
+func qwenFinished(plain, title, last string) bool {
+	return strings.Contains(plain, last) && strings.Contains(plain, "◆") && !qwenBusy(plain) && !qwen.TitleSpinning(title)
+}
