@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,11 +69,13 @@ func captureQwenSize(t *testing.T, c *screenCapturer, w, h int) {
 	})
 	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
 
-	r.model.Script(fakemodel.Shell("sleep 6; echo slept", "Sleep a while"), fakemodel.Answer("The command finished."))
+	// Qwen Code refuses a command that starts with sleep ("Blocked: sleep
+	// 6 followed by …"): perl waits instead.
+	r.model.Script(fakemodel.Shell("perl -e 'select(undef,undef,undef,6)'; echo slept", "Wait a while"), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
-	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "sleep 6; echo slept") })
+	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "echo slept") && qwenBusy(p) })
 	time.Sleep(2 * time.Second)
-	c.shot(r, "processing-tool", handoff.StatusProcessing, "run_shell_command running: '⊶ Shell sleep 6; echo slept', the busy line, title spinning")
+	c.shot(r, "processing-tool", handoff.StatusProcessing, "run_shell_command running: '⊶ Shell perl …; echo slept', the busy line, title spinning")
 	r.waitScreen(short, "tool turn finished", func(p, title string) bool { return qwenFinished(p, title, "The command finished.") })
 	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the tool: '✓ Shell …', '◆︎ The command finished.'", "The command finished.")
 
@@ -115,16 +116,7 @@ func captureQwenSize(t *testing.T, c *screenCapturer, w, h int) {
 	r.model.Clear()
 	time.Sleep(time.Second)
 	c.shot(r, "interrupted-streaming", handoff.StatusCompleted,
-		"Esc while the answer streamed: the partial answer stays, then the cancel note: quiet (not error)")
-
-	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
-		t.Fatal(err)
-	}
-	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
-	time.Sleep(500 * time.Millisecond)
-	c.shot(r, "completed-draft", handoff.StatusCompleted, "an unsent draft in the composer after the interrupted reply")
-	r.keys("C-u")
-	time.Sleep(500 * time.Millisecond)
+		"Esc while the answer streamed: the partial answer stays, then '●︎ Request cancelled.'; the prompt is put back in the composer as a draft: quiet (not error)")
 
 	a := newQwenRigAt(t, realqwen.Options{Width: w, Height: h, Ask: true}, root("ask"))
 	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))

@@ -41,8 +41,11 @@ func qwenConfig(strict bool) handoff.Config {
 	return cfg
 }
 
-// qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to cancel)".
-func qwenBusy(plain string) bool { return strings.Contains(plain, "esc to cancel)") }
+// qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to
+// cancel)", which a narrow pane wraps.
+func qwenBusy(plain string) bool {
+	return strings.Contains(plain, "to cancel)")
+}
 
 // qwenFinished reports a turn that ended with the message last: "◆︎ last"
 // on the screen, nothing busy, the title not spinning.

@@ -18,6 +18,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
 // Default is the provider used when none is named.
@@ -49,6 +50,7 @@ func registry() []Info {
 		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }},
 		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }},
 		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }},
+		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, func() handoff.Classifier { return qwen.New() }},
 	}
 }
 
