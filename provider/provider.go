@@ -41,16 +41,19 @@ type Info struct {
 	Hook string `json:"hook"`
 
 	classifier func() handoff.Classifier
+	// recognize reports a pane that runs this provider's CLI, from its
+	// foreground command, its title and its screen.
+	recognize func(command, title, capture string) bool
 }
 
 // registry lists the providers, one line each. A function, so no caller
 // can change the list for everyone.
 func registry() []Info {
 	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }},
-		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }},
-		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, func() handoff.Classifier { return qwen.New() }},
+		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }, claude.Recognize},
+		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }, codex.Recognize},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }
 
@@ -94,4 +97,34 @@ func ForCommand(command string) string {
 		}
 	}
 	return Default
+}
+
+// Auto is the provider name that asks Detect to pick the provider from the
+// pane itself.
+const Auto = "auto"
+
+// Errors wrapped by Detect's error.
+var (
+	ErrNoMatch   = errors.New("no provider recognises the pane")
+	ErrAmbiguous = errors.New("more than one provider recognises the pane")
+)
+
+// Detect picks the provider whose CLI the pane runs: each provider
+// recognises its own pane by its foreground command, its title and its
+// screen. None or more than one is an error (wrapping ErrNoMatch or
+// ErrAmbiguous) that names the candidates.
+func Detect(command, title, capture string) (string, error) {
+	var hits []string
+	for _, p := range All() {
+		if p.recognize(command, title, capture) {
+			hits = append(hits, p.Name)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", fmt.Errorf("%w (command %q, title %q); give --provider, one of %s", ErrNoMatch, command, strings.TrimSpace(title), strings.Join(Names(), ", "))
+	}
+	return "", fmt.Errorf("%w: %s match (command %q, title %q); give --provider", ErrAmbiguous, strings.Join(hits, " and "), command, strings.TrimSpace(title))
 }
