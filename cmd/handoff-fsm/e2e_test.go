@@ -814,3 +814,18 @@ func TestSendExportsASpanWhenOpenTelemetryIsOn(t *testing.T) {
 		}
 	}
 }
+
+// status --provider auto on the simulated agent (Codex's screen): the pane
+// is recognised by its composer, and stderr says which provider read it.
+// (None or two matching: provider.TestDetectNoneOrTwoIsAnErrorNamingTheCandidates.)
+func TestStatusProviderAutoSaysWhichProvider(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, "--startup", "300ms", "--work", "1s", "--stream", "300ms")
+	stdout, stderr, code := cli(t, "", "status", "--provider", "auto", "--socket", a.srv.Socket, "--target", a.pane.Target())
+	if code != exitOK || !strings.Contains(stdout, `"status":"idle"`) {
+		t.Fatalf("status --provider auto: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "--provider auto: codex recognises pane") {
+		t.Fatalf("stderr does not say which provider: %q", stderr)
+	}
+}
