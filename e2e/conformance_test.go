@@ -139,9 +139,13 @@ func conformers() []conformer {
 				// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
 				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "API Error: 400 Request contains an invalid argument (fake)."},
 			},
-			// The default approval mode asks before a shell command:
-			// "Allow execution of: 'cat'?", "› 1. Yes, allow once".
-			confirm: fakemodel.WriteResponse,
+			// The default approval mode runs a `cat` heredoc unasked (cat
+			// counts as read-only, its redirection notwithstanding); a
+			// command that starts with mkdir is asked for: "Allow execution
+			// of: 'mkdir, cat'?", "› 1. Yes, allow once".
+			confirm: func(answer string) fakemodel.Reply {
+				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
+			},
 			approve: "1",
 		},
 	}

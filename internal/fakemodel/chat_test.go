@@ -102,3 +102,13 @@ func TestChatSideCallsAndErrors(t *testing.T) {
 		t.Fatalf("error: %d %s", code, raw)
 	}
 }
+
+func TestPrefixedPutsThePrefixBeforeShellCommands(t *testing.T) {
+	s := startAPI(t, ChatCompletions{})
+	s.Script(Shell("ls", "list").Prefixed("mkdir -p x && "))
+	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("hi"))
+	_, calls, _ := deltas(evs)
+	if len(calls) != 1 || !strings.Contains(calls[0]["arguments"].(string), `"command":"mkdir -p x \u0026\u0026 ls"`) {
+		t.Fatalf("calls %v", calls)
+	}
+}
