@@ -56,7 +56,8 @@ type Options struct {
 	Hooks map[string]string
 	// Width and Height of the pane; 120x40 by default.
 	Width, Height int
-	// ReadyTimeout bounds the wait for the composer; 60 s by default.
+	// ReadyTimeout bounds the wait for the composer; 120 s by default (a
+	// loaded machine has seen more than 60 s of "Initializing...").
 	ReadyTimeout time.Duration
 	// Settle is waited after the composer first shows; 1 s by default.
 	Settle time.Duration
@@ -134,7 +135,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		return nil, err
 	}
 	if opts.ReadyTimeout == 0 {
-		opts.ReadyTimeout = 60 * time.Second
+		opts.ReadyTimeout = 120 * time.Second
 	}
 	if opts.Settle == 0 {
 		opts.Settle = time.Second
