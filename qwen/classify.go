@@ -185,7 +185,8 @@ func (r *reading) chrome() []screen.Line {
 		case lower < 0:
 			if rule(ln) {
 				lower = i
-			} else if i >= footerLines {
+			} else if i >= footerLines || prompt(ln) {
+				// No composer under a prompt: read no further up for one.
 				if r.dialog(seen) {
 					return nil
 				}
@@ -201,7 +202,7 @@ func (r *reading) chrome() []screen.Line {
 				r.sig.Chrome = ChromeComposer
 				r.sig.Composer, r.sig.ComposerLine = excerpt(strings.TrimLeft(strings.TrimLeft(c.T, ">*!"), " ")), c.N
 				return nil
-			} else if i-lower > composerLines {
+			} else if i-lower > composerLines || prompt(ln) {
 				return seen
 			}
 		}
