@@ -70,8 +70,7 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
 	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
 	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
-	if err != nil || !ok || stopped.Hook != "Stop" || stopped.Session == "" {
+	if err != nil || !ok || stopped.Hook != "Stop" || stopped.LastMessage != "Final words." || stopped.Session == "" {
 		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
 	}
-	t.Logf("stop marker: %+v", stopped)
 }
