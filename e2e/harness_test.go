@@ -284,14 +284,15 @@ func (s timedSender) Send(ctx context.Context, text string) error {
 
 // pane is the project's tmux driver on the rig's pane, as `handoff-fsm
 // send --provider NAME` builds it (default options, the provider's
-// classifier).
+// classifier and pause before Enter).
 func (r *rig) pane() *tmuxdriver.Pane {
 	r.t.Helper()
 	cl, err := provider.Lookup(r.provider)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl,
+		EnterDelay: provider.EnterDelay(r.provider)})
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/provider"
@@ -71,5 +72,18 @@ func TestDetectNoneOrTwoIsAnErrorNamingTheCandidates(t *testing.T) {
 	_, err = provider.Detect("node", "◇  Ready (work)", "› Ask Codex to do anything\n")
 	if !errors.Is(err, provider.ErrAmbiguous) || !strings.Contains(err.Error(), "codex and gemini") {
 		t.Fatalf("two matching: %v, want ErrAmbiguous naming codex and gemini", err)
+	}
+}
+
+// Qwen Code is given a longer pause before Enter than the driver's
+// default (see qwen.EnterDelay); the others take the default.
+func TestEnterDelayIsTheProvidersOwn(t *testing.T) {
+	if d := provider.EnterDelay("qwen"); d < time.Second {
+		t.Errorf("qwen: %v, want at least a second", d)
+	}
+	for _, n := range []string{"codex", "claude", "gemini", "nosuch"} {
+		if d := provider.EnterDelay(n); d != 0 {
+			t.Errorf("%s: %v, want 0 (the driver's default)", n, d)
+		}
 	}
 }

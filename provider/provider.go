@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
@@ -39,6 +40,9 @@ type Info struct {
 	// Hook is the CLI's hook (or notify event) that reports the end of a
 	// turn, registered as `handoff-fsm hook --dir DIR`.
 	Hook string `json:"hook"`
+	// EnterDelay is the pause the CLI needs between a paste and Enter when
+	// it is longer than the tmux driver's default (0: the default).
+	EnterDelay time.Duration `json:"-"`
 
 	classifier func() handoff.Classifier
 	// recognize reports a pane that runs this provider's CLI, from its
@@ -50,10 +54,10 @@ type Info struct {
 // can change the list for everyone.
 func registry() []Info {
 	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }, claude.Recognize},
-		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }, codex.Recognize},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
-		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
+		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
+		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }
 
@@ -85,6 +89,17 @@ func Lookup(name string) (handoff.Classifier, error) {
 		}
 	}
 	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
+}
+
+// EnterDelay is the pause the named provider's CLI needs between a paste
+// and Enter, 0 when the driver's default will do (or the name is unknown).
+func EnterDelay(name string) time.Duration {
+	for _, p := range registry() {
+		if p.Name == name {
+			return p.EnterDelay
+		}
+	}
+	return 0
 }
 
 // ForCommand picks the provider whose name the pane's command contains

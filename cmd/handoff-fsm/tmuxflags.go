@@ -70,9 +70,12 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	o.Target = *f.target
 	o.Classifier = cl
 	if *f.provider == provider.Auto {
-		if cl, err = f.detect(o); err != nil {
+		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
+	}
+	if o.EnterDelay == 0 {
+		o.EnterDelay = provider.EnterDelay(name)
 	}
 	o.Classifier = cl
 	o.History = *f.history
@@ -83,23 +86,24 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 // detect looks at the pane once (its command, title and screen) and returns
 // the classifier of the provider that recognises it, saying which on the
 // notes writer.
-func (f *paneFlags) detect(o tmuxdriver.Options) (handoff.Classifier, error) {
+func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, error) {
 	pane, err := tmuxdriver.New(o)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	snap, err := pane.Observe(context.Background())
 	if err != nil {
-		return nil, fmt.Errorf("--provider auto: %w", err)
+		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
 	name, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
 	if err != nil {
-		return nil, fmt.Errorf("--provider auto: %w", err)
+		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
 	if f.notes != nil {
 		fmt.Fprintf(f.notes, "handoff-fsm: --provider auto: %s recognises pane %s\n", name, *f.target)
 	}
-	return provider.Lookup(name)
+	cl, err := provider.Lookup(name)
+	return name, cl, err
 }
 
 // providerFlag declares --provider, the agent CLI whose screens are read.
