@@ -141,6 +141,8 @@ func (t *tools) handoff(ctx context.Context, req *mcp.CallToolRequest, a Dispatc
 	if err != nil {
 		return nil, nil, fmt.Errorf("not dispatched: %w", err)
 	}
+	t.o.Logger.Info("handoff: dispatch accepted", "id", v.ID, "target", v.Target, "role", v.Role,
+		"progress_token", req.Params.GetProgressToken() != nil)
 	progress := t.progress(ctx, req)
 	progress(fmt.Sprintf("dispatch %s accepted for pane %s (role %s)", v.ID, v.Target, v.Role))
 	final := make(chan result, 1)
@@ -351,6 +353,7 @@ func (t *tools) assign(ctx context.Context, _ *mcp.CallToolRequest, a DispatchAr
 	if err != nil {
 		return nil, Status{}, fmt.Errorf("not dispatched: %w", err)
 	}
+	t.o.Logger.Info("assign: dispatch accepted", "id", v.ID, "target", v.Target, "role", v.Role)
 	return nil, statusOf(v), nil
 }
 

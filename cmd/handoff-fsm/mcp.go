@@ -50,6 +50,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	socket := fs.String("socket", "", "tmux socket name (-L) for calls that give none")
 	workdir := fs.String("workdir", "", "work folder for calls that give none (default: the current folder)")
 	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", "))
+	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
 	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
 	cf := addConfigFlags(fs, handoff.DefaultConfig(), "")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -78,7 +79,16 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return usageErr("--workdir: %v", err)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	logTo := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return usageErr("--log-file: %v", err)
+		}
+		defer f.Close()
+		logTo = io.MultiWriter(stderr, f)
+	}
+	log := slog.New(slog.NewTextHandler(logTo, nil))
 	var engine mcpserver.Engine
 	client, err := serverClient(*server)
 	switch {
