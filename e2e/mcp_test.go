@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,9 +39,16 @@ func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
 		t.Fatalf("handoff-fsm install claude: %v\n%s", err, out)
 	}
 
+	// The server's log goes to a file too (Claude Code keeps an MCP
+	// server's stderr to itself): one flag added to what install wrote.
+	logPath := filepath.Join(tmp, "mcp.log")
+	addMCPArgs(t, filepath.Join(cfgDir, ".mcp.json"), "--log-file", logPath)
+
 	cx := newRig(t, realcodex.Options{HideTips: true})
 	answer := "Codex: added --verbose to main.go.\nIt prints each step; `go test` passes with $HOME set and a \\ too."
-	cx.model.Script(fakemodel.WriteResponse(answer).In(cx.workdir), fakemodel.Answer("Response written."))
+	// Codex's model takes a few seconds to answer: the supervisor's screen
+	// is looked at while the worker works.
+	cx.model.Script(fakemodel.WriteResponse(answer).In(cx.workdir).After(6*time.Second), fakemodel.Answer("Response written."))
 
 	var env []string
 	if d := os.Getenv("TMUX_TMPDIR"); d != "" {
@@ -60,6 +68,17 @@ func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	if err := cl.model.WaitTurns(ctx, 2); err != nil {
+		cl.fail("Claude Code's call of the handoff tool: %v", err)
+	}
+	// While Codex works: what Claude Code shows of the tool call.
+	var during []string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && len(cl.model.Turns()) < 3; time.Sleep(500 * time.Millisecond) {
+		plain, _, _ := cl.cli.CapturePlain(ctx)
+		if i := strings.Index(plain, "Handing this to Codex."); i >= 0 {
+			during = append(during, strings.TrimSpace(plain[i:min(len(plain), i+400)]))
+		}
+	}
 	if err := cl.model.WaitTurns(ctx, 3); err != nil {
 		cl.fail("Claude Code's second turn request (with the tool result): %v\ncodex requests: %d", err, len(cx.model.Turns()))
 	}
@@ -81,6 +100,14 @@ func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
 		t.Fatalf("Codex's requests: %+v", ct)
 	}
 	cl.waitScreen(time.Minute, "Claude Code's final answer", func(plain, _ string) bool { return claudeFinished(plain, "Codex has done it.") })
+	log, err := os.ReadFile(logPath)
+	if err != nil || !strings.Contains(string(log), "handoff: dispatch accepted") {
+		t.Fatalf("the MCP server's log %s: %v\n%s", logPath, err, log)
+	}
+	t.Logf("Claude Code asked for progress notifications: %v", strings.Contains(string(log), "progress_token=true"))
+	if out := os.Getenv("HANDOFF_MCP_TRANSCRIPT"); out != "" {
+		writeTranscript(t, out, cl, cx, string(log), during)
+	}
 
 	// The dispatch is an ordinary one, kept in the MCP server's state
 	// folder (under Claude Code's HOME): done, exit 0, the file archived.
@@ -120,4 +147,59 @@ func toolNames(t *testing.T, body []byte) []string {
 		names = append(names, tool.Name)
 	}
 	return names
+}
+
+// addMCPArgs appends args to the handoff server's arguments in a Claude
+// Code MCP configuration file.
+func addMCPArgs(t *testing.T, path string, args ...string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	h := cfg.MCPServers["handoff"]
+	old, _ := h["args"].([]any)
+	for _, a := range args {
+		old = append(old, a)
+	}
+	h["args"] = old
+	b, err = json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTranscript writes what each side saw, for docs/mcp.md: the requests
+// Claude Code's fake API received (the tool calls it answered with are the
+// script), the MCP server's log, Codex's requests, and Claude Code's screen.
+func writeTranscript(t *testing.T, path string, cl, cx *rig, log string, during []string) {
+	t.Helper()
+	var b strings.Builder
+	for i, d := range during {
+		fmt.Fprintf(&b, "== Claude Code's pane while Codex works, look %d\n%s\n", i, d)
+	}
+	for i, r := range cl.model.Turns() {
+		fmt.Fprintf(&b, "== Claude Code -> its fake Messages API, turn request %d (%d tools offered, reply %q)\n", i, r.Tools, r.Reply)
+		fmt.Fprintf(&b, "   tools: %v\n   last user text: %q\n   tool results: %q\n", toolNames(t, r.Body), tail(r.UserText, 300), r.ToolResults)
+	}
+	for i, r := range cx.model.Turns() {
+		fmt.Fprintf(&b, "== Codex -> its fake Responses API, turn request %d (reply %q)\n   prompt: %q\n   tool results: %q\n", i, r.Reply, r.Prompt(), r.ToolResults)
+	}
+	fmt.Fprintf(&b, "== handoff-fsm mcp log\n%s", log)
+	screen, _, _ := cl.cli.CapturePlain(context.Background())
+	fmt.Fprintf(&b, "== Claude Code's pane at the end\n%s\n", strings.TrimRight(screen, "\n "))
+	cxScreen, _, _ := cx.cli.CapturePlain(context.Background())
+	fmt.Fprintf(&b, "== Codex's pane at the end\n%s\n", strings.TrimRight(cxScreen, "\n "))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
