@@ -212,6 +212,22 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	if _, errOut, code := runInstallHere(t, "claude"); code != 1 || !strings.Contains(errOut, "not a JSON object") || read(".claude.json") != "not json" {
 		t.Errorf("a broken .claude.json: exit %d, %s", code, errOut)
 	}
+	// --scope project writes the project's files; --dry-run writes nothing.
+	proj := t.TempDir()
+	if out, errOut, code := runInstallHere(t, "gemini", "--scope", "project", "--dir", proj, "--dry-run"); code != 0 || !strings.Contains(out, "would write") {
+		t.Fatalf("dry run: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(proj, ".gemini")); !os.IsNotExist(err) {
+		t.Fatalf("--dry-run wrote something: %v", err)
+	}
+	for cli, file := range map[string]string{"claude": ".mcp.json", "codex": ".codex/config.toml", "gemini": ".gemini/settings.json"} {
+		if _, errOut, code := runInstallHere(t, cli, "--scope", "project", "--dir", proj, "--bin", bin, "--skill=false"); code != 0 {
+			t.Fatalf("install %s --scope project: %d %s", cli, code, errOut)
+		}
+		if b, err := os.ReadFile(filepath.Join(proj, file)); err != nil || !strings.Contains(string(b), "handoff fsm/bin/handoff-fsm") {
+			t.Errorf("%s: %q %v", file, b, err)
+		}
+	}
 	if _, errOut, code := runInstallHere(t, "vim"); code != 2 || !strings.Contains(errOut, `"vim"`) {
 		t.Errorf("unknown CLI: exit %d, %s", code, errOut)
 	}
