@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -244,7 +245,13 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 	if res.IsError || text(res) != "Summarise the design: $HOME, `quotes` and \\ too\n" {
 		t.Fatalf("result (error %v) %q", res.IsError, text(res))
 	}
-	got := r.progressSeen()
+	// The client may handle the last notifications after the result it
+	// came before on the wire: wait for them.
+	var got []string
+	deadline := time.Now().Add(10 * time.Second)
+	for got = r.progressSeen(); len(got) == 0 || !strings.Contains(got[len(got)-1], "finished:") && time.Now().Before(deadline); got = r.progressSeen() {
+		time.Sleep(10 * time.Millisecond)
+	}
 	joined := strings.Join(got, "\n")
 	if !strings.Contains(got[0], "accepted for pane "+r.panes[0]) || !strings.Contains(joined, "→ Working") ||
 		!strings.Contains(joined, "→ Done") || !strings.Contains(got[len(got)-1], "finished: done (exit 0)") {
@@ -263,8 +270,10 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 // dispatch_status waits for each one's answer.
 func TestAssignTwoWorkersThenCollectWithDispatchStatus(t *testing.T) {
 	t.Parallel()
+	// The agents work until the test lets them finish.
 	slow := quickAgent()
-	slow.Work = 2 * time.Second
+	release := filepath.Join(t.TempDir(), "finish")
+	slow.WorkUntil = release
 	r := newRig(t, startAgents(t, 2, slow))
 	ctx := context.Background()
 	var ids []string
@@ -280,8 +289,17 @@ func TestAssignTwoWorkersThenCollectWithDispatchStatus(t *testing.T) {
 	for _, id := range ids {
 		res := r.call(t, ctx, "dispatch_status", map[string]any{"id": id})
 		if st := structured[mcpserver.Status](t, res); st.Final {
-			t.Fatalf("dispatch %s already final right after both assigns: %+v", id, st)
+			t.Fatalf("dispatch %s already final while its agent works: %+v", id, st)
 		}
+	}
+	// Both agents work at the same time.
+	for _, id := range ids {
+		waitFor(t, "dispatch "+id+" working", func() bool {
+			return structured[mcpserver.Status](t, r.call(t, ctx, "dispatch_status", map[string]any{"id": id})).State == "Working"
+		})
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	for i, id := range ids {
 		var st mcpserver.Status

@@ -46,6 +46,22 @@ func mcpSession(t *testing.T, progress *[]string, mu *sync.Mutex, args ...string
 	return cs
 }
 
+// waitProgress returns the progress messages once one contains last (10 s
+// at most): the client may handle a notification after the result that
+// followed it on the wire.
+func waitProgress(mu *sync.Mutex, progress *[]string, last string) string {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		joined := strings.Join(*progress, "\n")
+		mu.Unlock()
+		if strings.Contains(joined, last) || time.Now().After(deadline) {
+			return joined
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func toolText(res *mcp.CallToolResult) string {
 	var b strings.Builder
 	for _, c := range res.Content {
@@ -89,10 +105,7 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	if res.IsError || toolText(res) != "Summarise the design\n" {
 		t.Fatalf("handoff: error %v, %q", res.IsError, toolText(res))
 	}
-	mu.Lock()
-	joined := strings.Join(progress, "\n")
-	mu.Unlock()
-	if !strings.Contains(joined, "→ Working") || !strings.Contains(joined, "→ Done") {
+	if joined := waitProgress(&mu, &progress, "finished: done"); !strings.Contains(joined, "→ Working") || !strings.Contains(joined, "→ Done") {
 		t.Fatalf("progress:\n%s", joined)
 	}
 	views, bad, err := serve.History(state, serve.Filter{})
@@ -132,10 +145,8 @@ func TestMCPCommandThroughAService(t *testing.T) {
 	if l := svc.List(serve.Filter{}); len(l) != 1 || l[0].Outcome != "done" || l[0].Role != "tester" {
 		t.Fatalf("the service's dispatches: %+v", l)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(strings.Join(progress, "\n"), "→ Done") {
-		t.Fatalf("progress through the service:\n%s", strings.Join(progress, "\n"))
+	if joined := waitProgress(&mu, &progress, "finished: done"); !strings.Contains(joined, "→ Done") {
+		t.Fatalf("progress through the service:\n%s", joined)
 	}
 }
 
