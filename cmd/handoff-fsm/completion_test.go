@@ -108,6 +108,9 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=codex"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"demo", "--scenario", "n"}, []string{"normal", "never-writes"}},
+		{[]string{"install", ""}, []string{"claude", "codex", "gemini"}},
+		{[]string{"install", "gemini", "--scope", ""}, []string{"user", "project"}},
+		{[]string{"mcp", "--provider=g"}, []string{"--provider=gemini"}},
 		// After a boolean flag comes an argument, not the flag's value: files.
 		{[]string{"replay", "--json", ""}, nil},
 		{[]string{"classify", ""}, nil},
