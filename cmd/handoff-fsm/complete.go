@@ -160,6 +160,10 @@ func flagValues(ctx context.Context, fs *flag.FlagSet, name string, before []str
 		vals = handoff.Roles()
 	case "provider":
 		vals = provider.Names()
+		// Where the flag takes auto, its usage says so (providerFlag).
+		if f := fs.Lookup(name); f != nil && strings.Contains(f.Usage, "or "+provider.Auto) {
+			vals = append(vals, provider.Auto)
+		}
 	case "scenario":
 		for _, s := range simagent.Scenarios() {
 			vals = append(vals, string(s))
