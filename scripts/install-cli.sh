@@ -19,12 +19,14 @@ codex|@openai/codex|0.169.0|node_modules/@openai/*/vendor/*/bin/codex||CODEX_HOM
 claude|@anthropic-ai/claude-code|2.1.330|node_modules/@anthropic-ai/claude-code-*/claude|--ignore-scripts|HOME=@DIR@/version-home DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 gemini|@google/gemini-cli|0.61.0|node_modules/@google/gemini-cli/bundle/gemini.js||HOME=@DIR@/version-home
 qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js||HOME=@DIR@/version-home
+opencode|opencode-ai|1.18.33|node_modules/opencode-linux-x64/bin/opencode||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
 # a platform package (claude's postinstall only copies it over a stub and
 # wants Node 22, hence --ignore-scripts); no Node launcher then sits between
-# tmux and the CLI. Gemini CLI is a Node program (Node 20 or newer).
+# tmux and the CLI. Gemini CLI is a Node program (Node 20 or newer). OpenCode
+# ships a native binary per platform (opencode-linux-x64 here).
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '

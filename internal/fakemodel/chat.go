@@ -16,7 +16,19 @@ import (
 // A stream is "data:" chunks of choices[0].delta (role, content, or
 // tool_calls with the whole arguments in one chunk), a last chunk with the
 // finish reason ("stop" or "tool_calls") and the usage, then "data: [DONE]".
-type ChatCompletions struct{}
+//
+// The CLIs name their shell tool differently (Qwen Code run_shell_command,
+// OpenCode bash): ShellTool says which one a call goes to.
+type ChatCompletions struct {
+	// ShellTool is the CLI's shell tool. "" is Qwen Code's
+	// run_shell_command {command, description, is_background}; any other
+	// name gets {command, description} (OpenCode's bash requires the
+	// description).
+	ShellTool string
+}
+
+// qwenShell is Qwen Code's shell tool, ShellTool's default.
+const qwenShell = "run_shell_command"
 
 var _ API = ChatCompletions{}
 
@@ -73,11 +85,10 @@ func (ChatCompletions) Read(r *http.Request, body []byte, req *Request) error {
 }
 
 // Events: a first chunk with the assistant role, one chunk per text delta
-// or call (a shell call goes to run_shell_command with command,
-// description and is_background false, the arguments Qwen Code's tool
+// or call (a shell call goes to ShellTool with the arguments that tool
 // requires), a last chunk with the finish reason and usage, and [DONE]. A
 // fault is an error object in the stream.
-func (ChatCompletions) Events(req Request, parts []Part, newID func(string) string) []Event {
+func (c ChatCompletions) Events(req Request, parts []Part, newID func(string) string) []Event {
 	id := newID("chatcmpl")
 	chunk := func(pause time.Duration, delta map[string]any, finish any) Event {
 		return Event{Pause: pause, Data: map[string]any{
@@ -96,14 +107,7 @@ func (ChatCompletions) Events(req Request, parts []Part, newID func(string) stri
 		case p.Call != nil:
 			name, args := p.Call.Name, p.Call.Input
 			if p.Call.Shell {
-				a := map[string]any{"command": p.Call.Command, "is_background": false}
-				if p.Call.Description != "" {
-					a["description"] = p.Call.Description
-				}
-				for k, v := range p.Call.Extra {
-					a[k] = v
-				}
-				name, args = "run_shell_command", a
+				name, args = c.shellCall(p.Call)
 			}
 			b, _ := json.Marshal(args)
 			out = append(out, chunk(p.Pause, map[string]any{"tool_calls": []any{map[string]any{
@@ -119,6 +123,26 @@ func (ChatCompletions) Events(req Request, parts []Part, newID func(string) stri
 	last := chunk(0, map[string]any{}, finish)
 	last.Data["usage"] = map[string]any{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
 	return append(out, last, Event{Raw: "[DONE]"})
+}
+
+// shellCall is a call to the CLI's shell tool with its arguments.
+func (c ChatCompletions) shellCall(call *Call) (string, map[string]any) {
+	name := c.ShellTool
+	a := map[string]any{"command": call.Command}
+	if name == "" || name == qwenShell {
+		name = qwenShell
+		a["is_background"] = false
+	}
+	switch {
+	case call.Description != "":
+		a["description"] = call.Description
+	case name != qwenShell:
+		a["description"] = "Run a shell command"
+	}
+	for k, v := range call.Extra {
+		a[k] = v
+	}
+	return name, a
 }
 
 // Assemble merges the chunks into one chat.completion; an error chunk

@@ -87,6 +87,25 @@ func TestChatWriteResponseCallsRunShellCommandAndReadsTheToolResult(t *testing.T
 	}
 }
 
+// OpenCode's shell tool is bash {command, description}: the same reply goes
+// to the tool the API value names, without Qwen Code's is_background.
+func TestChatShellCallGoesToTheNamedTool(t *testing.T) {
+	s := startAPI(t, ChatCompletions{ShellTool: "bash"})
+	s.Script(Shell("echo hi", ""))
+	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
+	_, calls, _ := deltas(evs)
+	if len(calls) != 1 || calls[0]["name"] != "bash" {
+		t.Fatalf("calls %v, want one to bash", calls)
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(calls[0]["arguments"].(string)), &args); err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 2 || args["command"] != "echo hi" || args["description"] == "" {
+		t.Fatalf("arguments %v, want command and a description only", args)
+	}
+}
+
 func TestChatSideCallsAndErrors(t *testing.T) {
 	s := startAPI(t, ChatCompletions{})
 	side := chatTurn("Is the answer complete?")
