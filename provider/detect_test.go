@@ -14,10 +14,11 @@ import (
 
 // realScreens are the real screens of each provider, captured from its CLI.
 var realScreens = map[string]string{
-	"codex":  "../codex/testdata/real-0.169",
-	"claude": "../claude/testdata/real-2.1.330",
-	"gemini": "../gemini/testdata/real-0.61.0",
-	"qwen":   "../qwen/testdata/real-0.24.4",
+	"codex":    "../codex/testdata/real-0.169",
+	"claude":   "../claude/testdata/real-2.1.330",
+	"gemini":   "../gemini/testdata/real-0.61.0",
+	"qwen":     "../qwen/testdata/real-0.24.4",
+	"opencode": "../opencode/testdata/real-1.18.33",
 }
 
 // Every real screen, with its title and "node" as the pane's command (what

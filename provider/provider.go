@@ -19,6 +19,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
@@ -57,6 +58,7 @@ func registry() []Info {
 		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
 		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
 		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
 		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }

@@ -82,8 +82,10 @@ func TestEveryProviderSaysWhatItReads(t *testing.T) {
 	if len(all) < 3 {
 		t.Fatalf("%d providers, want codex, claude and gemini at least", len(all))
 	}
+	// Hook may be "": a CLI whose turn-end hook is not proven (OpenCode's
+	// would be a plugin).
 	for _, p := range all {
-		if p.Name == "" || p.CLI == "" || p.Version == "" || p.Hook == "" {
+		if p.Name == "" || p.CLI == "" || p.Version == "" {
 			t.Errorf("incomplete: %+v", p)
 		}
 	}

@@ -37,7 +37,11 @@ func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tCLI\tVERSION\tHOOK")
 		for _, p := range all {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, p.CLI, p.Version, p.Hook)
+			hook := p.Hook
+			if hook == "" {
+				hook = "-" // none proven
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.Name, p.CLI, p.Version, hook)
 		}
 		err = tw.Flush()
 	}

@@ -23,7 +23,7 @@ func TestProvidersListsEveryProviderWithItsVersion(t *testing.T) {
 		t.Fatalf("%d providers listed, registry has %v", len(got), names)
 	}
 	for i, p := range got {
-		if p.Name != names[i] || p.CLI == "" || p.Version == "" || p.Hook == "" {
+		if p.Name != names[i] || p.CLI == "" || p.Version == "" { // Hook may be "": none proven
 			t.Errorf("entry %d: %+v", i, p)
 		}
 	}

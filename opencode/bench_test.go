@@ -1,0 +1,68 @@
+package opencode
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// paint wraps a line in escapes like those OpenCode 1.18.33 emits (as
+// captured with capture-pane -e): 24-bit colours, a background per box.
+func paint(line string) string {
+	if t := strings.TrimLeft(line, " "); strings.HasPrefix(t, "┃") {
+		return "  \x1b[38;2;92;156;245m┃\x1b[38;2;255;255;255m\x1b[48;2;20;20;20m" + t[len("┃"):] + strings.Repeat(" ", 20) + "\x1b[48;2;10;10;10m"
+	}
+	return "\x1b[38;2;238;238;238m" + line + "\x1b[38;2;255;255;255m" + strings.Repeat(" ", 10)
+}
+
+var bench = conformance.Bench{
+	Classifier: New(),
+	Title:      session,
+	History: []string{
+		"", "  ┃", "  ┃  Please look at the parser and tell me what it does with trailing commas", "  ┃", "",
+		"  ┃", "  ┃  $ cat parser.go", "  ┃", "",
+		"     The parser accepts trailing commas in lists and objects. Nothing runs;",
+		"     esc interrupt is not shown.",
+		"",
+		footer(true),
+	},
+	Tail: func(state handoff.Status) []string {
+		var s string
+		switch state {
+		case handoff.StatusCompleted:
+			s = cat(promptLines("Summarise what you changed"), ls("     I changed three things:", "", "     1. the lexer keeps positions", "", footer(true)), chrome(folder))
+		case handoff.StatusProcessing:
+			s = cat(promptLines("Summarise what you changed"), ls("     I changed three things:", "", footer(false)), chrome(hint))
+		case handoff.StatusIdle:
+			// After turns OpenCode is idle only without its composer
+			// (another screen in its place); the first screen has no turn.
+			s = cat(ls("", "  Select session", "", "  Today", "  Handoff session   10:30 PM", "", "  ↑↓ select  enter confirm", ""))
+		}
+		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	},
+	NoPrompt: strings.Split(strings.TrimSuffix(cat(ls("", footer(true)), chrome(folder)), "\n"), "\n"),
+	Paint:    paint,
+}
+
+func TestBenchCapturesClassifyAsNamed(t *testing.T) { bench.CheckCaptures(t) }
+
+// BenchmarkClassify: captures of 25 to 20,000 lines; the cost must stay
+// flat as the scrollback grows.
+func BenchmarkClassify(b *testing.B) { bench.Classify(b) }
+
+// BenchmarkClassifyNoPrompt is the worst case: a message taller than the
+// capture above the newest footer, read up to its cap.
+func BenchmarkClassifyNoPrompt(b *testing.B) {
+	bench.ClassifyNoPrompt(b, "     a line of a very long answer whose prompt scrolled out")
+}
+
+func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
+
+// BenchmarkClassifyReal classifies the real OpenCode screens.
+func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+
+// TestClassifyCPUTime reports the CPU time per Classify call (set
+// HANDOFF_CPUTIME=1).
+func TestClassifyCPUTime(t *testing.T) { bench.CPUTime(t) }

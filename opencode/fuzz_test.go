@@ -1,0 +1,85 @@
+package opencode
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// Synthetic screens, as OpenCode 1.18.33 draws them.
+const (
+	ready   = "OpenCode"
+	session = "OC | Handoff session"
+	hint    = "   ⬝⬝⬝⬝■■■■  esc interrupt                                      tab agents  ctrl+p commands"
+	folder  = "   /tmp/work                                                    20  ctrl+p commands"
+)
+
+func ls(lines ...string) []string { return lines }
+
+// chrome is the bottom of the screen: the composer box and the hint line.
+func chrome(hintLine string) []string {
+	return ls("  ┃", "  ┃", "  ┃", "  ┃  Build · fake-model Fake", "  ╹"+strings.Repeat("▀", 60), hintLine, "")
+}
+
+// promptLines is a prompt's box.
+func promptLines(text string) []string { return ls("", "  ┃", "  ┃  "+text, "  ┃", "") }
+
+func footer(done bool) string {
+	if done {
+		return "     ▣  Build · fake-model · 3.9s"
+	}
+	return "     ▣  Build · fake-model"
+}
+
+func cat(parts ...[]string) string {
+	var all []string
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return strings.Join(all, "\n") + "\n"
+}
+
+// scrollback is what may sit above a turn: old errors, dialogs, hint lines
+// and replies. None of it may change how the turn below is read.
+func scrollback() string {
+	var b strings.Builder
+	for range 40 {
+		b.WriteString(cat(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
+			"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")))
+	}
+	return b.String()
+}
+
+// FuzzClassify: any input is read into one of the five statuses with a
+// one-line reason and JSON-encodable signals; an error has a detail; the
+// extraction finds a non-empty message or says there is none; scrollback
+// above where the reading stopped changes neither the verdict nor the work
+// done. The seed corpus is every real OpenCode screen.
+func FuzzClassify(f *testing.F) {
+	f.Add(cat(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session)
+	f.Add(cat(promptLines("hi"), ls(footer(false)), chrome(hint)), session)
+	f.Add(cat(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session)
+	f.Add(cat(promptLines("hi"), ls("     $ echo hi", footer(false), "  ┃", "  ┃  △ Permission required", "  ┃  $ echo hi",
+		"  ┃   Allow once   Allow always   Reject        enter confirm", "  ┃")), session)
+	f.Add("", "")
+	f.Add("\r\r\n\x1b[", "\xe2\x97")
+	conformance.AddScreens(f, realDir)
+
+	old := scrollback()
+	c := New()
+	f.Fuzz(func(t *testing.T, capture, title string) {
+		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
+		if _, ok := got.Signals.(Signals); !ok {
+			t.Fatalf("signals are %T, want opencode.Signals", got.Signals)
+		}
+		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
+			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
+		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.StopLine
+		})
+	})
+}
