@@ -5,9 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -28,13 +26,6 @@ func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig
 	})
 	r.model.SetSide(fakemodel.Answer("Handoff session"))
 	return r
-}
-
-// openCodeConfig is e2eConfig with the grace a loaded machine needs.
-func openCodeConfig(strict bool) handoff.Config {
-	cfg := e2eConfig(strict)
-	cfg.IdleGrace = 8 * time.Second
-	return cfg
 }
 
 // openCodeBusy reports the hint line under the composer while a turn runs
