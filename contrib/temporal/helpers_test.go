@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/server/temporaltest"
+	"go.temporal.io/sdk/worker"
+
+	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
@@ -52,6 +54,8 @@ func binaries(t *testing.T) (core, cmd string) {
 		for _, b := range []struct{ out, dir, pkg string }{
 			{"handoff-fsm", "../..", "./cmd/handoff-fsm"}, // in the core's module
 			{"handoff-temporal", ".", "./cmd/handoff-temporal"},
+			{"testserver", "testserver", "."}, // a module of its own
+
 		} {
 			c := exec.Command("go", "build", "-o", filepath.Join(binDir, b.out), b.pkg)
 			c.Dir = b.dir
@@ -76,12 +80,79 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// server starts a real Temporal server in this process (temporaltest:
-// the frontend, history, matching and an in-memory SQLite store).
-func server(t *testing.T) *temporaltest.TestServer {
+// temporalServer is a real Temporal server (temporaltest, run by the
+// testserver command beside the test: see testserver/main.go) and a
+// client of it.
+type temporalServer struct {
+	address, namespace string
+	client             client.Client
+}
+
+// server starts a real Temporal server: the frontend, history, matching
+// and an in-memory SQLite store, in a process of its own that ends with
+// the test.
+func server(t *testing.T) *temporalServer {
 	t.Helper()
+	_, _ = binaries(t)
+	cmd := exec.Command(filepath.Join(binDir, "testserver"))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // it stops when its input closes
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		logf.Close()
+	})
+	line := make([]byte, 0, 128)
+	buf := make([]byte, 1)
+	for {
+		if _, err := stdout.Read(buf); err != nil {
+			t.Fatalf("the test server did not say its address: %v (log in %s)", err, logf.Name())
+		}
+		if buf[0] == '\n' {
+			break
+		}
+		line = append(line, buf[0])
+	}
+	addr, ns, _ := strings.Cut(string(line), " ")
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return temporaltest.NewServer(temporaltest.WithT(t), temporaltest.WithBaseClientOptions(client.Options{Logger: quiet}))
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: ns, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &temporalServer{address: addr, namespace: ns, client: c}
+}
+
+// worker starts an in-process worker on queue, stopped at the end.
+func (s *temporalServer) worker(t *testing.T, queue string) {
+	t.Helper()
+	w := worker.New(s.client, queue, worker.Options{})
+	handofftemporal.Register(w, &handofftemporal.Activities{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
 }
 
 // agents starts a private tmux server with one simulated agent per

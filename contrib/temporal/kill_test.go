@@ -11,7 +11,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-	"go.temporal.io/sdk/worker"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
@@ -49,8 +48,8 @@ func TestAWorkerKilledMidDispatchIsResumedByAnother(t *testing.T) {
 	release := filepath.Join(work, "release")
 	socket, panes := agents(t, work, map[string]string{"programmer": sim(core, work, "--echo", "--work-until", handoff.ShellQuote(release))})
 	ts := server(t)
-	c := ts.GetDefaultClient()
-	workerArgs := []string{"worker", "--queue", "host-k", "--address", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace()}
+	c := ts.client
+	workerArgs := []string{"worker", "--queue", "host-k", "--address", ts.address, "--namespace", ts.namespace}
 	first := process(t, bin, workerArgs...)
 
 	prompt := "Implement token-7f3a: add a --verbose flag"
@@ -120,11 +119,10 @@ func TestTheLoopGoesOnWhenItsClientIsKilled(t *testing.T) {
 	socket, panes, work := loopAgents(t, "CHANGES REQUESTED: say more",
 		map[string]string{"analyst_review": "--work-until " + handoff.ShellQuote(gate)})
 	ts := server(t)
-	for _, q := range []string{"host-a", "host-b"} {
-		ts.NewWorker(q, func(r worker.Registry) { handofftemporal.Register(r, &handofftemporal.Activities{}) })
-	}
-	c := ts.GetDefaultClient()
-	args := []string{"run", "--address", ts.GetFrontendHostPort(), "--namespace", ts.GetDefaultNamespace(),
+	ts.worker(t, "host-a")
+	ts.worker(t, "host-b")
+	c := ts.client
+	args := []string{"run", "--address", ts.address, "--namespace", ts.namespace,
 		"--id", "loop-client-killed", "--task", "Add a --verbose flag", "--rounds", "5", "--workdir", work, "--socket", socket,
 		"--poll", "200ms", "--idle-grace", "3s", "--timeout", "2m", "--heartbeat", "5s"}
 	in := loopInput(socket, panes, work, 5)

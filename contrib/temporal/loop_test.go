@@ -69,10 +69,9 @@ func roles(st handofftemporal.LoopStatus) string {
 func TestTheLoopSendsWorkBackOnce(t *testing.T) {
 	socket, panes, work := loopAgents(t, "CHANGES REQUESTED: say more", nil)
 	ts := server(t)
-	for _, q := range []string{"host-a", "host-b"} {
-		ts.NewWorker(q, func(r worker.Registry) { handofftemporal.Register(r, &handofftemporal.Activities{}) })
-	}
-	c := ts.GetDefaultClient()
+	ts.worker(t, "host-a")
+	ts.worker(t, "host-b")
+	c := ts.client
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "host-a"}, handofftemporal.Loop,
