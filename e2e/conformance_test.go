@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 )
 
 // conformer is one provider's real CLI as the conformance table drives
@@ -124,6 +125,27 @@ func conformers() []conformer {
 			// The default approval mode asks before a command with a
 			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
 			confirm: fakemodel.WriteResponse,
+			approve: "1",
+		},
+		{
+			provider: "qwen",
+			need:     func(t *testing.T) { needQwen(t) },
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newQwenRig(t, realqwen.Options{Ask: s.Ask})
+			},
+			config: qwenConfig,
+			apiErrors: []apiError{
+				// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "API Error: 400 Request contains an invalid argument (fake)."},
+			},
+			// The default approval mode runs a `cat` heredoc unasked (cat
+			// counts as read-only, its redirection notwithstanding); a
+			// command that starts with mkdir is asked for: "Allow execution
+			// of: 'mkdir, cat'?", "› 1. Yes, allow once".
+			confirm: func(answer string) fakemodel.Reply {
+				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
+			},
 			approve: "1",
 		},
 	}

@@ -152,5 +152,13 @@ func TestRealGeminiOutlivesKillServer(t *testing.T) {
 	if len(left) == 0 {
 		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.Version)
 	}
+	// A SIGKILLed process is gone only once the kernel has torn it down
+	// (a ~300 MB Node process takes a moment on a loaded machine); the
+	// rig's cleanup checks that nothing of the pane is left.
+	for _, p := range left {
+		for deadline := time.Now().Add(30 * time.Second); realcli.Alive(p) && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	t.Logf("after kill-server alone, %d of %d processes still ran (ended them by pid): %v", len(left), len(ps), left)
 }

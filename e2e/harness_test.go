@@ -145,7 +145,16 @@ func (r *rig) waitScreen(timeout time.Duration, what string, cond func(plain, ti
 func (r *rig) fail(format string, args ...any) {
 	r.t.Helper()
 	text, title, _ := r.cli.CapturePlain(context.Background())
-	r.t.Fatalf(format+"\ntitle %q, screen:\n%s\nfake model problems: %v", append(args, title, text, r.model.Problems())...)
+	// What the model was last asked: the prompt as the CLI passed it on.
+	var asked string
+	if turns := r.model.Turns(); len(turns) > 0 {
+		asked = turns[len(turns)-1].UserText
+		if len(asked) > 600 {
+			asked = "…" + asked[len(asked)-600:]
+		}
+	}
+	r.t.Fatalf(format+"\ntitle %q, screen:\n%s\nfake model problems: %v\nlast user text the model got: %q",
+		append(args, title, text, r.model.Problems(), asked)...)
 }
 
 // submit pastes prompt and presses Enter (verified, see realcli.Submit).
@@ -275,14 +284,15 @@ func (s timedSender) Send(ctx context.Context, text string) error {
 
 // pane is the project's tmux driver on the rig's pane, as `handoff-fsm
 // send --provider NAME` builds it (default options, the provider's
-// classifier).
+// classifier and pause before Enter).
 func (r *rig) pane() *tmuxdriver.Pane {
 	r.t.Helper()
 	cl, err := provider.Lookup(r.provider)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl,
+		EnterDelay: provider.EnterDelay(r.provider)})
 	if err != nil {
 		r.t.Fatal(err)
 	}

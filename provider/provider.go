@@ -13,11 +13,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
 // Default is the provider used when none is named.
@@ -38,17 +40,24 @@ type Info struct {
 	// Hook is the CLI's hook (or notify event) that reports the end of a
 	// turn, registered as `handoff-fsm hook --dir DIR`.
 	Hook string `json:"hook"`
+	// EnterDelay is the pause the CLI needs between a paste and Enter when
+	// it is longer than the tmux driver's default (0: the default).
+	EnterDelay time.Duration `json:"-"`
 
 	classifier func() handoff.Classifier
+	// recognize reports a pane that runs this provider's CLI, from its
+	// foreground command, its title and its screen.
+	recognize func(command, title, capture string) bool
 }
 
 // registry lists the providers, one line each. A function, so no caller
 // can change the list for everyone.
 func registry() []Info {
 	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, func() handoff.Classifier { return claude.New() }},
-		{"codex", codex.CLI, codex.Version, codex.Hook, func() handoff.Classifier { return codex.New() }},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, func() handoff.Classifier { return gemini.New() }},
+		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
+		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }
 
@@ -82,6 +91,17 @@ func Lookup(name string) (handoff.Classifier, error) {
 	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
 }
 
+// EnterDelay is the pause the named provider's CLI needs between a paste
+// and Enter, 0 when the driver's default will do (or the name is unknown).
+func EnterDelay(name string) time.Duration {
+	for _, p := range registry() {
+		if p.Name == name {
+			return p.EnterDelay
+		}
+	}
+	return 0
+}
+
 // ForCommand picks the provider whose name the pane's command contains
 // ("codex", "claude"), else Default: what a board of unknown panes reads
 // them with.
@@ -92,4 +112,34 @@ func ForCommand(command string) string {
 		}
 	}
 	return Default
+}
+
+// Auto is the provider name that asks Detect to pick the provider from the
+// pane itself.
+const Auto = "auto"
+
+// Errors wrapped by Detect's error.
+var (
+	ErrNoMatch   = errors.New("no provider recognises the pane")
+	ErrAmbiguous = errors.New("more than one provider recognises the pane")
+)
+
+// Detect picks the provider whose CLI the pane runs: each provider
+// recognises its own pane by its foreground command, its title and its
+// screen. None or more than one is an error (wrapping ErrNoMatch or
+// ErrAmbiguous) that names the candidates.
+func Detect(command, title, capture string) (string, error) {
+	var hits []string
+	for _, p := range All() {
+		if p.recognize(command, title, capture) {
+			hits = append(hits, p.Name)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", fmt.Errorf("%w (command %q, title %q); give --provider, one of %s", ErrNoMatch, command, strings.TrimSpace(title), strings.Join(Names(), ", "))
+	}
+	return "", fmt.Errorf("%w: %s match (command %q, title %q); give --provider", ErrAmbiguous, strings.Join(hits, " and "), command, strings.TrimSpace(title))
 }

@@ -18,6 +18,7 @@ table() {
 codex|@openai/codex|0.169.0|node_modules/@openai/*/vendor/*/bin/codex||CODEX_HOME=@DIR@/version-home
 claude|@anthropic-ai/claude-code|2.1.330|node_modules/@anthropic-ai/claude-code-*/claude|--ignore-scripts|HOME=@DIR@/version-home DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 gemini|@google/gemini-cli|0.61.0|node_modules/@google/gemini-cli/bundle/gemini.js||HOME=@DIR@/version-home
+qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js||HOME=@DIR@/version-home
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
@@ -53,7 +54,7 @@ if ! works; then
 		echo "install-cli: npm is required (apt-get install -y nodejs npm)" >&2
 		exit 1
 	}
-	if [ "$name" = gemini ]; then
+	if [ "$name" = gemini ] || [ "$name" = qwen ]; then
 		major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
 		if [ "$major" -lt 20 ]; then
 			echo "install-cli: Gemini CLI needs Node 20 or newer (found $(node --version 2>/dev/null || echo none))" >&2

@@ -28,6 +28,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/tracing"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,6 +45,10 @@ type Options struct {
 	// Events watches each response folder so a written file ends its wait
 	// at once (as send's --events).
 	Events bool
+	// Tracer, when set, wraps each dispatch sent by this service in a span
+	// (as send does under the OpenTelemetry variables). A resumed wait is
+	// not traced: its span died with the process that sent it.
+	Tracer *tracing.Tracer
 }
 
 // Service runs dispatches. Its methods are safe for concurrent use.
@@ -558,6 +563,10 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 	if st.Next() == dispatchstate.Resume {
 		opts.Resume = st.Wait
 		log.Info("resuming the wait", "target", st.Target)
+	}
+	if s.o.Tracer != nil && opts.Resume == nil {
+		return s.o.Tracer.SendAndWait(ctx, tracing.Dispatch{Role: st.Role, Provider: st.Provider, Pane: st.Target},
+			sender, term.pane, st.Prompt, opts)
 	}
 	return fsm.SendAndWait(ctx, sender, term.pane, st.Prompt, opts)
 }

@@ -52,3 +52,18 @@ func TestTimedOutPollIsRetryable(t *testing.T) {
 		t.Fatalf("tmux missing: status %q, %v; want an error status, gone", st, err)
 	}
 }
+
+// A tmux that exits cleanly while a child it forked (a new server, before it
+// detaches) still holds its output open has answered: its output is the
+// answer, not an error, however long the child lingers.
+func TestACleanExitWhoseChildHoldsTheOutputIsAnAnswer(t *testing.T) {
+	forks := filepath.Join(t.TempDir(), "tmux")
+	if err := os.WriteFile(forks, []byte("#!/bin/sh\necho 3.3a\nsleep 5 &\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := tmuxdriver.Server{Socket: "hfrel-none", Binary: forks, Timeout: 30 * time.Second}
+	out, err := srv.Run(context.Background(), nil, "-V")
+	if err != nil || out != "3.3a\n" {
+		t.Fatalf("Run = %q, %v; want the clean exit's output and no error", out, err)
+	}
+}

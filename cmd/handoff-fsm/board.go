@@ -32,8 +32,8 @@ type boardRow struct {
 // runBoard watches every pane of a tmux server: one line per pane —
 // provider, status, how long in it — redrawn live on a terminal, and a JSON
 // line per change when piped. The provider is the one --provider names, or
-// with "auto" the one the pane's command names (codex, claude), else the
-// default.
+// with "auto" the one that recognises the pane (provider.Detect, said on
+// stderr), else the one its command names, else the default.
 func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, history int, interval time.Duration, stdout, stderr io.Writer) int {
 	live := isTerminal(stdout)
 	rows := map[string]*boardRow{}
@@ -54,8 +54,12 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 		for _, p := range panes {
 			seen[p.ID] = true
 			name := providerName
-			if name == "auto" {
-				name = provider.ForCommand(p.Command)
+			if name == provider.Auto {
+				if r := rows[p.ID]; r != nil {
+					name = r.Provider // recognised once, on the pane's first poll
+				} else {
+					name = detectPane(ctx, srv, p, history, stderr)
+				}
 			}
 			cl, err := provider.Lookup(name)
 			if err != nil {
@@ -172,4 +176,26 @@ func runeWidth(r rune) int {
 		return 2
 	}
 	return 1
+}
+
+// detectPane picks the provider of a pane for the board: the one that
+// recognises it (its command, title and screen), said on stderr; when none
+// or two do, the error is said and the pane is read with the provider its
+// command names, else the default.
+func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInfo, history int, stderr io.Writer) string {
+	cl, _ := provider.Lookup(provider.Default)
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
+	if err == nil {
+		var snap tmuxdriver.Snapshot
+		if snap, err = pane.Observe(ctx); err == nil {
+			var name string
+			if name, err = provider.Detect(snap.Command, snap.Title, snap.Capture); err == nil {
+				fmt.Fprintf(stderr, "handoff-fsm watch: --provider auto: %s recognises pane %s (%s)\n", name, p.ID, p.Target)
+				return name
+			}
+		}
+	}
+	name := provider.ForCommand(p.Command)
+	fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
+	return name
 }

@@ -29,15 +29,17 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fs.Usage()
 		return exitUsage
 	}
-	cl, err := provider.Lookup(*prov)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
-		return exitUsage
+	if *prov != provider.Auto {
+		if _, err := provider.Lookup(*prov); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
+			return exitUsage
+		}
 	}
 
 	var (
 		capture []byte
 		source  = "stdin"
+		err     error
 	)
 	if len(files) == 0 || files[0] == "-" {
 		capture, err = io.ReadAll(stdin)
@@ -48,6 +50,20 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm classify: cannot read the capture from %s: %v\n", source, err)
 		return exitFailure
+	}
+	name := *prov
+	if name == provider.Auto {
+		// A capture has no pane command: the title and the screen decide.
+		if name, err = provider.Detect("", *title, string(capture)); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm classify: --provider auto: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintf(stderr, "handoff-fsm: --provider auto: %s recognises the capture\n", name)
+	}
+	cl, err := provider.Lookup(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
+		return exitUsage
 	}
 
 	c := cl.Classify(string(capture), *title)

@@ -157,3 +157,36 @@ func TestClassifyCommandOnRealCodexScreens(t *testing.T) {
 		})
 	}
 }
+
+// classify --provider auto on real screens of every provider: the title and
+// the screen pick the provider that captured them, stderr says which, and
+// the verdict is that provider's. A capture nobody recognises is an error
+// listing the candidates.
+func TestClassifyCommandProviderAuto(t *testing.T) {
+	for _, tc := range []struct{ provider, file, title string }{
+		{"gemini", "../../gemini/testdata/real-0.61.0/80x24/idle-fresh.txt", "◇  Ready (work)"},
+		{"codex", "", ""},
+	} {
+		var capture []byte
+		if tc.file == "" {
+			capture = []byte(classifyCompleted)
+		} else {
+			var err error
+			if capture, err = os.ReadFile(tc.file); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, stderr := runCmd(t, string(capture), "--provider", "auto", "--title", tc.title)
+		if code != exitOK || !strings.Contains(stderr, "--provider auto: "+tc.provider+" recognises the capture") {
+			t.Fatalf("%s: exit %d, stderr %q", tc.provider, code, stderr)
+		}
+		_, want, _ := runCmd(t, string(capture), "--provider", tc.provider, "--title", tc.title)
+		if stdout != want {
+			t.Errorf("%s: auto says %s, --provider %s says %s", tc.provider, stdout, tc.provider, want)
+		}
+	}
+	code, stdout, stderr := runCmd(t, "$ ls\nREADME.md\n$ \n", "--provider", "auto")
+	if code != exitFailure || stdout != "" || !strings.Contains(stderr, "no provider recognises") || !strings.Contains(stderr, "codex") {
+		t.Errorf("a shell: exit %d, stdout %q, stderr %q; want exit 1 naming the candidates", code, stdout, stderr)
+	}
+}

@@ -112,6 +112,9 @@ func complete(ctx context.Context, words []string) []candidate {
 		}
 		return withPrefix(out, cur)
 	}
+	if words[0] == "install" && len(words) == 2 && !strings.HasPrefix(cur, "-") {
+		return withPrefix([]candidate{{"claude", "Claude Code"}, {"codex", "Codex"}, {"gemini", "Gemini CLI"}}, cur)
+	}
 	// --flag=value
 	if name, val, ok := strings.Cut(strings.TrimLeft(cur, "-"), "="); ok && strings.HasPrefix(cur, "-") {
 		f := fs.Lookup(name)
@@ -157,6 +160,10 @@ func flagValues(ctx context.Context, fs *flag.FlagSet, name string, before []str
 		vals = handoff.Roles()
 	case "provider":
 		vals = provider.Names()
+		// Where the flag takes auto, its usage says so (providerFlag).
+		if f := fs.Lookup(name); f != nil && strings.Contains(f.Usage, "or "+provider.Auto) {
+			vals = append(vals, provider.Auto)
+		}
 	case "scenario":
 		for _, s := range simagent.Scenarios() {
 			vals = append(vals, string(s))
@@ -165,6 +172,8 @@ func flagValues(ctx context.Context, fs *flag.FlagSet, name string, before []str
 		vals = []string{"text", "json"}
 	case "format":
 		vals = []string{"mermaid", "dot"}
+	case "scope":
+		vals = []string{"user", "project"}
 	case "socket":
 		vals = tmuxSockets()
 	case "target":

@@ -753,6 +753,8 @@ func TestWatchBoardListsEveryPane(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
+	var notes bytes.Buffer
+	cmd.Stderr = &notes
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -777,6 +779,13 @@ func TestWatchBoardListsEveryPane(t *testing.T) {
 	agent := rows[a.pane.Target()]
 	if len(rows) != 2 || agent == nil || agent["status"] != "idle" || agent["provider"] != "codex" || agent["target"] != "agent:0.0" {
 		t.Errorf("board rows %v; want the agent's pane idle (codex) and the other window", rows)
+	}
+	// The board's provider is auto: stderr says which provider recognised
+	// the agent's pane, and that none recognised the shell's.
+	cancel()
+	_ = cmd.Wait()
+	if n := notes.String(); !strings.Contains(n, "--provider auto: codex recognises pane") || !strings.Contains(n, "no provider recognises the pane") {
+		t.Errorf("stderr %q does not say which provider each pane was read with", n)
 	}
 }
 
@@ -812,5 +821,20 @@ func TestSendExportsASpanWhenOpenTelemetryIsOn(t *testing.T) {
 		if !bytes.Contains(all, []byte(want)) {
 			t.Errorf("the exported spans (%d requests) lack %q", len(bodies), want)
 		}
+	}
+}
+
+// status --provider auto on the simulated agent (Codex's screen): the pane
+// is recognised by its composer, and stderr says which provider read it.
+// (None or two matching: provider.TestDetectNoneOrTwoIsAnErrorNamingTheCandidates.)
+func TestStatusProviderAutoSaysWhichProvider(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, "--startup", "300ms", "--work", "1s", "--stream", "300ms")
+	stdout, stderr, code := cli(t, "", "status", "--provider", "auto", "--socket", a.srv.Socket, "--target", a.pane.Target())
+	if code != exitOK || !strings.Contains(stdout, `"status":"idle"`) {
+		t.Fatalf("status --provider auto: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "--provider auto: codex recognises pane") {
+		t.Fatalf("stderr does not say which provider: %q", stderr)
 	}
 }

@@ -53,6 +53,8 @@ func commands() map[string]command {
 		"watch":      {summary: "print a line whenever a tmux pane's status changes", run: runWatch},
 		"demo":       {summary: "run a simulated agent in a private tmux server and dispatch to it", run: runDemo},
 		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
+		"mcp":        {summary: "an MCP server on stdio: tools that hand a prompt to an agent in a tmux pane and return its answer", run: runMCP},
+		"install":    {summary: "register handoff-fsm mcp (and a skill) in Claude Code's, Codex's or Gemini CLI's configuration", run: runInstall},
 		"history":    {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
 		"hook":       {summary: "record an agent CLI's hook call (Claude Code Stop, Gemini CLI AfterAgent, …) as a marker file", run: runHook},
 		"providers":  {summary: "list the agent CLIs handoff-fsm reads, with the version each is proven on", run: runProviders},

@@ -156,7 +156,12 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return remoteSend{client: client, pf: pf, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
 			waitSlot: *waitSlot, asJSON: *asJSON}.run(ctx, stdout, stderr)
 	}
-	po, err := pf.options(tmuxdriver.Options{EnterDelay: enterDelay.d})
+	// Unless given, the pause is the provider's (pf.options), else the default.
+	delay := enterDelay.d
+	if !flagGiven(fs, "enter-delay") {
+		delay = 0
+	}
+	po, err := pf.options(tmuxdriver.Options{EnterDelay: delay})
 	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
 		return exitFailure

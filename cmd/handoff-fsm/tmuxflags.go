@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -22,6 +24,8 @@ type paneFlags struct {
 	history    *int
 	allowShell *bool
 	tmuxWait   *durationFlag
+	// notes is where --provider auto says which provider it picked.
+	notes io.Writer
 }
 
 func addPaneFlags(fs *flag.FlagSet) *paneFlags {
@@ -33,6 +37,7 @@ func addPaneFlags(fs *flag.FlagSet) *paneFlags {
 		history:    fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
 		allowShell: fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
 		tmuxWait:   durationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
+		notes:      fs.Output(),
 	}
 }
 
@@ -50,7 +55,11 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if *f.target == "" {
 		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
-	cl, err := provider.Lookup(*f.provider)
+	name := *f.provider
+	if name == provider.Auto {
+		name = provider.Default // only to look at the pane; replaced below
+	}
+	cl, err := provider.Lookup(name)
 	if err != nil {
 		return o, fmt.Errorf("--provider: %w", err)
 	}
@@ -60,14 +69,47 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	}
 	o.Target = *f.target
 	o.Classifier = cl
+	if *f.provider == provider.Auto {
+		if name, cl, err = f.detect(o); err != nil {
+			return o, err
+		}
+	}
+	if o.EnterDelay == 0 {
+		o.EnterDelay = provider.EnterDelay(name)
+	}
+	o.Classifier = cl
 	o.History = *f.history
 	o.AllowShell = *f.allowShell
 	return o, nil
 }
 
+// detect looks at the pane once (its command, title and screen) and returns
+// the classifier of the provider that recognises it, saying which on the
+// notes writer.
+func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, error) {
+	pane, err := tmuxdriver.New(o)
+	if err != nil {
+		return "", nil, err
+	}
+	snap, err := pane.Observe(context.Background())
+	if err != nil {
+		return "", nil, fmt.Errorf("--provider auto: %w", err)
+	}
+	name, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
+	if err != nil {
+		return "", nil, fmt.Errorf("--provider auto: %w", err)
+	}
+	if f.notes != nil {
+		fmt.Fprintf(f.notes, "handoff-fsm: --provider auto: %s recognises pane %s\n", name, *f.target)
+	}
+	cl, err := provider.Lookup(name)
+	return name, cl, err
+}
+
 // providerFlag declares --provider, the agent CLI whose screens are read.
 func providerFlag(fs *flag.FlagSet) *string {
-	return fs.String("provider", provider.Default, "agent CLI in the pane, whose screens to read: "+strings.Join(provider.Names(), ", "))
+	return fs.String("provider", provider.Default, "agent CLI in the pane, whose screens to read: "+strings.Join(provider.Names(), ", ")+
+		", or auto (each provider recognises its own pane)")
 }
 
 // paneGone reports whether err says the pane (or its server or agent) is

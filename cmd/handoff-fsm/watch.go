@@ -93,8 +93,11 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // providerSet reports whether --provider was given.
-func providerSet(fs *flag.FlagSet) bool {
+func providerSet(fs *flag.FlagSet) bool { return flagGiven(fs, "provider") }
+
+// flagGiven reports whether the flag name was given on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "provider" })
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }

@@ -89,6 +89,7 @@ func postTo(t *testing.T, url string, body map[string]any) (int, []event, string
 		switch {
 		case strings.HasPrefix(line, "event: "):
 			name = strings.TrimPrefix(line, "event: ")
+		case line == "data: [DONE]": // Chat Completions' end; kept in raw
 		case strings.HasPrefix(line, "data: "):
 			var d map[string]any
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &d); err != nil {

@@ -165,6 +165,31 @@ func (r Reply) Escalated(justification string) Reply {
 	return r.withExtra("escalated-", map[string]any{"sandbox_permissions": "require_escalated", "justification": justification})
 }
 
+// Prefixed returns r with prefix put before each shell command: a command
+// that starts with a write (mkdir, touch) makes a CLI that lets read-only
+// commands run unasked (Qwen Code runs a `cat` heredoc so) ask first.
+func (r Reply) Prefixed(prefix string) Reply {
+	build := r.build
+	r.Name = "prefixed-" + r.Name
+	r.build = func(req Request) ([]Part, error) {
+		ps, err := build(req)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Part, len(ps))
+		for i, p := range ps {
+			if p.Call != nil && p.Call.Shell {
+				c := *p.Call
+				c.Command = prefix + c.Command
+				p.Call = &c
+			}
+			out[i] = p
+		}
+		return out, nil
+	}
+	return r
+}
+
 // In returns r with its shell calls run in workdir (Codex's exec_command
 // takes a workdir).
 func (r Reply) In(workdir string) Reply { return r.withExtra("", map[string]any{"workdir": workdir}) }

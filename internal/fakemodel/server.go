@@ -109,12 +109,14 @@ type API interface {
 }
 
 // Event is one server-sent event, sent after Pause. Name, when set, goes
-// in an "event:" line; Data is the JSON of the "data:" line. An event with
-// nil Data is a pause only.
+// in an "event:" line; Data is the JSON of the "data:" line, Raw (when
+// Data is nil) its text as is ("[DONE]"). An event with neither is a pause
+// only.
 type Event struct {
 	Pause time.Duration
 	Name  string
 	Data  map[string]any
+	Raw   string
 }
 
 // Server is a running fake model server. Its methods are safe for
@@ -360,14 +362,18 @@ func (s *Server) respond(ctx context.Context, w http.ResponseWriter, reply Reply
 		if !sleep(ctx, ev.Pause) {
 			return
 		}
-		if ev.Data == nil {
+		data := ev.Raw
+		if ev.Data != nil {
+			b, err := json.Marshal(ev.Data)
+			if err != nil {
+				return // events are built from maps of plain values: cannot happen
+			}
+			data = string(b)
+		}
+		if data == "" {
 			continue // a pause only
 		}
-		b, err := json.Marshal(ev.Data)
-		if err != nil {
-			return // events are built from maps of plain values: cannot happen
-		}
-		frame := "data: " + string(b) + "\n\n"
+		frame := "data: " + data + "\n\n"
 		if ev.Name != "" {
 			frame = "event: " + ev.Name + "\n" + frame
 		}

@@ -91,6 +91,11 @@ type Options struct {
 	// Settle is waited after the composer first shows: Claude Code drops an
 	// Enter that comes within about a second of it. 1.5 s by default.
 	Settle time.Duration
+	// ExtraArgs follow the permission arguments (e.g. --mcp-config FILE).
+	ExtraArgs []string
+	// ExtraEnv is added to Env's environment (KEY=value), and so reaches
+	// the processes Claude Code starts (its MCP servers).
+	ExtraEnv []string
 }
 
 func (o Options) withDefaults() Options {
@@ -219,7 +224,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	l := realcli.Launch{
 		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
 		Files: map[string][]byte{".claude.json": cj, filepath.Join(".claude", "settings.json"): st},
-		Env:   Env(opts), Args: Args(opts),
+		Env:   append(Env(opts), opts.ExtraEnv...), Args: append(Args(opts), opts.ExtraArgs...),
 		Width: opts.Width, Height: opts.Height,
 		SocketPrefix: SocketPrefix + "e2e",
 		ReadyTimeout: opts.ReadyTimeout,

@@ -1,0 +1,352 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+const installUsage = `usage: handoff-fsm install claude|codex|gemini [--scope user|project] [--dir DIR] [--bin PATH]
+                           [--server ADDR] [--skill=true] [--dry-run]
+
+Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
+the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, …):
+
+  claude  user: ~/.claude.json (mcpServers; quit Claude Code first, it rewrites that file)
+          project: DIR/.mcp.json
+  codex   user: $CODEX_HOME/config.toml (~/.codex), project: DIR/.codex/config.toml;
+          a [mcp_servers.handoff] table with tool_timeout_sec = 3600 (Codex's default is 60 s)
+  gemini  user: ~/.gemini/settings.json, project: DIR/.gemini/settings.json (mcpServers,
+          timeout 3600000 ms)
+
+With --skill (default) it also writes a skill that teaches the shell command instead
+(handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
+(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Gemini CLI has none.
+
+Idempotent: a file that already says the same is left alone; one that would change is first
+copied to FILE.bak-<time>. Everything else in the files is kept.
+
+flags:
+`
+
+// runInstall writes an agent CLI's MCP configuration (and skill).
+func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("install", installUsage, stderr)
+	scope := fs.String("scope", "user", "user (the home folder's configuration) or project (--dir's)")
+	dir := fs.String("dir", "", "the project folder for --scope project (default: the current folder)")
+	bin := fs.String("bin", "", "the handoff-fsm binary the agent starts (default: this one's absolute path)")
+	server := fs.String("server", "", "make handoff-fsm mcp dispatch through this service (--server of mcp)")
+	skill := fs.Bool("skill", true, "also write the skill that teaches handoff-fsm send")
+	dry := fs.Bool("dry-run", false, "print what would be written, write nothing")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "handoff-fsm install: "+format+"\n", a...)
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		return usageErr("name one agent CLI: claude, codex or gemini")
+	}
+	if *scope != "user" && *scope != "project" {
+		return usageErr("--scope %q: want user or project", *scope)
+	}
+	exe := *bin
+	if exe == "" {
+		e, err := os.Executable()
+		if err != nil {
+			return usageErr("--bin: %v", err)
+		}
+		exe = e
+	}
+	exe, err := filepath.Abs(exe)
+	if err != nil {
+		return usageErr("--bin: %v", err)
+	}
+	project := *dir
+	if project == "" {
+		if project, err = os.Getwd(); err != nil {
+			return usageErr("--dir: %v", err)
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return usageErr("no home folder: %v", err)
+	}
+	mcpArgs := []string{"mcp"}
+	if *server != "" {
+		mcpArgs = append(mcpArgs, "--server", *server)
+	}
+	in := installation{home: home, project: project, user: *scope == "user", bin: exe, args: mcpArgs, now: time.Now()}
+	var files []change
+	switch pos[0] {
+	case "claude":
+		files, err = in.claude(*skill)
+	case "codex":
+		files, err = in.codex(*skill)
+	case "gemini":
+		files, err = in.gemini()
+	default:
+		return usageErr("unknown agent CLI %q: want claude, codex or gemini", pos[0])
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
+		return exitFailure
+	}
+	for _, c := range files {
+		msg, err := c.apply(*dry, in.now)
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
+			return exitFailure
+		}
+		fmt.Fprintln(stdout, msg)
+	}
+	return exitOK
+}
+
+// installation is where and what install writes.
+type installation struct {
+	home, project string
+	user          bool
+	bin           string
+	args          []string
+	now           time.Time
+}
+
+// change is a file's new content.
+type change struct {
+	path    string
+	content []byte
+}
+
+// apply writes c unless the file already holds it; a file that differs is
+// first copied to path.bak-<time>.
+func (c change) apply(dry bool, now time.Time) (string, error) {
+	old, err := os.ReadFile(c.path)
+	switch {
+	case err == nil && bytes.Equal(old, c.content):
+		return "unchanged: " + c.path, nil
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return "", err
+	case dry:
+		return fmt.Sprintf("would write %s:\n%s", c.path, c.content), nil
+	}
+	backup := ""
+	if err == nil {
+		backup = c.path + ".bak-" + now.UTC().Format("20060102-150405")
+		if err := os.WriteFile(backup, old, 0o600); err != nil {
+			return "", fmt.Errorf("back up %s: %w", c.path, err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return "", err
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(c.path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp := c.path + ".tmp-handoff-fsm"
+	if err := os.WriteFile(tmp, c.content, mode); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, c.path); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	if backup != "" {
+		return fmt.Sprintf("updated: %s (the previous one is %s)", c.path, backup), nil
+	}
+	return "written: " + c.path, nil
+}
+
+// mcpName is the server's name in every configuration: Claude Code calls
+// its tools mcp__handoff__<tool>.
+const mcpName = "handoff"
+
+// claude: the mcpServers entry of ~/.claude.json or DIR/.mcp.json, and
+// the skill.
+func (in installation) claude(skill bool) ([]change, error) {
+	path := filepath.Join(in.project, ".mcp.json")
+	if in.user {
+		path = filepath.Join(in.home, ".claude.json")
+	}
+	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "env": map[string]any{}}
+	c, err := mergeJSON(path, entry)
+	if err != nil {
+		return nil, err
+	}
+	out := []change{c}
+	if skill {
+		dir := filepath.Join(in.project, ".claude")
+		if in.user {
+			dir = filepath.Join(in.home, ".claude")
+		}
+		out = append(out, change{filepath.Join(dir, "skills", "handoff-fsm", "SKILL.md"), []byte(skillText(in.bin))})
+	}
+	return out, nil
+}
+
+// gemini: the mcpServers entry of settings.json.
+func (in installation) gemini() ([]change, error) {
+	base := in.project
+	if in.user {
+		base = in.home
+	}
+	entry := map[string]any{"command": in.bin, "args": in.args, "timeout": 3600000}
+	c, err := mergeJSON(filepath.Join(base, ".gemini", "settings.json"), entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// mergeJSON is path's JSON object with mcpServers.handoff set to entry;
+// every other key is kept (numbers as written).
+func mergeJSON(path string, entry map[string]any) (change, error) {
+	doc := map[string]any{}
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil && len(bytes.TrimSpace(b)) > 0:
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return change{}, fmt.Errorf("%s is not a JSON object (%v); left as it is", path, err)
+		}
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return change{}, err
+	}
+	servers, ok := doc["mcpServers"].(map[string]any)
+	if doc["mcpServers"] != nil && !ok {
+		return change{}, fmt.Errorf("%s: mcpServers is not an object; left as it is", path)
+	}
+	if servers == nil {
+		servers = map[string]any{}
+	}
+	servers[mcpName] = entry
+	doc["mcpServers"] = servers
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return change{}, err
+	}
+	return change{path, buf.Bytes()}, nil
+}
+
+// The markers around the table install keeps in Codex's config.toml (no
+// TOML library: the block is handoff-fsm's own, replaced whole).
+const (
+	codexBegin = "# BEGIN handoff-fsm mcp (written by handoff-fsm install codex; replaced on reinstall)"
+	codexEnd   = "# END handoff-fsm mcp"
+)
+
+// codex: the [mcp_servers.handoff] table of config.toml, and the skill.
+func (in installation) codex(skill bool) ([]change, error) {
+	base := filepath.Join(in.project, ".codex")
+	if in.user {
+		base = os.Getenv("CODEX_HOME")
+		if base == "" {
+			base = filepath.Join(in.home, ".codex")
+		}
+	}
+	path := filepath.Join(base, "config.toml")
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	quoted := make([]string, len(in.args))
+	for i, a := range in.args {
+		quoted[i] = tomlQuote(a)
+	}
+	block := codexBegin + "\n[mcp_servers." + mcpName + "]\ncommand = " + tomlQuote(in.bin) + "\nargs = [" +
+		strings.Join(quoted, ", ") + "]\nstartup_timeout_sec = 30\ntool_timeout_sec = 3600\n" + codexEnd + "\n"
+	text := string(old)
+	if i := strings.Index(text, codexBegin); i >= 0 {
+		j := strings.Index(text[i:], codexEnd)
+		if j < 0 {
+			return nil, fmt.Errorf("%s: the handoff-fsm block has no end marker (%q); left as it is", path, codexEnd)
+		}
+		end := i + j + len(codexEnd)
+		if end < len(text) && text[end] == '\n' {
+			end++
+		}
+		text = text[:i] + block + text[end:]
+	} else {
+		if strings.Contains(text, "[mcp_servers."+mcpName+"]") {
+			return nil, fmt.Errorf("%s already has an [mcp_servers.%s] table not written by install; remove it or rename it first", path, mcpName)
+		}
+		// At the end: a table there cannot swallow top-level keys.
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if text != "" {
+			text += "\n"
+		}
+		text += block
+	}
+	out := []change{{path, []byte(text)}}
+	if skill {
+		out = append(out, change{filepath.Join(base, "skills", "handoff-fsm", "SKILL.md"), []byte(skillText(in.bin))})
+	}
+	return out, nil
+}
+
+// tomlQuote is s as a TOML basic string: a JSON string is one (its
+// escapes are TOML's; HTML escaping off).
+func tomlQuote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// skillText teaches an agent the shell command, for agents that prefer
+// one to an MCP tool.
+func skillText(bin string) string {
+	q := handoff.ShellQuote(bin)
+	return `---
+name: handoff-fsm
+description: Hand a task to another coding agent (Codex, Claude Code, Gemini CLI) running in a tmux pane and get its answer back, with handoff-fsm send. Use it to delegate work to a worker agent, or to ask a reviewer agent.
+---
+
+# Handing work to another agent with handoff-fsm
+
+Other agents run in tmux panes. ` + "`handoff-fsm send`" + ` pastes a prompt into one, waits until
+it has finished and prints its answer on stdout (nothing else). It can take minutes: run it
+with a long enough timeout for your shell tool.
+
+1. See the panes and whether each agent is ready:
+
+       tmux -L SOCKET list-panes -a -F '#{pane_id} #{session_name}:#{window_index}.#{pane_index} #{pane_current_command}'
+       ` + q + ` status --socket SOCKET --target %3 --provider codex    # idle, processing, ...
+
+2. Send a task and read the answer:
+
+       ` + q + ` send --target %3 --socket SOCKET --provider codex --role programmer \
+           --workdir "$PWD" --prompt "Implement the --verbose flag; reply with a summary of the change"
+
+   - --target: the pane (%id or session:window.pane); --socket: the tmux server (-L name), left
+     out for the default server; --provider: codex, claude or gemini (the CLI in the pane).
+   - --role names the answer's file; two tasks at once need two roles (worker_1, worker_2).
+   - For a long prompt: --prompt-file FILE, or the prompt on stdin with "-".
+
+3. The exit status says how it ended: 0 done; 3 done from the screen (no response file);
+   4 the agent showed an error or its pane is gone; 5 it stopped without answering;
+   6 timeout (--timeout, 30m by default); 7 it waits for a person; 8 it was busy, nothing was
+   sent; 1 anything else (a busy role: another dispatch holds it). Stderr says what happened.
+
+Never paste into a pane with tmux send-keys yourself while a send to it runs.
+`
+}

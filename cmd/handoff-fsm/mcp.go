@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/mcpserver"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/version"
+)
+
+const mcpUsage = `usage: handoff-fsm mcp [--server unix:PATH] [--socket S] [--workdir DIR] [--provider P] [flags]
+
+An MCP server on stdin/stdout for a supervising agent (Claude Code, Codex, Gemini CLI):
+its tools hand a prompt to another agent in a tmux pane and return its answer.
+
+  handoff          target, socket, role, workdir, prompt, provider: send, wait, return the answer
+                   (progress notifications: each transition); an error result says how it ended
+  assign           the same arguments: send and return a dispatch id at once
+  dispatch_status  id, wait_seconds: a dispatch's state, and its answer once done
+  list_panes       socket, provider: every pane, its provider and status
+
+Every call is one dispatch of the engine: the slot and pane locks, the archive, the outcome
+and its exit meaning. In this process by default (its dispatches kept in --state-dir), or
+through a running handoff-fsm serve (--server unix:PATH, or HANDOFF_SERVER). Arguments a
+call leaves out take the flags' values; workdir defaults to the current folder. Logs go to
+stderr. Set it up with: handoff-fsm install claude|codex|gemini (docs/mcp.md).
+
+flags:
+`
+
+// runMCP serves the MCP tools on stdin/stdout until the client closes
+// them (or the process is interrupted).
+func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("mcp", mcpUsage, stderr)
+	server := fs.String("server", "", "dispatch through the service at unix:PATH or tcp:HOST:PORT (default: in this process; also HANDOFF_SERVER)")
+	stateDir := fs.String("state-dir", "", "in-process mode: folder of the dispatches (default: a new folder per run under the user's state folder, …/handoff-fsm/mcp/)")
+	socket := fs.String("socket", "", "tmux socket name (-L) for calls that give none")
+	workdir := fs.String("workdir", "", "work folder for calls that give none (default: the current folder)")
+	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", "))
+	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
+	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
+	cf := addConfigFlags(fs, handoff.DefaultConfig(), "")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "handoff-fsm mcp: "+format+"\n", a...)
+		return exitUsage
+	}
+	if _, err := provider.Lookup(*prov); err != nil {
+		return usageErr("--provider: %v", err)
+	}
+	cfg := cf.config(handoff.DefaultConfig())
+	if err := cfg.Validate(); err != nil {
+		return usageErr("%v", err)
+	}
+	dir := *workdir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return usageErr("--workdir: %v", err)
+		}
+		dir = wd
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return usageErr("--workdir: %v", err)
+	}
+	logTo := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return usageErr("--log-file: %v", err)
+		}
+		defer f.Close()
+		logTo = io.MultiWriter(stderr, f)
+	}
+	log := slog.New(slog.NewTextHandler(logTo, nil))
+	var engine mcpserver.Engine
+	client, err := serverClient(*server)
+	switch {
+	case err != nil:
+		return usageErr("%v", err)
+	case client != nil:
+		engine = client
+	default:
+		sd := *stateDir
+		if sd == "" {
+			if sd, err = defaultMCPStateDir(time.Now()); err != nil {
+				return usageErr("%v", err)
+			}
+		}
+		tr, shutdown := otelTracer(ctx, stderr)
+		defer shutdown()
+		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr})
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
+			return exitFailure
+		}
+		defer svc.Close()
+		log.Info("handoff-fsm mcp: dispatching in this process", "state_dir", sd)
+		engine = serve.Local{S: svc}
+	}
+	s := mcpserver.New(engine, mcpserver.Options{Socket: *socket, Workdir: dir, Provider: *prov,
+		Config: configBody(cfg), Version: version.Get().Version, Logger: log})
+	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
+	if err := s.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// defaultMCPStateDir is a new folder per run beside serve's state folder:
+// each supervising agent starts its own `handoff-fsm mcp`, and a service's
+// folder takes one process at a time. The folders are the history.
+func defaultMCPStateDir(now time.Time) (string, error) {
+	base, err := serve.DefaultStateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(base), "mcp", now.UTC().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())), nil
+}
+
+// configBody is cfg as the service's request carries it.
+func configBody(cfg handoff.Config) *serve.ConfigBody {
+	poll, grace, timeout := cfg.Poll.Seconds(), cfg.IdleGrace.Seconds(), cfg.ResponseTimeout.Seconds()
+	strict := cfg.Strict()
+	return &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout, Strict: &strict}
+}
+
+// readCloser and writeCloser give the command's stdin and stdout the
+// Close the transport wants, without closing the process's files.
+type readCloser struct{ io.Reader }
+
+func (readCloser) Close() error { return nil }
+
+type writeCloser struct{ io.Writer }
+
+func (writeCloser) Close() error { return nil }

@@ -1,0 +1,31 @@
+package codex
+
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Recognize reports a pane that runs Codex: its command names it, or its
+// composer ("› Ask Codex to do anything", or a draft after "› "; not a
+// numbered option such as "› 1. Yes") is among the bottom lines.
+func Recognize(command, _, capture string) bool {
+	if strings.Contains(strings.ToLower(command), "codex") {
+		return true
+	}
+	for _, ln := range screen.Bottom(capture, 8) {
+		if rest, ok := strings.CutPrefix(ln.T, "› "); ok && ln.Indent == 0 && !numbered(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// numbered reports "1. …": a dialog's option, not a composer.
+func numbered(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && strings.HasPrefix(s[i:], ". ")
+}

@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
+	"github.com/handoff-fsm/handoff-fsm/qwen"
+)
+
+// needQwen returns the Qwen Code launcher and checks tmux (see needCLI).
+func needQwen(t *testing.T) string { return needCLI(t, "Qwen Code", realqwen.Binary) }
+
+// newQwenRig starts a fake Chat Completions API and Qwen Code in a fresh
+// work folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
+func newQwenRig(t *testing.T, opts realqwen.Options) *rig {
+	t.Helper()
+	return newQwenRigAt(t, opts, t.TempDir())
+}
+
+// newQwenRigAt is newQwenRig with the work folder and HOME under root.
+func newQwenRigAt(t *testing.T, opts realqwen.Options, root string) *rig {
+	t.Helper()
+	bin := needQwen(t)
+	return startRig(t, "qwen", fakemodel.ChatCompletions{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realqwen.Start(ctx, opts)
+	})
+}
+
+// qwenConfig is e2eConfig with the grace a loaded machine needs: Qwen
+// Code (Node) takes seconds to draw a prompt it took.
+func qwenConfig(strict bool) handoff.Config {
+	cfg := e2eConfig(strict)
+	cfg.IdleGrace = 8 * time.Second
+	return cfg
+}
+
+// qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to
+// cancel)", which a narrow pane wraps.
+func qwenBusy(plain string) bool {
+	return strings.Contains(plain, "to cancel)")
+}
+
+// qwenFinished reports a turn that ended with the message last: "◆︎ last"
+// on the screen, nothing busy, the title not spinning.
+func qwenFinished(plain, title, last string) bool {
+	return strings.Contains(plain, last) && strings.Contains(plain, "◆") && !qwenBusy(plain) && !qwen.TitleSpinning(title)
+}
+
+// Qwen Code's Stop hook fires in this offline setup when a turn ends.
+// Registered as `handoff-fsm hook --dir DIR`, it leaves the stopped
+// marker, and with it as the turn marker (what `send --hook-dir DIR` does)
+// the wait decides on it, not on the screen: the poll is a minute, there
+// is no file watch, and the wait still ends within seconds.
+func TestRealQwenStopHookEndsTheWait(t *testing.T) {
+	needQwen(t)
+	bin := buildCommand(t)
+	events := t.TempDir()
+	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
+	r := newQwenRig(t, realqwen.Options{Hooks: map[string]string{"Stop": hook}})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != "Stop" || stopped.LastMessage != "Final words." || stopped.Session == "" {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+}

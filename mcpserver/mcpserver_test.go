@@ -1,0 +1,422 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/mcpserver"
+	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// simEnv, when set, makes this test binary a simulated agent with the
+// simagent.Options it holds (JSON): what the tests run in tmux panes.
+const simEnv = "MCPSERVER_TEST_SIMAGENT"
+
+func TestMain(m *testing.M) {
+	if o := os.Getenv(simEnv); o != "" {
+		var opts simagent.Options
+		if err := json.Unmarshal([]byte(o), &opts); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		a, err := simagent.New(opts)
+		if err == nil {
+			err = a.Run(context.Background(), os.Stdin, os.Stdout)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// agents is a private tmux server (ended with the test) whose panes each
+// run a simulated agent in one work folder.
+type agents struct {
+	priv    *tmuxdriver.Private
+	panes   []string
+	workdir string
+}
+
+func simCommand(o simagent.Options) string {
+	b, _ := json.Marshal(o)
+	return "exec env " + simEnv + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
+}
+
+func quickAgent() simagent.Options {
+	return simagent.Options{Echo: true, Startup: 200 * time.Millisecond, Work: 500 * time.Millisecond, Stream: 200 * time.Millisecond}
+}
+
+func startAgents(t *testing.T, n int, o simagent.Options) *agents {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is not installed but CI is set: %v", err)
+		}
+		t.Skip("tmux is not installed; skipping the tests that need it")
+	}
+	work := t.TempDir()
+	o.Cwd = work
+	ctx := context.Background()
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hfmcp", Session: "agents",
+		Width: 110, Height: 32, Dir: work, Command: simCommand(o), KeepAlive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = priv.Close(context.Background()) })
+	a := &agents{priv: priv, panes: []string{priv.Pane}, workdir: work}
+	for len(a.panes) < n {
+		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, simCommand(o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.panes = append(a.panes, strings.TrimSpace(out))
+	}
+	for _, p := range a.panes {
+		pane, err := tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: p, Classifier: codex.New()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the agent in "+p+" showing its prompt", func() bool {
+			st, err := pane.Status(ctx)
+			return err == nil && st.Quiet()
+		})
+	}
+	return a
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// rig is an MCP client session on a server whose engine is a service in
+// this process, on the agents' tmux server and work folder.
+type rig struct {
+	*agents
+	svc      *serve.Service
+	session  *mcp.ClientSession
+	mu       sync.Mutex
+	progress []string
+}
+
+func quickConfig() *serve.ConfigBody {
+	poll, grace, timeout := 0.25, 5.0, 120.0
+	return &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}
+}
+
+func newRig(t *testing.T, a *agents) *rig {
+	t.Helper()
+	svc, err := serve.New(serve.Options{StateDir: t.TempDir(), Control: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{agents: a, svc: svc}
+	o := mcpserver.Options{Workdir: a.workdir, Config: quickConfig()}
+	if a.priv != nil {
+		o.Socket = a.priv.Socket
+	}
+	server := mcpserver.New(serve.Local{S: svc}, o)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-supervisor", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			r.mu.Lock()
+			r.progress = append(r.progress, req.Params.Message)
+			r.mu.Unlock()
+		}})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.session = cs
+	t.Cleanup(func() {
+		_ = cs.Close()
+		_ = ss.Wait()
+		_ = svc.Close()
+	})
+	return r
+}
+
+func (r *rig) progressSeen() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.progress)
+}
+
+// call calls tool with args (and a progress token).
+func (r *rig) call(t *testing.T, ctx context.Context, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	p := &mcp.CallToolParams{Name: tool, Arguments: args}
+	p.SetProgressToken("tok-" + tool)
+	res, err := r.session.CallTool(ctx, p)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// structured decodes a typed tool's structured result.
+func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
+	t.Helper()
+	var v T
+	b, err := json.Marshal(res.StructuredContent)
+	if err == nil {
+		err = json.Unmarshal(b, &v)
+	}
+	if err != nil {
+		t.Fatalf("structured content %v: %v", res.StructuredContent, err)
+	}
+	return v
+}
+
+func TestToolsListNamesTheFourTools(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, &agents{workdir: t.TempDir()})
+	res, err := r.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" || tool.InputSchema == nil {
+			t.Errorf("tool %s has no description or input schema", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"assign", "dispatch_status", "handoff", "list_panes"}; !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want %v", names, want)
+	}
+	in, _ := json.Marshal(res.Tools[slices.IndexFunc(res.Tools, func(t *mcp.Tool) bool { return t.Name == "handoff" })].InputSchema)
+	for _, arg := range []string{"target", "socket", "role", "workdir", "prompt", "provider"} {
+		if !strings.Contains(string(in), `"`+arg+`"`) {
+			t.Errorf("handoff's input schema lacks %s: %s", arg, in)
+		}
+	}
+}
+
+// handoff returns the agent's answer as the tool result, byte for byte,
+// reports the transitions as progress, and the dispatch is an ordinary one:
+// done, exit 0, its file archived.
+func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, startAgents(t, 1, quickAgent()))
+	ctx := context.Background()
+	res := r.call(t, ctx, "handoff", map[string]any{"target": r.panes[0], "role": "analyst",
+		"prompt": "Summarise the design: $HOME, `quotes` and \\ too"})
+	if res.IsError || text(res) != "Summarise the design: $HOME, `quotes` and \\ too\n" {
+		t.Fatalf("result (error %v) %q", res.IsError, text(res))
+	}
+	// The client may handle the last notifications after the result it
+	// came before on the wire: wait for them.
+	var got []string
+	deadline := time.Now().Add(10 * time.Second)
+	for got = r.progressSeen(); len(got) == 0 || !strings.Contains(got[len(got)-1], "finished:") && time.Now().Before(deadline); got = r.progressSeen() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	joined := strings.Join(got, "\n")
+	if !strings.Contains(got[0], "accepted for pane "+r.panes[0]) || !strings.Contains(joined, "→ Working") ||
+		!strings.Contains(joined, "→ Done") || !strings.Contains(got[len(got)-1], "finished: done (exit 0)") {
+		t.Fatalf("progress messages:\n%s", joined)
+	}
+	list := r.svc.List(serve.Filter{})
+	if len(list) != 1 || list[0].Outcome != "done" || *list[0].Exit != 0 || list[0].ArchivedPath == "" {
+		t.Fatalf("the service's history %+v", list)
+	}
+	if b, err := os.ReadFile(list[0].ArchivedPath); err != nil || !strings.HasSuffix(string(b), "\\ too\n") {
+		t.Fatalf("archive %s: %q %v", list[0].ArchivedPath, b, err)
+	}
+}
+
+// assign returns at once with an id; two agents work at the same time;
+// dispatch_status waits for each one's answer.
+func TestAssignTwoWorkersThenCollectWithDispatchStatus(t *testing.T) {
+	t.Parallel()
+	// The agents work until the test lets them finish.
+	slow := quickAgent()
+	release := filepath.Join(t.TempDir(), "finish")
+	slow.WorkUntil = release
+	r := newRig(t, startAgents(t, 2, slow))
+	ctx := context.Background()
+	var ids []string
+	for i, pane := range r.panes {
+		res := r.call(t, ctx, "assign", map[string]any{"target": pane, "role": fmt.Sprintf("worker_%d", i), "prompt": fmt.Sprintf("task %d", i)})
+		st := structured[mcpserver.Status](t, res)
+		if res.IsError || st.ID == "" || st.Final {
+			t.Fatalf("assign: %q %+v", text(res), st)
+		}
+		ids = append(ids, st.ID)
+	}
+	// Both were accepted before either finished: they run in parallel.
+	for _, id := range ids {
+		res := r.call(t, ctx, "dispatch_status", map[string]any{"id": id})
+		if st := structured[mcpserver.Status](t, res); st.Final {
+			t.Fatalf("dispatch %s already final while its agent works: %+v", id, st)
+		}
+	}
+	// Both agents work at the same time.
+	for _, id := range ids {
+		waitFor(t, "dispatch "+id+" working", func() bool {
+			return structured[mcpserver.Status](t, r.call(t, ctx, "dispatch_status", map[string]any{"id": id})).State == "Working"
+		})
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids {
+		var st mcpserver.Status
+		for !st.Final {
+			st = structured[mcpserver.Status](t, r.call(t, ctx, "dispatch_status", map[string]any{"id": id, "wait_seconds": 60}))
+		}
+		if st.Outcome != "done" || st.Response == nil || *st.Response != fmt.Sprintf("task %d\n", i) || *st.Exit != 0 || len(st.Transitions) == 0 {
+			t.Fatalf("dispatch %s: %+v", id, st)
+		}
+	}
+}
+
+// A handoff call the client cancels cancels its dispatch; the response the
+// agent had written is archived, not deleted.
+func TestCancelledHandoffCancelsTheDispatchAndArchivesTheFile(t *testing.T) {
+	t.Parallel()
+	busy := quickAgent()
+	busy.Work = time.Minute
+	r := newRig(t, startAgents(t, 1, busy))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.session.CallTool(ctx, &mcp.CallToolParams{Name: "handoff",
+			Arguments: map[string]any{"target": r.panes[0], "role": "tester", "prompt": "run the tests"}})
+		done <- err
+	}()
+	waitFor(t, "the agent working", func() bool {
+		l := r.svc.List(serve.Filter{})
+		return len(l) == 1 && l[0].State == "Working"
+	})
+	path, _ := handoff.ResponsePath(r.workdir, "tester")
+	if err := os.WriteFile(path, []byte("half a report"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call returned no error")
+	}
+	var v serve.View
+	waitFor(t, "the dispatch cancelled", func() bool {
+		v = r.svc.List(serve.Filter{})[0]
+		return v.Final
+	})
+	if v.Outcome != "cancelled" || v.ArchivedPath == "" {
+		t.Fatalf("dispatch after the cancelled call: %+v", v)
+	}
+	if b, err := os.ReadFile(v.ArchivedPath); err != nil || string(b) != "half a report" {
+		t.Fatalf("archive %s: %q %v", v.ArchivedPath, b, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the response file is still at %s: %v", path, err)
+	}
+}
+
+// Bad input gets an error result naming the problem; nothing is sent.
+func TestBadInputGetsAnErrorResultNamingTheProblem(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, startAgents(t, 1, quickAgent()))
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want []string
+	}{
+		{"unknown provider", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x", "provider": "cobol"}, []string{"provider", "cobol"}},
+		{"bad role", map[string]any{"target": r.panes[0], "role": "../etc", "prompt": "x"}, []string{"role"}},
+		{"relative workdir", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x", "workdir": "proj"}, []string{"workdir", "absolute"}},
+		{"blank prompt", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "  "}, []string{"prompt"}},
+		{"missing target", map[string]any{"role": "analyst", "prompt": "x"}, []string{"target"}},
+	} {
+		for _, tool := range []string{"handoff", "assign"} {
+			res := r.call(t, ctx, tool, c.args)
+			if !res.IsError || !has(text(res), c.want...) {
+				t.Errorf("%s, %s: error %v, %q; want an error naming %v", c.name, tool, res.IsError, text(res), c.want)
+			}
+		}
+	}
+	if l := r.svc.List(serve.Filter{}); len(l) != 0 {
+		t.Fatalf("bad input was dispatched: %+v", l)
+	}
+	// A pane that does not exist: the dispatch fails as a terminal error
+	// (exit 4), saying the pane is gone.
+	res := r.call(t, ctx, "handoff", map[string]any{"target": "%999", "role": "analyst", "prompt": "x"})
+	if !res.IsError || !has(text(res), "%999", "failed", "terminal_error", "exit 4") {
+		t.Fatalf("missing pane: error %v, %q", res.IsError, text(res))
+	}
+	res = r.call(t, ctx, "dispatch_status", map[string]any{"id": "nope"})
+	if !res.IsError || !has(text(res), "nope") {
+		t.Fatalf("unknown id: error %v, %q", res.IsError, text(res))
+	}
+}
+
+// list_panes shows every pane with its provider and status, and the
+// dispatch running on it.
+func TestListPanesShowsTheBoard(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, startAgents(t, 2, quickAgent()))
+	res := r.call(t, context.Background(), "list_panes", map[string]any{"provider": "codex"})
+	b := structured[mcpserver.Board](t, res)
+	// The private server keeps a pane of its own alive (sleep): the agents
+	// are the others.
+	agents := slices.DeleteFunc(b.Panes, func(p mcpserver.Pane) bool { return p.Command == "sleep" })
+	if res.IsError || len(agents) != 2 {
+		t.Fatalf("board %q %+v", text(res), b)
+	}
+	for _, p := range agents {
+		if !slices.Contains(r.panes, p.ID) || p.Provider != "codex" || (p.Status != "idle" && p.Status != "completed") || p.Dispatch != "" {
+			t.Errorf("pane %+v", p)
+		}
+	}
+}
+
+func has(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,397 @@
+// Package qwen reads the screen of Qwen Code (0.24.4), as captured from a
+// tmux pane, into a terminal status (idle, processing, completed,
+// waiting_user_answer, error), and extracts the last assistant message for
+// the fallback path.
+//
+// Qwen Code is a fork of Gemini CLI with its own screen. From the bottom
+// up: the footer ("➜ work · fake-model", the mode line "YOLO mode (shift +
+// tab to cycle)", "Enter to steer · Ctrl+Q to queue" while a turn runs),
+// the composer ("*" in YOLO mode or ">" then the placeholder or a draft)
+// between two full-width rules, and above it the busy line while a turn
+// runs ("⠋<phrase>... (1s · ↑ 62 tokens · esc to cancel)", wrapped in
+// narrow panes) and the history, everything two columns in: user prompts
+// ("> text"), messages ("◆︎ text"), tool calls ("✓ Shell …", "⊶ Shell …"
+// running, "x Shell …" refused), errors ("✕ [API Error: 400 …]") and notes
+// ("●︎ …"); continuation lines four columns in. While a turn's output is
+// taller than the pane the history is a viewport with a scrollbar in the
+// last column. A confirmation replaces the composer: "Allow execution of:
+// 'echo'?", "› 1. Yes, allow once", …, "⠏ Waiting for user
+// confirmation...". The pane title is "Qwen - work", with a half-disc
+// spinner before it while a turn runs ("◐︎ Qwen - work").
+//
+// Only positive signs make a screen busy (the busy line, the spinning
+// title); text it does not know is neutral. The history is read up to the
+// last user prompt, so the cost does not grow with the scrollback.
+package qwen
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Reasons reported in handoff.Classification.Reason.
+const (
+	ReasonEmpty         = "empty capture: nothing on the screen"
+	ReasonDialog        = "a confirmation waits for a choice (numbered options, '› 1. Yes, allow once')"
+	ReasonBusy          = "the busy line (a spinner and 'esc to cancel') sits above the composer: a turn is running"
+	ReasonTitleSpinning = "the pane title spins: a turn is running"
+	ReasonError         = "an API error is the newest cell after the last prompt"
+	ReasonNoComposer    = "no composer and no sign of work on the screen"
+	ReasonCompleted     = "the composer is ready and a reply follows the last prompt"
+	ReasonIdle          = "the composer is ready and nothing follows the last prompt"
+	ReasonIdleNoTurns   = "the composer is ready and no prompt is on the screen"
+)
+
+// Chrome kinds, reported in Signals.Chrome.
+const (
+	ChromeNone     = "none"
+	ChromeComposer = "composer"
+	ChromeDialog   = "dialog"
+)
+
+// Cell kinds, reported in Signals.Newest and Signals.Reply.
+const (
+	CellMessage = "message" // "◆︎ text"
+	CellTool    = "tool"    // "✓ Shell …"
+	CellError   = "error"   // "✕ [API Error: …]"
+	CellNote    = "note"    // "●︎ …"
+	CellOther   = "other"
+)
+
+// Signals are what the classifier found on a screen. Line numbers count
+// from the end of the capture (1 = last line); 0 means not found.
+type Signals struct {
+	TitleSpinning bool   `json:"title_spinning"`
+	LinesScanned  int    `json:"lines_scanned"`
+	Chrome        string `json:"chrome"`
+	Composer      string `json:"composer,omitempty"`
+	ComposerLine  int    `json:"composer_line"`
+	Dialog        string `json:"dialog,omitempty"`
+	DialogLine    int    `json:"dialog_line"`
+	Busy          string `json:"busy,omitempty"`
+	BusyLine      int    `json:"busy_line"`
+	LastUser      string `json:"last_user,omitempty"`
+	LastUserLine  int    `json:"last_user_line"`
+	Newest        string `json:"newest,omitempty"`
+	NewestText    string `json:"newest_text,omitempty"`
+	NewestLine    int    `json:"newest_line"`
+	Reply         string `json:"reply,omitempty"`
+	ReplyLine     int    `json:"reply_line"`
+	Error         string `json:"error,omitempty"`
+	ErrorLine     int    `json:"error_line"`
+}
+
+// Classifier reads Qwen Code screens. The zero value is ready to use; it
+// holds no state, so one value may serve many panes concurrently.
+type Classifier struct{}
+
+// New returns a Qwen Code classifier.
+func New() *Classifier { return &Classifier{} }
+
+var _ handoff.Classifier = Classifier{}
+
+// Classify reads a raw capture (escape sequences allowed) and the pane
+// title ("" when unknown) into a status, a reason and the signals behind it.
+func (Classifier) Classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.TitleSpinning = TitleSpinning(title)
+	status, reason := r.decide()
+	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
+	if status == handoff.StatusError {
+		c.Detail = r.sig.Error
+	}
+	return c
+}
+
+// LastMessage returns the last assistant message on the screen; see
+// ExtractLastMessage.
+func (Classifier) LastMessage(capture string) (string, error) { return ExtractLastMessage(capture) }
+
+type reading struct {
+	sig      Signals
+	ls       screen.Lines
+	nonBlank int
+	message  int // byte offset of the last message's first line (-1: none)
+}
+
+func read(capture string) *reading {
+	r := &reading{message: -1}
+	r.ls.Init(capture)
+	above := r.chrome()
+	if r.sig.Chrome != ChromeDialog {
+		r.history(above)
+	}
+	r.sig.LinesScanned = r.ls.N()
+	return r
+}
+
+func (r *reading) decide() (handoff.Status, string) {
+	s := &r.sig
+	switch {
+	case r.nonBlank == 0:
+		return handoff.StatusError, ReasonEmpty
+	case s.Chrome == ChromeDialog:
+		return handoff.StatusWaitingUserAnswer, ReasonDialog
+	case s.Busy != "":
+		return handoff.StatusProcessing, ReasonBusy
+	case s.TitleSpinning:
+		return handoff.StatusProcessing, ReasonTitleSpinning
+	case s.Newest == CellError:
+		return handoff.StatusError, ReasonError
+	case s.Chrome == ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case s.Reply != "":
+		return handoff.StatusCompleted, ReasonCompleted
+	case s.LastUserLine != 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusIdle, ReasonIdleNoTurns
+}
+
+// How far up the chrome pass looks.
+const (
+	footerLines   = 6  // footer lines under the composer (they wrap in narrow panes)
+	composerLines = 30 // a draft of many lines
+	dialogLines   = 40 // a confirmation with a long command in it
+	maxCont       = 16 // continuation lines of an error joined into its detail
+)
+
+// chrome reads the footer and the composer between its two rules; without
+// them, a confirmation dialog. It returns the lines read that are not
+// chrome (newest first) for the history pass.
+func (r *reading) chrome() []screen.Line {
+	r.sig.Chrome = ChromeNone
+	var seen []screen.Line
+	lower, upper := -1, -1
+	for {
+		ln, ok := r.ls.PrevLine()
+		ln = unbar(ln)
+		if !ok {
+			if lower < 0 && r.dialog(seen) {
+				return nil
+			}
+			return seen
+		}
+		if ln.T == "" {
+			continue
+		}
+		r.nonBlank++
+		seen = append(seen, ln)
+		i := len(seen) - 1
+		switch {
+		case lower < 0:
+			if rule(ln) {
+				lower = i
+			} else if i >= footerLines || prompt(ln) {
+				// No composer under a prompt: read no further up for one.
+				if r.dialog(seen) {
+					return nil
+				}
+				return seen
+			}
+		case upper < 0:
+			if rule(ln) {
+				upper = i
+				if i-lower < 2 {
+					return seen
+				}
+				c := seen[i-1]
+				r.sig.Chrome = ChromeComposer
+				r.sig.Composer, r.sig.ComposerLine = excerpt(strings.TrimLeft(strings.TrimLeft(c.T, ">*!"), " ")), c.N
+				return nil
+			} else if i-lower > composerLines || prompt(ln) {
+				return seen
+			}
+		}
+	}
+}
+
+// dialog looks for a highlighted numbered option ("› 1. Yes, allow once")
+// among the bottom lines (those already read and up to dialogLines more).
+func (r *reading) dialog(seen []screen.Line) bool {
+	check := func(ln screen.Line) bool {
+		if opt, ok := highlightedOption(ln.T); ok {
+			r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = ChromeDialog, excerpt(opt), ln.N
+			return true
+		}
+		return false
+	}
+	for _, ln := range seen {
+		if prompt(ln) {
+			return false
+		}
+		if check(ln) {
+			return true
+		}
+	}
+	at, nb := r.ls.Mark(), r.nonBlank
+	for range dialogLines - len(seen) {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			break
+		}
+		if prompt(ln) {
+			break // the dialog of an earlier turn is history
+		}
+		if ln.T != "" && check(ln) {
+			return true
+		}
+	}
+	r.ls.Reset(at)
+	r.nonBlank = nb
+	return false
+}
+
+// highlightedOption reports "› 1. text" and returns "1. text".
+func highlightedOption(t string) (string, bool) {
+	rest, ok := strings.CutPrefix(t, "› ")
+	if !ok {
+		return "", false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || !strings.HasPrefix(rest[i:], ". ") {
+		return "", false
+	}
+	return rest, true
+}
+
+// prompt reports a user prompt's first line: "> text", two columns in.
+func prompt(ln screen.Line) bool { return ln.Indent == 2 && strings.HasPrefix(ln.T, "> ") }
+
+// rule reports a full-width rule at column 0.
+func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10) }
+
+// history walks up from the composer to the last user prompt: first the
+// busy line, then the cells (two columns in) and their continuation lines.
+func (r *reading) history(above []screen.Line) {
+	status := true
+	var cont []screen.Line
+	next := func() (screen.Line, bool) {
+		if len(above) > 0 {
+			ln := above[0]
+			above = above[1:]
+			return ln, true
+		}
+		for {
+			ln, ok := r.ls.PrevLine()
+			ln = unbar(ln)
+			if !ok || ln.T != "" {
+				if ok {
+					r.nonBlank++
+				}
+				return ln, ok
+			}
+		}
+	}
+	for {
+		ln, ok := next()
+		if !ok {
+			return
+		}
+		if ln.Indent != 2 {
+			if len(cont) == maxCont {
+				copy(cont, cont[1:])
+				cont = cont[:maxCont-1]
+			}
+			cont = append(cont, ln)
+			continue
+		}
+		if status {
+			status = false
+			if busyLine(ln.T) {
+				r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+				cont = cont[:0]
+				continue
+			}
+		}
+		if prompt(ln) {
+			r.sig.LastUser, r.sig.LastUserLine = excerpt(ln.T[2:]), ln.N
+			return
+		}
+		kind, text := cell(ln.T)
+		if kind == CellNote {
+			cont = cont[:0]
+			continue
+		}
+		if r.sig.Newest == "" {
+			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, excerpt(text), ln.N
+			if kind == CellError {
+				r.sig.Error, r.sig.ErrorLine = errorText(text, cont), ln.N
+			}
+		}
+		if r.sig.Reply == "" && (kind == CellMessage || kind == CellTool) {
+			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
+		}
+		if kind == CellMessage && r.message < 0 {
+			r.message = ln.Start
+		}
+		cont = cont[:0]
+	}
+}
+
+// unbar drops the scrollbar Qwen Code draws in the last column while the
+// history is taller than the pane ("│" track, "█" thumb) and the blanks
+// before it.
+func unbar(ln screen.Line) screen.Line {
+	t := strings.TrimSuffix(strings.TrimSuffix(ln.Text, "│"), "█")
+	if len(t) == len(ln.Text) {
+		return ln
+	}
+	ln.Text = screen.TrimRight(t)
+	ln.T, ln.Indent = screen.TrimLeft(ln.Text)
+	return ln
+}
+
+// busyLine reports the busy line: a braille spinner glyph, then the phrase
+// ("⠋Have you tried… (1s · esc to cancel)"; the end may wrap).
+func busyLine(t string) bool {
+	r, _ := utf8.DecodeRuneInString(t)
+	return r > 0x2800 && r <= 0x28ff
+}
+
+// cell says what a line two columns in starts, and its text after the
+// glyph (and the glyph's text variation selector).
+func cell(t string) (kind, text string) {
+	g, size := utf8.DecodeRuneInString(t)
+	rest := strings.TrimPrefix(t[size:], "\ufe0e")
+	if rest != "" && rest[0] != ' ' {
+		return CellOther, t
+	}
+	rest = strings.TrimLeft(rest, " ")
+	switch g {
+	case '◆':
+		return CellMessage, rest
+	case '●':
+		return CellNote, rest
+	case '✕':
+		if strings.HasPrefix(rest, "[") {
+			return CellError, rest
+		}
+		return CellTool, rest
+	case '✓', '⊶', '⊷', 'x', '?', '-', 'o':
+		if rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+			return CellTool, rest
+		}
+	}
+	return CellOther, t
+}
+
+// errorText joins an error's first line with its continuation lines (read
+// bottom-up, so reversed).
+func errorText(first string, cont []screen.Line) string {
+	var b strings.Builder
+	b.WriteString(first)
+	for i := len(cont) - 1; i >= 0; i-- {
+		b.WriteByte(' ')
+		b.WriteString(cont[i].T)
+	}
+	return strings.Clone(screen.Excerpt(b.String(), 400))
+}
+
+func excerpt(s string) string { return strings.Clone(screen.Excerpt(s, 160)) }

@@ -1,0 +1,81 @@
+package qwen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// Synthetic screens, as Qwen Code 0.24.4 draws them.
+const (
+	ruleLine    = "────────────────────────────────────────────────────────────"
+	placeholder = "*   Type your message or @path/to/file"
+	busy        = "  ⠋Consulting the digital spirits... (3s · ↑ 10 tokens · esc to cancel)"
+	spinning    = "◐︎ Qwen - work"
+	ready       = "Qwen - work"
+)
+
+func ls(lines ...string) []string { return lines }
+
+// chrome is the bottom of the screen: an optional busy line, the composer
+// between its rules, the footer.
+func chrome(status string, composer string) []string {
+	var out []string
+	if status != "" {
+		out = append(out, status)
+	}
+	return append(out, ruleLine, composer, ruleLine, "  ➜ work · fake-model", "  YOLO mode (shift + tab to cycle)")
+}
+
+func promptLines(text string) []string { return ls("", "  > "+text, "") }
+
+func cat(parts ...[]string) string {
+	var all []string
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return strings.Join(all, "\n") + "\n"
+}
+
+// scrollback is what may sit above a turn: old errors, dialogs, busy lines
+// and replies. None of it may change how the turn below is read.
+func scrollback() string {
+	var b strings.Builder
+	for range 40 {
+		b.WriteString(cat(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
+			"  ◆︎ an old answer", "  ✓ Shell ls", "\x1b]0;unterminated")))
+	}
+	return b.String()
+}
+
+// FuzzClassify: any input is read into one of the five statuses with a
+// one-line reason and JSON-encodable signals; an error has a detail; the
+// extraction finds a non-empty message or says there is none; scrollback
+// above the last prompt changes neither the verdict nor the work done.
+// The seed corpus is every real Qwen Code screen.
+func FuzzClassify(f *testing.F) {
+	f.Add(cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready)
+	f.Add(cat(promptLines("hi"), chrome(busy, placeholder)), spinning)
+	f.Add(cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
+	f.Add("", "")
+	f.Add("\r\r\n\x1b[", "\xe2\x97")
+	conformance.AddScreens(f, realDir)
+
+	old := scrollback()
+	c := New()
+	f.Fuzz(func(t *testing.T, capture, title string) {
+		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
+		if _, ok := got.Signals.(Signals); !ok {
+			t.Fatalf("signals are %T, want qwen.Signals", got.Signals)
+		}
+		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
+			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
+		}
+		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			s := c.Signals.(Signals)
+			return s.LinesScanned, s.LastUserLine
+		})
+	})
+}

@@ -1,0 +1,21 @@
+package qwen
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Recognize reports a pane that runs Qwen Code: its command names it, or
+// its title is Qwen Code's ("Qwen - <folder>", after a spinner while a turn
+// runs, after "✳︎" while it waits for a confirmation). Its chrome alone is
+// close to other CLIs', so the title decides.
+func Recognize(command, title, _ string) bool {
+	if strings.Contains(strings.ToLower(command), "qwen") {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(title); TitleSpinning(title) || r == '✳' {
+		_, size := utf8.DecodeRuneInString(title)
+		title = strings.TrimLeft(strings.TrimPrefix(title[size:], "\ufe0e"), " ")
+	}
+	return strings.HasPrefix(title, "Qwen - ")
+}
