@@ -35,6 +35,8 @@ func simBench(tb testing.TB) conformance.Bench {
 
 func TestBenchCapturesReadAsBuilt(t *testing.T) { simBench(t).CheckCaptures(t) }
 
-func BenchmarkClassify(b *testing.B)         { simBench(b).Classify(b) }
-func BenchmarkClassifyNoPrompt(b *testing.B) { simBench(b).ClassifyNoPrompt(b, "  some scrollback text") }
-func BenchmarkLastMessage(b *testing.B)      { simBench(b).LastMessage(b) }
+func BenchmarkClassify(b *testing.B) { simBench(b).Classify(b) }
+func BenchmarkClassifyNoPrompt(b *testing.B) {
+	simBench(b).ClassifyNoPrompt(b, "  some scrollback text")
+}
+func BenchmarkLastMessage(b *testing.B) { simBench(b).LastMessage(b) }
