@@ -21,7 +21,8 @@ var qwenCapture = captureScript{
 	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
 		return newQwenRigAt(t, realqwen.Options{Width: w, Height: h, Ask: ask}, root)
 	},
-	busy:     func(p, _ string) bool { return qwenBusy(p) },
+	// The busy line wraps in a narrow pane; the title spins all the same.
+	busy:     func(p, title string) bool { return qwenBusy(p) || qwen.TitleSpinning(title) },
 	quiet:    func(p, title string) bool { return !qwenBusy(p) && !qwen.TitleSpinning(title) },
 	finished: qwenFinished,
 	// Qwen Code refuses a command that starts with sleep ("Blocked: sleep
