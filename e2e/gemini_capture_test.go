@@ -49,6 +49,8 @@ var geminiCapture = captureScript{
 		"completed-after-file":         "file written and the turn finished with a final message",
 		"error-api-400":                "HTTP 400 INVALID_ARGUMENT: '✕ [API Error: {\"error\":{\"code\":400,…}}]' and 'ℹ This request failed. Press F12 for diagnostics…'",
 		"completed-after-error":        "a finished turn below an earlier API error: the error is history",
+		"completed-draft":              "an unsent draft in the composer after the interrupted reply",
+		"completed-pasted-draft":       "a long paste not sent yet: the composer shows '[Pasted Text: 12 lines]'",
 		"interrupted-streaming":        "Esc while the answer streamed: the partial '✦ A partial answer…' stays, then the cancel note: quiet (not error)",
 		"waiting-confirmation":         "default approval mode: a box '? Shell echo hi > …', 'Allow execution of [Shell]?', '● 1. Allow once' …; title '✋  Action Required (work)'",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
