@@ -435,6 +435,9 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 		Classifier: cl,
 		History:    st.History,
 		AllowShell: st.AllowShell,
+		// The provider's own pause before Enter (Qwen Code folds a long
+		// paste and would submit the placeholder), as `send` gives it.
+		EnterDelay: provider.EnterDelay(st.Provider),
 	}, nil
 }
 
