@@ -139,6 +139,8 @@ func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
 	v, err := s.Submit(Request{State: st})
 	var busy *BusyError
 	switch {
+	case errors.As(err, &bf):
+		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})
 	case errors.As(err, &busy):
 		writeJSON(w, http.StatusConflict, APIError{Error: busy.Error(), Holder: &Holder{ID: busy.ID, PID: busy.PID}})
 	case errors.Is(err, dispatchstate.ErrMalformed):
@@ -204,8 +206,8 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	if prov == "" {
 		prov = provider.Default
 	}
-	if _, err := provider.Lookup(prov); err != nil {
-		return nil, bad("provider", "%v", err)
+	if _, err := provider.Lookup(prov); err != nil && prov != provider.Auto {
+		return nil, bad("provider", "%v (or auto)", err)
 	}
 	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
@@ -467,7 +469,7 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 	rows := []PaneRow{}
 	for _, p := range infos {
 		name := providerName
-		if name == "" || name == "auto" {
+		if name == "" || name == provider.Auto {
 			name = provider.ForCommand(p.Command)
 		}
 		cl, err := provider.Lookup(name)
@@ -484,6 +486,9 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 		}
 		snap, err := pane.Observe(ctx)
 		row.Classification = snap.Classification
+		if err == nil && (providerName == "" || providerName == provider.Auto) {
+			row.Provider, row.Classification = boardProvider(name, snap)
+		}
 		if err != nil {
 			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
 			row.Gone = dispatchstate.Gone(err)

@@ -27,6 +27,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 	"golang.org/x/sys/unix"
@@ -224,6 +225,13 @@ func (s *Service) Submit(req Request) (View, error) {
 	st.Version = dispatchstate.Version
 	st.ID = newID(time.Now())
 	st.Created = time.Now().UTC()
+	if st.Provider == provider.Auto {
+		name, err := s.recognise(st)
+		if err != nil {
+			return View{}, err
+		}
+		st.Provider = name
+	}
 	if err := st.Validate(); err != nil {
 		return View{}, err
 	}

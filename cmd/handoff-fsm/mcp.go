@@ -49,7 +49,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	stateDir := fs.String("state-dir", "", "in-process mode: folder of the dispatches (default: a new folder per run under the user's state folder, …/handoff-fsm/mcp/)")
 	socket := fs.String("socket", "", "tmux socket name (-L) for calls that give none")
 	workdir := fs.String("workdir", "", "work folder for calls that give none (default: the current folder)")
-	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", "))
+	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", ")+
+		", or auto (each provider recognises its own pane)")
 	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
 	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
 	cf := addConfigFlags(fs, handoff.DefaultConfig(), "")
@@ -60,8 +61,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "handoff-fsm mcp: "+format+"\n", a...)
 		return exitUsage
 	}
-	if _, err := provider.Lookup(*prov); err != nil {
-		return usageErr("--provider: %v", err)
+	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
+		return usageErr("--provider: %v (or auto)", err)
 	}
 	cfg := cf.config(handoff.DefaultConfig())
 	if err := cfg.Validate(); err != nil {
