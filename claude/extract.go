@@ -3,9 +3,6 @@ package claude
 import (
 	"errors"
 	"fmt"
-	"strings"
-
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
@@ -33,30 +30,13 @@ func ExtractLastMessage(capture string) (string, error) {
 		}
 		return "", ErrNoAssistantMessage
 	}
-	var out []string
-	pos := sc.history.message
-	first, next := sc.ls.LineAt(pos)
+	first, _ := sc.ls.LineAt(sc.history.message)
 	text, _ := bulletText(first)
-	out = append(out, strings.Clone(text))
-	for pos = next; pos < len(capture); {
-		ln, next := sc.ls.LineAt(pos)
-		pos = next
-		if ln.T == "" {
-			out = append(out, "")
-			continue
-		}
-		if endsMessage(ln) {
-			break
-		}
-		out = append(out, strings.Clone(screen.DropIndent(ln.Text, 2)))
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) == 0 || (len(out) == 1 && out[0] == "") {
+	msg := sc.ls.Message(sc.history.message, text, 2, endsMessage, nil)
+	if msg == "" {
 		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
 	}
-	return strings.Join(out, "\n"), nil
+	return msg, nil
 }
 
 // endsMessage reports whether the non-blank line ln, below a message's

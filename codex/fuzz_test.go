@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
@@ -38,14 +37,5 @@ func FuzzClassify(f *testing.F) {
 
 	old := scrollback()
 	c := New()
-	f.Fuzz(func(t *testing.T, capture, title string) {
-		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
-		if _, ok := got.Signals.(Signals); !ok {
-			t.Fatalf("signals are %T, want codex.Signals", got.Signals)
-		}
-		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
-			s := c.Signals.(Signals)
-			return s.LinesScanned, s.LastUserLine
-		})
-	})
+	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, "", old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
 }

@@ -81,23 +81,40 @@ type Config struct {
 	Strict           bool   `json:"strict"`
 	MaxResponseBytes int64  `json:"max_response_bytes"`
 	MaxPollFailures  int    `json:"max_poll_failures"`
+	// The knobs send has beyond the core four, as the service and the
+	// Temporal worker pass them on; absent in older files (the defaults).
+	Reminders      int    `json:"reminders,omitempty"`
+	AutoAnswer     string `json:"auto_answer,omitempty"`
+	AnswerCooldown string `json:"answer_cooldown,omitempty"`
+	MaxAnswers     int    `json:"max_answers"` // used only with AutoAnswer, which older files lack
+	BusyWait       string `json:"busy_wait,omitempty"`
+	QueueWhenBusy  bool   `json:"queue_when_busy,omitempty"`
+	StartOnOutput  bool   `json:"start_on_output,omitempty"`
 }
 
 // ConfigOf is c as the state file keeps it.
 func ConfigOf(c handoff.Config) Config {
 	c = c.WithDefaults()
 	return Config{Poll: c.Poll.String(), IdleGrace: c.IdleGrace.String(), ResponseTimeout: c.ResponseTimeout.String(),
-		Strict: c.Strict(), MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures}
+		Strict: c.Strict(), MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures,
+		Reminders: c.Reminders, AutoAnswer: c.AutoAnswer, AnswerCooldown: c.AnswerCooldown.String(), MaxAnswers: c.MaxAnswers,
+		BusyWait: c.BusyWait.String(), QueueWhenBusy: c.QueueWhenBusy, StartOnOutput: c.StartOnOutput}
 }
 
 // Engine is the handoff.Config; the error names the field.
 func (s Config) Engine() (handoff.Config, error) {
 	c := handoff.DefaultConfig()
 	for _, d := range []struct {
-		field string
-		text  string
-		into  *time.Duration
-	}{{"config.poll", s.Poll, &c.Poll}, {"config.idle_grace", s.IdleGrace, &c.IdleGrace}, {"config.response_timeout", s.ResponseTimeout, &c.ResponseTimeout}} {
+		field    string
+		text     string
+		into     *time.Duration
+		optional bool // absent in files written before it was kept
+	}{{"config.poll", s.Poll, &c.Poll, false}, {"config.idle_grace", s.IdleGrace, &c.IdleGrace, false},
+		{"config.response_timeout", s.ResponseTimeout, &c.ResponseTimeout, false},
+		{"config.answer_cooldown", s.AnswerCooldown, &c.AnswerCooldown, true}, {"config.busy_wait", s.BusyWait, &c.BusyWait, true}} {
+		if d.optional && d.text == "" {
+			continue
+		}
 		v, err := time.ParseDuration(d.text)
 		if err != nil {
 			return c, fieldErr(d.field, "%q is not a duration (like \"2s\")", d.text)
@@ -105,6 +122,8 @@ func (s Config) Engine() (handoff.Config, error) {
 		*d.into = v
 	}
 	c.Fallback, c.MaxResponseBytes, c.MaxPollFailures = !s.Strict, s.MaxResponseBytes, s.MaxPollFailures
+	c.Reminders, c.AutoAnswer, c.MaxAnswers = s.Reminders, s.AutoAnswer, s.MaxAnswers
+	c.QueueWhenBusy, c.StartOnOutput = s.QueueWhenBusy, s.StartOnOutput
 	if err := c.Validate(); err != nil {
 		return c, fieldErr("config", "%v", err)
 	}
@@ -435,6 +454,9 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 		Classifier: cl,
 		History:    st.History,
 		AllowShell: st.AllowShell,
+		// The provider's own pause before Enter (Qwen Code folds a long
+		// paste and would submit the placeholder), as `send` gives it.
+		EnterDelay: provider.EnterDelay(st.Provider),
 	}, nil
 }
 

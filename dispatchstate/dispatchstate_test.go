@@ -14,6 +14,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -229,4 +230,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("rewrite differs:\n%s\n%s", stateJSON(t, again), stateJSON(t, st))
 		}
 	})
+}
+
+// A dispatch the service (or the Temporal worker) runs pastes like `send`:
+// with the pause before Enter its provider needs.
+func TestPaneOptionsCarryTheProvidersPauseBeforeEnter(t *testing.T) {
+	for _, name := range provider.Names() {
+		st := validState()
+		st.Provider = name
+		o, err := st.PaneOptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := provider.EnterDelay(name); o.EnterDelay != want {
+			t.Errorf("%s: enter delay %v, want the provider's %v", name, o.EnterDelay, want)
+		}
+	}
+	st := validState()
+	st.Provider = "qwen"
+	if o, _ := st.PaneOptions(); o.EnterDelay == 0 {
+		t.Fatal("qwen's pane options have no pause before Enter")
+	}
 }

@@ -117,7 +117,7 @@ func conformers() []conformer {
 				// setup.Retries has nothing to set.
 				return newGeminiRig(t, realgemini.Options{Ask: s.Ask})
 			},
-			config: geminiConfig,
+			config: nodeConfig,
 			apiErrors: []apiError{
 				// A 400 is shown at once: "✕ [API Error: {…}]".
 				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake).")}, "Request contains an invalid argument (fake)."},
@@ -134,7 +134,7 @@ func conformers() []conformer {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newQwenRig(t, realqwen.Options{Ask: s.Ask})
 			},
-			config: qwenConfig,
+			config: nodeConfig,
 			apiErrors: []apiError{
 				// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
 				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "API Error: 400 Request contains an invalid argument (fake)."},

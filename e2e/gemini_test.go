@@ -36,14 +36,6 @@ func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 	})
 }
 
-// geminiConfig is e2eConfig with the grace a loaded machine needs: Gemini
-// CLI (Node) takes seconds to draw a prompt it took.
-func geminiConfig(strict bool) handoff.Config {
-	cfg := e2eConfig(strict)
-	cfg.IdleGrace = 8 * time.Second
-	return cfg
-}
-
 // geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
 func geminiBusy(plain string) bool { return strings.Contains(plain, "(esc to cancel") }
 

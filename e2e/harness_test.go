@@ -204,6 +204,15 @@ func e2eConfig(strict bool) handoff.Config {
 	return cfg
 }
 
+// nodeConfig is e2eConfig with the grace a loaded machine needs for the
+// Node CLIs that take seconds to draw a prompt they took (Gemini CLI, Qwen
+// Code).
+func nodeConfig(strict bool) handoff.Config {
+	cfg := e2eConfig(strict)
+	cfg.IdleGrace = 8 * time.Second
+	return cfg
+}
+
 // dispatch is one SendAndWait through the project's own stack (tmuxdriver
 // pane with its default Codex classifier, fsm engine) with what it observed.
 type dispatch struct {

@@ -34,14 +34,6 @@ func newQwenRigAt(t *testing.T, opts realqwen.Options, root string) *rig {
 	})
 }
 
-// qwenConfig is e2eConfig with the grace a loaded machine needs: Qwen
-// Code (Node) takes seconds to draw a prompt it took.
-func qwenConfig(strict bool) handoff.Config {
-	cfg := e2eConfig(strict)
-	cfg.IdleGrace = 8 * time.Second
-	return cfg
-}
-
 // qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to
 // cancel)", which a narrow pane wraps.
 func qwenBusy(plain string) bool {

@@ -396,11 +396,5 @@ func (r *reading) history(above []screen.Line) {
 // errorText joins an error cell's first line with its continuation lines
 // (read bottom-up, so reversed).
 func errorText(first string, cont []screen.Line) string {
-	var b strings.Builder
-	b.WriteString(first)
-	for i := len(cont) - 1; i >= 0; i-- {
-		b.WriteByte(' ')
-		b.WriteString(cont[i].T)
-	}
-	return excerptN(b.String(), 400)
+	return screen.JoinBottomUp(first, cont, 400)
 }

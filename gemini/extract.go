@@ -28,26 +28,18 @@ func ExtractLastMessage(capture string) (string, error) {
 		}
 		return "", ErrNoAssistantMessage
 	}
-	first, pos := r.ls.LineAt(r.message)
+	first, _ := r.ls.LineAt(r.message)
 	_, text := cell(first.T)
-	out := []string{strings.Clone(text)}
-	for pos < len(capture) {
-		ln, next := r.ls.LineAt(pos)
-		pos = next
-		if ln.T == "" {
-			out = append(out, "")
-			continue
-		}
-		if ln.Indent == 0 || busyLine(ln) || strings.HasPrefix(ln.T, queuedHeader) || strings.HasPrefix(ln.T, "? for shortcuts") {
-			break
-		}
-		out = append(out, strings.Clone(screen.DropIndent(ln.Text, 2)))
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) == 0 || (len(out) == 1 && out[0] == "") {
+	msg := r.ls.Message(r.message, text, 2, endsMessage, nil)
+	if msg == "" {
 		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
 	}
-	return strings.Join(out, "\n"), nil
+	return msg, nil
+}
+
+// endsMessage reports whether the non-blank line ln, below a message's
+// first line, starts something else: a cell at column 0, the busy line,
+// the queue or the shortcuts hint.
+func endsMessage(ln screen.Line) bool {
+	return ln.Indent == 0 || busyLine(ln) || strings.HasPrefix(ln.T, queuedHeader) || strings.HasPrefix(ln.T, "? for shortcuts")
 }

@@ -101,7 +101,7 @@ type DispatchArgs struct {
 	Role     string `json:"role" jsonschema:"the role the agent answers as; its response file is named after it: analyst, analyst_review, programmer, programmer_review, tester, or a name of your own (letters, digits, _ and -)"`
 	Workdir  string `json:"workdir,omitempty" jsonschema:"absolute folder the response files live under (default: the server's)"`
 	Prompt   string `json:"prompt" jsonschema:"the task for the agent"`
-	Provider string `json:"provider,omitempty" jsonschema:"the agent CLI in the pane: codex, claude or gemini (default: the server's)"`
+	Provider string `json:"provider,omitempty" jsonschema:"the agent CLI in the pane: a provider name (codex, claude, gemini, qwen, …: handoff-fsm providers) or auto, the provider that recognises the pane (default: the server's)"`
 }
 
 type tools struct {
@@ -375,7 +375,7 @@ func (t *tools) status(ctx context.Context, _ *mcp.CallToolRequest, a StatusArgs
 // PanesArgs are list_panes's arguments.
 type PanesArgs struct {
 	Socket   string `json:"socket,omitempty" jsonschema:"the tmux server's socket name (tmux -L); empty for the one configured"`
-	Provider string `json:"provider,omitempty" jsonschema:"read every pane as this agent CLI (codex, claude, gemini); empty: by each pane's command"`
+	Provider string `json:"provider,omitempty" jsonschema:"read every pane as this agent CLI (a provider name); empty or auto: the provider that recognises each pane"`
 }
 
 // Pane is one row of the board.

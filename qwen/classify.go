@@ -385,13 +385,7 @@ func cell(t string) (kind, text string) {
 // errorText joins an error's first line with its continuation lines (read
 // bottom-up, so reversed).
 func errorText(first string, cont []screen.Line) string {
-	var b strings.Builder
-	b.WriteString(first)
-	for i := len(cont) - 1; i >= 0; i-- {
-		b.WriteByte(' ')
-		b.WriteString(cont[i].T)
-	}
-	return strings.Clone(screen.Excerpt(b.String(), 400))
+	return screen.JoinBottomUp(first, cont, 400)
 }
 
 func excerpt(s string) string { return strings.Clone(screen.Excerpt(s, 160)) }

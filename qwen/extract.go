@@ -3,7 +3,6 @@ package qwen
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -26,28 +25,11 @@ func ExtractLastMessage(capture string) (string, error) {
 		}
 		return "", ErrNoAssistantMessage
 	}
-	first, pos := r.ls.LineAt(r.message)
-	first = unbar(first)
-	_, text := cell(first.T)
-	out := []string{strings.Clone(text)}
-	for pos < len(capture) {
-		ln, next := r.ls.LineAt(pos)
-		ln = unbar(ln)
-		pos = next
-		if ln.T == "" {
-			out = append(out, "")
-			continue
-		}
-		if ln.Indent < 4 {
-			break
-		}
-		out = append(out, strings.Clone(screen.DropIndent(ln.Text, 4)))
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) == 0 || (len(out) == 1 && out[0] == "") {
+	first, _ := r.ls.LineAt(r.message)
+	_, text := cell(unbar(first).T)
+	msg := r.ls.Message(r.message, text, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
+	if msg == "" {
 		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
 	}
-	return strings.Join(out, "\n"), nil
+	return msg, nil
 }

@@ -340,3 +340,47 @@ func (l *Lines) LineAt(start int) (ln Line, next int) {
 	ln.T, ln.Indent = TrimLeft(ln.Text)
 	return ln, next
 }
+
+// Message reads a message top-down, for the fallback path, once a walk
+// found the line it starts on (at offset start; first is that line's text
+// after its glyph). Each line below is kept without indent columns, blank
+// ones included, until ends reports a non-blank line that starts something
+// else; clean, when set, rewrites each line first (a scrollbar drawn at its
+// end). Trailing blank lines are dropped, and the result is "" when no text
+// is left. It copies what it keeps: the result does not hold the capture.
+func (l *Lines) Message(start int, first string, indent int, ends func(Line) bool, clean func(Line) Line) string {
+	out := []string{first}
+	_, pos := Next(l.s, start)
+	for pos < len(l.s) {
+		ln, next := l.LineAt(pos)
+		pos = next
+		if clean != nil {
+			ln = clean(ln)
+		}
+		if ln.T == "" {
+			out = append(out, "")
+			continue
+		}
+		if ends(ln) {
+			break
+		}
+		out = append(out, DropIndent(ln.Text, indent))
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Clone(strings.Join(out, "\n"))
+}
+
+// JoinBottomUp joins a cell's first line with its continuation lines,
+// which a bottom-up walk collected in reverse, and cuts the result to max
+// bytes (Excerpt): an error that wraps over several lines, as one text.
+func JoinBottomUp(first string, cont []Line, max int) string {
+	var b strings.Builder
+	b.WriteString(first)
+	for i := len(cont) - 1; i >= 0; i-- {
+		b.WriteByte(' ')
+		b.WriteString(cont[i].T)
+	}
+	return strings.Clone(Excerpt(b.String(), max))
+}

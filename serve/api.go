@@ -54,6 +54,18 @@ type ConfigBody struct {
 	Strict           *bool    `json:"strict,omitempty"`
 	MaxPollFailures  *int     `json:"max_poll_failures,omitempty"`
 	MaxResponseBytes *int64   `json:"max_response_bytes,omitempty"`
+	// What send's flags of the same names do: remind the agent of its file
+	// (--reminders), type a key when it waits for the user (--auto-answer,
+	// --answer-cooldown, --max-answers), wait for a busy agent before
+	// pasting or paste into its queue (--busy-wait, --when-busy=queue), and
+	// count any change of the screen as the start (--start-on-output).
+	Reminders      *int     `json:"reminders,omitempty"`
+	AutoAnswer     *string  `json:"auto_answer,omitempty"`
+	AnswerCooldown *float64 `json:"answer_cooldown,omitempty"`
+	MaxAnswers     *int     `json:"max_answers,omitempty"`
+	BusyWait       *float64 `json:"busy_wait,omitempty"`
+	QueueWhenBusy  *bool    `json:"queue_when_busy,omitempty"`
+	StartOnOutput  *bool    `json:"start_on_output,omitempty"`
 }
 
 // APIError is the body of every 4xx and 5xx answer.
@@ -139,6 +151,8 @@ func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
 	v, err := s.Submit(Request{State: st})
 	var busy *BusyError
 	switch {
+	case errors.As(err, &bf):
+		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})
 	case errors.As(err, &busy):
 		writeJSON(w, http.StatusConflict, APIError{Error: busy.Error(), Holder: &Holder{ID: busy.ID, PID: busy.PID}})
 	case errors.Is(err, dispatchstate.ErrMalformed):
@@ -204,8 +218,8 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	if prov == "" {
 		prov = provider.Default
 	}
-	if _, err := provider.Lookup(prov); err != nil {
-		return nil, bad("provider", "%v", err)
+	if _, err := provider.Lookup(prov); err != nil && prov != provider.Auto {
+		return nil, bad("provider", "%v (or auto)", err)
 	}
 	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
@@ -251,7 +265,8 @@ func (c *ConfigBody) config() (handoff.Config, error) {
 		v     *float64
 		into  *time.Duration
 	}{{"config.poll", c.Poll, &cfg.Poll}, {"config.idle_grace", c.IdleGrace, &cfg.IdleGrace},
-		{"config.response_timeout", c.ResponseTimeout, &cfg.ResponseTimeout}} {
+		{"config.response_timeout", c.ResponseTimeout, &cfg.ResponseTimeout},
+		{"config.answer_cooldown", c.AnswerCooldown, &cfg.AnswerCooldown}, {"config.busy_wait", c.BusyWait, &cfg.BusyWait}} {
 		if d.v == nil {
 			continue
 		}
@@ -269,6 +284,21 @@ func (c *ConfigBody) config() (handoff.Config, error) {
 	}
 	if c.MaxResponseBytes != nil {
 		cfg.MaxResponseBytes = *c.MaxResponseBytes
+	}
+	if c.Reminders != nil {
+		cfg.Reminders = *c.Reminders
+	}
+	if c.AutoAnswer != nil {
+		cfg.AutoAnswer = *c.AutoAnswer
+	}
+	if c.MaxAnswers != nil {
+		cfg.MaxAnswers = *c.MaxAnswers
+	}
+	if c.QueueWhenBusy != nil {
+		cfg.QueueWhenBusy = *c.QueueWhenBusy
+	}
+	if c.StartOnOutput != nil {
+		cfg.StartOnOutput = *c.StartOnOutput
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, bad("config", "%v", err)
@@ -467,7 +497,7 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 	rows := []PaneRow{}
 	for _, p := range infos {
 		name := providerName
-		if name == "" || name == "auto" {
+		if name == "" || name == provider.Auto {
 			name = provider.ForCommand(p.Command)
 		}
 		cl, err := provider.Lookup(name)
@@ -484,6 +514,9 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 		}
 		snap, err := pane.Observe(ctx)
 		row.Classification = snap.Classification
+		if err == nil && (providerName == "" || providerName == provider.Auto) {
+			row.Provider, row.Classification = boardProvider(name, snap)
+		}
 		if err != nil {
 			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
 			row.Gone = dispatchstate.Gone(err)

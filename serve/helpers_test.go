@@ -3,7 +3,6 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -23,22 +22,7 @@ import (
 const simEnv = "SERVE_TEST_SIMAGENT"
 
 func TestMain(m *testing.M) {
-	if o := os.Getenv(simEnv); o != "" {
-		var opts simagent.Options
-		if err := json.Unmarshal([]byte(o), &opts); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		a, err := simagent.New(opts)
-		if err == nil {
-			err = a.Run(context.Background(), os.Stdin, os.Stdout)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	simagent.RunIfEnv(simEnv)
 	os.Exit(m.Run())
 }
 

@@ -27,6 +27,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 	"golang.org/x/sys/unix"
@@ -49,6 +50,10 @@ type Options struct {
 	// (as send does under the OpenTelemetry variables). A resumed wait is
 	// not traced: its span died with the process that sent it.
 	Tracer *tracing.Tracer
+	// Keep is how long a finished dispatch stays in the history: older
+	// ones are pruned at the start and then once an hour (what the agent
+	// wrote stays archived in its work folder). 0 keeps them all.
+	Keep time.Duration
 }
 
 // Service runs dispatches. Its methods are safe for concurrent use.
@@ -101,9 +106,14 @@ func New(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, dir: dir, lock: lock, hub: newHub(), ctx: ctx, cancel: cancel,
 		all: map[string]*dispatch{}, slots: map[string]string{}}
 	s.tmux = newTerminals(o.Control, s.notice)
+	s.prune(time.Now())
 	if err := s.reload(); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if o.Keep > 0 {
+		s.wg.Add(1)
+		go s.pruneLoop()
 	}
 	return s, nil
 }
@@ -115,13 +125,16 @@ func New(o Options) (*Service, error) {
 func lockFolder(f *os.File) error {
 	deadline := time.Now().Add(time.Second)
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		err := lockOnce(f)
 		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
 			return err
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// lockOnce tries the state folder's lock once.
+func lockOnce(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) }
 
 // Close stops the service: running waits stop where they are (their state
 // files keep them, and the next service on this folder goes on with them),
@@ -224,6 +237,13 @@ func (s *Service) Submit(req Request) (View, error) {
 	st.Version = dispatchstate.Version
 	st.ID = newID(time.Now())
 	st.Created = time.Now().UTC()
+	if st.Provider == provider.Auto {
+		name, err := s.recognise(st)
+		if err != nil {
+			return View{}, err
+		}
+		st.Provider = name
+	}
 	if err := st.Validate(); err != nil {
 		return View{}, err
 	}

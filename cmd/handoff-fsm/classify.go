@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -13,11 +14,12 @@ import (
 // stdin and prints the classifier's verdict as one JSON object:
 // {"status":"…","reason":"…","signals":{…}}.
 func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("classify", "usage: handoff-fsm classify [--provider NAME] [--title PANE_TITLE] [FILE|-]\n"+
+	fs := newFlagSet("classify", "usage: handoff-fsm classify [--provider NAME | --provider-file FILE] [--title PANE_TITLE] [FILE|-]\n"+
 		"\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)\n"+
 		"and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.\n"+
 		"\nflags:\n", stderr)
 	prov := providerFlag(fs)
+	provFile := providerFileFlag(fs)
 	title := fs.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
 	// Flags may come before or after the file name.
 	files, code, ok := parseArgs(fs, args)
@@ -29,7 +31,14 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fs.Usage()
 		return exitUsage
 	}
-	if *prov != provider.Auto {
+	var fileCl handoff.Classifier
+	if *provFile != "" {
+		var err error
+		if fileCl, err = classifierFor(*prov, *provFile); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
+			return exitUsage
+		}
+	} else if *prov != provider.Auto {
 		if _, err := provider.Lookup(*prov); err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
 			return exitUsage
@@ -52,6 +61,9 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitFailure
 	}
 	name := *prov
+	if fileCl != nil {
+		return printClassification(fileCl, string(capture), *title, stdout, stderr)
+	}
 	if name == provider.Auto {
 		// A capture has no pane command: the title and the screen decide.
 		if name, err = provider.Detect("", *title, string(capture)); err != nil {
@@ -65,8 +77,12 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
 		return exitUsage
 	}
+	return printClassification(cl, string(capture), *title, stdout, stderr)
+}
 
-	c := cl.Classify(string(capture), *title)
+// printClassification prints cl's verdict on capture as one line of JSON.
+func printClassification(cl handoff.Classifier, capture, title string, stdout, stderr io.Writer) int {
+	c := cl.Classify(capture, title)
 	if err := writeJSON(stdout, c); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
 		return exitFailure

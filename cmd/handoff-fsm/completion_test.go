@@ -115,6 +115,8 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		// After a boolean flag comes an argument, not the flag's value: files.
 		{[]string{"replay", "--json", ""}, nil},
 		{[]string{"classify", ""}, nil},
+		// A provider file is a file name: the shell completes it.
+		{[]string{"send", "--provider-file", ""}, nil},
 		{[]string{"nosuch", "--"}, nil},
 	} {
 		if got := completions(tc.args...); !slices.Equal(got, tc.want) {

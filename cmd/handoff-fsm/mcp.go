@@ -49,9 +49,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	stateDir := fs.String("state-dir", "", "in-process mode: folder of the dispatches (default: a new folder per run under the user's state folder, …/handoff-fsm/mcp/)")
 	socket := fs.String("socket", "", "tmux socket name (-L) for calls that give none")
 	workdir := fs.String("workdir", "", "work folder for calls that give none (default: the current folder)")
-	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", "))
+	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", ")+
+		", or auto (each provider recognises its own pane)")
 	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
 	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
+	keep := keepFlag(fs)
 	cf := addConfigFlags(fs, handoff.DefaultConfig(), "")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
@@ -60,8 +62,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "handoff-fsm mcp: "+format+"\n", a...)
 		return exitUsage
 	}
-	if _, err := provider.Lookup(*prov); err != nil {
-		return usageErr("--provider: %v", err)
+	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
+		return usageErr("--provider: %v (or auto)", err)
 	}
 	cfg := cf.config(handoff.DefaultConfig())
 	if err := cfg.Validate(); err != nil {
@@ -102,10 +104,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			if sd, err = defaultMCPStateDir(time.Now()); err != nil {
 				return usageErr("%v", err)
 			}
+			pruneMCPRuns(filepath.Dir(sd), keep.d, log)
 		}
 		tr, shutdown := otelTracer(ctx, stderr)
 		defer shutdown()
-		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr})
+		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr, Keep: keep.d})
 		if err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
 			return exitFailure
@@ -133,6 +136,37 @@ func defaultMCPStateDir(now time.Time) (string, error) {
 		return "", err
 	}
 	return filepath.Join(filepath.Dir(base), "mcp", now.UTC().Format("20060102-150405")+"-"+strconv.Itoa(os.Getpid())), nil
+}
+
+// pruneMCPRuns prunes the state folders earlier `mcp` runs left under
+// runs (one per run): their finished dispatches older than keep, and a
+// folder with no dispatch left. A folder a running mcp holds is skipped.
+func pruneMCPRuns(runs string, keep time.Duration, log *slog.Logger) {
+	if keep <= 0 {
+		return
+	}
+	entries, err := os.ReadDir(runs)
+	if err != nil {
+		return // no earlier run
+	}
+	folders := 0
+	for _, e := range entries {
+		// A folder just made may belong to a run that has not taken its
+		// lock yet: only folders untouched for an hour are looked at.
+		if info, err := e.Info(); err != nil || !e.IsDir() || time.Since(info.ModTime()) < time.Hour {
+			continue
+		}
+		_, gone, err := serve.PruneFolder(filepath.Join(runs, e.Name()), keep, time.Now())
+		if err != nil && !errors.Is(err, serve.ErrLocked) {
+			log.Warn("handoff-fsm mcp: pruning an earlier run's folder", "folder", e.Name(), "error", err)
+		}
+		if gone {
+			folders++
+		}
+	}
+	if folders > 0 {
+		log.Info("handoff-fsm mcp: removed the folders of earlier runs with no dispatch left", "folders", folders, "under", runs)
+	}
 }
 
 // configBody is cfg as the service's request carries it.

@@ -81,8 +81,10 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	state := t.TempDir()
 	var mu sync.Mutex
 	var progress []string
+	// --provider auto: the simulated agent draws Codex's screens, so the
+	// dispatch is read, and kept, as codex.
 	cs := mcpSession(t, &progress, &mu, "--socket", a.srv.Socket, "--workdir", a.workdir, "--state-dir", state,
-		"--poll", "250ms", "--idle-grace", "5s", "--timeout", "2m")
+		"--poll", "250ms", "--idle-grace", "5s", "--timeout", "2m", "--provider", "auto")
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -109,7 +111,7 @@ func TestMCPCommandOverStdio(t *testing.T) {
 		t.Fatalf("progress:\n%s", joined)
 	}
 	views, bad, err := serve.History(state, serve.Filter{})
-	if err != nil || bad != 0 || len(views) != 1 || views[0].Outcome != "done" || views[0].Role != "analyst" {
+	if err != nil || bad != 0 || len(views) != 1 || views[0].Outcome != "done" || views[0].Role != "analyst" || views[0].Provider != "codex" {
 		t.Fatalf("history of --state-dir: %+v %d %v", views, bad, err)
 	}
 }

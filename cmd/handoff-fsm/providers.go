@@ -8,14 +8,16 @@ import (
 	"text/tabwriter"
 
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/providerfile"
 )
 
-const providersUsage = `usage: handoff-fsm providers [--json]
+const providersUsage = `usage: handoff-fsm providers [--json] [--provider-file FILE]
 
 Lists the agent CLIs handoff-fsm reads (--provider NAME): the CLI's npm package, the version
 its real screens and end-to-end tests are proven on, and the hook that reports the end of a
 turn (register it as "handoff-fsm hook --dir DIR"). --json prints a JSON array of objects
-with name, cli, version and hook.
+with name, cli, version and hook. --provider-file FILE validates a CLI described in a file
+and lists it too (its name prefixed with "file:"; no hook).
 
 flags:
 `
@@ -24,10 +26,20 @@ flags:
 func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("providers", providersUsage, stderr)
 	asJSON := fs.Bool("json", false, "print a JSON array")
+	file := providerFileFlag(fs)
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
 	all := provider.All()
+	if *file != "" {
+		cl, err := providerfile.Load(*file)
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm providers: --provider-file: %v\n", err)
+			return exitUsage
+		}
+		d := cl.File()
+		all = append(all, provider.Info{Name: "file:" + d.Name, CLI: d.CLI, Version: d.Version})
+	}
 	var err error
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -25,6 +25,8 @@ var remoteFlags = map[string]bool{
 	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
 	"poll": true, "idle-grace": true, "timeout": true, "strict": true, "max-poll-failures": true,
 	"json": true, "log-format": true, "wait-slot": true,
+	"reminders": true, "auto-answer": true, "answer-cooldown": true, "max-answers": true, "busy-wait": true,
+	"when-busy": true, "start-on-output": true,
 }
 
 // remoteSend is a send through a service (send --server): the same
@@ -66,7 +68,10 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
 		TmuxTimeout: secs(r.pf.tmuxWait.d), WaitSlot: r.waitSlot,
 		Config: &serve.ConfigBody{Poll: secs(r.cfg.Poll), IdleGrace: secs(r.cfg.IdleGrace), ResponseTimeout: secs(r.cfg.ResponseTimeout),
-			Strict: &strict, MaxPollFailures: &failures, MaxResponseBytes: &maxBytes}}
+			Strict: &strict, MaxPollFailures: &failures, MaxResponseBytes: &maxBytes,
+			Reminders: &r.cfg.Reminders, AutoAnswer: &r.cfg.AutoAnswer, AnswerCooldown: secs(r.cfg.AnswerCooldown),
+			MaxAnswers: &r.cfg.MaxAnswers, BusyWait: secs(r.cfg.BusyWait), QueueWhenBusy: &r.cfg.QueueWhenBusy,
+			StartOnOutput: &r.cfg.StartOnOutput}}
 	// Listen first, so no transition is missed.
 	ectx, stopEvents := context.WithCancel(ctx)
 	defer stopEvents()

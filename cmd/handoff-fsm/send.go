@@ -144,6 +144,9 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
+		if err == nil {
+			err = pf.localOnly()
+		}
 		if err != nil {
 			return usageErr("%v", err)
 		}
@@ -185,9 +188,12 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: *pf.provider, hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
+	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: pf.providerName(), hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
 		record: *record, stderr: stderr, waitSlot: *waitSlot}
 	var st *dispatchstate.State
+	if *statePath != "" && *pf.providerFile != "" {
+		return usageErr("--state and --provider-file: resume reads a provider by name; not supported with a provider file yet")
+	}
 	if *statePath != "" {
 		if st, err = startState(*statePath, pf, &d); err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)

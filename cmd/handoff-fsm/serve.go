@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
 	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
 	logFormat := fs.String("log-format", "text", "stderr format: text or json")
+	keep := keepFlag(fs)
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
@@ -78,7 +80,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("--log-format %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
-	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events})
+	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events, Keep: keep.d})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
 		return exitFailure
@@ -150,4 +152,10 @@ func serverClient(flagValue string) (*serve.Client, error) {
 		return nil, err
 	}
 	return serve.NewClient(a, token), nil
+}
+
+// keepFlag declares --keep, how long finished dispatches stay in the
+// history (serve.Options.Keep).
+func keepFlag(fs *flag.FlagSet) *durationFlag {
+	return durationVar(fs, "keep", serve.DefaultKeep, "how long a finished dispatch stays in the history before it is pruned (what the agent wrote stays archived in its work folder); 0 keeps them all")
 }

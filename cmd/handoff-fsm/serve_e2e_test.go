@@ -90,6 +90,11 @@ func TestSendThroughTheServiceEndsAsALocalSend(t *testing.T) {
 		"no file":  {sim: never, args: []string{"--idle-grace", "1500ms"}, code: exitNoFile},
 		"fallback": {sim: never, args: []string{"--idle-grace", "1500ms", "--strict=false"}, code: exitFallback},
 		"crash":    {sim: []string{"--scenario", "crash", "--startup", "300ms", "--work", "1s"}, code: exitTerminal},
+		// send's other knobs go through the service too.
+		"auto-answered": {sim: append([]string{"--scenario", "asks"}, quickAgent...), args: []string{"--auto-answer", "y"}, code: exitOK},
+		"needs the user": {sim: append([]string{"--scenario", "asks"}, quickAgent...),
+			args: []string{"--auto-answer", "n", "--max-answers", "1", "--answer-cooldown", "300ms"}, code: exitNeedsUser},
+		"reminded, then done": {sim: append([]string{"--scenario", "forgets"}, quickAgent...), args: []string{"--reminders", "1"}, code: exitOK},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

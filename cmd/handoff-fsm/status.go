@@ -29,6 +29,9 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return code
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
+		if err == nil {
+			err = pf.localOnly()
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
 			return exitUsage

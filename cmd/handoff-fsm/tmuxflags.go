@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/providerfile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -21,23 +23,26 @@ type paneFlags struct {
 	socket     *string
 	socketPath *string
 	provider   *string
-	history    *int
-	allowShell *bool
-	tmuxWait   *durationFlag
+	// providerFile is --provider-file: a CLI described in a file.
+	providerFile *string
+	history      *int
+	allowShell   *bool
+	tmuxWait     *durationFlag
 	// notes is where --provider auto says which provider it picked.
 	notes io.Writer
 }
 
 func addPaneFlags(fs *flag.FlagSet) *paneFlags {
 	return &paneFlags{
-		target:     fs.String("target", "", "tmux target of the agent's pane: session, session:window.pane or %id (required)"),
-		socket:     fs.String("socket", "", "tmux socket name (tmux -L); default: the default server"),
-		socketPath: fs.String("socket-path", "", "tmux socket path (tmux -S)"),
-		provider:   providerFlag(fs),
-		history:    fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
-		allowShell: fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
-		tmuxWait:   durationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
-		notes:      fs.Output(),
+		target:       fs.String("target", "", "tmux target of the agent's pane: session, session:window.pane or %id (required)"),
+		socket:       fs.String("socket", "", "tmux socket name (tmux -L); default: the default server"),
+		socketPath:   fs.String("socket-path", "", "tmux socket path (tmux -S)"),
+		provider:     providerFlag(fs),
+		providerFile: providerFileFlag(fs),
+		history:      fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
+		allowShell:   fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
+		tmuxWait:     durationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
+		notes:        fs.Output(),
 	}
 }
 
@@ -56,12 +61,15 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
 	name := *f.provider
-	if name == provider.Auto {
+	if name == provider.Auto && *f.providerFile == "" {
 		name = provider.Default // only to look at the pane; replaced below
 	}
-	cl, err := provider.Lookup(name)
+	cl, err := classifierFor(name, *f.providerFile)
 	if err != nil {
-		return o, fmt.Errorf("--provider: %w", err)
+		return o, err
+	}
+	if *f.providerFile != "" {
+		name = "" // a described CLI has the driver's default pause
 	}
 	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.d}
 	if _, err := o.Server.CheckVersion(context.Background()); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
@@ -69,7 +77,7 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	}
 	o.Target = *f.target
 	o.Classifier = cl
-	if *f.provider == provider.Auto {
+	if *f.provider == provider.Auto && *f.providerFile == "" {
 		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
@@ -110,6 +118,51 @@ func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, er
 func providerFlag(fs *flag.FlagSet) *string {
 	return fs.String("provider", provider.Default, "agent CLI in the pane, whose screens to read: "+strings.Join(provider.Names(), ", ")+
 		", or auto (each provider recognises its own pane)")
+}
+
+// providerFileFlag declares --provider-file, a CLI handoff-fsm does not
+// ship described in a TOML or YAML file (package providerfile).
+func providerFileFlag(fs *flag.FlagSet) *string {
+	return fs.String("provider-file", "", "read the screens with the rules of this provider file (.toml, .yaml): a CLI described in a file, see docs/providers.md; instead of --provider")
+}
+
+// classifierFor is the one place --provider and --provider-file become a
+// classifier: the file's when one is given (with no other --provider than
+// the default), else the named provider's.
+func classifierFor(name, file string) (handoff.Classifier, error) {
+	if file == "" {
+		cl, err := provider.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("--provider: %w", err)
+		}
+		return cl, nil
+	}
+	if name != "" && name != provider.Default {
+		return nil, fmt.Errorf("--provider %s and --provider-file: give one of them", name)
+	}
+	cl, err := providerfile.Load(file)
+	if err != nil {
+		return nil, fmt.Errorf("--provider-file: %w", err)
+	}
+	return cl, nil
+}
+
+// providerName is the provider the flags name, for logs and traces: the
+// file's name for a described CLI.
+func (f *paneFlags) providerName() string {
+	if *f.providerFile != "" {
+		return "file:" + filepath.Base(*f.providerFile)
+	}
+	return *f.provider
+}
+
+// localOnly refuses what the service cannot do: it reads panes with the
+// providers it ships, not with a file on this machine.
+func (f *paneFlags) localOnly() error {
+	if *f.providerFile != "" {
+		return errors.New("--provider-file is read here, not by the service: not supported with --server (or HANDOFF_SERVER)")
+	}
+	return nil
 }
 
 // paneGone reports whether err says the pane (or its server or agent) is

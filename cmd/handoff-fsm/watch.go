@@ -33,6 +33,9 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
+		if err == nil {
+			err = pf.localOnly()
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitUsage
@@ -44,6 +47,10 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return remoteWatch(ctx, client, pf, name, interval.d, stdout, stderr)
 	}
 	if *pf.target == "" {
+		if *pf.providerFile != "" {
+			fmt.Fprintln(stderr, "handoff-fsm watch: --provider-file reads one pane: give --target")
+			return exitUsage
+		}
 		name := *pf.provider
 		if !providerSet(fs) {
 			name = "auto"

@@ -248,3 +248,25 @@ func CheckReadsToTheLastPrompt(t *testing.T, c handoff.Classifier, capture, titl
 		t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
 	}
 }
+
+// Fuzz is the body every provider's FuzzClassify runs (f.Fuzz(Fuzz(…))):
+// CheckClassification; signals of the provider's own type S; an error
+// status exactly when there is a detail to quote or the capture is empty
+// (the provider's emptyReason; "" leaves this check out); and
+// CheckReadsToTheLastPrompt with old as the scrollback, scan giving the
+// lines scanned and the last prompt's line from S.
+func Fuzz[S any](c handoff.Classifier, noMessage error, emptyReason, old string, scan func(S) (scanned, lastUser int)) func(t *testing.T, capture, title string) {
+	return func(t *testing.T, capture, title string) {
+		got := CheckClassification(t, c, capture, title, noMessage)
+		if _, ok := got.Signals.(S); !ok {
+			var want S
+			t.Fatalf("signals are %T, want %T", got.Signals, want)
+		}
+		if emptyReason != "" && (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == emptyReason) {
+			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
+		}
+		CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
+			return scan(c.Signals.(S))
+		})
+	}
+}

@@ -178,13 +178,7 @@ func ClaudeJSON(opts Options) ([]byte, error) {
 // "make it your default?" dialog.
 func Settings(opts Options) ([]byte, error) {
 	s := map[string]any{"skipDangerousModePermissionPrompt": true}
-	if len(opts.Hooks) > 0 {
-		hooks := map[string]any{}
-		for event, command := range opts.Hooks {
-			hooks[event] = []any{map[string]any{
-				"hooks": []any{map[string]any{"type": "command", "command": command}},
-			}}
-		}
+	if hooks := realcli.CommandHooks(opts.Hooks); hooks != nil {
 		s["hooks"] = hooks
 	}
 	return json.MarshalIndent(s, "", "  ")

@@ -26,7 +26,7 @@ type Pin struct {
 	Name, Version, Env string
 }
 
-// CacheDir is where scripts/install-<Name>.sh installs the pinned version:
+// CacheDir is where scripts/install-cli.sh <Name> installs the pinned version:
 // ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/<Name>-<Version>.
 func (p Pin) CacheDir() string {
 	base := os.Getenv("XDG_CACHE_HOME")
@@ -51,7 +51,7 @@ func (p Pin) Binary() (string, error) {
 	}
 	path := filepath.Join(p.CacheDir(), p.Name)
 	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("%s %w at %s (run scripts/install-%s.sh, or set %s)", p.Name, ErrNoBinary, path, p.Name, p.Env)
+		return "", fmt.Errorf("%s %w at %s (run scripts/install-cli.sh %s, or set %s)", p.Name, ErrNoBinary, path, p.Name, p.Env)
 	}
 	return path, nil
 }
@@ -82,4 +82,21 @@ func Alive(pid int) bool {
 		return false
 	}
 	return b[i+2] != 'Z' && b[i+2] != 'X'
+}
+
+// CommandHooks is the "hooks" block of a settings.json in the form Claude
+// Code made common (Gemini CLI and Qwen Code read the same): each event
+// runs one shell command, with the event's JSON on stdin. It is nil when
+// there are no hooks, so the key can be left out.
+func CommandHooks(hooks map[string]string) map[string]any {
+	if len(hooks) == 0 {
+		return nil
+	}
+	block := map[string]any{}
+	for event, command := range hooks {
+		block[event] = []any{map[string]any{
+			"hooks": []any{map[string]any{"type": "command", "command": command}},
+		}}
+	}
+	return block
 }

@@ -52,7 +52,7 @@ func TestBinaryDefaultsToTheInstallScriptsLink(t *testing.T) {
 	t.Setenv(BinEnv, "")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	_, err := Binary()
-	if !errors.Is(err, ErrNoBinary) || !strings.Contains(err.Error(), "install-codex.sh") {
+	if !errors.Is(err, ErrNoBinary) || !strings.Contains(err.Error(), "install-cli.sh codex") {
 		t.Fatalf("got %v, want ErrNoBinary telling how to install", err)
 	}
 	if want := filepath.Join("handoff-fsm", "codex-"+Version); !strings.HasSuffix(CacheDir(), want) {

@@ -107,13 +107,7 @@ func Settings(opts Options) ([]byte, error) {
 		"telemetry": map[string]any{"enabled": false},
 		"ide":       map[string]any{"enabled": false, "hasSeenNudge": true},
 	}
-	if len(opts.Hooks) > 0 {
-		hooks := map[string]any{}
-		for event, command := range opts.Hooks {
-			hooks[event] = []any{map[string]any{
-				"hooks": []any{map[string]any{"type": "command", "command": command}},
-			}}
-		}
+	if hooks := realcli.CommandHooks(opts.Hooks); hooks != nil {
 		s["hooks"] = hooks
 	}
 	return json.MarshalIndent(s, "", "  ")

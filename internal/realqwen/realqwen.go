@@ -98,13 +98,7 @@ func Settings(opts Options) ([]byte, error) {
 		"security": map[string]any{"folderTrust": map[string]any{"enabled": false}},
 		"ide":      map[string]any{"hasSeenNudge": true},
 	}
-	if len(opts.Hooks) > 0 {
-		hooks := map[string]any{}
-		for event, command := range opts.Hooks {
-			hooks[event] = []any{map[string]any{
-				"hooks": []any{map[string]any{"type": "command", "command": command}},
-			}}
-		}
+	if hooks := realcli.CommandHooks(opts.Hooks); hooks != nil {
 		s["hooks"] = hooks
 	}
 	return json.MarshalIndent(s, "", "  ")

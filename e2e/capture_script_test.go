@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
+)
+
+// captureScript is what differs between CLIs when their real screens are
+// captured: how to start one, how to tell its phases apart while driving
+// it, and what each screen shows. captureTurns, the script itself, is
+// written once; a new provider adds a captureScript, not another copy.
+type captureScript struct {
+	// provider and version name the fixtures' folder,
+	// <provider>/testdata/real-<version> (HANDOFF_CAPTURE_DIR wins).
+	provider, version string
+	// start runs the CLI in a w×h pane with its work folder and HOME under
+	// root; ask starts it in the mode that asks before running a command.
+	start func(t *testing.T, w, h int, ask bool, root string) *rig
+	// busy reports a running turn; quiet reports that nothing runs;
+	// finished reports a turn that ended with the message last.
+	busy, quiet func(plain, title string) bool
+	finished    func(plain, title, last string) bool
+	// slowShell is a shell command that takes about 6 s and ends with
+	// "echo slept" (some CLIs refuse a command that starts with sleep).
+	slowShell string
+	// apiError is a failed request the CLI shows at once; errorShown is on
+	// the screen then, errorDetail is what the classifier's Detail quotes.
+	apiError                fakemodel.Reply
+	errorShown, errorDetail string
+	// dialogShown is on the screen while the CLI (started to ask) asks
+	// about a shell command; approve is the key that allows it.
+	dialogShown, approve string
+	// notes says, per screen name, what the screen shows (the manifest's
+	// note). Every screen the script takes must have one.
+	notes map[string]string
+	// pastedShown, when set, is what the composer shows for a long paste
+	// not sent yet; the script then also takes unsent drafts.
+	pastedShown string
+	// more, when set, takes the CLI's own screens on the same rig after the
+	// turn that follows the error, before the interrupted stream.
+	more func(t *testing.T, c *screenCapturer, r *rig)
+}
+
+// dir is where the screens go.
+func (s captureScript) dir() string {
+	if d := os.Getenv("HANDOFF_CAPTURE_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("..", s.provider, "testdata", "real-"+s.version)
+}
+
+// capture runs the script in both pane sizes and writes the manifest. It
+// runs only with HANDOFF_CAPTURE=1: when the pinned version changes.
+func (s captureScript) capture(t *testing.T, cli string) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture real %s screens into %s", captureEnv, cli, s.dir())
+	}
+	writeManifest(t, s.dir(), captureSizes(t, s.dir(), s.turns), false)
+}
+
+// shot captures r's pane as name, with the script's note for it.
+func (s captureScript) shot(c *screenCapturer, r *rig, name string, status handoff.Status, extra ...string) {
+	c.t.Helper()
+	note, ok := s.notes[name]
+	if !ok {
+		c.t.Fatalf("the capture script has no note for %s", name)
+	}
+	c.shot(r, name, status, note, extra...)
+}
+
+// turns drives one CLI through the phases every classifier must read: a
+// fresh start, a slow first byte, streaming, a tool, a response file
+// written before the turn ends, an API error and the turn after it, an
+// interrupted stream, then (in the mode that asks) a confirmation dialog.
+func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
+	const short = 45 * time.Second
+	// A fixed work folder: the CLI may show (and wrap) its path.
+	root := func(name string) string { return fixedRootUnder(t, "/tmp/handoff-e2e-"+s.provider, name) }
+
+	r := s.start(t, w, h, false, root("main"))
+	s.shot(c, r, "idle-fresh", handoff.StatusIdle)
+
+	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(8 * time.Second))
+	r.submit("Say hello, slowly")
+	r.waitScreen(short, "spinner", s.busy)
+	time.Sleep(300 * time.Millisecond)
+	s.shot(c, r, "processing-first-byte", handoff.StatusProcessing)
+	time.Sleep(3 * time.Second)
+	s.shot(c, r, "processing-waiting", handoff.StatusProcessing)
+	r.waitScreen(short, "first turn finished", func(p, title string) bool { return s.finished(p, title, "Hello after a slow start.") })
+	s.shot(c, r, "completed-answer", handoff.StatusCompleted, "Hello after a slow start.")
+
+	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
+	const streaming = 10 * time.Second
+	r.model.Script(fakemodel.Streamed(streamed, 60, streaming))
+	submitted := time.Now()
+	r.submit("Write a long answer")
+	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
+	time.Sleep(2 * time.Second)
+	s.shot(c, r, "processing-streaming", handoff.StatusProcessing)
+	// Some CLIs hide their busy line for a moment while a long reply
+	// streams: the end is not looked for before the last chunk is sent.
+	time.Sleep(time.Until(submitted.Add(streaming)))
+	r.waitScreen(time.Minute, "streaming turn finished", func(p, title string) bool {
+		return s.finished(p, title, "Streaming a long answer") && s.quiet(p, title)
+	})
+	s.shot(c, r, "completed-streamed", handoff.StatusCompleted, strings.TrimSpace(streamed))
+
+	r.model.Script(fakemodel.Shell(s.slowShell, "Wait a while"), fakemodel.Answer("The command finished."))
+	r.submit("Run a slow command")
+	r.waitScreen(short, "tool running", func(p, title string) bool { return has(p, "echo slept") && s.busy(p, title) })
+	time.Sleep(2 * time.Second)
+	s.shot(c, r, "processing-tool", handoff.StatusProcessing)
+	r.waitScreen(short, "tool turn finished", func(p, title string) bool { return s.finished(p, title, "The command finished.") })
+	s.shot(c, r, "completed-tool", handoff.StatusCompleted, "The command finished.")
+
+	// The response file is written before the turn ends.
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
+		t.Fatal(err)
+	}
+	path, err := handoff.ResponsePath(r.workdir, "analyst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(6*time.Second))
+	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
+	waitFile(t, path, short)
+	time.Sleep(1500 * time.Millisecond)
+	s.shot(c, r, "processing-after-file", handoff.StatusProcessing)
+	r.waitScreen(short, "file turn finished", func(p, title string) bool { return s.finished(p, title, "I wrote the response file.") })
+	s.shot(c, r, "completed-after-file", handoff.StatusCompleted, "I wrote the response file.")
+
+	r.model.Script(s.apiError)
+	r.submit("This request fails: http-400")
+	r.waitScreen(short, "error", func(p, title string) bool { return has(p, s.errorShown) && s.quiet(p, title) })
+	time.Sleep(500 * time.Millisecond)
+	s.shot(c, r, "error-api-400", handoff.StatusError, "", s.errorDetail)
+
+	// A successful turn after an error: the error is history now.
+	r.model.Script(fakemodel.Answer("Back to normal."))
+	r.submit("Try again")
+	r.waitScreen(short, "turn after error", func(p, title string) bool { return s.finished(p, title, "Back to normal.") })
+	s.shot(c, r, "completed-after-error", handoff.StatusCompleted, "Back to normal.")
+
+	if s.more != nil {
+		s.more(t, c, r)
+	}
+
+	// Esc while streaming: the partial answer stays.
+	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 15*time.Second))
+	r.submit("This turn gets interrupted while streaming")
+	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
+	time.Sleep(1500 * time.Millisecond)
+	r.keys("Escape")
+	r.waitScreen(short, "interrupted", s.quiet)
+	r.model.Clear()
+	time.Sleep(time.Second)
+	s.shot(c, r, "interrupted-streaming", handoff.StatusCompleted)
+
+	if s.pastedShown != "" {
+		s.drafts(t, c, r)
+	}
+
+	a := s.start(t, w, h, true, root("ask"))
+	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
+	a.submit("Write a marker file")
+	a.waitScreen(short, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
+	time.Sleep(time.Second)
+	s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
+	a.keys(s.approve)
+	a.waitScreen(short, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
+	s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
+}
+
+// drafts takes an unsent draft in the composer, then a long pasted one.
+func (s captureScript) drafts(t *testing.T, c *screenCapturer, r *rig) {
+	const short = 45 * time.Second
+	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
+	time.Sleep(500 * time.Millisecond)
+	s.shot(c, r, "completed-draft", handoff.StatusCompleted)
+	r.keys("C-u")
+	time.Sleep(500 * time.Millisecond)
+	if err := r.cli.Paste(context.Background(), strings.Repeat("A long pasted prompt line.\n", 12)); err != nil {
+		t.Fatal(err)
+	}
+	r.waitScreen(short, "pasted text", func(p, _ string) bool { return has(p, s.pastedShown) })
+	time.Sleep(500 * time.Millisecond)
+	s.shot(c, r, "completed-pasted-draft", handoff.StatusCompleted)
+}

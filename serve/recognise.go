@@ -1,0 +1,67 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// recognise picks the provider of st's pane for a dispatch that asks for
+// "auto": the pane is looked at once (its command, title and screen) and
+// the provider that recognises it is kept in the dispatch's state, so a
+// resume reads the pane with the same rules. No match or two is an error
+// on the provider field that names the candidates; a pane that is not
+// there is an error on the target.
+func (s *Service) recognise(st *dispatchstate.State) (string, error) {
+	probe := *st
+	probe.Provider = provider.Default // to open the pane; Detect decides
+	o, err := probe.PaneOptions()
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, time.Minute)
+	defer cancel()
+	runner, release := s.tmux.runner(ctx, serverKey{st.Socket, st.SocketPath}, o.Server)
+	defer release()
+	o.Runner = runner
+	pane, err := tmuxdriver.New(o)
+	if err != nil {
+		return "", err
+	}
+	snap, err := pane.Observe(ctx)
+	if err != nil {
+		if dispatchstate.Gone(err) {
+			return "", bad("target", "provider auto could not look at the pane: %v", err)
+		}
+		return "", fmt.Errorf("provider auto: %w", err)
+	}
+	name, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
+	if err != nil {
+		return "", bad("provider", "auto: %v; give the provider by name", err)
+	}
+	return name, nil
+}
+
+// boardProvider is the provider a board row reads its pane with when none
+// was asked for ("" or "auto"): the one that recognises the pane, else the
+// one its command names. snap was read with the command's provider; it is
+// read again, without another look, when Detect picks another.
+func boardProvider(name string, snap tmuxdriver.Snapshot) (string, handoff.Classification) {
+	if snap.Classification.Status == "" {
+		return name, snap.Classification // dead, or at a shell: nothing to read
+	}
+	picked, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
+	if err != nil || picked == name {
+		return name, snap.Classification
+	}
+	cl, err := provider.Lookup(picked)
+	if err != nil {
+		return name, snap.Classification
+	}
+	return picked, cl.Classify(snap.Capture, snap.Title)
+}
