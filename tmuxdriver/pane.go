@@ -175,8 +175,9 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 // A screen classified as an error is StatusError too, with an error wrapping
 // ErrScreenError that quotes what the agent showed, so the wait's failure
 // says why and not only that. Any other failure (a tmux call that timed
-// out, an answer that cannot be parsed) is status "" with the error: one
-// failed look, which the engine retries.
+// out, an answer that cannot be parsed, a live pane that shows nothing:
+// ErrBlankScreen) is status "" with the error: one failed look, which the
+// engine retries.
 func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	snap, err := p.Observe(ctx)
 	if err != nil {
@@ -186,6 +187,9 @@ func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 		return "", err
 	}
 	p.fp.Store(fingerprint(snap.Capture))
+	if strings.TrimSpace(snap.Capture) == "" {
+		return "", ErrBlankScreen
+	}
 	c := snap.Classification
 	if c.Status == handoff.StatusError {
 		return c.Status, fmt.Errorf("%w: %s", ErrScreenError, screenErrorDetail(c))

@@ -442,3 +442,34 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 		t.Fatalf("status %q, err %v: want ErrScreenError quoting the error line", st, err)
 	}
 }
+
+// A live pane that shows nothing at all (a full-screen agent between two
+// frames) is a failed look, ErrBlankScreen, which the engine tries again,
+// not the agent's error; once something is drawn the classifier reads it.
+func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
+	srv := testServer(t)
+	dir := t.TempDir()
+	flag := filepath.Join(dir, "draw")
+	// Not a shell (a pane back at a shell is gone): perl clears the screen,
+	// waits for the flag, then draws a prompt.
+	id := newWindow(t, srv, "exec perl -e '$|=1; print \"\\e[2J\\e[H\"; select(undef,undef,undef,0.05) until -e $ARGV[0]; print \"READY> \"; sleep 600' "+handoff.ShellQuote(flag))
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "perl to run in the pane", func() bool {
+		snap, err := p.Observe(context.Background())
+		return err == nil && snap.Command == "perl"
+	})
+	st, err := p.Status(context.Background())
+	if !errors.Is(err, tmuxdriver.ErrBlankScreen) || errors.Is(err, tmuxdriver.ErrScreenError) || errors.Is(err, handoff.ErrTerminalGone) || st != "" {
+		t.Fatalf("blank pane: status %q, err %v; want a failed look (ErrBlankScreen)", st, err)
+	}
+	if err := os.WriteFile(flag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the prompt to be drawn", func() bool {
+		st, err := p.Status(context.Background())
+		return err == nil && st == handoff.StatusIdle
+	})
+}
