@@ -175,27 +175,48 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 // A screen classified as an error is StatusError too, with an error wrapping
 // ErrScreenError that quotes what the agent showed, so the wait's failure
 // says why and not only that. Any other failure (a tmux call that timed
-// out, an answer that cannot be parsed, a live pane that shows nothing:
-// ErrBlankScreen) is status "" with the error: one failed look, which the
-// engine retries.
+// out, an answer that cannot be parsed, a live pane that still shows
+// nothing after BlankWait: ErrBlankScreen) is status "" with the error: one
+// failed look, which the engine retries.
 func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
-	snap, err := p.Observe(ctx)
-	if err != nil {
-		if errors.Is(err, handoff.ErrTerminalGone) {
-			return handoff.StatusError, err
+	var snap Snapshot
+	deadline := time.Now().Add(BlankWait)
+	for {
+		var err error
+		snap, err = p.Observe(ctx)
+		if err != nil {
+			if errors.Is(err, handoff.ErrTerminalGone) {
+				return handoff.StatusError, err
+			}
+			return "", err
 		}
-		return "", err
+		if strings.TrimSpace(snap.Capture) != "" {
+			break
+		}
+		// A full-screen agent between two frames: look again shortly.
+		if time.Now().After(deadline) {
+			return "", ErrBlankScreen
+		}
+		if err := sleep(ctx, blankRetry); err != nil {
+			return "", err
+		}
 	}
 	p.fp.Store(fingerprint(snap.Capture))
-	if strings.TrimSpace(snap.Capture) == "" {
-		return "", ErrBlankScreen
-	}
 	c := snap.Classification
 	if c.Status == handoff.StatusError {
 		return c.Status, fmt.Errorf("%w: %s", ErrScreenError, screenErrorDetail(c))
 	}
 	return c.Status, nil
 }
+
+// BlankWait is how long Status keeps looking at a live pane that shows
+// nothing before it reports ErrBlankScreen: OpenCode leaves its screen blank
+// for up to about a second when it leaves its home view on a loaded
+// machine. blankRetry is the pause between two looks.
+const (
+	BlankWait  = 2 * time.Second
+	blankRetry = 100 * time.Millisecond
+)
 
 // Fingerprint identifies the screen the last Status call read (see
 // handoff.Fingerprinter); 0 before the first.

@@ -45,11 +45,12 @@ var (
 	// (the classifier said status error); Pane.Status returns it with what
 	// the screen said.
 	ErrScreenError = errors.New("the agent's screen shows an error")
-	// ErrBlankScreen: the pane is alive but shows nothing at all. A
-	// full-screen agent clears the screen between two frames (OpenCode
-	// does when it leaves its home view for the session): Pane.Status
-	// returns it as a failed look, which the engine tries again (up to
-	// Config.MaxPollFailures in a row), not as the agent's error.
+	// ErrBlankScreen: the pane is alive but has shown nothing at all for
+	// BlankWait. A full-screen agent clears the screen between two frames
+	// (OpenCode does when it leaves its home view for the session):
+	// Pane.Status looks again for a while, then returns it as a failed
+	// look, which the engine tries again (up to Config.MaxPollFailures in
+	// a row), not as the agent's error.
 	ErrBlankScreen = errors.New("the pane shows nothing (a full-screen agent between two frames?)")
 )
 
