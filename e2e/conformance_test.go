@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 )
 
@@ -147,6 +148,23 @@ func conformers() []conformer {
 				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
 			},
 			approve: "1",
+		},
+		{
+			provider: "opencode",
+			need:     func(t *testing.T) { needOpenCode(t) },
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newOpenCodeRigAt(t, realopencode.Options{Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// A box with the API's message, the footer without a duration.
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Request contains an invalid argument (fake)."},
+			},
+			// With "permission": {"bash": "ask"} every command is asked
+			// for: "△ Permission required", "Allow once" highlighted.
+			confirm: fakemodel.WriteResponse,
+			approve: "Enter",
 		},
 	}
 }

@@ -205,8 +205,8 @@ func e2eConfig(strict bool) handoff.Config {
 }
 
 // nodeConfig is e2eConfig with the grace a loaded machine needs for the
-// Node CLIs that take seconds to draw a prompt they took (Gemini CLI, Qwen
-// Code).
+// CLIs that take seconds to draw a prompt they took (Gemini CLI, Qwen Code,
+// OpenCode).
 func nodeConfig(strict bool) handoff.Config {
 	cfg := e2eConfig(strict)
 	cfg.IdleGrace = 8 * time.Second

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
@@ -69,17 +68,5 @@ func FuzzClassify(f *testing.F) {
 
 	old := scrollback()
 	c := New()
-	f.Fuzz(func(t *testing.T, capture, title string) {
-		got := conformance.CheckClassification(t, c, capture, title, ErrNoAssistantMessage)
-		if _, ok := got.Signals.(Signals); !ok {
-			t.Fatalf("signals are %T, want opencode.Signals", got.Signals)
-		}
-		if (got.Status == handoff.StatusError) != (got.Detail != "" || got.Reason == ReasonEmpty) {
-			t.Fatalf("status %s with detail %q", got.Status, got.Detail)
-		}
-		conformance.CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
-			s := c.Signals.(Signals)
-			return s.LinesScanned, s.StopLine
-		})
-	})
+	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.StopLine }))
 }
