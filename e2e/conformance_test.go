@@ -18,6 +18,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
+	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 )
 
@@ -163,6 +164,23 @@ func conformers() []conformer {
 			},
 			// With "permission": {"bash": "ask"} every command is asked
 			// for: "△ Permission required", "Allow once" highlighted.
+			confirm: fakemodel.WriteResponse,
+			approve: "Enter",
+		},
+		{
+			provider: "pi",
+			need:     func(t *testing.T) { needPi(t) },
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newPiRigAt(t, realpi.Options{Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// "Error: 400 Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Error: 400 Request contains an invalid argument (fake)."},
+			},
+			// pi asks nothing of its own: the asking extension's dialog,
+			// "→ Allow" highlighted, before every bash command.
 			confirm: fakemodel.WriteResponse,
 			approve: "Enter",
 		},

@@ -20,6 +20,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
+	"github.com/handoff-fsm/handoff-fsm/pi"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
@@ -59,6 +60,7 @@ func registry() []Info {
 		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
 		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
 		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
+		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Recognize},
 		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }

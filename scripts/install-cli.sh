@@ -20,6 +20,7 @@ claude|@anthropic-ai/claude-code|2.1.330|node_modules/@anthropic-ai/claude-code-
 gemini|@google/gemini-cli|0.61.0|node_modules/@google/gemini-cli/bundle/gemini.js||HOME=@DIR@/version-home
 qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js||HOME=@DIR@/version-home
 opencode|opencode-ai|1.18.33|node_modules/opencode-linux-x64/bin/opencode||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
+pi|@mariozechner/pi-coding-agent|0.73.1|node_modules/@mariozechner/pi-coding-agent/dist/cli.js||HOME=@DIR@/version-home PI_OFFLINE=1
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
@@ -48,7 +49,7 @@ link="$dir/$name"
 
 works() {
 	# A private home: asking the version must not touch the user's own.
-	[ -x "$link" ] && env ${versionenv//@DIR@/$dir} "$link" --version 2>/dev/null | grep -qF "$version"
+	[ -x "$link" ] && env ${versionenv//@DIR@/$dir} "$link" --version 2>&1 | grep -qF "$version"
 }
 
 if ! works; then
@@ -56,7 +57,7 @@ if ! works; then
 		echo "install-cli: npm is required (apt-get install -y nodejs npm)" >&2
 		exit 1
 	}
-	if [ "$name" = gemini ] || [ "$name" = qwen ]; then
+	if [ "$name" = gemini ] || [ "$name" = qwen ] || [ "$name" = pi ]; then
 		major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
 		if [ "$major" -lt 20 ]; then
 			echo "install-cli: Gemini CLI needs Node 20 or newer (found $(node --version 2>/dev/null || echo none))" >&2

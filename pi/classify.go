@@ -1,0 +1,282 @@
+// Package pi reads the screen of pi, the coding agent
+// (@mariozechner/pi-coding-agent 0.73.1), as captured from a tmux pane,
+// into a terminal status (idle, processing, completed,
+// waiting_user_answer, error), and extracts the last assistant message for
+// the fallback path.
+//
+// pi draws inline. From the bottom up: the footer (the folder, then the
+// token counts and the model), a full-width rule, the editor (empty, a
+// draft, "[paste #1 +12 lines]") or a dialog an extension opened ("→
+// Allow", "↑↓ navigate  enter select  escape/ctrl+c cancel"), another
+// rule, the working line while a turn runs ("⠴ Working..."), and the
+// history, one column in: the prompts (set apart by a background colour
+// only), tool calls ("$ sleep 3; echo slept", its output, "Took 3.1s"),
+// the messages, "Error: 400 …" for a failed request and "Operation
+// aborted" after Esc. Blocks are set apart by two blank lines, paragraphs
+// of a message by one. Above the first prompt sits the header ("pi
+// v0.73.1", the keys, "Pi can explain its own features …"). The pane title
+// is "π - <folder>" and does not change while a turn runs.
+//
+// pi has no permission dialog of its own: a dialog is what an extension
+// asks (ctx.ui.select), and reads as waiting_user_answer. Only positive
+// signs make a screen busy (the working line); text it does not know is
+// neutral. The history is read only back to the newest block, so the cost
+// does not grow with the scrollback.
+package pi
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Reasons reported in handoff.Classification.Reason.
+const (
+	ReasonEmpty      = "empty capture: nothing on the screen"
+	ReasonDialog     = "a dialog waits for a choice ('enter select' under the options)"
+	ReasonBusy       = "the working line (a spinner and 'Working...') sits above the editor: a turn is running"
+	ReasonError      = "an error ('Error: …') is the newest line above the editor"
+	ReasonNoComposer = "no editor between two rules on the screen"
+	ReasonCompleted  = "the editor is ready and the newest block is a reply"
+	ReasonIdle       = "the editor is ready and only the header is above it: no prompt yet"
+)
+
+// Chrome kinds, reported in Signals.Chrome.
+const (
+	ChromeNone     = "none"
+	ChromeComposer = "composer"
+	ChromeDialog   = "dialog"
+)
+
+// Signals are what the classifier found on a screen. Line numbers count
+// from the end of the capture (1 = last line); 0 means not found.
+type Signals struct {
+	LinesScanned int    `json:"lines_scanned"`
+	Chrome       string `json:"chrome"`
+	Composer     string `json:"composer,omitempty"` // the editor's first line (a draft)
+	ComposerLine int    `json:"composer_line"`
+	Dialog       string `json:"dialog,omitempty"` // the highlighted option
+	Busy         string `json:"busy,omitempty"`
+	BusyLine     int    `json:"busy_line"`
+	// Newest is the newest block's last line and NewestLine where it is;
+	// Header: the newest block is the header (no prompt yet).
+	Newest     string `json:"newest,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	Header     bool   `json:"header,omitempty"`
+	// Footer: the footer's context line ("0.0%/128k (auto) … model") is
+	// under the lower rule.
+	Footer bool `json:"footer,omitempty"`
+	// BlockTop is the line of the blank pair above the newest block (0:
+	// the block reaches the top of the capture): where the reading stops.
+	BlockTop int    `json:"block_top"`
+	Error    string `json:"error,omitempty"`
+	Aborted  bool   `json:"aborted,omitempty"`
+}
+
+// Classifier reads pi screens. The zero value is ready to use; it holds no
+// state, so one value may serve many panes concurrently.
+type Classifier struct{}
+
+// New returns a pi classifier.
+func New() *Classifier { return &Classifier{} }
+
+var _ handoff.Classifier = Classifier{}
+
+// Classify reads a raw capture (escape sequences allowed) and the pane
+// title (unused: it does not change while a turn runs) into a status, a
+// reason and the signals behind it.
+func (Classifier) Classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
+	if status == handoff.StatusError {
+		c.Detail = r.sig.Error
+	}
+	return c
+}
+
+// LastMessage returns the last assistant message on the screen; see
+// ExtractLastMessage.
+func (Classifier) LastMessage(capture string) (string, error) { return ExtractLastMessage(capture) }
+
+// reading is one reading of a capture: the chrome, then the newest block.
+type reading struct {
+	sig      Signals
+	ls       screen.Lines
+	nonBlank int
+	block    []screen.Line // the newest block, bottom up
+}
+
+// Markers of pi's screen.
+const (
+	headerEnd   = "Pi can explain its own features"
+	dialogHint  = "enter select"
+	workingText = "Working..."
+	errorPrefix = "Error: "
+	aborted     = "Operation aborted"
+	optionMark  = "→ "
+)
+
+// read walks the capture from its last line up: the footer, the lower
+// rule, the editor or dialog, the upper rule, the working line, then the
+// newest block of the history (up to two blank lines in a row).
+func read(capture string) *reading {
+	r := &reading{}
+	r.sig.Chrome = ChromeNone
+	r.ls.Init(capture)
+	rules := 0
+	var inner []screen.Line // between the two rules, bottom up
+	for {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			break
+		}
+		r.sig.LinesScanned++
+		if ln.T != "" {
+			r.nonBlank++
+		}
+		if ln.Indent == 0 && screen.IsRule(ln.T, 20) {
+			rules++
+			if rules == 2 {
+				break
+			}
+			continue
+		}
+		if rules == 1 {
+			inner = append(inner, ln)
+		}
+		if rules == 0 && strings.Contains(ln.T, "%/") && strings.Contains(ln.T, "k (") {
+			r.sig.Footer = true
+		}
+		// The footer is a few lines; a screen without rules near its
+		// bottom is not pi's chrome.
+		if rules == 0 && r.nonBlank > 6 {
+			break
+		}
+	}
+	if rules < 2 {
+		r.scanRest()
+		return r
+	}
+	r.chrome(inner)
+	r.history()
+	r.errorBlock()
+	return r
+}
+
+// errorBlock reads the newest block as an error when it starts with
+// "Error: " (a long one wraps over several lines): the block, joined.
+func (r *reading) errorBlock() {
+	if len(r.block) == 0 || !strings.HasPrefix(r.block[len(r.block)-1].T, errorPrefix) {
+		return
+	}
+	top := r.block[len(r.block)-1]
+	r.sig.Error = screen.JoinBottomUp(top.T, r.block[:len(r.block)-1], 400)
+}
+
+// scanRest counts what is left (the verdict does not need it): a capture
+// with no chrome is read to its top, for the empty check.
+func (r *reading) scanRest() {
+	for {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			return
+		}
+		r.sig.LinesScanned++
+		if ln.T != "" {
+			r.nonBlank++
+		}
+	}
+}
+
+// chrome reads what sits between the two rules: a dialog (its hint line)
+// or the editor.
+func (r *reading) chrome(inner []screen.Line) {
+	r.sig.Chrome = ChromeComposer
+	for _, ln := range inner {
+		if strings.Contains(ln.T, dialogHint) {
+			r.sig.Chrome = ChromeDialog
+		}
+		if t, ok := strings.CutPrefix(ln.T, optionMark); ok && r.sig.Dialog == "" {
+			r.sig.Dialog = excerpt(t)
+		}
+	}
+	if r.sig.Chrome == ChromeComposer {
+		for i := len(inner) - 1; i >= 0; i-- {
+			if inner[i].T != "" {
+				r.sig.Composer, r.sig.ComposerLine = excerpt(inner[i].T), inner[i].N
+				break
+			}
+		}
+	}
+}
+
+// history reads above the upper rule: the working line, then the newest
+// block (its lines, bottom up, until two blank lines in a row).
+func (r *reading) history() {
+	blanks := 0
+	for {
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			return
+		}
+		r.sig.LinesScanned++
+		if ln.T == "" {
+			if len(r.block) > 0 {
+				blanks++
+				if blanks == 2 {
+					r.sig.BlockTop = ln.N
+					return
+				}
+			}
+			continue
+		}
+		r.nonBlank++
+		if len(r.block) > 0 && blanks == 1 {
+			r.block = append(r.block, screen.Line{}) // a paragraph break
+		}
+		blanks = 0
+		if len(r.block) == 0 && r.sig.BusyLine == 0 && workingLine(ln.T) {
+			r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+			continue
+		}
+		if len(r.block) == 0 {
+			r.sig.Newest, r.sig.NewestLine = excerpt(ln.T), ln.N
+			r.sig.Aborted = ln.T == aborted
+		}
+		if strings.HasPrefix(ln.T, headerEnd) || strings.HasPrefix(ln.T, "pi v") {
+			r.sig.Header = true
+		}
+		r.block = append(r.block, ln)
+	}
+}
+
+// workingLine reports pi's working line: a braille spinner glyph, then
+// "Working...".
+func workingLine(t string) bool {
+	g, size := utf8.DecodeRuneInString(t)
+	return g >= 0x2800 && g <= 0x28FF && strings.HasPrefix(strings.TrimSpace(t[size:]), workingText)
+}
+
+// decide turns the reading into a status.
+func (r *reading) decide() (handoff.Status, string) {
+	switch {
+	case r.nonBlank == 0:
+		return handoff.StatusError, ReasonEmpty
+	case r.sig.Chrome == ChromeDialog:
+		return handoff.StatusWaitingUserAnswer, ReasonDialog
+	case r.sig.Chrome == ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case r.sig.BusyLine != 0:
+		return handoff.StatusProcessing, ReasonBusy
+	case r.sig.Error != "":
+		return handoff.StatusError, ReasonError
+	case r.sig.Header || len(r.block) == 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusCompleted, ReasonCompleted
+}
+
+func excerpt(s string) string { return strings.Clone(screen.Excerpt(s, 160)) }

@@ -1,0 +1,62 @@
+package pi
+
+import (
+	"errors"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+func TestClassifySyntheticScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		capture string
+		status  handoff.Status
+		msg     string // "" : ErrNoAssistantMessage
+	}{
+		{"fresh start", cat(block(header...), chrome(false, "")), handoff.StatusIdle, ""},
+		{"a prompt sent, no byte back", cat(block(header...), block(" Say hello"), chrome(true, "")), handoff.StatusProcessing, ""},
+		{"answered", cat(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false, "")), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
+		{"a draft below an answer", cat(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft")), handoff.StatusCompleted, "Hello."},
+		{"an API error", cat(block(" Fail"), []string{" Error: 400 Request contains an invalid argument", " (fake)."}, chrome(false, "")), handoff.StatusError, ""},
+		{"interrupted", cat(block(" Go"), []string{" A partial answer", "", " Operation aborted"}, chrome(false, "")), handoff.StatusCompleted, "A partial answer"},
+		{"a dialog", cat(block(" Go"), block(" $ echo hi > x"), []string{"", working, "", rule, " Run this command?", "", "   echo hi > x", "", " → Allow", "   Block", "", " ↑↓ navigate  enter select  escape/ctrl+c cancel", rule, footerDir, footerStats}), handoff.StatusWaitingUserAnswer, ""},
+		{"no chrome", "some shell output\n$ \n", handoff.StatusIdle, ""},
+		{"blank", "\n\n\n", handoff.StatusError, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := New().Classify(tc.capture, "π - work")
+			if got.Status != tc.status {
+				t.Fatalf("status %s (%s), want %s\n%s", got.Status, got.Reason, tc.status, tc.capture)
+			}
+			if tc.status == handoff.StatusError && tc.name == "an API error" && got.Detail != "Error: 400 Request contains an invalid argument (fake)." {
+				t.Fatalf("detail %q", got.Detail)
+			}
+			msg, err := ExtractLastMessage(tc.capture)
+			if tc.msg == "" && !errors.Is(err, ErrNoAssistantMessage) {
+				t.Fatalf("message %q, %v; want none", msg, err)
+			}
+			if tc.msg != "" && (err != nil || msg != tc.msg) {
+				t.Fatalf("message %q, %v; want %q", msg, err, tc.msg)
+			}
+		})
+	}
+}
+
+func TestRecognize(t *testing.T) {
+	fresh := cat(block(header...), chrome(false, ""))
+	for _, tc := range []struct {
+		command, title, capture string
+		want                    bool
+	}{
+		{"pi", "", "", true},
+		{"node", "π - work", "", true},
+		{"node", "", fresh, true},
+		{"bash", "bash", "$ ls\n", false},
+		{"node", "", cat([]string{"  > hi"}, []string{rule, "> ", rule}), false},
+	} {
+		if got := Recognize(tc.command, tc.title, tc.capture); got != tc.want {
+			t.Errorf("Recognize(%q, %q, …) = %v, want %v", tc.command, tc.title, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,38 @@
+package pi
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// realDir holds the screens captured from the real pi.
+var realDir = filepath.Join("testdata", "real-"+Version)
+
+// TestRealPiScreens runs the classifier over every screen captured from the
+// real pi, with its pane title, against the status the manifest says it
+// shows: two pane sizes, each with and without colour.
+func TestRealPiScreens(t *testing.T) {
+	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+}
+
+// TestRealPiLastMessage: the fallback text read off the real screens the
+// manifest gives no message for.
+func TestRealPiLastMessage(t *testing.T) {
+	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	prefix := func(p string) func(string, error) bool {
+		return func(msg string, err error) bool {
+			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Operation aborted")
+		}
+	}
+	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: a turn runs"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the note"},
+	})
+}
