@@ -50,6 +50,8 @@ func TestRecognize(t *testing.T) {
 		want                    bool
 	}{
 		{"pi", "", "", true},
+		{"/usr/local/bin/pi", "", "", true},
+		{"pip", "", "", false},
 		{"node", "π - work", "", true},
 		{"node", "", fresh, true},
 		{"bash", "bash", "$ ls\n", false},

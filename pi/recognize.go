@@ -1,13 +1,17 @@
 package pi
 
-import "strings"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // Recognize reports a pane that runs pi: its command is "pi" (the Node
 // process names itself), or its title is pi's ("π - <folder>"), or its
 // chrome is at the bottom: two full-width rules with the footer's context
 // line ("0.0%/128k (auto)") under them.
 func Recognize(command, title, capture string) bool {
-	if strings.EqualFold(strings.TrimSpace(command), "pi") || strings.HasPrefix(title, "π - ") {
+	// The name itself, not a part of it: "pip" and "spin" are not pi.
+	if strings.EqualFold(filepath.Base(strings.TrimSpace(command)), "pi") || strings.HasPrefix(title, "π - ") {
 		return true
 	}
 	r := read(capture)

@@ -19,6 +19,7 @@ var realScreens = map[string]string{
 	"gemini":   "../gemini/testdata/real-0.61.0",
 	"qwen":     "../qwen/testdata/real-0.24.4",
 	"opencode": "../opencode/testdata/real-1.18.33",
+	"pi":       "../pi/testdata/real-0.73.1",
 }
 
 // Every real screen, with its title and "node" as the pane's command (what
