@@ -30,6 +30,15 @@ func TestSharedCarriesLooksAndGetsNoOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	panes := []string{priv.Pane, strings.TrimSpace(out)}
+	// A pane just split has printed nothing yet on a loaded machine: wait
+	// (over a tmux process) until both print, so the looks below have
+	// something to carry.
+	for _, p := range panes {
+		waitFor(t, "pane "+p+" to print", func() bool {
+			s, err := priv.Run(ctx, nil, "capture-pane", "-p", "-t", p)
+			return err == nil && strings.Contains(s, "line ")
+		})
+	}
 	var fell []error
 	var mu sync.Mutex
 	sh := tmuxdriver.StartShared(ctx, priv.Server, "", func(err error) { mu.Lock(); fell = append(fell, err); mu.Unlock() })
