@@ -233,11 +233,37 @@ func (r *reading) history() {
 	if !text {
 		r.message = nil
 	}
+	if !text && len(box) > 0 && !r.boxAbove() {
+		// The box is the turn's prompt (a turn just begun, or one
+		// interrupted before any reply): no error.
+		return
+	}
 	if !text && len(box) > 0 {
 		for i, j := 0, len(box)-1; i < j; i, j = i+1, j-1 {
 			box[i], box[j] = box[j], box[i]
 		}
 		r.sig.Error = strings.Clone(strings.Join(box, " "))
+	}
+}
+
+// boxAbove reports whether another box (the turn's prompt, a tool) sits
+// above the box right over a footer without a duration, before the
+// previous turn (its footer or its message) or the top: only then is that
+// box an error. Told apart by colour on the screen (the prompt's bar is
+// blue, an error's red), which a plain capture lacks. StopLine moves to
+// where it decided; 0 when it reached the top undecided.
+func (r *reading) boxAbove() bool {
+	for {
+		ln, ok := r.prev()
+		if !ok {
+			r.sig.StopLine = 0
+			return false
+		}
+		if ln.T == "" || ln.T == "┃" {
+			continue
+		}
+		r.sig.StopLine = ln.N
+		return strings.HasPrefix(ln.T, "┃")
 	}
 }
 

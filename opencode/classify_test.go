@@ -1,0 +1,31 @@
+package opencode
+
+import (
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// A box right above a footer without a duration is an error only when
+// another box (the turn's prompt, a tool) sits above it: alone, it is the
+// prompt of a turn just begun (the hint line not drawn yet) or of one
+// interrupted before any reply. A plain capture has no colour to tell.
+func TestAPromptBoxAboveAnOpenFooterIsNoError(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		capture string
+		want    handoff.Status
+	}{
+		{"a turn just begun, first on the screen", cat(promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
+		{"a turn just begun below an earlier one", cat(promptLines("hi"), ls("     Hello", "", footer(true)), promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
+		{"the API error below its prompt", cat(promptLines("Review the code."), ls("  ┃", "  ┃  Request contains an invalid argument (fake).", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
+		{"an error after a tool", cat(promptLines("Run it."), ls("  ┃  $ ls", "  ┃  a.go", "  ┃", ""), ls("  ┃", "  ┃  Request failed.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := New().Classify(tc.capture, session)
+			if got.Status != tc.want {
+				t.Fatalf("%s (%s, detail %q), want %s\n%s", got.Status, got.Reason, got.Detail, tc.want, tc.capture)
+			}
+		})
+	}
+}
