@@ -1,0 +1,46 @@
+package codex
+
+import (
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Codex 0.169's composer, tried on the real CLI with pasted text:
+//   - '!' as the message's first character switches it to shell mode (the
+//     prompt becomes "!", "Shell mode" shows at the right under it), and
+//     Enter runs the message as a shell command: the model is never asked.
+//     After a leading blank or line break it stays a message.
+//   - '/' first makes the message a slash command when submitted ("/new",
+//     "/quit"); the paste itself opens no menu.
+//   - '@', '#', '$' and '?' first stay plain text when pasted.
+//   - Ctrl-C empties a composer that holds text and leaves shell mode (on
+//     an empty one it would offer to quit, so it is pressed only after a
+//     paste).
+var messageBox = screen.Composer{
+	Leaders: "!/",
+	Lead:    handoff.PromptLead,
+	Clear:   []string{"C-c"},
+	Read:    composerMode,
+}
+
+// Inert is the text to paste for a plain message (handoff.Composer).
+func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
+
+// Mode reads the composer after a paste: "" for a plain message.
+func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
+
+// ClearKeys empty the composer and leave shell mode.
+func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
+
+// composerMode finds shell mode by its mark at the right of the footer: a
+// line that is only "Shell mode" after a wide gap.
+func composerMode(capture string) string {
+	for _, ln := range screen.Bottom(capture, 6) {
+		if ln.T == "Shell mode" || strings.HasSuffix(ln.Text, "          Shell mode") {
+			return "shell mode ('!': Enter would run the message as a shell command)"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,41 @@
+package gemini
+
+import (
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Gemini CLI 0.61.0's composer, tried on the real CLI:
+//   - A pasted '!' stays text; a typed '!' on the empty composer switches
+//     it to shell mode ("shell mode enabled (esc to disable)" above it,
+//     the prompt "!"), where Enter runs the message in a shell. A composer
+//     left in shell mode takes a paste as a command too.
+//   - '/' and '?' first make the message a command when it is submitted;
+//     the CLI trims the message before it looks, so leading blanks are no
+//     guard.
+//   - '@path' anywhere includes that file's content in what the model
+//     reads (the text itself is kept).
+//   - Esc leaves shell mode; two more empty the composer.
+var messageBox = screen.Composer{
+	Leaders: "!/?",
+	Lead:    handoff.PromptLead,
+	Clear:   []string{"Escape", "Escape", "Escape"},
+	Read:    composerMode,
+}
+
+// Inert is the text to paste for a plain message (handoff.Composer).
+func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
+
+// Mode reads the composer after a paste: "" for a plain message.
+func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
+
+// ClearKeys leave shell mode and empty the composer.
+func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
+
+// composerMode finds shell mode by the line that says so near the bottom.
+func composerMode(capture string) string {
+	if screen.BottomHas(capture, 12, "shell mode enabled") {
+		return "shell mode ('!': Enter would run the message as a shell command)"
+	}
+	return ""
+}
