@@ -211,6 +211,9 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	case strings.TrimSpace(b.Prompt) == "":
 		return nil, bad("prompt", "missing or blank")
 	}
+	if err := handoff.CheckPrompt(b.Prompt); err != nil {
+		return nil, bad("prompt", "%v", err)
+	}
 	if _, _, err := handoff.ResolveRole(b.Role); err != nil {
 		return nil, bad("role", "%v", err)
 	}

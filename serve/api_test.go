@@ -84,6 +84,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 		{"role", `{"target":"%1","role":"a/b","workdir":"/tmp/w","prompt":"hi"}`},
 		{"workdir", `{"target":"%1","role":"analyst","workdir":"proj","prompt":"hi"}`},
 		{"prompt", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"  "}`},
+		{"prompt", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"a\u001b[201~!touch x"}`},
 		{"provider", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","provider":"nope"}`},
 		{"socket_path", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","socket":"a","socket_path":"/b"}`},
 		{"colour", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","colour":"blue"}`},

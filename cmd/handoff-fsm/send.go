@@ -247,6 +247,9 @@ func readPrompt(args []string, prompt, file string, stdin io.Reader) (string, er
 	if strings.TrimSpace(text) == "" {
 		return "", errors.New("the prompt is empty")
 	}
+	if err := handoff.CheckPrompt(text); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 
