@@ -58,7 +58,7 @@ func registry() []Info {
 	return []Info{
 		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
 		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, gemini.EnterDelay, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
 		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
 		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Recognize},
 		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
