@@ -36,6 +36,9 @@ type Info struct {
 	Name string `json:"name"`
 	// CLI is the agent CLI: its npm package.
 	CLI string `json:"cli"`
+	// Command is the CLI's executable, as its package installs it: what a
+	// team file runs when an agent names no command.
+	Command string `json:"command"`
 	// Version is the CLI version its real screens and end-to-end tests are
 	// proven on.
 	Version string `json:"version"`
@@ -56,12 +59,12 @@ type Info struct {
 // can change the list for everyone.
 func registry() []Info {
 	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
-		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, gemini.EnterDelay, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
-		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
-		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Recognize},
-		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
+		{"claude", claude.CLI, "claude", claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
+		{"codex", codex.CLI, "codex", codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
+		{"gemini", gemini.CLI, "gemini", gemini.Version, gemini.Hook, gemini.EnterDelay, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
+		{"opencode", opencode.CLI, "opencode", opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
+		{"pi", pi.CLI, "pi", pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Recognize},
+		{"qwen", qwen.CLI, "qwen", qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
 	}
 }
 
@@ -93,6 +96,20 @@ func Lookup(name string) (handoff.Classifier, error) {
 		}
 	}
 	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
+}
+
+// Command is the named provider's CLI executable ("codex", "claude", …),
+// "" for an unknown name.
+func Command(name string) string {
+	if name == "" {
+		name = Default
+	}
+	for _, p := range registry() {
+		if p.Name == name {
+			return p.Command
+		}
+	}
+	return ""
 }
 
 // EnterDelay is the pause the named provider's CLI needs between a paste
