@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 )
@@ -24,7 +25,8 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	echo := fs.Bool("echo", false, "write exactly what the user asked into the response file")
 	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
 	model := fs.String("model", "sim-model", "model name on the status line")
-	answer := fs.String("answer", "", "write this text to the response file instead of a generated answer")
+	var answers stringsFlag
+	fs.Var(&answers, "answer", "write this text to the response file instead of a generated answer; repeated, the n-th prompt gets the n-th and the last is repeated")
 	jitter := durationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
 	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
 	redraw := durationVar(fs, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
@@ -44,7 +46,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	agent, err := simagent.New(simagent.Options{
 		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
-		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answer: *answer,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answers: answers,
 		Redraw: redraw.d, WorkUntil: *workUntil,
 	})
 	if err != nil {
@@ -56,4 +58,14 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitFailure
 	}
 	return exitOK
+}
+
+// stringsFlag collects a repeated flag's values.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string { return strings.Join(*f, ", ") }
+
+func (f *stringsFlag) Set(s string) error {
+	*f = append(*f, s)
+	return nil
 }

@@ -103,6 +103,10 @@ type Options struct {
 	// Answer, when set, is what the agent writes to the response file
 	// (instead of its generated answer, or the echo).
 	Answer string
+	// Answers, when set, are what the agent writes to the response file on
+	// its first, second, … prompt; the last is repeated after that. It
+	// takes precedence over Answer (tests of a review that sends work back).
+	Answers []string
 	// WorkJitter adds a random extra of up to this much to each turn's
 	// work, so a benchmark's turns do not all end at the same point of the
 	// poll interval.
@@ -171,6 +175,8 @@ type Agent struct {
 	// approved receives the user's y or Enter at an approval menu.
 	approved   chan struct{}
 	rows, cols int
+	// turns counts the prompts taken (Answers).
+	turns int
 }
 
 // New returns an agent for o (defaults filled in).
@@ -400,7 +406,12 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		}
 	}
 
-	plan := Plan(a.o, prompt)
+	o := a.o
+	if len(o.Answers) > 0 {
+		o.Answer = o.Answers[min(a.turns, len(o.Answers)-1)]
+	}
+	a.turns++
+	plan := Plan(o, prompt)
 	if plan.Heredoc != "" && a.o.Scenario == ScenarioAsks {
 		a.update(func(s *Screen) {
 			s.Indicator = ""
