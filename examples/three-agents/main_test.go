@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -77,7 +78,7 @@ func roles(t *testing.T, journal string) []string {
 	}
 	var out []string
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var s step
+		var s loop.Step
 		if err := json.Unmarshal([]byte(line), &s); err != nil {
 			t.Fatal(err)
 		}
@@ -106,8 +107,8 @@ func TestTheLoopRunsEveryRoleAndSendsWorkBack(t *testing.T) {
 	}
 	// The programmer (an echo) was given the analysis, which carries the
 	// task and the review that sent it back.
-	j, _ := openJournal(journal)
-	prog := j.steps[4].Response
+	steps, _ := loop.ReadJournal(journal)
+	prog := steps[4].Response
 	if !strings.Contains(prog, "Add a --verbose flag") || !strings.Contains(prog, "CHANGES REQUESTED: say more") {
 		t.Errorf("the programmer's prompt did not carry the revised analysis:\n%s", prog)
 	}
@@ -150,8 +151,8 @@ func TestTheLoopContinuesAfterAnInterruption(t *testing.T) {
 	}
 	// The programmer's prompt was pasted once: its answer (an echo of what
 	// it was asked) is the first prompt, not two.
-	j, _ := openJournal(journal)
-	if n := strings.Count(j.steps[2].Response, "Implement this plan"); n != 1 {
+	steps, _ := loop.ReadJournal(journal)
+	if n := strings.Count(steps[2].Response, "Implement this plan"); n != 1 {
 		t.Errorf("the programmer was asked %d times", n)
 	}
 }

@@ -1,0 +1,190 @@
+package loop
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+)
+
+// Step is one finished dispatch in the run journal.
+type Step struct {
+	N        int    `json:"n"`
+	Role     string `json:"role"`
+	Source   string `json:"source"`
+	Response string `json:"response"`
+	// Archived is where the answer was moved to (the run's archive).
+	Archived string `json:"archived,omitempty"`
+	// Verdict is a review's: Approved or ChangesRequested.
+	Verdict string        `json:"verdict,omitempty"`
+	At      time.Time     `json:"at"`
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
+}
+
+// Outcome says how the step ended: "done (file)", or a review's verdict.
+func (s Step) Outcome() string {
+	out := "done (" + s.Source + ")"
+	if s.Verdict != "" {
+		out += ": " + s.Verdict
+	}
+	return out
+}
+
+// The journal's files, in its folder.
+const (
+	stepsFile    = "steps.jsonl"   // one finished step per line
+	inFlightFile = "inflight.json" // the waiting dispatch, a dispatchstate.State whose ID is its step
+	runFile      = "run.json"      // the task and whether the run finished
+)
+
+// runInfo is run.json.
+type runInfo struct {
+	Task     string     `json:"task"`
+	Started  time.Time  `json:"started"`
+	Finished *time.Time `json:"finished,omitempty"`
+}
+
+// journal is the run's memory.
+type journal struct {
+	dir   string
+	info  runInfo
+	steps []Step
+}
+
+// openJournal opens the journal in dir for task. A journal of another task,
+// or of a run that finished, is moved aside (dir-<stamp>, nothing removed)
+// and a new one started.
+func openJournal(dir, task string, log io.Writer) (*journal, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	var info runInfo
+	b, err := os.ReadFile(filepath.Join(dir, runFile))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(b, &info); err != nil {
+			return nil, fmt.Errorf("journal %s: %w", filepath.Join(dir, runFile), err)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	steps, err := ReadJournal(dir)
+	if err != nil {
+		return nil, err
+	}
+	old := info.Task != "" && (info.Task != task || info.Finished != nil) || info.Task == "" && len(steps) > 0
+	if old {
+		aside := dir + "-" + time.Now().UTC().Format("20060102-150405.000")
+		if err := os.Rename(dir, aside); err != nil {
+			return nil, fmt.Errorf("journal: move the earlier run aside: %w", err)
+		}
+		fmt.Fprintf(log, "journal: the earlier run (another task, or finished) is kept in %s\n", aside)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		info, steps = runInfo{}, nil
+	} else if len(steps) > 0 {
+		fmt.Fprintf(log, "journal: going on with the run in %s (%d steps done)\n", dir, len(steps))
+	}
+	j := &journal{dir: dir, info: info, steps: steps}
+	if info.Task == "" {
+		j.info = runInfo{Task: task, Started: time.Now().UTC()}
+		if err := j.writeInfo(); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
+}
+
+func (j *journal) writeInfo() error {
+	b, err := json.MarshalIndent(j.info, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(j.dir, runFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(j.dir, runFile)); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// close marks the run finished: the next run starts a new journal.
+func (j *journal) close() error {
+	now := time.Now().UTC()
+	j.info.Finished = &now
+	return j.writeInfo()
+}
+
+// ReadJournal returns the finished steps of the journal in dir (none when
+// it has none).
+func ReadJournal(dir string) ([]Step, error) {
+	f, err := os.Open(filepath.Join(dir, stepsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	defer f.Close()
+	var steps []Step
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		var s Step
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			return nil, fmt.Errorf("journal %s line %d: %w", f.Name(), line, err)
+		}
+		steps = append(steps, s)
+	}
+	return steps, sc.Err()
+}
+
+func (j *journal) done(n int) (Step, bool) {
+	if n <= len(j.steps) {
+		return j.steps[n-1], true
+	}
+	return Step{}, false
+}
+
+func (j *journal) inFlightPath() string { return filepath.Join(j.dir, inFlightFile) }
+
+// inFlight is the dispatch of step n that was waiting when the run stopped.
+func (j *journal) inFlight(n int, role string) (*dispatchstate.State, bool) {
+	st, err := dispatchstate.Read(j.inFlightPath())
+	if err != nil || st.ID != strconv.Itoa(n) || st.Role != role || st.Next() != dispatchstate.Resume {
+		return nil, false
+	}
+	return st, true
+}
+
+// finish appends a finished step and forgets the in-flight checkpoint.
+func (j *journal) finish(s Step) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(j.dir, stepsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	_, werr := f.Write(append(b, '\n'))
+	serr := f.Sync()
+	if err := errors.Join(werr, serr, f.Close()); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	j.steps = append(j.steps, s)
+	if err := os.Remove(j.inFlightPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
