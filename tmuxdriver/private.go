@@ -146,3 +146,33 @@ func (p *Private) Close(ctx context.Context) error {
 	}
 	return err
 }
+
+// EndSession ends the processes of every live pane of session on s (their
+// process groups and what they started, SIGTERM then SIGKILL, as Close
+// does), then kills the session. It returns the pane processes it ended. A
+// session or server already gone is not an error. Nothing else on the
+// server is touched.
+func EndSession(ctx context.Context, s Server, session string) ([]int, error) {
+	out, err := s.Run(ctx, nil, "list-panes", "-s", "-t", "="+session, "-F", "#{pane_dead} #{pane_pid}")
+	if errors.Is(err, ErrServerNotRunning) || errors.Is(err, ErrTargetNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var panes []int
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		dead, pid, _ := strings.Cut(line, " ")
+		if n, err := strconv.Atoi(pid); err == nil && dead == "0" {
+			panes = append(panes, n)
+		}
+	}
+	if left := endProcesses(panes); len(left) > 0 {
+		err = fmt.Errorf("tmux session %s on the %s: processes %v still run after SIGKILL", session, s, left)
+	}
+	_, kerr := s.Run(ctx, nil, "kill-session", "-t", "="+session)
+	if errors.Is(kerr, ErrServerNotRunning) || errors.Is(kerr, ErrTargetNotFound) {
+		kerr = nil
+	}
+	return panes, errors.Join(err, kerr)
+}
