@@ -135,6 +135,21 @@ func ForCommand(command string) string {
 	return Default
 }
 
+// Recognizes reports whether the named provider recognises a pane as its
+// CLI's, from its foreground command, title and screen (what Detect asks
+// each provider). An unknown name recognises nothing.
+func Recognizes(name, command, title, capture string) bool {
+	if name == "" {
+		name = Default
+	}
+	for _, p := range registry() {
+		if p.Name == name {
+			return p.recognize(command, title, capture)
+		}
+	}
+	return false
+}
+
 // Auto is the provider name that asks Detect to pick the provider from the
 // pane itself.
 const Auto = "auto"

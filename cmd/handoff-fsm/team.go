@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/team"
+)
+
+// demoAgentArgs are the simulated agents' timings under up --demo: quick
+// turns (the startup race kept), so a demo run of the loop takes seconds.
+var demoAgentArgs = []string{"--startup", "500ms", "--work", "1s", "--stream", "300ms"}
+
+// teamFileFlag adds -f FILE to a team command.
+func teamFileFlag(fs *flag.FlagSet) *string {
+	f := fs.String("file", "", "the team file (default ./"+team.DefaultFile+"; without one, the spec's five roles, each a Codex agent, working in the current folder)")
+	fs.StringVar(f, "f", "", "short for --file")
+	return f
+}
+
+// loadTeam reads the team file given, or ./handoff-team.toml, or falls back
+// to the default team.
+func loadTeam(path string) (*team.Team, error) {
+	if path != "" {
+		return team.Load(path)
+	}
+	if _, err := os.Stat(team.DefaultFile); err == nil {
+		return team.Load(team.DefaultFile)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return team.Default(wd)
+}
+
+func teamUsage(cmd, synopsis, text string) string {
+	return "usage: handoff-fsm " + cmd + " " + synopsis + "\n\n" + text + "\n\nThe team file (TOML) is described in the README, \"Bring up a team\".\n\nflags:\n"
+}
+
+// runUp starts the team's agents in tmux and waits until each is ready.
+func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("up", teamUsage("up", "[-f FILE] [--demo]",
+		"Starts each agent of the team in a window of its own in the team's tmux session (socket and\n"+
+			"session from the file), waits until each shows a ready composer, and prints role, pane,\n"+
+			"provider and CLI version. Agents already running are left alone; one whose process died is\n"+
+			"restarted. An agent that cannot get ready is named with what its pane shows (exit 1).\n"+
+			"--demo runs the built-in simulated agent in place of each CLI: no agent CLI needed."), stderr)
+	file := teamFileFlag(fs)
+	demo := fs.Bool("demo", false, "run the built-in simulated agent (Codex's screens) in place of each agent's CLI")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	t, err := loadTeam(*file)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
+		return exitUsage
+	}
+	o := team.UpOptions{Demo: *demo, DemoArgs: demoAgentArgs}
+	if *demo {
+		if o.Exe, err = os.Executable(); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm up: cannot find this program to run the simulated agents: %v\n", err)
+			return exitFailure
+		}
+	}
+	for _, a := range t.Agents {
+		if err := os.MkdirAll(a.Workdir, 0o755); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm up: agent %s: %v\n", a.Role, err)
+			return exitFailure
+		}
+	}
+	fmt.Fprintf(stderr, "up: team of %d on tmux -L %s, session %s, work folder %s\n", len(t.Agents), t.Socket, t.Session, t.Workdir)
+	members, err := team.Up(ctx, t, o)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS")
+	for _, m := range members {
+		if m.Pane == "" {
+			continue
+		}
+		prov := m.Provider
+		if m.Demo {
+			prov = "codex (simulated)"
+		}
+		ver := m.Version
+		if ver == "" {
+			ver = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status)
+	}
+	tw.Flush()
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "up: ready; watch them: tmux -L %s attach -t %s\n", t.Socket, t.Session)
+	return exitOK
+}
+
+// runDown ends the team's agents and its session.
+func runDown(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("down", teamUsage("down", "[-f FILE]",
+		"Ends every agent of the team (each pane's process group and what it started, SIGTERM then\n"+
+			"SIGKILL), then the team's tmux session, and its server when nothing else runs there.\n"+
+			"Nothing the agents wrote is removed."), stderr)
+	file := teamFileFlag(fs)
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	t, err := loadTeam(*file)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm down: %v\n", err)
+		return exitUsage
+	}
+	members, err := team.Down(context.WithoutCancel(ctx), t)
+	for _, m := range members {
+		fmt.Fprintf(stdout, "%s\t%s\tended\n", m.Role, m.Pane)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm down: %v\n", err)
+		return exitFailure
+	}
+	if len(members) == 0 {
+		fmt.Fprintf(stderr, "down: no agent of the team runs (tmux -L %s, session %s)\n", t.Socket, t.Session)
+	}
+	return exitOK
+}
+
+// runTeamLoop runs the specification's loop on the team.
+func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", teamUsage("run", "[-f FILE] --task TEXT [--rounds N] [flags]",
+		"Runs the specification's loop on the team brought up with `handoff-fsm up`: analyst →\n"+
+			"analyst_review → programmer → programmer_review → tester, each answer fed into the next\n"+
+			"prompt; a review that does not start with APPROVED sends the work back, up to --rounds\n"+
+			"reviews. Progress on stderr, a summary at the end, the tester's report on stdout.\n"+
+			"It keeps a run journal (<workdir>/.tmp/handoff-run): run it again with the same task after\n"+
+			"Ctrl-C or a crash and it goes on where it stopped, sending no prompt twice."), stderr)
+	file := teamFileFlag(fs)
+	task := fs.String("task", "", "what to build (required)")
+	taskFile := fs.String("task-file", "", "read the task from this file")
+	rounds := fs.Int("rounds", loop.DefaultRounds, "reviews per stage: a review that asks for changes sends the work back, up to this many reviews")
+	journal := fs.String("journal", "", "the run journal's folder (default <workdir>/.tmp/handoff-run)")
+	def := handoff.DefaultConfig()
+	cf := addConfigFlags(fs, def, "")
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
+	}
+	if *taskFile != "" {
+		b, err := os.ReadFile(*taskFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm run: --task-file: %v\n", err)
+			return exitUsage
+		}
+		*task = string(b)
+	}
+	if strings.TrimSpace(*task) == "" {
+		fmt.Fprintln(stderr, "handoff-fsm run: --task (or --task-file) is required")
+		return exitUsage
+	}
+	if *rounds < 1 {
+		fmt.Fprintln(stderr, "handoff-fsm run: --rounds must be 1 or more")
+		return exitUsage
+	}
+	if err := handoff.CheckPrompt(*task); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: --task: %v\n", err)
+		return exitUsage
+	}
+	cfg := cf.config(def)
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		return exitUsage
+	}
+	t, err := loadTeam(*file)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		return exitUsage
+	}
+	found, err := team.Find(ctx, t)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		return exitFailure
+	}
+	agents := map[string]loop.Agent{}
+	var missing []string
+	for _, r := range loop.Roles {
+		m, ok := found[r]
+		switch {
+		case !ok:
+			if _, inTeam := t.Agent(r); !inTeam {
+				fmt.Fprintf(stderr, "handoff-fsm run: the team has no %s (the loop needs %s)\n", r, strings.Join(loop.Roles, ", "))
+				return exitUsage
+			}
+			missing = append(missing, r+" (not started)")
+		case m.Dead:
+			missing = append(missing, r+" (its process exited)")
+		default:
+			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir}
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm run: agents not running: %s; start them with handoff-fsm up\n", strings.Join(missing, ", "))
+		return exitFailure
+	}
+	if *journal == "" {
+		*journal = filepath.Join(t.Workdir, ".tmp", "handoff-run")
+	}
+	began := time.Now()
+	res, err := loop.Run(ctx, loop.Options{Task: *task, Rounds: *rounds, Agents: agents, Workdir: t.Workdir, Config: cfg,
+		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+	if res != nil && len(res.Steps) > 0 {
+		fmt.Fprintf(stderr, "summary (%s, journal %s):\n", time.Since(began).Round(100*time.Millisecond), *journal)
+		res.Summary(stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "handoff-fsm run: interrupted; run the same command again to go on where it stopped")
+		}
+		if o, ok := handoff.FailureOf(err); ok && ctx.Err() == nil {
+			return o.Exit // the step's ending, as send's
+		}
+		return exitFailure
+	}
+	fmt.Fprint(stdout, res.Report)
+	if !strings.HasSuffix(res.Report, "\n") {
+		fmt.Fprintln(stdout)
+	}
+	return exitOK
+}
+
+// providerOf is the provider reading an agent's pane: a simulated agent
+// draws Codex's screens whatever the file says.
+func providerOf(m team.Member) string {
+	if m.Demo {
+		return "codex"
+	}
+	return m.Provider
+}

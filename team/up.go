@@ -1,0 +1,473 @@
+package team
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/version"
+)
+
+// roleOption is the tmux window option that marks an agent's window with
+// its role, so a later up, run or down finds it whatever the window is
+// called now.
+const roleOption = "@handoff_role"
+
+// demoOption marks the window of a simulated agent (up --demo): Codex's
+// screens whatever the file's provider.
+const demoOption = "@handoff_demo"
+
+// Member is one agent of a team as it runs in tmux.
+type Member struct {
+	Agent
+	// Pane is the agent's tmux pane id (%N).
+	Pane string
+	// PID is the pane's process.
+	PID int
+	// Dead: the agent's process has exited; its pane is kept (tmux's
+	// remain-on-exit) so its last screen can be read.
+	Dead bool
+	// Demo: the pane runs the simulated agent (up --demo).
+	Demo bool
+	// State is what up did: "started", "restarted" (its pane had died),
+	// "running" (left alone).
+	State string
+	// Status is what its provider read on its screen last.
+	Status handoff.Status
+	// Version is the CLI's version (the first line of `command
+	// --version`), "" when it gave none.
+	Version string
+}
+
+// Server is the team's tmux server.
+func (t *Team) Server() tmuxdriver.Server { return tmuxdriver.Server{Socket: t.Socket} }
+
+// UpOptions say how to start a team.
+type UpOptions struct {
+	// Demo starts the simulated agent (Exe's sim-agent, Codex's screens)
+	// in place of each agent's CLI.
+	Demo bool
+	// Exe is the handoff-fsm executable that runs sim-agent (Demo).
+	Exe string
+	// DemoArgs are extra sim-agent arguments (timings) for every agent.
+	DemoArgs []string
+	// Poll is how often a starting agent is looked at (200 ms if zero).
+	Poll time.Duration
+}
+
+// NotReadyError says which agents could not get ready, and why.
+type NotReadyError struct {
+	Agents []NotReady
+}
+
+// NotReady is one agent that could not get ready.
+type NotReady struct {
+	Role, Pane string
+	// Reason: what went wrong (exited, timed out showing …).
+	Reason string
+	// Screen is what its pane showed last.
+	Screen string
+}
+
+func (e *NotReadyError) Error() string {
+	var b strings.Builder
+	for i, a := range e.Agents {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "agent %s (pane %s) is not ready: %s", a.Role, a.Pane, a.Reason)
+		if s := nonBlank(a.Screen); s != "" {
+			b.WriteString("; its pane shows:\n" + indent(lastLines(s, 15)))
+		} else {
+			b.WriteString("; its pane shows nothing")
+		}
+	}
+	return b.String()
+}
+
+// Find lists the team's agents that have a window in its session, by role.
+// No server or session is no agents, not an error.
+func Find(ctx context.Context, t *Team) (map[string]Member, error) {
+	out, err := t.Server().Run(ctx, nil, "list-panes", "-s", "-t", "="+t.Session, "-F",
+		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}")
+	if errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) {
+		return map[string]Member{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]Member{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 5 || f[0] == "" {
+			continue
+		}
+		a, ok := t.Agent(f[0])
+		if !ok {
+			continue
+		}
+		pid, _ := strconv.Atoi(f[2])
+		found[f[0]] = Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1"}
+	}
+	return found, nil
+}
+
+// Up starts every agent of t that does not run: each in a window of its
+// own in the team's session (the server and session are made when
+// missing), an agent whose process died is restarted in its pane, and a
+// running one is left alone. It waits until each started agent shows a
+// ready composer (its provider reads idle or completed twice in a row),
+// within t.ReadyTimeout, and returns every agent in the team's order. An
+// agent that exits or shows anything else until then makes the error a
+// *NotReadyError naming it with what its pane shows; the others are left
+// running.
+func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
+	if o.Poll <= 0 {
+		o.Poll = 200 * time.Millisecond
+	}
+	if o.Demo && o.Exe == "" {
+		return nil, errors.New("team: the demo needs the handoff-fsm executable (UpOptions.Exe)")
+	}
+	srv := t.Server()
+	if _, err := srv.CheckVersion(ctx); err != nil {
+		return nil, err
+	}
+	found, err := Find(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	members := make([]Member, len(t.Agents))
+	var started []int
+	for i, a := range t.Agents {
+		m, ok := found[a.Role]
+		m.Agent = a
+		if !ok || m.Dead {
+			m.Demo = o.Demo
+		}
+		cmd := command(a, o)
+		switch {
+		case ok && !m.Dead:
+			m.State = "running"
+		case ok:
+			// respawn-pane keeps the pane and its window; -k is not
+			// needed for a dead pane.
+			if _, err := srv.Run(ctx, nil, "respawn-pane", "-t", m.Pane, "-c", a.Workdir, cmd); err != nil {
+				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			}
+			if err := mark(ctx, srv, m.Pane, a.Role, o.Demo); err != nil {
+				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			}
+			m.State, m.Dead = "restarted", false
+			started = append(started, i)
+		default:
+			pane, err := start(ctx, t, a, cmd, o.Demo)
+			if err != nil {
+				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
+			}
+			m.Pane, m.State = pane, "started"
+			started = append(started, i)
+		}
+		members[i] = m
+	}
+	// Each agent's pid (a restarted pane has a new one) and readiness.
+	if now, err := Find(ctx, t); err == nil {
+		for i := range members {
+			if m, ok := now[members[i].Role]; ok && m.Pane == members[i].Pane {
+				members[i].PID = m.PID
+			}
+		}
+	}
+	var (
+		mu       sync.Mutex
+		notReady []NotReady
+		wg       sync.WaitGroup
+	)
+	for i := range members {
+		wg.Add(1)
+		go func(m *Member, wait bool) {
+			defer wg.Done()
+			m.Version = cliVersion(ctx, m.Agent, m.Demo)
+			status, nr := ready(ctx, t, m, o.Poll, wait)
+			m.Status = status
+			if nr != nil {
+				m.State += ", not ready"
+				mu.Lock()
+				notReady = append(notReady, *nr)
+				mu.Unlock()
+			}
+		}(&members[i], slices.Contains(started, i))
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return members, ctx.Err()
+	}
+	if len(notReady) > 0 {
+		order := t.Roles()
+		sort.Slice(notReady, func(i, j int) bool {
+			return slices.Index(order, notReady[i].Role) < slices.Index(order, notReady[j].Role)
+		})
+		return members, &NotReadyError{Agents: notReady}
+	}
+	return members, nil
+}
+
+// start makes the agent's window (and the session, when missing) and
+// returns its pane id.
+func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool) (string, error) {
+	srv := t.Server()
+	var args []string
+	if _, err := srv.Run(ctx, nil, "has-session", "-t", "="+t.Session); err != nil {
+		if !errors.Is(err, tmuxdriver.ErrServerNotRunning) && !errors.Is(err, tmuxdriver.ErrTargetNotFound) &&
+			!strings.Contains(err.Error(), "can't find session") {
+			return "", err
+		}
+		// A new session. remain-on-exit, set on the server (the team's
+		// own) before the first agent starts, keeps a pane whose agent
+		// exited, so its last screen can be read.
+		args = []string{"start-server", ";", "set-option", "-g", "-w", "remain-on-exit", "on", ";",
+			"new-session", "-d", "-P", "-F", "#{pane_id}", "-s", t.Session, "-n", a.Role,
+			"-x", strconv.Itoa(t.Width), "-y", strconv.Itoa(t.Height), "-c", a.Workdir, cmd}
+	} else {
+		args = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + t.Session + ":", "-n", a.Role, "-c", a.Workdir, cmd}
+	}
+	// Starting the server is the slowest call there is.
+	starter := srv
+	starter.Timeout = 30 * time.Second
+	out, err := starter.Run(ctx, nil, args...)
+	if err != nil {
+		return "", err
+	}
+	pane := strings.TrimSpace(out)
+	if !strings.HasPrefix(pane, "%") {
+		return "", fmt.Errorf("tmux said %q, want a pane id", out)
+	}
+	return pane, mark(ctx, srv, pane, a.Role, demo)
+}
+
+// mark sets the options of an agent's window: its role, whether it runs
+// the simulated agent, and remain-on-exit.
+func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bool) error {
+	d := "0"
+	if demo {
+		d = "1"
+	}
+	_, err := srv.Run(ctx, nil, "set-option", "-w", "-t", pane, "remain-on-exit", "on", ";",
+		"set-option", "-w", "-t", pane, roleOption, role, ";", "set-option", "-w", "-t", pane, demoOption, d)
+	return err
+}
+
+// command is the shell command an agent's pane runs: its CLI (or the
+// simulated agent) with its arguments and environment, exec'ed so the
+// pane's process is the agent.
+func command(a Agent, o UpOptions) string {
+	argv := append([]string{a.Command}, a.Args...)
+	if o.Demo {
+		argv = append([]string{o.Exe, "sim-agent", "--cwd", a.Workdir}, o.DemoArgs...)
+		answers := a.DemoAnswers
+		if len(answers) == 0 && strings.HasSuffix(a.Role, "review") {
+			answers = []string{"APPROVED (simulated review of the " + strings.TrimSuffix(strings.TrimSuffix(a.Role, "review"), "_") + "'s work)"}
+		}
+		for _, s := range answers {
+			argv = append(argv, "--answer", s)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("exec")
+	if len(a.Env) > 0 && !o.Demo {
+		b.WriteString(" env")
+		keys := make([]string, 0, len(a.Env))
+		for k := range a.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			b.WriteString(" " + handoff.ShellQuote(k+"="+a.Env[k]))
+		}
+	}
+	for _, s := range argv {
+		b.WriteString(" " + handoff.ShellQuote(s))
+	}
+	return b.String()
+}
+
+// ready waits until the agent shows a ready composer twice in a row (when
+// wait; otherwise it looks once) and returns the status it read, or why it
+// is not ready.
+func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait bool) (handoff.Status, *NotReady) {
+	prov := m.Provider
+	if m.Demo {
+		prov = provider.Default // the simulated agent draws Codex's screens
+	}
+	cl, err := provider.Lookup(prov)
+	if err != nil {
+		return "", &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
+	}
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: t.Server(), Target: m.Pane, Classifier: cl})
+	if err != nil {
+		return "", &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
+	}
+	deadline := time.Now().Add(t.ReadyTimeout)
+	var (
+		last     tmuxdriver.Snapshot
+		lastErr  error
+		inARow   int
+		atAShell int
+		foreign  bool // quiet, but the provider does not recognise the pane
+	)
+	for {
+		snap, err := pane.Observe(ctx)
+		if snap.Capture != "" || err == nil {
+			last = snap
+		}
+		lastErr = err
+		switch {
+		case errors.Is(err, tmuxdriver.ErrPaneDead):
+			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture}
+		case errors.Is(err, tmuxdriver.ErrAgentExited):
+			// The shell that execs the agent shows for a moment.
+			if atAShell++; atAShell >= 5 {
+				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture}
+			}
+		case errors.Is(err, handoff.ErrTerminalGone):
+			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error(), Screen: last.Capture}
+		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
+			// A screen of something else: many classifiers read a
+			// screen they do not know as quiet.
+			atAShell, inARow, foreign = 0, 0, true
+		case err == nil && strings.TrimSpace(snap.Capture) != "" && snap.Classification.Status.Quiet():
+			atAShell, foreign = 0, false
+			if inARow++; inARow >= 2 || !wait {
+				return snap.Classification.Status, nil
+			}
+		default:
+			atAShell, inARow = 0, 0
+		}
+		if !wait && err == nil {
+			// A running agent left alone: whatever it shows (it may be
+			// working on a prompt) is its status.
+			return snap.Classification.Status, nil
+		}
+		if time.Now().After(deadline) {
+			shows := string(last.Classification.Status)
+			if lastErr != nil {
+				shows = lastErr.Error()
+			}
+			if d := last.Classification.Detail; d != "" && lastErr == nil {
+				shows += ": " + d
+			}
+			reason := fmt.Sprintf("no ready composer within %v (the %s provider reads %s)", t.ReadyTimeout, prov, shows)
+			if foreign || shows == "" {
+				reason = fmt.Sprintf("no ready composer within %v: the %s provider does not recognise its pane as %s's (foreground command %q)",
+					t.ReadyTimeout, prov, prov, last.Command)
+			}
+			return last.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: reason, Screen: last.Capture}
+		}
+		select {
+		case <-ctx.Done():
+			return "", &NotReady{Role: m.Role, Pane: m.Pane, Reason: ctx.Err().Error(), Screen: last.Capture}
+		case <-time.After(poll):
+		}
+	}
+}
+
+// hint says why an agent's process may have exited at once.
+func hint(a Agent) string {
+	if strings.Contains(a.Command, "/") {
+		if _, err := os.Stat(a.Command); err != nil {
+			return fmt.Sprintf(" (command %s: %v)", a.Command, errors.Unwrap(err))
+		}
+		return ""
+	}
+	if _, err := exec.LookPath(a.Command); err != nil && a.Env["PATH"] == "" {
+		return fmt.Sprintf(" (command %q is not on PATH)", a.Command)
+	}
+	return ""
+}
+
+// cliVersion is the first line the agent's CLI prints for --version.
+func cliVersion(ctx context.Context, a Agent, demo bool) string {
+	if demo {
+		return "sim-agent of handoff-fsm " + version.Get().Version
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, a.Command, "--version")
+	cmd.Dir = a.Workdir
+	cmd.Env = os.Environ()
+	for k, v := range a.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
+	return strings.TrimSpace(line)
+}
+
+// Down ends every process of the team's session (each pane's process group
+// and what it started, SIGTERM then SIGKILL), then the session, and the
+// server when nothing else runs on it. Nothing the agents wrote is removed.
+// It returns the agents it found.
+func Down(ctx context.Context, t *Team) ([]Member, error) {
+	found, err := Find(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	var members []Member
+	for _, r := range t.Roles() {
+		if m, ok := found[r]; ok {
+			members = append(members, m)
+		}
+	}
+	srv := t.Server()
+	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
+	_, err = tmuxdriver.EndSession(ctx, srv, t.Session)
+	if err != nil {
+		return members, err
+	}
+	// The team's server with no session left: end it and its socket file.
+	if out, lerr := srv.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); lerr == nil && strings.TrimSpace(out) != "" {
+		return members, nil
+	}
+	p := &tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}
+	return members, p.Close(ctx)
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// nonBlank is s without its blank lines (a dead pane's screen is mostly
+// blank).
+func nonBlank(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimRight(l, " "))
+		}
+	}
+	return strings.Join(out, "\n")
+}
