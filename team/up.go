@@ -323,7 +323,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		last     tmuxdriver.Snapshot
 		lastErr  error
 		inARow   int
-		atAShell int
+		atAShell time.Time // since when the pane's foreground is a shell
 		foreign  bool // quiet, but the provider does not recognise the pane
 	)
 	for {
@@ -337,7 +337,9 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture}
 		case errors.Is(err, tmuxdriver.ErrAgentExited):
 			// The shell that execs the agent shows for a moment.
-			if atAShell++; atAShell >= 5 {
+			if atAShell.IsZero() {
+				atAShell = time.Now()
+			} else if time.Since(atAShell) >= 3*time.Second {
 				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture}
 			}
 		case errors.Is(err, handoff.ErrTerminalGone):
@@ -345,14 +347,14 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
 			// A screen of something else: many classifiers read a
 			// screen they do not know as quiet.
-			atAShell, inARow, foreign = 0, 0, true
+			atAShell, inARow, foreign = time.Time{}, 0, true
 		case err == nil && strings.TrimSpace(snap.Capture) != "" && snap.Classification.Status.Quiet():
-			atAShell, foreign = 0, false
+			atAShell, foreign = time.Time{}, false
 			if inARow++; inARow >= 2 || !wait {
 				return snap.Classification.Status, nil
 			}
 		default:
-			atAShell, inARow = 0, 0
+			atAShell, inARow = time.Time{}, 0
 		}
 		if !wait && err == nil {
 			// A running agent left alone: whatever it shows (it may be

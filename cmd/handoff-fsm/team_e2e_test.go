@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// teamFile writes a team file on a tmux socket of the test's own and ends
+// that server, and every process in it, when the test ends.
+func teamFile(t *testing.T, body string) (path, socket, workdir string) {
+	t.Helper()
+	requireTmux(t)
+	var rnd [4]byte
+	_, _ = rand.Read(rnd[:])
+	socket = "handoff-team-e2e-" + hex.EncodeToString(rnd[:])
+	path = writeFile(t, "handoff-team.toml", "socket = \""+socket+"\"\n"+body)
+	workdir = filepath.Dir(path)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := (&tmuxdriver.Private{Server: tmuxdriver.Server{Socket: socket}}).Close(ctx); err != nil {
+			t.Errorf("end the team's tmux server: %v", err)
+		}
+	})
+	return path, socket, workdir
+}
+
+// pidAlive reports whether pid runs (a zombie has ended).
+func pidAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i > 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
+}
+
+// The whole path on a machine without agent CLIs: up --demo starts the
+// five simulated agents, up again leaves them alone, run drives the loop
+// with one review that sends the analysis back, and down ends every
+// process and the server while what the agents wrote stays.
+func TestTeamUpRunDownWithTheDemo(t *testing.T) {
+	file, socket, workdir := teamFile(t, `[agents.analyst]
+[agents.analyst_review]
+demo_answers = ["CHANGES REQUESTED: name the flag", "APPROVED: clear plan"]
+[agents.programmer]
+provider = "claude"
+[agents.programmer_review]
+[agents.tester]
+demo_answers = ["PASS: 3 tests"]
+`)
+	out, errs, code := cli(t, "", "up", "--demo", "-f", file)
+	if code != 0 {
+		t.Fatalf("up --demo: exit %d\n%s%s", code, out, errs)
+	}
+	for _, role := range loop.Roles {
+		if !strings.Contains(out, role+" ") || !strings.Contains(out, "started") {
+			t.Errorf("up does not show %s started:\n%s", role, out)
+		}
+	}
+	if strings.Count(out, "codex (simulated)") != 5 || !strings.Contains(out, "sim-agent of handoff-fsm") {
+		t.Errorf("up does not show each agent's provider and version:\n%s", out)
+	}
+	srv := tmuxdriver.Server{Socket: socket}
+	panes, err := srv.Run(context.Background(), nil, "list-panes", "-a", "-F", "#{pane_pid}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(panes) {
+		n, _ := strconv.Atoi(f)
+		pids = append(pids, n)
+	}
+	if len(pids) != 5 {
+		t.Fatalf("%d panes, want 5: %v", len(pids), pids)
+	}
+
+	out, errs, code = cli(t, "", "up", "--demo", "-f", file)
+	if code != 0 || strings.Count(out, "running") != 5 || strings.Contains(out, "started") {
+		t.Errorf("up again: exit %d, want every agent left running:\n%s%s", code, out, errs)
+	}
+
+	out, errs, code = cli(t, "", "run", "-f", file, "--task", "Add a --verbose flag", "--poll", "200ms", "--idle-grace", "10s")
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	if strings.TrimSpace(out) != "PASS: 3 tests" {
+		t.Errorf("run printed %q, want the tester's report", out)
+	}
+	steps, err := loop.ReadJournal(filepath.Join(workdir, ".tmp", "handoff-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range steps {
+		got = append(got, s.Role+":"+s.Verdict)
+		if s.Archived == "" {
+			t.Errorf("step %d %s: no archived answer", s.N, s.Role)
+		} else if _, err := os.Stat(s.Archived); err != nil {
+			t.Errorf("step %d %s: %v", s.N, s.Role, err)
+		}
+	}
+	want := "analyst: analyst_review:changes requested analyst: analyst_review:approved programmer: programmer_review:approved tester:"
+	if strings.Join(got, " ") != want {
+		t.Errorf("steps %s\nwant  %s", strings.Join(got, " "), want)
+	}
+	// The review sent the analysis back: the analyst was asked to revise
+	// (the simulated agent's answer quotes its prompt's first line).
+	if len(steps) == 7 && !strings.Contains(steps[2].Response, "Your reviewer asked for changes") {
+		t.Errorf("the analyst's third step answered %q, want a revision", steps[2].Response)
+	}
+	for _, want := range []string{"summary", "changes requested", "step 2 analyst_review", "Working"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errs)
+		}
+	}
+
+	out, errs, code = cli(t, "", "down", "-f", file)
+	if code != 0 || strings.Count(out, "ended") != 5 {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	for _, pid := range pids {
+		if pidAlive(pid) {
+			t.Errorf("agent process %d outlived down", pid)
+		}
+	}
+	if !serverGone(socket) {
+		t.Errorf("the team's tmux server %s still runs after down", socket)
+	}
+	if _, err := os.Stat(steps[0].Archived); err != nil {
+		t.Errorf("down removed what an agent wrote: %v", err)
+	}
+}
+
+// run names the agents that do not run, and sends nothing.
+func TestTeamRunWithoutAgents(t *testing.T) {
+	file, _, _ := teamFile(t, "[agents.analyst]\n[agents.analyst_review]\n[agents.programmer]\n[agents.programmer_review]\n[agents.tester]\n")
+	_, errs, code := cli(t, "", "run", "-f", file, "--task", "x")
+	if code != exitFailure || !strings.Contains(errs, "analyst (not started)") || !strings.Contains(errs, "handoff-fsm up") {
+		t.Errorf("run without agents: exit %d\n%s", code, errs)
+	}
+	_, errs, code = cli(t, "", "up", "-f", writeFile(t, "bad.toml", "[agents.analyst]\nprovidr = \"codex\"\n"))
+	if code != exitUsage || !strings.Contains(errs, "agents.analyst.providr") {
+		t.Errorf("up with a bad file: exit %d\n%s", code, errs)
+	}
+}
