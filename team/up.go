@@ -324,7 +324,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		lastErr  error
 		inARow   int
 		atAShell time.Time // since when the pane's foreground is a shell
-		foreign  bool // quiet, but the provider does not recognise the pane
+		foreign  bool      // quiet, but the provider does not recognise the pane
 	)
 	for {
 		snap, err := pane.Observe(ctx)
