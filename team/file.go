@@ -66,6 +66,7 @@ type agent struct {
 	Env         map[string]string `toml:"env"`
 	Workdir     string            `toml:"workdir"`
 	DemoAnswers []string          `toml:"demo_answers"`
+	DemoArgs    []string          `toml:"demo_args"`
 }
 
 // Team is a team file read and completed with its defaults.
@@ -107,6 +108,10 @@ type Agent struct {
 	// its answers, one per prompt, the last repeated; none: a generated
 	// answer, or "APPROVED" for a role whose name ends in "review".
 	DemoAnswers []string
+	// DemoArgs are more flags of the simulated agent under `up --demo`
+	// (handoff-fsm sim-agent -h: --work 5s, --scenario crash, …), after
+	// the demo's own.
+	DemoArgs []string
 }
 
 // Agent returns the agent with the given role.
@@ -232,7 +237,7 @@ func Parse(data []byte, dir string) (*Team, error) {
 			continue
 		}
 		ag := Agent{Role: role, Provider: a.Provider, Command: a.Command, Args: a.Args, Env: a.Env,
-			DemoAnswers: a.DemoAnswers, Workdir: t.Workdir}
+			DemoAnswers: a.DemoAnswers, DemoArgs: a.DemoArgs, Workdir: t.Workdir}
 		if ag.Provider == "" {
 			ag.Provider = provider.Default
 		}

@@ -48,6 +48,7 @@ workdir = "/elsewhere"
 
 [agents.reviewer_2]
 demo_answers = ["CHANGES REQUESTED: more", "APPROVED"]
+demo_args = ["--work", "5s"]
 `), "/base")
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ demo_answers = ["CHANGES REQUESTED: more", "APPROVED"]
 		t.Errorf("programmer %+v", p)
 	}
 	r, _ := tm.Agent("reviewer_2")
-	if r.Workdir != "/base/proj" || len(r.DemoAnswers) != 2 {
+	if r.Workdir != "/base/proj" || len(r.DemoAnswers) != 2 || strings.Join(r.DemoArgs, " ") != "--work 5s" {
 		t.Errorf("reviewer_2 %+v", r)
 	}
 }

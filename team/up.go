@@ -274,7 +274,7 @@ func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bo
 func command(a Agent, o UpOptions) string {
 	argv := append([]string{a.Command}, a.Args...)
 	if o.Demo {
-		argv = append([]string{o.Exe, "sim-agent", "--cwd", a.Workdir}, o.DemoArgs...)
+		argv = append(append([]string{o.Exe, "sim-agent", "--cwd", a.Workdir}, o.DemoArgs...), a.DemoArgs...)
 		answers := a.DemoAnswers
 		if len(answers) == 0 && strings.HasSuffix(a.Role, "review") {
 			answers = []string{"APPROVED (simulated review of the " + strings.TrimSuffix(strings.TrimSuffix(a.Role, "review"), "_") + "'s work)"}

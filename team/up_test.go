@@ -64,13 +64,16 @@ func alive(pid int) bool {
 // missing command, one that exits, one that shows something else. The
 // others are left running; up again restarts the dead ones and leaves the
 // running one alone; down ends them all.
+//
+// (The programmer lingers a second before it exits: tmux may drop what a
+// process printed just before it died, and the test is about the report.)
 func TestUpNamesAgentsThatCannotGetReady(t *testing.T) {
 	tm := testTeam(t, `ready_timeout = "2s"
 [agents.analyst]
 command = "/nonexistent/codex-cli"
 [agents.programmer]
 command = "sh"
-args = ["-c", "echo giving up now; exit 3"]
+args = ["-c", "echo giving up now; sleep 1; exit 3"]
 [agents.tester]
 command = "sh"
 args = ["-c", "echo this is not codex; exec sleep 300"]

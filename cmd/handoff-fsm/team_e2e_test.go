@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -154,5 +155,88 @@ func TestTeamRunWithoutAgents(t *testing.T) {
 	_, errs, code = cli(t, "", "up", "-f", writeFile(t, "bad.toml", "[agents.analyst]\nprovidr = \"codex\"\n"))
 	if code != exitUsage || !strings.Contains(errs, "agents.analyst.providr") {
 		t.Errorf("up with a bad file: exit %d\n%s", code, errs)
+	}
+}
+
+// Ctrl-C while the programmer works, and run again: the finished steps are
+// read back, the programmer's wait is resumed without pasting its prompt
+// again, and the run ends as an uninterrupted one would.
+func TestTeamRunGoesOnAfterCtrlC(t *testing.T) {
+	// The programmer works until the test says it may finish.
+	finish := filepath.Join(t.TempDir(), "programmer-may-finish")
+	file, socket, workdir := teamFile(t, `[agents.analyst]
+[agents.analyst_review]
+[agents.programmer]
+demo_answers = ["first answer", "second answer"]
+demo_args = ["--work-until", "`+finish+`"]
+[agents.programmer_review]
+[agents.tester]
+demo_answers = ["PASS: 1 test"]
+`)
+	if out, errs, code := cli(t, "", "up", "--demo", "-f", file); code != 0 {
+		t.Fatalf("up --demo: exit %d\n%s%s", code, out, errs)
+	}
+	args := []string{"run", "-f", file, "--task", "Fix the bug", "--poll", "200ms", "--idle-grace", "10s"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := cliCmd(ctx, args...)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	working := regexp.MustCompile(`step 3 programmer [^\n]*→ Working`)
+	for deadline := time.Now().Add(90 * time.Second); !working.MatchString(stderr.String()); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the programmer never worked:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the interrupted run exited 0:\n%s", stderr.String())
+	}
+	journal := filepath.Join(workdir, ".tmp", "handoff-run")
+	if steps, _ := loop.ReadJournal(journal); len(steps) != 2 {
+		t.Fatalf("%d steps before the interruption, want 2", len(steps))
+	}
+	if err := os.WriteFile(finish, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out, errs, code := cli(t, "", args...)
+	if code != 0 || strings.TrimSpace(out) != "PASS: 1 test" {
+		t.Fatalf("the run again: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "step 3 programmer: resuming the wait") || strings.Contains(errs, "step 3 programmer: sending") {
+		t.Errorf("the programmer's step was not resumed:\n%s", errs)
+	}
+	steps, err := loop.ReadJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, s := range steps {
+		roles = append(roles, s.Role)
+	}
+	if got := strings.Join(roles, " "); got != "analyst analyst_review programmer programmer_review tester" {
+		t.Errorf("steps %s: one ran twice or was lost", got)
+	}
+	// The programmer answered its first prompt only: a second paste would
+	// have been its second turn.
+	if len(steps) == 5 && strings.TrimSpace(steps[2].Response) != "first answer" {
+		t.Errorf("the programmer's step answered %q", steps[2].Response)
+	}
+	screen, err := tmuxdriver.Server{Socket: socket}.Run(context.Background(), nil, "capture-pane", "-p", "-J", "-S", "-", "-t", "=team:programmer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(screen, "Implement this plan"); n != 1 {
+		t.Errorf("the programmer's pane shows %d prompts, want 1:\n%s", n, screen)
+	}
+	if _, errs, code := cli(t, "", "down", "-f", file); code != 0 {
+		t.Errorf("down: exit %d\n%s", code, errs)
 	}
 }
