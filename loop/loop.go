@@ -124,15 +124,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r := &runner{o: o, j: j}
-	analysis, err := r.reviewed(ctx, "analyst", "analyst_review", AnalystPrompt(o.Task))
-	if err != nil {
-		return r.result(""), err
-	}
-	code, err := r.reviewed(ctx, "programmer", "programmer_review", ProgrammerPrompt(analysis))
-	if err != nil {
-		return r.result(""), err
-	}
-	report, err := r.ask(ctx, "tester", TesterPrompt(code), "")
+	report, err := Flow{Task: o.Task, Rounds: o.Rounds, Exhausted: exhausted(o.Log),
+		Ask: func(role, prompt string, review bool) (string, error) { return r.ask(ctx, role, prompt, review) },
+	}.Run()
 	if err != nil {
 		return r.result(""), err
 	}
@@ -180,36 +174,10 @@ func (r *runner) result(report string) *Result {
 	return &Result{Report: report, Steps: append([]Step(nil), r.j.steps...)}
 }
 
-// reviewed asks role, then reviewer; a review that is not APPROVED sends
-// the work back with the review, up to o.Rounds reviews.
-func (r *runner) reviewed(ctx context.Context, role, reviewer, prompt string) (string, error) {
-	work, err := r.ask(ctx, role, prompt, "")
-	if err != nil {
-		return "", err
-	}
-	for round := 1; ; round++ {
-		review, err := r.ask(ctx, reviewer, ReviewPrompt(work), "review")
-		if err != nil {
-			return "", err
-		}
-		if IsApproved(review) {
-			return work, nil
-		}
-		if round >= r.o.Rounds {
-			fmt.Fprintf(r.o.Log, "%s: not approved after %d reviews; going on with the last revision\n", reviewer, round)
-			return work, nil
-		}
-		work, err = r.ask(ctx, role, RevisePrompt(review, work), "")
-		if err != nil {
-			return "", err
-		}
-	}
-}
-
 // ask sends step r.n+1 to role's agent and waits for its answer, or reads
-// it back from the journal when an earlier run finished it. kind "review"
-// gives the step a verdict.
-func (r *runner) ask(ctx context.Context, role, prompt, kind string) (string, error) {
+// it back from the journal when an earlier run finished it. A review step
+// gets a verdict.
+func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (string, error) {
 	r.n++
 	n := r.n
 	if s, ok := r.j.done(n); ok {
@@ -263,7 +231,7 @@ func (r *runner) ask(ctx context.Context, role, prompt, kind string) (string, er
 	}
 	s := Step{N: n, Role: role, Source: string(res.Source), Response: res.Content,
 		Archived: res.ArchivedPath, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond)}
-	if kind == "review" {
+	if review {
 		s.Verdict = ChangesRequested
 		if IsApproved(res.Content) {
 			s.Verdict = Approved
