@@ -11,11 +11,12 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	hloop "github.com/handoff-fsm/handoff-fsm/loop"
 )
 
 // Roles is the loop's order: analyst → analyst_review → programmer →
 // programmer_review → tester.
-var Roles = []string{"analyst", "analyst_review", "programmer", "programmer_review", "tester"}
+var Roles = hloop.Roles
 
 // The names a client uses with the workflow.
 const (
@@ -129,13 +130,20 @@ func Loop(ctx workflow.Context, in LoopInput) (LoopStatus, error) {
 		}
 	})
 
-	analysis, err := l.reviewed(ctx, "analyst", "analyst_review", "Analyse this task and write a plan a programmer can follow:\n\n"+in.Task)
+	// The steps and gates are package loop's, as handoff-fsm run's; each
+	// step is an activity on its pane's host.
+	result, err := hloop.Flow{Task: in.Task, Rounds: l.in.Rounds,
+		Ask: func(role, prompt string, _ bool) (string, error) { return l.ask(ctx, role, prompt) },
+		Round: func(r int) {
+			l.status.Round = r
+			if r == 0 {
+				l.status.Approved = false
+			}
+		},
+		Approve: func() bool { return l.status.Approved },
+	}.Run()
 	if err == nil {
-		var code string
-		code, err = l.reviewed(ctx, "programmer", "programmer_review", "Implement this plan. Summarise what you changed and how to test it.\n\n"+analysis)
-		if err == nil {
-			l.status.Result, err = l.ask(ctx, "tester", "Test this change and report what passed and what failed.\n\n"+code)
-		}
+		l.status.Result = result
 	}
 	if errors.Is(err, ErrStopped) {
 		return l.status, nil
@@ -152,36 +160,8 @@ type loop struct {
 	status LoopStatus
 }
 
-// reviewed asks role, then reviewer; a review that does not approve sends
-// the work back with the review, up to Rounds reviews.
-func (l *loop) reviewed(ctx workflow.Context, role, reviewer, prompt string) (string, error) {
-	l.status.Approved = false
-	work, err := l.ask(ctx, role, prompt)
-	if err != nil {
-		return "", err
-	}
-	for round := 1; ; round++ {
-		l.status.Round = round
-		review, err := l.ask(ctx, reviewer, "Review this work. Start your answer with APPROVED, or with CHANGES REQUESTED and what to change.\n\n"+work)
-		if err != nil {
-			return "", err
-		}
-		if Approves(review) || l.status.Approved || round >= l.in.Rounds {
-			l.status.Round, l.status.Approved = 0, false
-			return work, nil
-		}
-		work, err = l.ask(ctx, role, "Your reviewer asked for changes. Revise your work.\n\nReview:\n"+review+"\n\nYour work:\n"+work)
-		if err != nil {
-			return "", err
-		}
-	}
-}
-
-// Approves reports whether a review's first line approves.
-func Approves(review string) bool {
-	first, _, _ := strings.Cut(strings.TrimSpace(review), "\n")
-	return strings.HasPrefix(strings.ToUpper(strings.TrimSpace(first)), "APPROVED")
-}
+// Approves reports whether a review's first line approves (loop.IsApproved).
+func Approves(review string) bool { return hloop.IsApproved(review) }
 
 // ask dispatches one step to the role's pane, on its host's queue.
 func (l *loop) ask(ctx workflow.Context, role, prompt string) (string, error) {
