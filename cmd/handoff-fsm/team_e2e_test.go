@@ -75,6 +75,18 @@ demo_answers = ["PASS: 3 tests"]
 		t.Errorf("up does not show each agent's provider and version:\n%s", out)
 	}
 	srv := tmuxdriver.Server{Socket: socket}
+	out, errs, code = cli(t, "", "up", "--demo", "-f", file)
+	if code != 0 || strings.Count(out, "running") != 5 || strings.Contains(out, "started") {
+		t.Errorf("up again: exit %d, want every agent left running:\n%s%s", code, out, errs)
+	}
+	// An agent whose window is gone is started again; the others are left alone.
+	if _, err := srv.Run(context.Background(), nil, "kill-window", "-t", "=team:tester"); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = cli(t, "", "up", "--demo", "-f", file)
+	if code != 0 || strings.Count(out, "running") != 4 || !regexp.MustCompile(`tester .* started`).MatchString(out) {
+		t.Errorf("up after the tester's window was closed: exit %d, want it started and the others running:\n%s%s", code, out, errs)
+	}
 	panes, err := srv.Run(context.Background(), nil, "list-panes", "-a", "-F", "#{pane_pid}")
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +98,6 @@ demo_answers = ["PASS: 3 tests"]
 	}
 	if len(pids) != 5 {
 		t.Fatalf("%d panes, want 5: %v", len(pids), pids)
-	}
-
-	out, errs, code = cli(t, "", "up", "--demo", "-f", file)
-	if code != 0 || strings.Count(out, "running") != 5 || strings.Contains(out, "started") {
-		t.Errorf("up again: exit %d, want every agent left running:\n%s%s", code, out, errs)
 	}
 
 	out, errs, code = cli(t, "", "run", "-f", file, "--task", "Add a --verbose flag", "--poll", "200ms", "--idle-grace", "10s")
