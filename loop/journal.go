@@ -26,10 +26,18 @@ type Step struct {
 	Verdict string        `json:"verdict,omitempty"`
 	At      time.Time     `json:"at"`
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
+	// Failed is the ending of a step that failed (the table's name, e.g.
+	// "terminal_error"); only Result's last step has one, the journal
+	// keeps finished steps only.
+	Failed string `json:"failed,omitempty"`
 }
 
-// Outcome says how the step ended: "done (file)", or a review's verdict.
+// Outcome says how the step ended: "done (file)" with a review's verdict,
+// or "failed (its ending)".
 func (s Step) Outcome() string {
+	if s.Failed != "" {
+		return "failed (" + s.Failed + ")"
+	}
 	out := "done (" + s.Source + ")"
 	if s.Verdict != "" {
 		out += ": " + s.Verdict

@@ -87,7 +87,8 @@ const (
 type Result struct {
 	// Report is the tester's answer.
 	Report string
-	// Steps are every step in order, those read back from the journal too.
+	// Steps are every step in order, those read back from the journal
+	// too, and last the step that failed, if one did (Step.Failed).
 	Steps []Step
 }
 
@@ -166,13 +167,18 @@ func IsApproved(review string) bool {
 }
 
 type runner struct {
-	o Options
-	j *journal
-	n int // steps asked so far in this run
+	o      Options
+	j      *journal
+	n      int   // steps asked so far in this run
+	failed *Step // the step that failed
 }
 
 func (r *runner) result(report string) *Result {
-	return &Result{Report: report, Steps: append([]Step(nil), r.j.steps...)}
+	res := &Result{Report: report, Steps: append([]Step(nil), r.j.steps...)}
+	if r.failed != nil {
+		res.Steps = append(res.Steps, *r.failed)
+	}
+	return res
 }
 
 // ask sends step r.n+1 to role's agent and waits for its answer, or reads
@@ -237,6 +243,14 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	}
 	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
 	if err != nil {
+		failed := "error"
+		if o, ok := handoff.FailureOf(err); ok {
+			failed = o.Name
+		}
+		if ctx.Err() != nil {
+			failed = "interrupted"
+		}
+		r.failed = &Step{N: n, Role: role, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond), Failed: failed}
 		return "", fmt.Errorf("step %d %s: %w", n, role, err)
 	}
 	s := Step{N: n, Role: role, Source: string(res.Source), Response: res.Content,

@@ -247,3 +247,37 @@ demo_answers = ["PASS: 1 test"]
 		t.Errorf("down: exit %d\n%s", code, errs)
 	}
 }
+
+// A step that fails ends the run with send's exit code for its ending and
+// a summary of the steps done; run then names the dead agent, and up
+// restarts it in its pane.
+func TestTeamRunStopsOnAFailedStep(t *testing.T) {
+	file, _, _ := teamFile(t, `[agents.analyst]
+[agents.analyst_review]
+[agents.programmer]
+[agents.programmer_review]
+[agents.tester]
+demo_args = ["--scenario", "crash"]
+`)
+	if out, errs, code := cli(t, "", "up", "--demo", "-f", file); code != 0 {
+		t.Fatalf("up --demo: exit %d\n%s%s", code, out, errs)
+	}
+	args := []string{"run", "-f", file, "--task", "Fix the bug", "--poll", "200ms", "--idle-grace", "10s"}
+	out, errs, code := cli(t, "", args...)
+	if code != exitTerminal || out != "" {
+		t.Fatalf("run with a crashing tester: exit %d (want %d), stdout %q\n%s", code, exitTerminal, out, errs)
+	}
+	for _, want := range []string{"step 5 tester", "summary", "programmer_review  done (file): approved", "tester             failed (terminal_error)"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errs)
+		}
+	}
+	_, errs, code = cli(t, "", args...)
+	if code != exitFailure || !strings.Contains(errs, "tester (its process exited)") {
+		t.Errorf("run with a dead tester: exit %d\n%s", code, errs)
+	}
+	out, errs, code = cli(t, "", "up", "--demo", "-f", file)
+	if code != 0 || !regexp.MustCompile(`tester .* restarted`).MatchString(out) || strings.Count(out, "running") != 4 {
+		t.Errorf("up with a dead tester: exit %d, want it restarted and the others running:\n%s%s", code, out, errs)
+	}
+}
