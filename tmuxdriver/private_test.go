@@ -113,3 +113,49 @@ func pidsRunning(comm string, args ...string) []int {
 	}
 	return out
 }
+
+// EndSession ends one session's pane processes (one that ignores SIGTERM
+// too) and the session, and leaves the server's other sessions alone.
+func TestEndSessionEndsOneSessionOnly(t *testing.T) {
+	requireTmux(t)
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to look for processes in")
+	}
+	ctx := context.Background()
+	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test-team", Session: "agents",
+		Command: "trap '' TERM HUP; while :; do sleep 1; done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	out, err := p.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_pid}", "-s", "other", "sleep 86400")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := strconv.Atoi(strings.TrimSpace(out))
+	gone := func(pid int) bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
+	}
+	ended, err := tmuxdriver.EndSession(ctx, p.Server, "agents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ended, []int{p.PanePID}) || !gone(p.PanePID) {
+		t.Errorf("ended %v, want the agents' pane %d gone (gone: %v)", ended, p.PanePID, gone(p.PanePID))
+	}
+	if out, err := p.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); err != nil || strings.TrimSpace(out) != "other" {
+		t.Errorf("sessions left %q (%v), want the other one", out, err)
+	}
+	if gone(other) {
+		t.Errorf("the other session's process %d was ended", other)
+	}
+	if ended, err := tmuxdriver.EndSession(ctx, p.Server, "agents"); err != nil || len(ended) != 0 {
+		t.Errorf("a session already gone: %v %v", ended, err)
+	}
+}
