@@ -11,6 +11,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -106,12 +107,17 @@ func EnterDelay(name string) time.Duration {
 	return 0
 }
 
-// ForCommand picks the provider whose name the pane's command contains
-// ("codex", "claude"), else Default: what a board of unknown panes reads
-// them with.
+// ForCommand picks the provider whose name is the base name of the pane's
+// command ("codex", "/usr/bin/claude", "codex-x86_64-linux"), else Default:
+// what a board of unknown panes reads them with. A command that only holds
+// a name ("pip", "spin", "epic") is not that provider.
 func ForCommand(command string) string {
+	base := strings.ToLower(filepath.Base(strings.TrimSpace(command)))
 	for _, n := range Names() {
-		if strings.Contains(strings.ToLower(command), n) {
+		if base == n {
+			return n
+		}
+		if rest, ok := strings.CutPrefix(base, n); ok && strings.IndexAny(rest[:1], "-_.@") == 0 {
 			return n
 		}
 	}

@@ -109,3 +109,17 @@ func TestGeminiProviderReadsGeminiScreens(t *testing.T) {
 		}
 	}
 }
+
+// A pane's command names its provider by its base name: "pip" or "spin"
+// is not pi, a path or a platform suffix is still the CLI.
+func TestForCommandComparesTheBaseName(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"pi": "pi", "/usr/local/bin/pi": "pi", "pip": provider.Default, "spin": provider.Default, "epic": provider.Default,
+		"claude": "claude", "/root/.cache/claude-2.1/claude": "claude", "codex-x86_64-unknown-linux-musl": "codex",
+		"opencode": "opencode", "node": provider.Default, "": provider.Default, "Gemini": "gemini",
+	} {
+		if got := provider.ForCommand(cmd); got != want {
+			t.Errorf("ForCommand(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
