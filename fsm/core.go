@@ -341,7 +341,7 @@ func (c *Core) Deadline() time.Time {
 }
 
 // Step feeds one observation to the core. The rules, in order (the spec's
-// poll requirement, file-handoff-spec.md):
+// poll requirement, ../shared/spec/file-handoff-spec.md beside the repository):
 //  0. an unreadable terminal is no observation: it changes nothing, unless
 //     it is the Config.MaxPollFailures-th in a row or comes at or after the
 //     response deadline (there is no later poll to wait for): then → Failed
