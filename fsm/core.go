@@ -296,9 +296,6 @@ func (c *Core) Consuming() (o Observation, ok bool) {
 // State is the current state.
 func (c *Core) State() handoff.State { return handoff.State(c.m.Current()) }
 
-// Config is the configuration the core runs with.
-func (c *Core) Config() handoff.Config { return c.cfg }
-
 // ResponseDeadline is when the response timeout passes.
 func (c *Core) ResponseDeadline() time.Time {
 	return c.snap.DispatchedAt.Add(c.cfg.ResponseTimeout)
