@@ -7,6 +7,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
 // Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
 //   - '!' as the message's first character switches it to bash mode (the
 //     prompt becomes "!", the hint below it "! for shell mode"), and Enter
@@ -18,21 +21,14 @@ import (
 //     attaches a file that exists, wherever it stands).
 //   - Esc Esc empties the composer but stays in bash mode; Backspace on
 //     the empty composer leaves it.
-var messageBox = screen.Composer{
-	Leaders: "!/#",
-	Lead:    handoff.PromptLead,
-	Clear:   []string{"Escape", "Escape", "BSpace"},
-	Read:    composerMode,
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders: "!/#",
+		Lead:    handoff.PromptLead,
+		Clear:   []string{"Escape", "Escape", "BSpace"},
+		Read:    composerMode,
+	}
 }
-
-// Inert is the text to paste for a plain message (handoff.Composer).
-func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
-
-// Mode reads the composer after a paste: "" for a plain message.
-func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
-
-// ClearKeys empty the composer and leave bash mode.
-func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
 
 // composerMode finds bash mode by its hint under the composer, or the
 // composer's first line behind "!" instead of "❯".

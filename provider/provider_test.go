@@ -123,3 +123,22 @@ func TestForCommandComparesTheBaseName(t *testing.T) {
 		}
 	}
 }
+
+// Every provider's classifier carries its composer, so every pane built
+// from Lookup delivers inertly: a prompt that starts with '!' gets the lead
+// line.
+func TestEveryProviderDeliversThroughItsComposer(t *testing.T) {
+	for _, name := range provider.Names() {
+		c, err := provider.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, ok := c.(handoff.Composer)
+		if !ok {
+			t.Fatalf("%s: the classifier is no handoff.Composer", name)
+		}
+		if got := comp.Inert("!rm -rf x"); got != handoff.PromptLead+"\n!rm -rf x" {
+			t.Errorf("%s: Inert = %q", name, got)
+		}
+	}
+}
