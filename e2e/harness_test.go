@@ -401,8 +401,8 @@ func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.P
 	p := r.pane()
 	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
 		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Turns: w.C(), TurnMarker: marker,
-		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+		Wakeups: fsm.Wakeups{Turns: w.C(), TurnMarker: marker},
+		OnPoll:  func(p fsm.Poll) { polls = append(polls, p) }})
 	if err != nil {
 		r.fail("dispatch failed: %v (polls %+v)", err, polls)
 	}

@@ -598,17 +598,13 @@ func watchResponse(st dispatchstate.State, opts *fsm.Options, log *slog.Logger) 
 	if err != nil {
 		return nil
 	}
-	err = responsefile.EnsureDir(st.Workdir)
-	var w *responsefile.Watcher
-	if err == nil {
-		w, err = responsefile.Watch(path)
-	}
+	wake, stop, err := fsm.WatchResponse(st.Workdir, path)
 	if err != nil {
 		log.Warn("cannot watch the response file; polling only", "error", err)
 		return nil
 	}
-	opts.Hints, opts.Turns = w.C(), w.Turns()
-	return func() { _ = w.Close() }
+	opts.Hints, opts.Turns = wake.Hints, wake.Turns
+	return stop
 }
 
 // markingSender records that the paste starts before it does, so a
