@@ -20,13 +20,14 @@ import (
 //   - '#', '@', '&' and '?' first stay plain text when pasted ('@path'
 //     attaches a file that exists, wherever it stands).
 //   - Esc Esc empties the composer but stays in bash mode; Backspace on
-//     the empty composer leaves it.
+//     the empty composer leaves it (on a loaded machine the Backspace can
+//     come before the Esc Esc is done: the driver looks and presses again).
 func Composer() screen.Composer {
 	return screen.Composer{
-		Leaders: "!/#",
-		Lead:    handoff.PromptLead,
-		Clear:   []string{"Escape", "Escape", "BSpace"},
-		Read:    composerMode,
+		Leaders:  "!/#",
+		Lead:     handoff.PromptLead,
+		ClearFor: clearKeys,
+		Read:     composerMode,
 	}
 }
 
@@ -46,4 +47,16 @@ func composerMode(capture string) string {
 		}
 	}
 	return ""
+}
+
+// clearKeys: Backspace leaves an empty bash-mode composer; Esc Esc empties
+// one that holds text.
+func clearKeys(capture string) []string {
+	bottom := screen.Bottom(capture, 12)
+	for i, ln := range bottom {
+		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 && ln.T == "!" {
+			return []string{"BSpace"}
+		}
+	}
+	return []string{"Escape", "Escape"}
 }

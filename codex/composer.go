@@ -19,14 +19,14 @@ import (
 //     "/quit"); the paste itself opens no menu.
 //   - '@', '#', '$' and '?' first stay plain text when pasted.
 //   - Ctrl-C empties a composer that holds text and leaves shell mode (on
-//     an empty one it would offer to quit, so it is pressed only after a
-//     paste).
+//     an empty one it would offer to quit, so an empty shell-mode composer
+//     gets Backspace instead).
 func Composer() screen.Composer {
 	return screen.Composer{
-		Leaders: "!/",
-		Lead:    handoff.PromptLead,
-		Clear:   []string{"C-c"},
-		Read:    composerMode,
+		Leaders:  "!/",
+		Lead:     handoff.PromptLead,
+		ClearFor: clearKeys,
+		Read:     composerMode,
 	}
 }
 
@@ -39,4 +39,15 @@ func composerMode(capture string) string {
 		}
 	}
 	return ""
+}
+
+// clearKeys: Backspace leaves an empty shell-mode composer (a lone "!"),
+// Ctrl-C empties one that holds text.
+func clearKeys(capture string) []string {
+	for _, ln := range screen.Bottom(capture, 8) {
+		if ln.Indent == 0 && ln.T == "!" {
+			return []string{"BSpace"}
+		}
+	}
+	return []string{"C-c"}
 }
