@@ -25,6 +25,27 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
+// heavy bounds how many tests that run real CLIs run at once. Each CLI
+// is a heavy process (most of them Node); too many at once on a small
+// machine slow their drawing past what the tests' graces allow. go test's
+// -parallel (GOMAXPROCS by default: 2 in CI) bounds them too; this keeps a
+// many-core machine from starting a dozen.
+var heavy = make(chan struct{}, 3)
+
+// parallel runs the test alongside the package's other parallel tests,
+// once one of the heavy slots is free (until the test and its cleanups,
+// which end its CLIs, are over). Every rig has its own tmux server, fake
+// model, folders and HOME, so nothing else is shared. A test that calls
+// it must not run subtests that call it too: a parent holding a slot
+// while its subtests wait for one could starve them.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+	heavy <- struct{}{}
+	// Registered first, so it runs last: after the rigs' cleanups.
+	t.Cleanup(func() { <-heavy })
+}
+
 // needCodex returns the Codex binary and checks tmux (see needCLI).
 func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.Binary) }
 

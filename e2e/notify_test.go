@@ -21,6 +21,7 @@ import (
 // minute, there is no file watch, and the wait still ends within seconds
 // of the turn.
 func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needCodex(t)
 	cli := buildCommand(t)
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
