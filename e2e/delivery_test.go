@@ -109,8 +109,10 @@ var dropZeroWidth = change{"the zero-width space, word joiner and BOM (U+200B, U
 // repeated Enter), and that no prompt ran as a command in the agent's
 // pane. A prompt with a control character is refused before the pane.
 func TestDelivery(t *testing.T) {
+	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
 		t.Run(c.provider, func(t *testing.T) {
+			parallel(t)
 			c.need(t)
 			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.provider {
 				t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
@@ -241,11 +243,13 @@ func excerptDiff(got, want string) string {
 // pane), and a prompt holding a paste end sequence exits 2 with nothing
 // sent.
 func TestSendCommandDeliversHostilePromptsInertly(t *testing.T) {
+	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
 		if c.provider != "claude" && c.provider != "codex" {
 			continue
 		}
 		t.Run(c.provider, func(t *testing.T) {
+			parallel(t)
 			c.need(t)
 			bin := buildCommand(t)
 			r := c.start(t, setup{})
