@@ -465,3 +465,25 @@ func descendantsOf(pid int) []int {
 	}
 	return out
 }
+
+// in is the rig as seen from subtest t: its failures end t, not the test
+// that started the rig.
+func (r *rig) in(t *testing.T) *rig {
+	c := *r
+	c.t = t
+	return &c
+}
+
+// drained waits until the model served every scripted reply (a CLI's last
+// turn of a dispatch may come after the dispatch ended), so that what
+// arrives next belongs to what the test does next.
+func (r *rig) drained() {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for r.model.Pending() > 0 {
+		if time.Now().After(deadline) {
+			r.fail("the model still has %d scripted replies nobody asked for", r.model.Pending())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
