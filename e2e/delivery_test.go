@@ -134,9 +134,10 @@ func TestDelivery(t *testing.T) {
 					r.drained()
 					answer := fmt.Sprintf("delivery answer %d", i)
 					r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
+					asked := len(r.model.Turns())
 					d := r.send("tester", dc.prompt, c.config(true), nil)
 					if d.err != nil || d.res.Content != answer+"\n" {
-						r.fail("dispatch: %q, %v", d.res.Content, d.err)
+						r.fail("dispatch: %q, %v; the model's turns since the send: %s", d.res.Content, d.err, turnsSince(r, asked))
 					}
 					dispatched = true
 					if _, err := os.Stat(canary); err == nil {
@@ -226,6 +227,19 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 			r.fail("the dispatch after the cleared composer: %q, %v", d.res.Content, d.err)
 		}
 	})
+}
+
+// turnsSince says, for each turn the model got from the n-th on, how long
+// its prompt was and which receipt its instruction carried.
+func turnsSince(r *rig, n int) string {
+	var b strings.Builder
+	turns := r.model.Turns()
+	for i := n; i < len(turns); i++ {
+		p := turns[i].Prompt()
+		tk, _ := handoff.ParseInstruction(p)
+		fmt.Fprintf(&b, "\n  turn %d: prompt %d bytes, receipt %q, reply %q, user text %d bytes", i, len(p), tk.Receipt, turns[i].Reply, len(turns[i].UserText))
+	}
+	return b.String()
 }
 
 // excerptDiff shows where got first differs from want.
