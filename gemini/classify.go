@@ -218,6 +218,11 @@ func (r *reading) chrome() []screen.Line {
 	for {
 		ln, ok := r.ls.PrevLine()
 		if !ok {
+			if r.kind == ChromeComposer {
+				// The capture starts right above the composer: its box is
+				// the composer, not a prompt for the history to read.
+				return seen[upper+1:]
+			}
 			return seen
 		}
 		if ln.T == "" {
