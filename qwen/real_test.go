@@ -16,7 +16,11 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 // the real Qwen Code, with its pane title, against the status the manifest
 // says it shows: two pane sizes, each with and without colour.
 func TestRealQwenScreens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckScreens(t, dir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+		})
+	}
 }
 
 // TestRealQwenLastMessage: the fallback text read off the real screens the
