@@ -17,7 +17,11 @@ var realDir = filepath.Join("testdata", "real-0.61.0")
 // manifest says it shows (internal/conformance): in two pane sizes, each
 // with and without colour.
 func TestRealGemini0_61Screens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckScreens(t, dir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+		})
+	}
 }
 
 // TestRealGemini0_61LastMessage: the fallback text read off the real
