@@ -269,16 +269,23 @@ func (r *reading) chrome() []screen.Line {
 
 // underRule reports whether a rule ("───") sits right above the composer
 // line just read, with at most the mode line(s) (one column in) and the
-// composer's own frame between. When it does, the walk goes on above the
-// topmost such rule; when not, it is back where it was.
+// composer's own frame between; or, should a terminal not draw that rule
+// either, the status line ("? for shortcuts", the busy line). When it
+// does, the walk goes on above the topmost such rule (from the status
+// line, which the history reads); when not, it is back where it was.
 func (r *reading) underRule() bool {
 	at, nb := r.ls.Mark(), r.nonBlank
 	found := false
 	var above screen.Mark // the walk just above the topmost rule
 	var aboveNB int
 	for n := 0; n < modeLines+2; {
+		prev, prevNB := r.ls.Mark(), r.nonBlank
 		ln, ok := r.ls.PrevLine()
 		if !ok {
+			break
+		}
+		if !found && (busyLine(ln) || strings.HasSuffix(ln.T, shortcutsHint)) {
+			found, above, aboveNB = true, prev, prevNB
 			break
 		}
 		if ln.T == "" {

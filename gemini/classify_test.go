@@ -87,6 +87,10 @@ func TestClassify(t *testing.T) {
 		{"no frames: busy", cat(ls("", " > hi", ""), framed("", "", busyStatus, placeholder)), "", handoff.StatusProcessing, ReasonBusy},
 		{"no frames: nothing after the prompt", cat(ls("✦ old", "", " > hi", "", "ℹ Request cancelled."), framed("", "", idleStatus, placeholder)), ready, handoff.StatusIdle, ReasonIdle},
 		{"no frames: a draft in default mode", cat(ls(" > hi", "✦ Hello"), framed("", "", idleStatus, "")[:2], ls(" Shift+Tab to accept edits", " > a draft", "   on two lines", " ~/work")), ready, handoff.StatusCompleted, ReasonCompleted},
+		// Should a terminal not draw the rule either, the status line above
+		// the mode line places the composer.
+		{"no rule: reply", cat(ls("", " > hi", "", "✦ Hello"), framed("", "", idleStatus, placeholder)[:1], framed("", "", idleStatus, placeholder)[2:]), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"no rule: busy", cat(ls("", " > hi", ""), framed("", "", busyStatus, placeholder)[:1], framed("", "", busyStatus, placeholder)[2:]), "", handoff.StatusProcessing, ReasonBusy},
 		// With NO_COLOR the frames are rules and a prompt starts at column 0.
 		{"NO_COLOR: reply", cat(ls("> hi", "", "✦ Hello"), framed(rule, rule, idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
 		{"NO_COLOR: error", cat(ls("> hi", "", "✕ [API Error: boom]"), framed(rule, rule, idleStatus, placeholder)), ready, handoff.StatusError, ReasonError},

@@ -9,16 +9,18 @@ import (
 
 // The glyphs of Gemini CLI 0.61.0's screen.
 const (
-	upperHalf    = "▄" // U+2584: the rule above the composer and above each user prompt
-	lowerHalf    = "▀" // U+2580: the rule below them
-	boxTop       = "╭" // a tool's (or a confirmation's) rounded box
-	boxBottom_   = "╰"
-	boxSide      = "│"
-	messageGlyph = "✦" // an assistant message
-	errorGlyph   = "✕" // an error
-	noteGlyph    = "ℹ" // a note: "Request cancelled.", "This request failed…"
-	optionCursor = "●" // the highlighted option of a confirmation
-	queuedHeader = "Queued (press ↑ to edit):"
+	upperHalf     = "▄" // U+2584: the rule above the composer and above each user prompt
+	lowerHalf     = "▀" // U+2580: the rule below them
+	boxTop        = "╭" // a tool's (or a confirmation's) rounded box
+	boxBottom_    = "╰"
+	boxSide       = "│"
+	messageGlyph  = "✦" // an assistant message
+	errorGlyph    = "✕" // an error
+	noteGlyph     = "ℹ" // a note: "Request cancelled.", "This request failed…"
+	optionCursor  = "●" // the highlighted option of a confirmation
+	queuedHeader  = "Queued (press ↑ to edit):"
+	shortcutsHint = "? for shortcuts" // the status line of an idle composer
+	footerHeader  = "workspace (/directory)"
 )
 
 // halfRule reports a line of one half-block glyph only, at least ten long.
