@@ -79,6 +79,18 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 // in the same pane, an API error exits 4 with nothing on stdout.
 func TestRealGeminiSendCommand(t *testing.T) {
 	parallel(t)
+	geminiSendCommand(t, realgemini.Options{})
+}
+
+// The same in a pane that, like an ordinary tmux, sets TERM but not
+// COLORTERM: Gemini CLI draws no half-block frame around its composer
+// and prompts there, and the answer and the API error must still be read.
+func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
+	parallel(t)
+	geminiSendCommand(t, realgemini.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+}
+
+func geminiSendCommand(t *testing.T, opts realgemini.Options) {
 	needGemini(t)
 	bin := buildCommand(t)
 	run := func(r *rig, args ...string) (stdout string, code int) {
@@ -99,7 +111,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
 		return o.String(), code
 	}
-	r := newGeminiRig(t, realgemini.Options{})
+	r := newGeminiRig(t, opts)
 	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 	if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
 		r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
