@@ -23,6 +23,7 @@ func captureTerminals(autoEdit string) []terminalEnv {
 		{terminal: realcli.Terminal{Term: "tmux-256color"}, ask: autoEdit},
 		{terminal: realcli.Terminal{Term: "screen-256color"}, ask: "default"},
 		{terminal: realcli.Terminal{Term: "xterm-256color", ColorTerm: "truecolor", NoColor: true}, ask: autoEdit},
+		{terminal: realcli.Terminal{Term: "tmux-256color", ColorTerm: "truecolor"}, ask: "default"},
 	}
 }
 
@@ -48,6 +49,8 @@ func (e terminalEnv) captured(main string) string {
 	if t.ColorTerm != "" {
 		colorterm = "COLORTERM=" + t.ColorTerm
 	}
-	return "in tmux with TERM=" + t.Term + ", " + colorterm + map[bool]string{true: ", NO_COLOR=1", false: ""}[t.NoColor] +
-		"; main session " + main + ", the asking session --approval-mode " + e.ask
+	if t.NoColor {
+		colorterm += ", NO_COLOR=1"
+	}
+	return "in tmux with TERM=" + t.Term + ", " + colorterm + "; main session " + main + ", the asking session --approval-mode " + e.ask
 }
