@@ -330,6 +330,9 @@ func (r *reading) dialog() bool {
 		if strings.HasPrefix(ln.T, boxTop) && ln.Indent == 0 {
 			break
 		}
+		if promptLine(ln) {
+			break // a box under a prompt is no dialog; one above it is history
+		}
 		if opt, ok := highlightedOption(ln.T); ok {
 			r.kind = ChromeDialog
 			r.sig.Dialog, r.sig.DialogLine = excerpt(opt), ln.N
