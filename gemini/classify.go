@@ -169,6 +169,11 @@ func read(capture string) *reading {
 	}
 	r.sig.Chrome = r.kind
 	r.sig.LinesScanned = r.ls.N()
+	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
+		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
+		// still an empty screen.
+		r.nonBlank = 0
+	}
 	return r
 }
 

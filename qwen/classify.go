@@ -125,6 +125,11 @@ func read(capture string) *reading {
 		r.history(above)
 	}
 	r.sig.LinesScanned = r.ls.N()
+	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
+		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
+		// still an empty screen.
+		r.nonBlank = 0
+	}
 	return r
 }
 
