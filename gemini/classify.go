@@ -19,7 +19,8 @@
 // half-block rules ("▄▄▄" above, "▀▀▀" below) when COLORTERM says
 // truecolor, a shaded background (blank lines in a capture) without it,
 // "───" rules with NO_COLOR. The classifier reads none of it: the composer
-// is the line under the rule, a prompt is " > " one column in.
+// is the line under the rule and mode line, a prompt is ">" one column in
+// (at column 0 with NO_COLOR).
 //
 // The classifier reads a capture in passes over its bottom — the chrome
 // (footer, composer or a dialog), the status line, then the history up to
