@@ -162,6 +162,16 @@ func (r *rig) waitScreen(timeout time.Duration, what string, cond func(plain, ti
 	}
 }
 
+// shows is waitScreen that reports, instead of failing, whether cond held
+// within timeout.
+func (r *rig) shows(timeout time.Duration, cond func(plain, title string) bool) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return r.cli.WaitFor(ctx, 50*time.Millisecond, func(text, title string) bool {
+		return cond(realcli.StripANSI(text), title)
+	}) == nil
+}
+
 // fail reports the screen and the fake model's problems with a failure.
 func (r *rig) fail(format string, args ...any) {
 	r.t.Helper()

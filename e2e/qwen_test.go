@@ -67,3 +67,13 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
 	}
 }
+
+// The shipped command with --provider qwen in a pane that, like an
+// ordinary tmux, sets TERM but not COLORTERM: the answer comes back (exit
+// 0), then an API error in the same pane exits 4.
+func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
+	parallel(t)
+	needQwen(t)
+	r := newQwenRig(t, realqwen.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
+}
