@@ -95,7 +95,10 @@ type Composer interface {
 	// composer holds a plain message, else what it shows instead, for a
 	// person ("shell mode", "the slash-command menu").
 	Mode(capture string) string
-	// ClearKeys are the tmux keys that empty the composer and leave any
-	// mode, pressed when Mode is not "".
-	ClearKeys() []string
+	// ClearKeys are the tmux keys to press next to empty the composer and
+	// leave its mode, given the screen now (some CLIs need other keys for
+	// an empty composer than for one with text); nil when nothing is left
+	// to press. The driver presses them while Mode is not "", a few
+	// rounds at most, looking again after each.
+	ClearKeys(capture string) []string
 }

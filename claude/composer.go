@@ -7,6 +7,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
 // Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
 //   - '!' as the message's first character switches it to bash mode (the
 //     prompt becomes "!", the hint below it "! for shell mode"), and Enter
@@ -17,22 +20,16 @@ import (
 //   - '#', '@', '&' and '?' first stay plain text when pasted ('@path'
 //     attaches a file that exists, wherever it stands).
 //   - Esc Esc empties the composer but stays in bash mode; Backspace on
-//     the empty composer leaves it.
-var messageBox = screen.Composer{
-	Leaders: "!/#",
-	Lead:    handoff.PromptLead,
-	Clear:   []string{"Escape", "Escape", "BSpace"},
-	Read:    composerMode,
+//     the empty composer leaves it (on a loaded machine the Backspace can
+//     come before the Esc Esc is done: the driver looks and presses again).
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders:  "!/#",
+		Lead:     handoff.PromptLead,
+		ClearFor: clearKeys,
+		Read:     composerMode,
+	}
 }
-
-// Inert is the text to paste for a plain message (handoff.Composer).
-func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
-
-// Mode reads the composer after a paste: "" for a plain message.
-func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
-
-// ClearKeys empty the composer and leave bash mode.
-func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
 
 // composerMode finds bash mode by its hint under the composer, or the
 // composer's first line behind "!" instead of "❯".
@@ -50,4 +47,16 @@ func composerMode(capture string) string {
 		}
 	}
 	return ""
+}
+
+// clearKeys: Backspace leaves an empty bash-mode composer; Esc Esc empties
+// one that holds text.
+func clearKeys(capture string) []string {
+	bottom := screen.Bottom(capture, 12)
+	for i, ln := range bottom {
+		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 && ln.T == "!" {
+			return []string{"BSpace"}
+		}
+	}
+	return []string{"Escape", "Escape"}
 }

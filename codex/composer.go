@@ -7,6 +7,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
 // Codex 0.169's composer, tried on the real CLI with pasted text:
 //   - '!' as the message's first character switches it to shell mode (the
 //     prompt becomes "!", "Shell mode" shows at the right under it), and
@@ -16,23 +19,16 @@ import (
 //     "/quit"); the paste itself opens no menu.
 //   - '@', '#', '$' and '?' first stay plain text when pasted.
 //   - Ctrl-C empties a composer that holds text and leaves shell mode (on
-//     an empty one it would offer to quit, so it is pressed only after a
-//     paste).
-var messageBox = screen.Composer{
-	Leaders: "!/",
-	Lead:    handoff.PromptLead,
-	Clear:   []string{"C-c"},
-	Read:    composerMode,
+//     an empty one it would offer to quit, so an empty shell-mode composer
+//     gets Backspace instead).
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders:  "!/",
+		Lead:     handoff.PromptLead,
+		ClearFor: clearKeys,
+		Read:     composerMode,
+	}
 }
-
-// Inert is the text to paste for a plain message (handoff.Composer).
-func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
-
-// Mode reads the composer after a paste: "" for a plain message.
-func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
-
-// ClearKeys empty the composer and leave shell mode.
-func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
 
 // composerMode finds shell mode by its mark at the right of the footer: a
 // line that is only "Shell mode" after a wide gap.
@@ -43,4 +39,15 @@ func composerMode(capture string) string {
 		}
 	}
 	return ""
+}
+
+// clearKeys: Backspace leaves an empty shell-mode composer (a lone "!"),
+// Ctrl-C empties one that holds text.
+func clearKeys(capture string) []string {
+	for _, ln := range screen.Bottom(capture, 8) {
+		if ln.Indent == 0 && ln.T == "!" {
+			return []string{"BSpace"}
+		}
+	}
+	return []string{"C-c"}
 }

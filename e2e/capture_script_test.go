@@ -50,14 +50,19 @@ type captureScript struct {
 	// more, when set, takes the CLI's own screens on the same rig after the
 	// turn that follows the error, before the interrupted stream.
 	more func(t *testing.T, c *screenCapturer, r *rig)
+	// sub, when set, is a subfolder of the fixtures' folder for screens
+	// taken in another environment (a terminal, an approval mode), with a
+	// manifest of its own; captured then says how on every screen.
+	sub, captured string
 }
 
 // dir is where the screens go.
 func (s captureScript) dir() string {
-	if d := os.Getenv("HANDOFF_CAPTURE_DIR"); d != "" {
-		return d
+	d := os.Getenv("HANDOFF_CAPTURE_DIR")
+	if d == "" {
+		d = filepath.Join("..", s.provider, "testdata", "real-"+s.version)
 	}
-	return filepath.Join("..", s.provider, "testdata", "real-"+s.version)
+	return filepath.Join(d, s.sub)
 }
 
 // capture runs the script in both pane sizes and writes the manifest. It
@@ -66,7 +71,11 @@ func (s captureScript) capture(t *testing.T, cli string) {
 	if os.Getenv(captureEnv) == "" {
 		t.Skipf("set %s=1 to capture real %s screens into %s", captureEnv, cli, s.dir())
 	}
-	writeManifest(t, s.dir(), captureSizes(t, s.dir(), s.turns), false)
+	screens := captureSizes(t, s.dir(), s.turns)
+	for i := range screens {
+		screens[i].Captured = s.captured
+	}
+	writeManifest(t, s.dir(), screens, false)
 }
 
 // shot captures r's pane as name, with the script's note for it.
@@ -115,7 +124,16 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	r.waitScreen(time.Minute, "streaming turn finished", func(p, title string) bool {
 		return s.finished(p, title, "Streaming a long answer") && s.quiet(p, title)
 	})
-	s.shot(c, r, "completed-streamed", handoff.StatusCompleted, strings.TrimSpace(streamed))
+	// Qwen Code in a short pane may leave the finished reply cut where its
+	// viewport ended: the manifest gives the message only when the screen
+	// shows all of it (each of its sentences ends in "grows.").
+	msg := strings.TrimSpace(streamed)
+	all := func(p, _ string) bool { return strings.Count(p, "grows.") >= strings.Count(streamed, "grows.") }
+	if !r.shows(5*time.Second, all) {
+		msg = ""
+		c.t.Logf("completed-streamed: the screen shows the reply cut; taken without its message")
+	}
+	s.shot(c, r, "completed-streamed", handoff.StatusCompleted, msg)
 
 	r.model.Script(fakemodel.Shell(s.slowShell, "Wait a while"), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")

@@ -20,11 +20,38 @@ func TestCaptureRealGeminiScreens(t *testing.T) {
 	geminiCapture.capture(t, "Gemini CLI "+realgemini.Version)
 }
 
-var geminiCapture = captureScript{
+// TestCaptureRealGeminiTerminals takes the same screens in the terminals
+// of captureTerminals, each into its own folder (real-0.61.0/<name>/, with
+// its manifest); a name after the slash picks one:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealGeminiTerminals/xterm-256color-default$' -v -timeout 30m
+func TestCaptureRealGeminiTerminals(t *testing.T) {
+	for _, env := range captureTerminals("auto_edit") {
+		t.Run(env.name(), func(t *testing.T) {
+			geminiCaptureIn(env).capture(t, "Gemini CLI "+realgemini.Version+" in "+env.name())
+		})
+	}
+}
+
+var geminiCapture = geminiCaptureIn(terminalEnv{})
+
+// geminiCaptureIn is the capture script in env (the default terminal and
+// modes when zero).
+func geminiCaptureIn(env terminalEnv) captureScript {
+	s := geminiScript
+	s.sub, s.captured = env.folder(), env.captured("--yolo")
+	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
+		opts := realgemini.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
+		if ask {
+			opts.Approval = env.ask
+		}
+		return newGeminiRigAt(t, opts, root)
+	}
+	return s
+}
+
+var geminiScript = captureScript{
 	provider: "gemini", version: realgemini.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newGeminiRigAt(t, realgemini.Options{Width: w, Height: h, Ask: ask}, root)
-	},
 	busy:        func(p, _ string) bool { return geminiBusy(p) },
 	quiet:       geminiQuiet,
 	finished:    geminiFinished,

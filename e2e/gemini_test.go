@@ -52,6 +52,7 @@ func geminiFinished(plain, title, last string) bool {
 // does) the wait decides on it, not on the screen: the poll is a minute,
 // there is no file watch, and the wait still ends within seconds.
 func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needGemini(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
@@ -77,11 +78,30 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 // gets it through and prints exactly what Gemini CLI wrote (exit 0); then,
 // in the same pane, an API error exits 4 with nothing on stdout.
 func TestRealGeminiSendCommand(t *testing.T) {
+	parallel(t)
 	needGemini(t)
+	sendAnswerThenError(t, newGeminiRig(t, realgemini.Options{}), fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
+}
+
+// The same in a pane that, like an ordinary tmux, sets TERM but not
+// COLORTERM: Gemini CLI draws no half-block frame around its composer
+// and prompts there, and the answer and the API error must still be read.
+func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
+	parallel(t)
+	needGemini(t)
+	r := newGeminiRig(t, realgemini.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
+}
+
+// sendAnswerThenError runs `handoff-fsm send --provider <r's>` twice in
+// r's pane: a turn that writes the response file (exit 0, the file's text
+// on stdout, the prompt with its instruction reached the model whole),
+// then one the API fails with apiError (exit 4, nothing on stdout).
+func sendAnswerThenError(t *testing.T, r *rig, apiError fakemodel.Reply) {
 	bin := buildCommand(t)
-	run := func(r *rig, args ...string) (stdout string, code int) {
+	run := func(args ...string) (stdout string, code int) {
 		t.Helper()
-		base := []string{"send", "--provider", "gemini", "--socket", r.cli.Socket, "--target", r.cli.Target,
+		base := []string{"send", "--provider", r.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
 			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "90s"}
 		cmd := exec.Command(bin, append(base, args...)...)
 		var o, e strings.Builder
@@ -97,9 +117,8 @@ func TestRealGeminiSendCommand(t *testing.T) {
 		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
 		return o.String(), code
 	}
-	r := newGeminiRig(t, realgemini.Options{})
 	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
-	if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
+	if stdout, code := run("--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
 		r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 	}
 	turns := r.model.Turns()
@@ -107,8 +126,8 @@ func TestRealGeminiSendCommand(t *testing.T) {
 		t.Fatalf("the pasted prompt did not reach the model whole: %+v", turns)
 	}
 	// The same pane, then an API error.
-	r.model.Script(fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
-	if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+	r.model.Script(apiError)
+	if stdout, code := run("--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
 		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 	}
 }
@@ -120,6 +139,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 // first. This test shows the behaviour it guards against, and ends what
 // kill-server left by pid.
 func TestRealGeminiOutlivesKillServer(t *testing.T) {
+	parallel(t)
 	r := newGeminiRig(t, realgemini.Options{})
 	pid := r.cli.PanePID()
 	var ps []int

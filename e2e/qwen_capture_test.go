@@ -16,11 +16,38 @@ import (
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealQwenScreens -v -timeout 30m
 func TestCaptureRealQwenScreens(t *testing.T) { qwenCapture.capture(t, "Qwen Code "+realqwen.Version) }
 
-var qwenCapture = captureScript{
+// TestCaptureRealQwenTerminals takes the same screens in the terminals of
+// captureTerminals, each into its own folder (real-0.24.4/<name>/, with its
+// manifest); a name after the slash picks one:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealQwenTerminals/xterm-256color-default$' -v -timeout 30m
+func TestCaptureRealQwenTerminals(t *testing.T) {
+	for _, env := range captureTerminals("auto-edit") {
+		t.Run(env.name(), func(t *testing.T) {
+			qwenCaptureIn(env).capture(t, "Qwen Code "+realqwen.Version+" in "+env.name())
+		})
+	}
+}
+
+var qwenCapture = qwenCaptureIn(terminalEnv{})
+
+// qwenCaptureIn is the capture script in env (the default terminal and
+// modes when zero).
+func qwenCaptureIn(env terminalEnv) captureScript {
+	s := qwenScript
+	s.sub, s.captured = env.folder(), env.captured("--yolo")
+	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
+		opts := realqwen.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
+		if ask {
+			opts.Approval = env.ask
+		}
+		return newQwenRigAt(t, opts, root)
+	}
+	return s
+}
+
+var qwenScript = captureScript{
 	provider: "qwen", version: realqwen.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newQwenRigAt(t, realqwen.Options{Width: w, Height: h, Ask: ask}, root)
-	},
 	// The busy line wraps in a narrow pane; the title spins all the same.
 	busy:     func(p, title string) bool { return qwenBusy(p) || qwen.TitleSpinning(title) },
 	quiet:    func(p, title string) bool { return !qwenBusy(p) && !qwen.TitleSpinning(title) },

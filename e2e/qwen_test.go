@@ -52,6 +52,7 @@ func qwenFinished(plain, title, last string) bool {
 // the wait decides on it, not on the screen: the poll is a minute, there
 // is no file watch, and the wait still ends within seconds.
 func TestRealQwenStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needQwen(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
@@ -65,4 +66,14 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 	if err != nil || !ok || stopped.Hook != "Stop" || stopped.LastMessage != "Final words." || stopped.Session == "" {
 		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
 	}
+}
+
+// The shipped command with --provider qwen in a pane that, like an
+// ordinary tmux, sets TERM but not COLORTERM: the answer comes back (exit
+// 0), then an API error in the same pane exits 4.
+func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
+	parallel(t)
+	needQwen(t)
+	r := newQwenRig(t, realqwen.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
 }

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,8 +85,13 @@ func BenchmarkClassifyNoPrompt(b *testing.B) {
 
 func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
-// BenchmarkClassifyReal classifies the real Gemini CLI screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+// BenchmarkClassifyReal classifies the real Gemini CLI screens, of every
+// terminal.
+func BenchmarkClassifyReal(b *testing.B) {
+	for _, dir := range conformance.Dirs(realDir) {
+		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, New()) })
+	}
+}
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

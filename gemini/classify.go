@@ -5,16 +5,22 @@
 //
 // Gemini CLI draws, from the bottom up: a footer (workspace, sandbox,
 // model), the composer ("*" in YOLO mode or ">" then the placeholder or a
-// draft) between two half-block rules ("▄▄▄" above, "▀▀▀" below), the
-// approval-mode line ("YOLO Ctrl+Y", "Shift+Tab to accept edits"), a rule
-// ("───"), the status line ("⠼ Thinking... (esc to cancel, 4s)" while a
-// turn runs, "? for shortcuts"), and above it the history: user prompts in
-// their own half-block boxes (" > text"), assistant messages ("✦ text"),
+// draft), the approval-mode line ("YOLO Ctrl+Y", "Shift+Tab to accept
+// edits"), a rule ("───"), the status line ("⠼ Thinking... (esc to cancel,
+// 4s)" while a turn runs, "? for shortcuts"), and above it the history:
+// user prompts (" > text"), assistant messages ("✦ text"),
 // tool calls in rounded boxes ("│ ⊷  Shell …"), errors ("✕ [API Error:
 // …]") and notes ("ℹ Request cancelled."). A confirmation replaces the
 // composer with a rounded box ending in numbered options ("● 1. Allow
 // once"). The pane title is a second input: "◇  Ready (work)", "✦  Working…
 // (work)", "✋  Action Required (work)".
+//
+// The composer and each prompt sit in a frame the terminal decides on: two
+// half-block rules ("▄▄▄" above, "▀▀▀" below) when COLORTERM says
+// truecolor, a shaded background (blank lines in a capture) without it,
+// "───" rules with NO_COLOR. The classifier reads none of it: the composer
+// is the line under the rule and mode line, a prompt is ">" one column in
+// (at column 0 with NO_COLOR).
 //
 // The classifier reads a capture in passes over its bottom — the chrome
 // (footer, composer or a dialog), the status line, then the history up to
@@ -51,7 +57,7 @@ const (
 // Chrome kinds, reported in Signals.Chrome.
 const (
 	ChromeNone     = "none"     // neither composer nor dialog at the bottom
-	ChromeComposer = "composer" // the composer between its half-block rules
+	ChromeComposer = "composer" // the composer under the rule and mode line
 	ChromeDialog   = "dialog"   // a rounded box with numbered options
 )
 
@@ -164,6 +170,11 @@ func read(capture string) *reading {
 	}
 	r.sig.Chrome = r.kind
 	r.sig.LinesScanned = r.ls.N()
+	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
+		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
+		// still an empty screen.
+		r.nonBlank = 0
+	}
 	return r
 }
 
@@ -207,14 +218,19 @@ const (
 	maxCont       = 16 // continuation lines of an error cell joined into its detail
 )
 
-// chrome reads the bottom of the screen: the footer, the composer and its
-// rules, the mode line and the rule above it; or, without a composer, a
+// chrome reads the bottom of the screen: the footer, the composer, the
+// mode line and the rule above them; or, without a composer, a
 // confirmation box. It returns the lines it read that turned out not to be
 // chrome, newest first, for the history pass.
+//
+// The composer is found by what it says and where it is: a line one column
+// in that starts with "*", ">" or "!", under a rule ("───") with at most
+// the mode line(s) between. Its frame is decoration a terminal may not
+// draw: half-block rules with COLORTERM set, a shaded background without
+// it, "───" rules with NO_COLOR; it is skipped wherever it is drawn.
 func (r *reading) chrome() []screen.Line {
 	r.kind = ChromeNone
-	var seen []screen.Line // non-blank lines from the bottom
-	lower, upper := -1, -1 // indexes in seen of the composer's rules
+	var seen []screen.Line // non-blank lines from the bottom, decoration aside
 	for {
 		ln, ok := r.ls.PrevLine()
 		if !ok {
@@ -224,6 +240,9 @@ func (r *reading) chrome() []screen.Line {
 			continue
 		}
 		r.nonBlank++
+		if decoration(ln) || ruleLine(ln) {
+			continue // a frame, or the rule under a composer framed with NO_COLOR
+		}
 		seen = append(seen, ln)
 		i := len(seen) - 1
 		switch {
@@ -237,37 +256,68 @@ func (r *reading) chrome() []screen.Line {
 			r.ls.Reset(at)
 			r.nonBlank = nb
 			return seen
-		case lower < 0:
-			if halfRule(ln.T, lowerHalf) {
-				lower = i
-			} else if i >= footerLines {
+		case composerLine(ln):
+			if !r.underRule() {
+				// No rule above it: a prompt in the history, and no
+				// composer under it.
 				return seen
 			}
-		case upper < 0:
-			if halfRule(ln.T, upperHalf) {
-				upper = i
-				if i-lower < 2 || !composerLine(seen[i-1]) {
-					// Two rules with no composer between them: a user
-					// prompt's box, not the composer.
-					return seen
-				}
-				r.kind = ChromeComposer
-				text := seen[i-1].T[1:]
-				r.sig.Composer = excerpt(strings.TrimLeft(text, " "))
-				r.sig.ComposerLine = seen[i-1].N
-			} else if i-lower > composerLines {
-				return seen
-			}
-		default:
-			// Above the composer: the mode line(s), then the rule.
-			if screen.IsRule(ln.T, 10) {
-				return nil
-			}
-			if i-upper > modeLines {
-				return seen[upper+1:]
-			}
+			r.kind = ChromeComposer
+			r.sig.Composer = excerpt(strings.TrimLeft(ln.T[1:], " "))
+			r.sig.ComposerLine = ln.N
+			return nil
+		case ln.Indent == 0 || busyLine(ln) || i >= footerLines+composerLines:
+			// A cell or the status line: the history reaches the bottom.
+			return seen
 		}
 	}
+}
+
+// underRule reports whether a rule ("───") sits right above the composer
+// line just read, with at most the mode line(s) (one column in) and the
+// composer's own frame between; or, should a terminal not draw that rule
+// either, the status line ("? for shortcuts", the busy line). When it
+// does, the walk goes on above the topmost such rule (from the status
+// line, which the history reads); when not, it is back where it was.
+func (r *reading) underRule() bool {
+	at, nb := r.ls.Mark(), r.nonBlank
+	found := false
+	var above screen.Mark // the walk just above the topmost rule
+	var aboveNB int
+	for n := 0; n < modeLines+2; {
+		prev, prevNB := r.ls.Mark(), r.nonBlank
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			break
+		}
+		if !found && (busyLine(ln) || strings.HasSuffix(ln.T, shortcutsHint)) {
+			found, above, aboveNB = true, prev, prevNB
+			break
+		}
+		if ln.T == "" {
+			continue
+		}
+		r.nonBlank++
+		n++
+		if halfRule(ln.T, upperHalf) || halfRule(ln.T, lowerHalf) {
+			continue
+		}
+		if ruleLine(ln) {
+			found, above, aboveNB = true, r.ls.Mark(), r.nonBlank
+			continue
+		}
+		if ln.Indent != 1 || busyLine(ln) || composerLine(ln) {
+			break // not a mode line: the status line or the history
+		}
+	}
+	if !found {
+		r.ls.Reset(at)
+		r.nonBlank = nb
+		return false
+	}
+	r.ls.Reset(above)
+	r.nonBlank = aboveNB
+	return true
 }
 
 // dialog reads a confirmation box upwards from its bottom border: it is a
@@ -286,6 +336,9 @@ func (r *reading) dialog() bool {
 		if strings.HasPrefix(ln.T, boxTop) && ln.Indent == 0 {
 			break
 		}
+		if promptLine(ln) {
+			break // a box under a prompt is no dialog; one above it is history
+		}
 		if opt, ok := highlightedOption(ln.T); ok {
 			r.kind = ChromeDialog
 			r.sig.Dialog, r.sig.DialogLine = excerpt(opt), ln.N
@@ -297,11 +350,10 @@ func (r *reading) dialog() bool {
 // history walks up from the chrome to the last user prompt: first the
 // lines the chrome pass read but did not take (newest first), then on.
 // The status line and a queued prompt are read at its start; then the
-// newest cell, the bottom-most reply, an error.
+// newest cell, the bottom-most reply, an error. A prompt is " > text", one
+// column in (its frame, when drawn, is decoration).
 func (r *reading) history(above []screen.Line) {
-	status := true // still in the status area under the history
-	inPrompt := false
-	var prompt screen.Line      // the topmost " > " line of the prompt box being read
+	status := true              // still in the status area under the history
 	var contLines []screen.Line // indented lines since the last cell: its continuation
 	next := func() (screen.Line, bool) {
 		if len(above) > 0 {
@@ -324,22 +376,12 @@ func (r *reading) history(above []screen.Line) {
 		if !ok {
 			return
 		}
-		if inPrompt {
-			switch {
-			case halfRule(ln.T, upperHalf):
-				if prompt.N != 0 {
-					r.sig.LastUser, r.sig.LastUserLine = excerpt(strings.TrimLeft(prompt.T[1:], " ")), prompt.N
-					return
-				}
-				inPrompt = false
-			case strings.HasPrefix(ln.T, "> ") || ln.T == ">":
-				prompt = ln
-			}
+		if decoration(ln) || ruleLine(ln) {
 			continue
 		}
-		if halfRule(ln.T, lowerHalf) {
-			inPrompt, prompt, status = true, screen.Line{}, false
-			continue
+		if promptLine(ln) {
+			r.sig.LastUser, r.sig.LastUserLine = excerpt(strings.TrimLeft(ln.T[1:], " ")), ln.N
+			return
 		}
 		if status {
 			// Under the history: the status line, a queue of prompts.

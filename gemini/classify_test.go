@@ -23,6 +23,15 @@ func chrome(status, composer string) []string {
 		" workspace (/directory)          sandbox          /model", " ~/work                          no sandbox       Auto"}
 }
 
+// framed is chrome with the composer's frame drawn as top and bottom:
+// blank lines where the terminal shades the box instead (no COLORTERM),
+// "───" rules with NO_COLOR.
+func framed(top, bottom, status, composer string) []string {
+	c := chrome(status, composer)
+	c[3], c[5] = top, bottom
+	return c
+}
+
 // prompt is a user prompt's box in the history.
 func prompt(text string) []string { return []string{upper, " > " + text, lower} }
 
@@ -72,6 +81,21 @@ func TestClassify(t *testing.T) {
 		{"action required title alone", cat(prompt("hi"), chrome(idleStatus, placeholder)), "✋  Action Required (work)", handoff.StatusWaitingUserAnswer, ReasonTitleAction},
 		{"a box at the bottom without options", cat(prompt("hi"), ls("╭──────╮", "│ ✓  Shell ls │", "╰──────╯")), ready, handoff.StatusIdle, ReasonNoComposer},
 		{"unknown screen is neutral", screenOf("$ ls", "file.txt", "$"), "", handoff.StatusIdle, ReasonNoComposer},
+		// Without COLORTERM the frames are a shaded background: blank lines.
+		{"no frames: reply", cat(ls("", " > hi", "", "✦ Hello"), framed("", "", idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"no frames: error", cat(ls("", " > hi", "", "✕ [API Error: boom]", "", "ℹ This request failed."), framed("", "", idleStatus, placeholder)), ready, handoff.StatusError, ReasonError},
+		{"no frames: busy", cat(ls("", " > hi", ""), framed("", "", busyStatus, placeholder)), "", handoff.StatusProcessing, ReasonBusy},
+		{"no frames: nothing after the prompt", cat(ls("✦ old", "", " > hi", "", "ℹ Request cancelled."), framed("", "", idleStatus, placeholder)), ready, handoff.StatusIdle, ReasonIdle},
+		{"no frames: a draft in default mode", cat(ls(" > hi", "✦ Hello"), framed("", "", idleStatus, "")[:2], ls(" Shift+Tab to accept edits", " > a draft", "   on two lines", " ~/work")), ready, handoff.StatusCompleted, ReasonCompleted},
+		// Should a terminal not draw the rule either, the status line above
+		// the mode line places the composer.
+		{"no rule: reply", cat(ls("", " > hi", "", "✦ Hello"), framed("", "", idleStatus, placeholder)[:1], framed("", "", idleStatus, placeholder)[2:]), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"no rule: busy", cat(ls("", " > hi", ""), framed("", "", busyStatus, placeholder)[:1], framed("", "", busyStatus, placeholder)[2:]), "", handoff.StatusProcessing, ReasonBusy},
+		// With NO_COLOR the frames are rules and a prompt starts at column 0.
+		{"NO_COLOR: reply", cat(ls("> hi", "", "✦ Hello"), framed(rule, rule, idleStatus, placeholder)), ready, handoff.StatusCompleted, ReasonCompleted},
+		{"NO_COLOR: error", cat(ls("> hi", "", "✕ [API Error: boom]"), framed(rule, rule, idleStatus, placeholder)), ready, handoff.StatusError, ReasonError},
+		// A prompt line with no rule above it is history, not the composer.
+		{"a prompt at the bottom is no composer", screenOf("✦ old", " > hi", " workspace"), ready, handoff.StatusIdle, ReasonNoComposer},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
 // Gemini CLI 0.61.0's composer, tried on the real CLI:
 //   - A pasted '!' stays text; a typed '!' on the empty composer switches
 //     it to shell mode ("shell mode enabled (esc to disable)" above it,
@@ -16,21 +19,14 @@ import (
 //   - '@path' anywhere includes that file's content in what the model
 //     reads (the text itself is kept).
 //   - Esc leaves shell mode; two more empty the composer.
-var messageBox = screen.Composer{
-	Leaders: "!/?",
-	Lead:    handoff.PromptLead,
-	Clear:   []string{"Escape", "Escape", "Escape"},
-	Read:    composerMode,
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders: "!/?",
+		Lead:    handoff.PromptLead,
+		Clear:   []string{"Escape", "Escape", "Escape"},
+		Read:    composerMode,
+	}
 }
-
-// Inert is the text to paste for a plain message (handoff.Composer).
-func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
-
-// Mode reads the composer after a paste: "" for a plain message.
-func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
-
-// ClearKeys leave shell mode and empty the composer.
-func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
 
 // composerMode finds shell mode by the line that says so near the bottom.
 func composerMode(capture string) string {

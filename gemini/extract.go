@@ -41,5 +41,5 @@ func ExtractLastMessage(capture string) (string, error) {
 // first line, starts something else: a cell at column 0, the busy line,
 // the queue or the shortcuts hint.
 func endsMessage(ln screen.Line) bool {
-	return ln.Indent == 0 || busyLine(ln) || strings.HasPrefix(ln.T, queuedHeader) || strings.HasPrefix(ln.T, "? for shortcuts")
+	return ln.Indent == 0 || busyLine(ln) || strings.HasPrefix(ln.T, queuedHeader) || strings.HasPrefix(ln.T, shortcutsHint)
 }

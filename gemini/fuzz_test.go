@@ -33,7 +33,9 @@ func FuzzClassify(f *testing.F) {
 	f.Add(cat(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	conformance.AddScreens(f, realDir)
+	for _, dir := range conformance.Dirs(realDir) {
+		conformance.AddScreens(f, dir)
+	}
 
 	old := scrollback()
 	c := New()

@@ -9,16 +9,18 @@ import (
 
 // The glyphs of Gemini CLI 0.61.0's screen.
 const (
-	upperHalf    = "▄" // U+2584: the rule above the composer and above each user prompt
-	lowerHalf    = "▀" // U+2580: the rule below them
-	boxTop       = "╭" // a tool's (or a confirmation's) rounded box
-	boxBottom_   = "╰"
-	boxSide      = "│"
-	messageGlyph = "✦" // an assistant message
-	errorGlyph   = "✕" // an error
-	noteGlyph    = "ℹ" // a note: "Request cancelled.", "This request failed…"
-	optionCursor = "●" // the highlighted option of a confirmation
-	queuedHeader = "Queued (press ↑ to edit):"
+	upperHalf     = "▄" // U+2584: the rule above the composer and above each user prompt
+	lowerHalf     = "▀" // U+2580: the rule below them
+	boxTop        = "╭" // a tool's (or a confirmation's) rounded box
+	boxBottom_    = "╰"
+	boxSide       = "│"
+	messageGlyph  = "✦" // an assistant message
+	errorGlyph    = "✕" // an error
+	noteGlyph     = "ℹ" // a note: "Request cancelled.", "This request failed…"
+	optionCursor  = "●" // the highlighted option of a confirmation
+	queuedHeader  = "Queued (press ↑ to edit):"
+	shortcutsHint = "? for shortcuts" // the status line of an idle composer
+	footerHeader  = "workspace (/directory)"
 )
 
 // halfRule reports a line of one half-block glyph only, at least ten long.
@@ -32,6 +34,23 @@ func halfRule(t, glyph string) bool {
 		}
 	}
 	return true
+}
+
+// decoration reports a line drawn for looks only: a half-block rule (the
+// frame of the composer and of each prompt when COLORTERM is set).
+func decoration(ln screen.Line) bool {
+	return ln.Indent == 0 && (halfRule(ln.T, upperHalf) || halfRule(ln.T, lowerHalf))
+}
+
+// ruleLine reports a "───" rule at column 0: the one above the mode line, and
+// (with NO_COLOR) the composer's frame.
+func ruleLine(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10) }
+
+// promptLine reports a user prompt's first line in the history: ">" one
+// column in (at column 0 with NO_COLOR, where the frame's padding goes
+// too), then its text.
+func promptLine(ln screen.Line) bool {
+	return ln.Indent <= 1 && ln.T != "" && ln.T[0] == '>' && (len(ln.T) == 1 || ln.T[1] == ' ')
 }
 
 // boxBottom reports the bottom border of a rounded box.

@@ -17,11 +17,15 @@ var realDir = filepath.Join("testdata", "real-0.61.0")
 // manifest says it shows (internal/conformance): in two pane sizes, each
 // with and without colour.
 func TestRealGemini0_61Screens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckScreens(t, dir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+		})
+	}
 }
 
 // TestRealGemini0_61LastMessage: the fallback text read off the real
-// screens the manifest gives no message for.
+// screens the manifest gives no message for, in every terminal.
 func TestRealGemini0_61LastMessage(t *testing.T) {
 	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
 	prefix := func(p string) func(string, error) bool {
@@ -29,7 +33,7 @@ func TestRealGemini0_61LastMessage(t *testing.T) {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Request cancelled") && !strings.Contains(msg, "esc to cancel")
 		}
 	}
-	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+	cases := []conformance.LastMessageCase{
 		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
 		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
 		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool box so far"},
@@ -39,5 +43,10 @@ func TestRealGemini0_61LastMessage(t *testing.T) {
 		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
 		{File: "interrupted-retrying", OK: none, Want: "ErrNoAssistantMessage: cancelled before any answer"},
 		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
-	})
+	}
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckLastMessages(t, dir, New(), []string{"80x24", "200x50"}, cases)
+		})
+	}
 }

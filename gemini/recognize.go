@@ -8,8 +8,10 @@ import (
 
 // Recognize reports a pane that runs Gemini CLI: its command names it, its
 // title is one of Gemini CLI's ("◇  Ready (…)", "✦  Working… (…)", "✋
-// Action Required (…)"), or the composer's lower half-block rule ("▀▀▀")
-// is among the bottom lines.
+// Action Required (…)"), or among the bottom lines is the composer's lower
+// half-block rule ("▀▀▀") or the footer's header ("workspace (/directory)
+// … sandbox … /model"): the header is there in every terminal, the rule
+// only where COLORTERM is set.
 func Recognize(command, title, capture string) bool {
 	if strings.Contains(strings.ToLower(command), "gemini") {
 		return true
@@ -21,6 +23,9 @@ func Recognize(command, title, capture string) bool {
 	}
 	for _, ln := range screen.Bottom(capture, 10) {
 		if ln.Indent == 0 && halfRule(ln.T, lowerHalf) {
+			return true
+		}
+		if strings.HasPrefix(ln.T, footerHeader) && strings.HasSuffix(ln.T, "/model") {
 			return true
 		}
 	}

@@ -7,6 +7,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
 // OpenCode 1.18.33's composer, tried on the real CLI:
 //   - A pasted '!' stays text; a typed '!' on the empty composer switches
 //     it to shell mode (its agent label reads "Shell", the footer "esc exit
@@ -15,11 +18,13 @@ import (
 //     menu ("/review  review changes …") above the composer.
 //   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
 //     by line.
-var messageBox = screen.Composer{
-	Leaders: "!/",
-	Lead:    handoff.PromptLead,
-	Clear:   clearKeys(),
-	Read:    composerMode,
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders: "!/",
+		Lead:    handoff.PromptLead,
+		Clear:   clearKeys(),
+		Read:    composerMode,
+	}
 }
 
 // clearKeys: Esc, then Ctrl-U enough times for a long paste's lines
@@ -31,15 +36,6 @@ func clearKeys() []string {
 	}
 	return keys
 }
-
-// Inert is the text to paste for a plain message (handoff.Composer).
-func (*Classifier) Inert(text string) string { return messageBox.Inert(text) }
-
-// Mode reads the composer after a paste: "" for a plain message.
-func (*Classifier) Mode(capture string) string { return messageBox.Mode(capture) }
-
-// ClearKeys leave shell mode and empty the composer.
-func (*Classifier) ClearKeys() []string { return messageBox.ClearKeys() }
 
 // composerMode finds shell mode by its footer hint.
 func composerMode(capture string) string {

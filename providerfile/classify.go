@@ -73,8 +73,8 @@ func (c *Classifier) Inert(text string) string { return c.composer().Inert(text)
 // the bottom region, "" for none.
 func (c *Classifier) Mode(capture string) string { return c.composer().Mode(capture) }
 
-// ClearKeys are composer.clear.
-func (c *Classifier) ClearKeys() []string { return c.file.Composer.Clear }
+// ClearKeys are composer.clear, whatever the screen.
+func (c *Classifier) ClearKeys(string) []string { return c.file.Composer.Clear }
 
 func (c *Classifier) mode(capture string) string {
 	for _, ln := range screen.Bottom(capture, c.bottom) {

@@ -97,7 +97,7 @@ func TestAFilesComposerKeepsAPromptAMessage(t *testing.T) {
 	if got := c.Mode("> !x\nSHELL MODE on\n"); !strings.Contains(got, "SHELL MODE on") {
 		t.Fatalf("Mode = %q, want the mode line", got)
 	}
-	if k := c.ClearKeys(); len(k) != 1 || k[0] != "Escape" {
+	if k := c.ClearKeys(""); len(k) != 1 || k[0] != "Escape" {
 		t.Fatalf("ClearKeys = %v", k)
 	}
 }

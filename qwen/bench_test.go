@@ -1,6 +1,7 @@
 package qwen
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,8 +64,13 @@ func BenchmarkClassifyNoPrompt(b *testing.B) {
 
 func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
-// BenchmarkClassifyReal classifies the real Qwen Code screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+// BenchmarkClassifyReal classifies the real Qwen Code screens, of every
+// terminal.
+func BenchmarkClassifyReal(b *testing.B) {
+	for _, dir := range conformance.Dirs(realDir) {
+		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, New()) })
+	}
+}
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

@@ -7,7 +7,7 @@
 // up: the footer ("➜ work · fake-model", the mode line "YOLO mode (shift +
 // tab to cycle)", "Enter to steer · Ctrl+Q to queue" while a turn runs),
 // the composer ("*" in YOLO mode or ">" then the placeholder or a draft)
-// between two full-width rules, and above it the busy line while a turn
+// at column 0 between two full-width rules, and above it the busy line while a turn
 // runs ("⠋<phrase>... (1s · ↑ 62 tokens · esc to cancel)", wrapped in
 // narrow panes) and the history, everything two columns in: user prompts
 // ("> text"), messages ("◆︎ text"), tool calls ("✓ Shell …", "⊶ Shell …"
@@ -125,6 +125,11 @@ func read(capture string) *reading {
 		r.history(above)
 	}
 	r.sig.LinesScanned = r.ls.N()
+	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
+		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
+		// still an empty screen.
+		r.nonBlank = 0
+	}
 	return r
 }
 
@@ -159,18 +164,24 @@ const (
 	maxCont       = 16 // continuation lines of an error joined into its detail
 )
 
-// chrome reads the footer and the composer between its two rules; without
-// them, a confirmation dialog. It returns the lines read that are not
-// chrome (newest first) for the history pass.
+// chrome reads the footer and the composer; without them, a confirmation
+// dialog. It returns the lines read that are not chrome (newest first) for
+// the history pass.
+//
+// The composer is found by what it says and where it is: the one line at
+// column 0 (everything else is two columns in) that starts with "*", ">"
+// or "!", under the footer. The rules drawn above and below it are
+// decoration, skipped wherever they are drawn: a terminal is free to draw
+// less (Gemini CLI, which Qwen Code forked, drops its composer's frame
+// without COLORTERM).
 func (r *reading) chrome() []screen.Line {
 	r.sig.Chrome = ChromeNone
 	var seen []screen.Line
-	lower, upper := -1, -1
 	for {
 		ln, ok := r.ls.PrevLine()
 		ln = unbar(ln)
 		if !ok {
-			if lower < 0 && r.dialog(seen) {
+			if r.dialog(seen) {
 				return nil
 			}
 			return seen
@@ -179,34 +190,37 @@ func (r *reading) chrome() []screen.Line {
 			continue
 		}
 		r.nonBlank++
+		if rule(ln) {
+			continue
+		}
 		seen = append(seen, ln)
-		i := len(seen) - 1
 		switch {
-		case lower < 0:
-			if rule(ln) {
-				lower = i
-			} else if i >= footerLines || prompt(ln) {
-				// No composer under a prompt: read no further up for one.
-				if r.dialog(seen) {
-					return nil
-				}
-				return seen
-			}
-		case upper < 0:
-			if rule(ln) {
-				upper = i
-				if i-lower < 2 {
-					return seen
-				}
-				c := seen[i-1]
-				r.sig.Chrome = ChromeComposer
-				r.sig.Composer, r.sig.ComposerLine = excerpt(strings.TrimLeft(strings.TrimLeft(c.T, ">*!"), " ")), c.N
+		case composerLine(ln):
+			r.sig.Chrome = ChromeComposer
+			r.sig.Composer, r.sig.ComposerLine = excerpt(strings.TrimLeft(strings.TrimLeft(ln.T, ">*!"), " ")), ln.N
+			return nil
+		case len(seen) > footerLines+composerLines || prompt(ln):
+			// No composer under a prompt: read no further up for one.
+			if r.dialog(seen) {
 				return nil
-			} else if i-lower > composerLines || prompt(ln) {
-				return seen
 			}
+			return seen
 		}
 	}
+}
+
+// composerLine reports the composer's first line: at column 0, "*" (YOLO
+// mode), ">" or "!" (shell mode), then blanks and the placeholder or a
+// draft.
+func composerLine(ln screen.Line) bool {
+	if ln.Indent != 0 || ln.T == "" {
+		return false
+	}
+	switch ln.T[0] {
+	case '*', '>', '!':
+		return len(ln.T) == 1 || ln.T[1] == ' '
+	}
+	return false
 }
 
 // dialog looks for a highlighted numbered option ("› 1. Yes, allow once")

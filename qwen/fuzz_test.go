@@ -60,7 +60,9 @@ func FuzzClassify(f *testing.F) {
 	f.Add(cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\x97")
-	conformance.AddScreens(f, realDir)
+	for _, dir := range conformance.Dirs(realDir) {
+		conformance.AddScreens(f, dir)
+	}
 
 	old := scrollback()
 	c := New()

@@ -17,6 +17,9 @@ type Composer struct {
 	Lead string
 	// Clear are the tmux keys that empty the composer and leave any mode.
 	Clear []string
+	// ClearFor, when set, picks the keys from the screen instead of Clear
+	// (a composer that needs other keys when it is empty).
+	ClearFor func(capture string) []string
 	// Read reads the composer off a capture taken after the paste: "" for
 	// a plain message, else what it shows instead.
 	Read func(capture string) string
@@ -45,8 +48,14 @@ func (c Composer) Mode(capture string) string {
 	return c.Read(capture)
 }
 
-// ClearKeys are the keys that empty the composer.
-func (c Composer) ClearKeys() []string { return c.Clear }
+// ClearKeys are the keys that empty the composer shown in capture:
+// ClearFor's, else Clear.
+func (c Composer) ClearKeys(capture string) []string {
+	if c.ClearFor != nil {
+		return c.ClearFor(capture)
+	}
+	return c.Clear
+}
 
 // BottomHas reports whether one of the last n non-blank lines of capture,
 // without its indentation, starts with prefix: how a composer's mode hint

@@ -155,7 +155,7 @@ func (testComposer) Mode(capture string) string {
 	return ""
 }
 
-func (testComposer) ClearKeys() []string { return []string{"Escape"} }
+func (testComposer) ClearKeys(string) []string { return []string{"Escape"} }
 
 // requireTmux skips when tmux is missing, except in CI where that is a
 // failure: the tmux tests must run there.

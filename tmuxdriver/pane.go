@@ -445,19 +445,48 @@ func (p *Pane) lookBeforeEnter(ctx context.Context) error {
 	if mode == "" {
 		return nil
 	}
-	cleared := "cleared it"
-	for _, k := range p.o.Composer.ClearKeys() {
-		if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-			cleared = "could not clear it (" + p.paneErr(err).Error() + ")"
-			break
-		}
-		// Keys pressed in one burst can read as an escape sequence.
-		if err := sleep(ctx, 100*time.Millisecond); err != nil {
-			return err
-		}
+	cleared, err := p.clearComposer(ctx, look)
+	if err != nil {
+		return err
 	}
 	return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, cleared)
 }
+
+// clearComposer presses the Composer's clear keys for what the screen
+// shows, looks again, and goes on while the composer is in another mode,
+// for clearRounds rounds at most (a busy CLI takes keys late). It says
+// what it did, for the error.
+func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
+	for round := 0; round < clearRounds; round++ {
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			break
+		}
+		for _, k := range keys {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return "could not clear it (" + p.paneErr(err).Error() + ")", nil
+			}
+			// Keys pressed in one burst can read as an escape sequence.
+			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+				return "", err
+			}
+		}
+		if err := sleep(ctx, 300*time.Millisecond); err != nil {
+			return "", err
+		}
+		var err error
+		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
+			return "could not look at it again (" + p.paneErr(err).Error() + ")", nil
+		}
+		if p.o.Composer.Mode(look) == "" {
+			return "cleared it", nil
+		}
+	}
+	return "could not clear it (it still shows " + p.o.Composer.Mode(look) + ")", nil
+}
+
+// clearRounds is how often clearComposer presses the clear keys.
+const clearRounds = 3
 
 // maxEnters is how many times Send presses Enter while the screen does not
 // show the prompt taken. A busy agent (Gemini CLI under load, or right

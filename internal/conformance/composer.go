@@ -11,17 +11,13 @@ import (
 
 // CheckComposer reads each real screen in dir (testdata/composer: what the
 // composer showed after a paste or typed keys, before Enter) with the
-// provider's Composer: a file named shell-… must read as another mode, one
+// provider's composer: a file named shell-… must read as another mode, one
 // named plain-… as a plain message. It also checks what every provider's
 // Inert guarantees: a prompt that starts with one of the CLI's mode
 // characters (after blanks and line breaks too) is led by
 // handoff.PromptLead, and the prompt itself is kept whole.
-func CheckComposer(t *testing.T, c handoff.Classifier, dir string, leaders string) {
+func CheckComposer(t *testing.T, comp handoff.Composer, dir string, leaders string) {
 	t.Helper()
-	comp, ok := c.(handoff.Composer)
-	if !ok {
-		t.Fatalf("%T is not a handoff.Composer", c)
-	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no composer screens in %s (%v)", dir, err)

@@ -57,6 +57,21 @@ func LoadScreens(tb testing.TB, dir string) []Screen {
 	return screens
 }
 
+// Dirs is dir and each folder right under it that holds a manifest.json of
+// its own: the same screens taken in another environment (a terminal, an
+// approval mode). A provider's tests read them all.
+func Dirs(dir string) []string {
+	dirs := []string{dir}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(sub, "manifest.json")); e.IsDir() && err == nil {
+			dirs = append(dirs, sub)
+		}
+	}
+	return dirs
+}
+
 // Want is what a provider's set of screens must cover beyond every status.
 type Want struct {
 	// Sizes is how many pane sizes the screens come in (at least).

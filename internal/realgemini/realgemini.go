@@ -55,6 +55,12 @@ type Options struct {
 	// Ask leaves the default approval mode: Gemini CLI asks before it runs
 	// a shell command (its confirmation dialog). Otherwise --yolo.
 	Ask bool
+	// Approval, when set, is the approval mode instead: "yolo",
+	// "auto_edit" or "default" (the mode line above the composer differs).
+	Approval string
+	// Terminal is the terminal it is told it runs in; DefaultTerminal
+	// when zero.
+	Terminal realcli.Terminal
 	// Hooks maps a hook event (AfterAgent, BeforeAgent, Notification, …)
 	// to a shell command Gemini CLI runs for it, with the event's JSON on
 	// stdin.
@@ -72,27 +78,42 @@ type Options struct {
 // Env is Gemini CLI's whole environment: nothing of the developer's own
 // GEMINI_*/GOOGLE_* settings leaks in.
 func Env(opts Options) []string {
-	return []string{
+	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + opts.Home,
-		"TERM=xterm-256color",
-		"COLORTERM=truecolor",
 		"LANG=C.UTF-8",
 		"GEMINI_API_KEY=" + APIKey,
 		"GOOGLE_GEMINI_BASE_URL=" + opts.BaseURL,
 	}
+	return append(env, opts.Terminal.Env()...)
 }
 
 // Args are its command-line arguments.
 func Args(opts Options) []string {
 	var args []string
-	if !opts.Ask {
+	switch mode := ApprovalMode(opts); mode {
+	case "yolo":
 		args = append(args, "--yolo")
+	case "default":
+	default:
+		args = append(args, "--approval-mode", mode)
 	}
 	if opts.Model != "" {
 		args = append(args, "--model", opts.Model)
 	}
 	return args
+}
+
+// ApprovalMode is the mode opts start Gemini CLI in: Approval, else
+// "default" with Ask, else "yolo".
+func ApprovalMode(opts Options) string {
+	switch {
+	case opts.Approval != "":
+		return opts.Approval
+	case opts.Ask:
+		return "default"
+	}
+	return "yolo"
 }
 
 // Settings is ~/.gemini/settings.json.
@@ -126,7 +147,7 @@ var CLI = realcli.CLI{
 	Enters:    4,
 	// An Enter within about half a second of a paste is taken as part of
 	// it (a new line in the composer).
-	EnterDelay: time.Second,
+	EnterDelay: gemini.EnterDelay,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs

@@ -51,6 +51,12 @@ type Options struct {
 	// Ask starts it in the default approval mode: it asks before it runs a
 	// shell command. Otherwise --yolo.
 	Ask bool
+	// Approval, when set, is the approval mode instead: "yolo",
+	// "auto-edit" or "default" (the footer's mode line differs).
+	Approval string
+	// Terminal is the terminal it is told it runs in; DefaultTerminal
+	// when zero.
+	Terminal realcli.Terminal
 	// Hooks maps a hook event (Stop, UserPromptSubmit, …) to a shell
 	// command Qwen Code runs for it.
 	Hooks map[string]string
@@ -66,25 +72,36 @@ type Options struct {
 // Env is Qwen Code's whole environment: nothing of the developer's own
 // OPENAI_*/QWEN_* settings leaks in.
 func Env(opts Options) []string {
-	return []string{
+	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + opts.Home,
-		"TERM=xterm-256color",
-		"COLORTERM=truecolor",
 		"LANG=C.UTF-8",
 		"OPENAI_API_KEY=" + APIKey,
 		"OPENAI_BASE_URL=" + opts.BaseURL,
 		"OPENAI_MODEL=" + Model,
 	}
+	return append(env, opts.Terminal.Env()...)
 }
 
-// Args are its command-line arguments: --yolo, or the default approval
-// mode (its own default is "auto", which asks a model about each call).
+// Args are its command-line arguments: --yolo, or the approval mode named
+// (its own default is "auto", which asks a model about each call).
 func Args(opts Options) []string {
-	if opts.Ask {
-		return []string{"--approval-mode", "default"}
+	if mode := ApprovalMode(opts); mode != "yolo" {
+		return []string{"--approval-mode", mode}
 	}
 	return []string{"--yolo"}
+}
+
+// ApprovalMode is the mode opts start Qwen Code in: Approval, else
+// "default" with Ask, else "yolo".
+func ApprovalMode(opts Options) string {
+	switch {
+	case opts.Approval != "":
+		return opts.Approval
+	case opts.Ask:
+		return "default"
+	}
+	return "yolo"
 }
 
 // Settings is ~/.qwen/settings.json.
