@@ -73,8 +73,45 @@ func words(s string) string { return strings.Join(strings.Fields(s), " ") }
 // against the status the manifest gives; on an error screen Detail must
 // start with the manifest's detail, on any other it must be empty; where
 // the manifest gives the last message, LastMessage must find it. The
-// screens must show all five statuses and cover want.
+// screens must show all five statuses and cover want. Each subfolder of
+// dir with a manifest of its own (screens of one terminal or approval
+// mode, see Subsets) is checked the same way, as a subtest named after
+// it, against want's Plain and Titles only: it need not show every status.
 func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
+	t.Helper()
+	seen, sizes := checkScreens(t, dir, c, want)
+	for _, st := range Statuses {
+		if seen[st] == 0 {
+			t.Errorf("no real screen shows %s", st)
+		}
+	}
+	if len(sizes) < want.Sizes {
+		t.Errorf("screens of %d pane size(s), want at least %d", len(sizes), want.Sizes)
+	}
+	for _, sub := range Subsets(dir) {
+		t.Run(sub, func(t *testing.T) { checkScreens(t, filepath.Join(dir, sub), c, want) })
+	}
+}
+
+// Subsets are the subfolders of dir that hold a manifest.json of their
+// own, sorted: the same CLI's screens in another terminal or mode.
+func Subsets(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var subs []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "manifest.json")); e.IsDir() && err == nil {
+			subs = append(subs, e.Name())
+		}
+	}
+	return subs
+}
+
+// checkScreens checks the screens of dir's own manifest and returns the
+// statuses and sizes they show.
+func checkScreens(t *testing.T, dir string, c handoff.Classifier, want Want) (map[handoff.Status]int, map[string]bool) {
 	t.Helper()
 	screens := LoadScreens(t, dir)
 	seen := map[handoff.Status]int{}
@@ -111,14 +148,6 @@ func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
 			}
 		})
 	}
-	for _, st := range Statuses {
-		if seen[st] == 0 {
-			t.Errorf("no real screen shows %s", st)
-		}
-	}
-	if len(sizes) < want.Sizes {
-		t.Errorf("screens of %d pane size(s), want at least %d", len(sizes), want.Sizes)
-	}
 	if want.Plain {
 		for f := range files {
 			if !strings.HasSuffix(f, ".plain.txt") && !files[strings.TrimSuffix(f, ".txt")+".plain.txt"] {
@@ -126,6 +155,7 @@ func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
 			}
 		}
 	}
+	return seen, sizes
 }
 
 // Statuses are the five statuses a classifier answers with.
@@ -166,9 +196,16 @@ func CheckClassification(t *testing.T, c handoff.Classifier, capture, title stri
 	return got
 }
 
-// AddScreens adds every real screen of dir (with its title) to a fuzz
-// corpus.
+// AddScreens adds every real screen of dir and of its Subsets (with its
+// title) to a fuzz corpus.
 func AddScreens(f *testing.F, dir string) {
+	addScreens(f, dir)
+	for _, sub := range Subsets(dir) {
+		addScreens(f, filepath.Join(dir, sub))
+	}
+}
+
+func addScreens(f *testing.F, dir string) {
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return

@@ -1,0 +1,322 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
+	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
+)
+
+// termProfile is what the terminal and mode capture needs of one CLI. Its
+// waits read the screen's text only (never the classifier under test): a
+// classifier that misreads a terminal must not stop the capture that shows
+// it.
+type termProfile struct {
+	provider, version string
+	// start runs the CLI in a w×h pane told it runs in term, in the
+	// approval mode given ("" the harness's default, askMode the one that
+	// asks before a command).
+	start func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig
+	// askMode is the mode that asks before a shell command; modes are the
+	// modes users run the CLI in.
+	askMode string
+	modes   []string
+	busy    func(plain, title string) bool
+	// finished reports a turn that ended with last on the screen.
+	finished func(plain, title, last string) bool
+	// shell is a command of about 5 s ending in "echo slept" (ask: in a
+	// mode that may ask), as a model reply.
+	shell func(r *rig, ask bool) fakemodel.Reply
+	// apiError is a failed request shown at once; errorShown is then on
+	// the screen, errorDetail starts the classifier's Detail.
+	apiError                fakemodel.Reply
+	errorShown, errorDetail string
+	// dialogShown is on the screen while a command waits for approval;
+	// approve is the key that allows it.
+	dialogShown, approve string
+}
+
+// termSize is the pane of the terminal and mode captures: the narrow one,
+// where lines wrap and footers are cut.
+var termSize = [2]int{80, 24}
+
+// TestCaptureTerminals drives each real CLI through its main phases in
+// every terminal of realcli.Terminals, and in each approval mode its users
+// run it in, and stores the screens (with and without colour) in
+// <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
+// folder with its manifest: the providers' real-screen tests read them
+// (conformance.Subsets). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
+// opencode, pi; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+//
+//	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
+func TestCaptureTerminals(t *testing.T) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture real screens per terminal and approval mode", captureEnv)
+	}
+	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
+	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms} {
+		if clis != "" && !strings.Contains(clis, p.provider) {
+			continue
+		}
+		t.Run(p.provider, func(t *testing.T) {
+			base := filepath.Join("..", p.provider, "testdata", "real-"+p.version)
+			for _, term := range realcli.Terminals {
+				folder := "term-" + term.Name
+				if only != "" && !strings.Contains(only, folder) {
+					continue
+				}
+				t.Run(folder, func(t *testing.T) {
+					p.captureTerminal(t, filepath.Join(base, folder), term)
+				})
+			}
+			for _, mode := range p.modes {
+				folder := "mode-" + mode
+				if only != "" && !strings.Contains(only, folder) {
+					continue
+				}
+				t.Run(folder, func(t *testing.T) {
+					p.captureMode(t, filepath.Join(base, folder), mode)
+				})
+			}
+		})
+	}
+}
+
+// userTerminal is the terminal of the mode captures: a tmux pane as tmux
+// starts it, without COLORTERM.
+var userTerminal = realcli.Terminals[0]
+
+func (p termProfile) root(t *testing.T, name string) string {
+	return fixedRootUnder(t, "/tmp/handoff-e2e-"+p.provider+"-terms", name)
+}
+
+func (p termProfile) capturer(t *testing.T, dir string) *screenCapturer {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &screenCapturer{t: t, dir: dir, size: fmt.Sprintf("%dx%d", termSize[0], termSize[1])}
+}
+
+// captureTerminal takes a fresh start, a turn waiting for its first byte
+// and its answer, a running tool and its end, an API error and the turn
+// after it, then (in the mode that asks) a command waiting for approval
+// and the turn after it.
+func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Terminal) {
+	const short = 45 * time.Second
+	c := p.capturer(t, dir)
+	defer func() { writeManifest(t, dir, c.items, false) }()
+	in := " (" + describe(term) + ")"
+	w, h := termSize[0], termSize[1]
+
+	r := p.start(t, w, h, "", term, p.root(t, "main"))
+	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
+
+	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(6 * time.Second))
+	r.submit("Say hello, slowly")
+	r.waitScreen(short, "busy", p.busy)
+	time.Sleep(1500 * time.Millisecond)
+	c.shot(r, "processing-first-byte", handoff.StatusProcessing, "request sent, no byte back yet"+in)
+	r.waitScreen(short, "first turn finished", func(pl, title string) bool { return p.finished(pl, title, "Hello after a slow start.") })
+	c.shot(r, "completed-answer", handoff.StatusCompleted, "plain answer finished"+in, "Hello after a slow start.")
+
+	r.model.Script(p.shell(r, false), fakemodel.Answer("The command finished."))
+	r.submit("Run a slow command")
+	r.waitScreen(short, "tool running", func(pl, title string) bool { return has(pl, "echo slept") && p.busy(pl, title) })
+	time.Sleep(1500 * time.Millisecond)
+	c.shot(r, "processing-tool", handoff.StatusProcessing, "a shell command running"+in)
+	r.waitScreen(short, "tool turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
+	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
+
+	r.model.Script(p.apiError)
+	r.submit("This request fails")
+	r.waitScreen(short, "error", func(pl, title string) bool { return has(pl, p.errorShown) && !p.busy(pl, title) })
+	time.Sleep(time.Second)
+	c.shot(r, "error-api", handoff.StatusError, "the request failed: the API error is the turn's end"+in, "", p.errorDetail)
+
+	r.model.Script(fakemodel.Answer("Back to normal."))
+	r.submit("Try again")
+	r.waitScreen(short, "turn after error", func(pl, title string) bool { return p.finished(pl, title, "Back to normal.") })
+	c.shot(r, "completed-after-error", handoff.StatusCompleted, "a finished turn below an earlier API error"+in, "Back to normal.")
+
+	a := p.start(t, w, h, p.askMode, term, p.root(t, "ask"))
+	p.confirm(t, c, a, in)
+}
+
+// confirm runs a command that asks for approval, takes the dialog, allows
+// it and takes the finished turn.
+func (p termProfile) confirm(t *testing.T, c *screenCapturer, a *rig, in string) {
+	const short = 45 * time.Second
+	a.model.Script(p.shell(a, true), fakemodel.Answer("The command finished."))
+	a.submit("Run a slow command")
+	a.waitScreen(short, "confirmation", func(pl, _ string) bool { return has(pl, p.dialogShown) })
+	time.Sleep(time.Second)
+	c.shot(a, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
+	a.keys(p.approve)
+	a.waitScreen(short, "approved turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
+	c.shot(a, "completed-after-confirmation", handoff.StatusCompleted, "after allowing: the command ran, final message"+in, "The command finished.")
+}
+
+// captureMode takes a fresh start in mode, then a command: its approval
+// dialog if the mode asks, else the command running; then the end.
+func (p termProfile) captureMode(t *testing.T, dir, mode string) {
+	const short = 45 * time.Second
+	c := p.capturer(t, dir)
+	defer func() { writeManifest(t, dir, c.items, false) }()
+	in := " (mode " + mode + ", " + describe(userTerminal) + ")"
+	r := p.start(t, termSize[0], termSize[1], mode, userTerminal, p.root(t, "mode"))
+	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
+	r.model.Script(p.shell(r, true), fakemodel.Answer("The command finished."))
+	r.submit("Run a slow command")
+	r.waitScreen(short, "command", func(pl, title string) bool {
+		return has(pl, p.dialogShown) || (has(pl, "echo slept") && p.busy(pl, title))
+	})
+	// A dialog can follow the command's first busy frame.
+	time.Sleep(2 * time.Second)
+	text, _, err := r.cli.CapturePlain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if has(text, p.dialogShown) {
+		c.shot(r, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
+		r.keys(p.approve)
+	} else {
+		c.shot(r, "processing-tool", handoff.StatusProcessing, "the command runs without asking"+in)
+	}
+	r.waitScreen(short, "turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
+	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
+}
+
+// describe says what a terminal sets, for the manifest's notes.
+func describe(t realcli.Terminal) string {
+	s := "TERM=" + t.Term
+	if t.ColorTerm != "" {
+		s += " COLORTERM=" + t.ColorTerm
+	} else {
+		s += ", no COLORTERM"
+	}
+	if t.NoColor {
+		s += ", NO_COLOR=1"
+	}
+	return s
+}
+
+var codexTerms = termProfile{
+	provider: "codex", version: "0.169",
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		opts := realcodex.Options{Width: w, Height: h, Terminal: term, Mode: mode}
+		if mode == "ask" {
+			opts = realcodex.Options{Width: w, Height: h, Terminal: term, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
+		}
+		// The status line cannot show the whole work folder at 80 columns.
+		opts.Ready = modelLine
+		return newCodexRigAt(t, opts, root)
+	},
+	askMode: "ask",
+	modes:   []string{realcodex.ModeBypass, realcodex.ModeApproveForMe, realcodex.ModeDefault},
+	busy: func(p, title string) bool {
+		return spinning(title) || has(p, "esc to interrupt")
+	},
+	finished: finished,
+	shell: func(r *rig, ask bool) fakemodel.Reply {
+		s := fakemodel.Shell("sleep 5; echo slept", "").In(r.workdir)
+		if ask {
+			s = s.Escalated("Run a slow command?")
+		}
+		return s
+	},
+	apiError:    fakemodel.HTTPError(500, "server_error", "fake internal error"),
+	errorShown:  "■",
+	dialogShown: "Would you like to run the following command?",
+	approve:     "y",
+}
+
+var claudeTerms = termProfile{
+	provider: "claude", version: realclaude.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		return newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Terminal: term, Permissions: mode}, root)
+	},
+	askMode:  realclaude.Ask,
+	modes:    []string{realclaude.Bypass, realclaude.AcceptEdits, realclaude.Ask},
+	busy:     func(p, _ string) bool { return has(p, "esc to interrupt") },
+	finished: func(p, _, last string) bool { return claudeFinished(p, last) },
+	shell: func(*rig, bool) fakemodel.Reply {
+		return fakemodel.Shell("sleep 5; echo slept", "Sleep a while")
+	},
+	apiError:    fakemodel.ServerError(),
+	errorShown:  "API Error: 500",
+	errorDetail: "API Error: 500",
+	dialogShown: "Do you want to proceed?",
+	approve:     "1",
+}
+
+// openCodeAuto is OpenCode's --auto mode (with bash asked for, so the flag
+// is what grants it); openCodeAsk asks before bash.
+const (
+	openCodeAllow = "allow"
+	openCodeAsk   = "ask"
+	openCodeAuto  = "auto"
+)
+
+var openCodeTerms = termProfile{
+	provider: "opencode", version: realopencode.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		opts := realopencode.Options{Width: w, Height: h, Terminal: term,
+			Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
+		return newOpenCodeRigAt(t, opts, root)
+	},
+	askMode:     openCodeAsk,
+	modes:       []string{openCodeAllow, openCodeAsk, openCodeAuto},
+	busy:        func(p, _ string) bool { return openCodeBusy(p) },
+	finished:    func(p, _, last string) bool { return openCodeFinished(p, last) },
+	shell:       func(*rig, bool) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	apiError:    openCodeCapture.apiError,
+	errorShown:  openCodeCapture.errorShown,
+	errorDetail: openCodeCapture.errorDetail,
+	dialogShown: openCodeCapture.dialogShown,
+	approve:     openCodeCapture.approve,
+}
+
+// piAsk is pi with the asking extension (pi itself never asks).
+const piAsk = "ask"
+
+var piTerms = termProfile{
+	provider: "pi", version: realpi.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		return newPiRigAt(t, realpi.Options{Width: w, Height: h, Terminal: term, Ask: mode == piAsk}, root)
+	},
+	askMode: piAsk,
+	// The working line, read as text.
+	busy: func(p, _ string) bool { return has(p, "Working...") },
+	finished: func(p, _, last string) bool {
+		return has(p, last) && !has(p, "Working...") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	},
+	shell:       func(*rig, bool) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	apiError:    piCapture.apiError,
+	errorShown:  piCapture.errorShown,
+	errorDetail: piCapture.errorDetail,
+	dialogShown: piCapture.dialogShown,
+	approve:     piCapture.approve,
+}
+
+// newCodexRigAt is newRig with the work folder and CODEX_HOME under root
+// (a fixed path: the status line shows it).
+func newCodexRigAt(t *testing.T, opts realcodex.Options, root string) *rig {
+	t.Helper()
+	bin := needCodex(t)
+	return startRig(t, "codex", fakemodel.OpenAIResponses{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
+		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
+		return realcodex.Start(ctx, opts)
+	})
+}
