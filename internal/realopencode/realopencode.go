@@ -163,7 +163,22 @@ const Placeholder = "Ask anything"
 // and the agent line ("Build · fake-model Fake").
 func Ready(text, _ string) bool {
 	plain := screen.Plain(text)
-	return strings.Contains(plain, Placeholder) && strings.Contains(plain, "Build · "+Model)
+	if !strings.Contains(plain, Placeholder) {
+		return false
+	}
+	for _, l := range strings.Split(plain, "\n") {
+		if agentLine(strings.TrimSpace(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentLine reports the composer's agent line: "┃  Build · fake-model
+// Fake", "┃  Build auto · …" with --auto.
+func agentLine(t string) bool {
+	in := strings.TrimSpace(strings.TrimPrefix(t, "┃"))
+	return strings.HasPrefix(in, "Build") && strings.Contains(in, "· "+Model)
 }
 
 // Submitted reports a screen on which the prompt was taken: the hint line
@@ -181,7 +196,7 @@ func composerEmpty(plain string) bool {
 	lines := strings.Split(plain, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		t := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(t, "┃") || !strings.Contains(t, "Build · "+Model) {
+		if !strings.HasPrefix(t, "┃") || !agentLine(t) {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {
