@@ -254,15 +254,11 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	}
 	home := opts.Home
 	env := realcli.WithTerminal([]string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, opts.Terminal)
-	var unset []string
-	if !opts.Terminal.IsZero() {
-		unset = opts.Terminal.Unset()
-	}
 	return realcli.Start(ctx, CLI, realcli.Launch{
 		Bin: opts.Bin, Workdir: opts.Workdir, Home: home,
 		Files:   map[string][]byte{"config.toml": []byte(Config(opts))},
 		Env:     env,
-		Unset:   unset,
+		Unset:   opts.Terminal.Unset(),
 		Inherit: true,
 		Args:    append(ModeArgs(opts.Mode), opts.Args...),
 		Width:   opts.Width, Height: opts.Height,

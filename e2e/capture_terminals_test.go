@@ -35,9 +35,11 @@ type termProfile struct {
 	busy    func(plain, title string) bool
 	// finished reports a turn that ended with last on the screen.
 	finished func(plain, title, last string) bool
-	// shell is a command of about 5 s ending in "echo slept" (ask: in a
-	// mode that may ask), as a model reply.
-	shell func(r *rig, ask bool) fakemodel.Reply
+	// shell is a command of about 5 s ending in "echo slept" for mode
+	// ("" the default), as a model reply (in a mode that may ask, one it
+	// asks for); toolShown is on the screen while it runs.
+	shell     func(r *rig, mode string) fakemodel.Reply
+	toolShown string
 	// apiError is a failed request shown at once; errorShown is then on
 	// the screen, errorDetail starts the classifier's Detail.
 	apiError                fakemodel.Reply
@@ -73,7 +75,7 @@ func TestCaptureTerminals(t *testing.T) {
 		t.Run(p.provider, func(t *testing.T) {
 			base := filepath.Join("..", p.provider, "testdata", "real-"+p.version)
 			for _, term := range realcli.Terminals {
-				folder := "term-" + term.Name
+				folder := "term-" + term.Name()
 				if only != "" && !strings.Contains(only, folder) {
 					continue
 				}
@@ -121,20 +123,24 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 	w, h := termSize[0], termSize[1]
 
 	r := p.start(t, w, h, "", term, p.root(t, "main"))
+	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
 
 	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(6 * time.Second))
 	r.submit("Say hello, slowly")
 	r.waitScreen(short, "busy", p.busy)
 	time.Sleep(1500 * time.Millisecond)
+	holds(r, "busy", p.busy)
 	c.shot(r, "processing-first-byte", handoff.StatusProcessing, "request sent, no byte back yet"+in)
 	r.waitScreen(short, "first turn finished", func(pl, title string) bool { return p.finished(pl, title, "Hello after a slow start.") })
 	c.shot(r, "completed-answer", handoff.StatusCompleted, "plain answer finished"+in, "Hello after a slow start.")
 
-	r.model.Script(p.shell(r, false), fakemodel.Answer("The command finished."))
+	r.model.Script(p.shell(r, ""), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
-	r.waitScreen(short, "tool running", func(pl, title string) bool { return has(pl, "echo slept") && p.busy(pl, title) })
+	running := func(pl, title string) bool { return has(pl, p.toolShown) && p.busy(pl, title) }
+	r.waitScreen(short, "tool running", running)
 	time.Sleep(1500 * time.Millisecond)
+	holds(r, "tool running", running)
 	c.shot(r, "processing-tool", handoff.StatusProcessing, "a shell command running"+in)
 	r.waitScreen(short, "tool turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
 	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
@@ -158,10 +164,12 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 // it and takes the finished turn.
 func (p termProfile) confirm(t *testing.T, c *screenCapturer, a *rig, in string) {
 	const short = 45 * time.Second
-	a.model.Script(p.shell(a, true), fakemodel.Answer("The command finished."))
+	a.model.Script(p.shell(a, p.askMode), fakemodel.Answer("The command finished."))
 	a.submit("Run a slow command")
-	a.waitScreen(short, "confirmation", func(pl, _ string) bool { return has(pl, p.dialogShown) })
+	asking := func(pl, _ string) bool { return has(pl, p.dialogShown) }
+	a.waitScreen(short, "confirmation", asking)
 	time.Sleep(time.Second)
+	holds(a, "confirmation", asking)
 	c.shot(a, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
 	a.keys(p.approve)
 	a.waitScreen(short, "approved turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
@@ -176,11 +184,12 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 	defer func() { writeManifest(t, dir, c.items, false) }()
 	in := " (mode " + mode + ", " + describe(userTerminal) + ")"
 	r := p.start(t, termSize[0], termSize[1], mode, userTerminal, p.root(t, "mode"))
+	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
-	r.model.Script(p.shell(r, true), fakemodel.Answer("The command finished."))
+	r.model.Script(p.shell(r, mode), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
 	r.waitScreen(short, "command", func(pl, title string) bool {
-		return has(pl, p.dialogShown) || (has(pl, "echo slept") && p.busy(pl, title))
+		return has(pl, p.dialogShown) || (has(pl, p.toolShown) && p.busy(pl, title))
 	})
 	// A dialog can follow the command's first busy frame.
 	time.Sleep(2 * time.Second)
@@ -192,14 +201,45 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 		c.shot(r, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
 		r.keys(p.approve)
 	} else {
+		holds(r, "command running", func(pl, title string) bool { return has(pl, p.toolShown) && p.busy(pl, title) })
 		c.shot(r, "processing-tool", handoff.StatusProcessing, "the command runs without asking"+in)
 	}
 	r.waitScreen(short, "turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
 	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
 }
 
+// settle waits until a fresh start no longer looks busy: Codex spins its
+// title for a moment after its composer shows (a screen that is not idle
+// yet, taken as processing-starting when caught).
+func (p termProfile) settle(c *screenCapturer, r *rig, in string) {
+	text, title, err := r.cli.CapturePlain(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if p.busy(text, title) {
+		c.shot(r, "processing-starting", handoff.StatusProcessing, "fresh start, still starting: the composer shows but the CLI says it is busy"+in)
+	}
+	r.waitScreen(45*time.Second, "a quiet start", func(pl, title string) bool { return !p.busy(pl, title) })
+	time.Sleep(500 * time.Millisecond)
+	holds(r, "a quiet start", func(pl, title string) bool { return !p.busy(pl, title) })
+}
+
+// holds fails the capture unless cond still holds: a phase that ended
+// while the capture waited must not be stored under its name.
+func holds(r *rig, what string, cond func(plain, title string) bool) {
+	r.t.Helper()
+	text, title, err := r.cli.CapturePlain(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if !cond(text, title) {
+		r.fail("%s no longer on the screen", what)
+	}
+}
+
 // describe says what a terminal sets, for the manifest's notes.
 func describe(t realcli.Terminal) string {
+	t = t.OrDefault()
 	s := "TERM=" + t.Term
 	if t.ColorTerm != "" {
 		s += " COLORTERM=" + t.ColorTerm
@@ -229,13 +269,18 @@ var codexTerms = termProfile{
 		return spinning(title) || has(p, "esc to interrupt")
 	},
 	finished: finished,
-	shell: func(r *rig, ask bool) fakemodel.Reply {
+	// An escalated command where Codex may ask (bypassing, it refuses
+	// one without showing it).
+	shell: func(r *rig, mode string) fakemodel.Reply {
 		s := fakemodel.Shell("sleep 5; echo slept", "").In(r.workdir)
-		if ask {
+		if mode == "ask" || mode == realcodex.ModeDefault {
 			s = s.Escalated("Run a slow command?")
 		}
 		return s
 	},
+	// Codex runs the command as a background terminal: its text shows
+	// once it ended.
+	toolShown:   "background terminal",
 	apiError:    fakemodel.HTTPError(500, "server_error", "fake internal error"),
 	errorShown:  "■",
 	dialogShown: "Would you like to run the following command?",
@@ -251,9 +296,15 @@ var claudeTerms = termProfile{
 	modes:    []string{realclaude.Bypass, realclaude.AcceptEdits, realclaude.Ask},
 	busy:     func(p, _ string) bool { return has(p, "esc to interrupt") },
 	finished: func(p, _, last string) bool { return claudeFinished(p, last) },
-	shell: func(*rig, bool) fakemodel.Reply {
+	// Claude Code runs read-only commands (sleep, echo) without asking:
+	// where it may ask, the command writes a file.
+	shell: func(r *rig, mode string) fakemodel.Reply {
+		if mode != "" && mode != realclaude.Bypass {
+			return fakemodel.Shell("sleep 5; echo slept > "+filepath.Join(r.workdir, "approved.txt"), "Write a marker file")
+		}
 		return fakemodel.Shell("sleep 5; echo slept", "Sleep a while")
 	},
+	toolShown:   "echo slept",
 	apiError:    fakemodel.ServerError(),
 	errorShown:  "API Error: 500",
 	errorDetail: "API Error: 500",
@@ -280,7 +331,8 @@ var openCodeTerms = termProfile{
 	modes:       []string{openCodeAllow, openCodeAsk, openCodeAuto},
 	busy:        func(p, _ string) bool { return openCodeBusy(p) },
 	finished:    func(p, _, last string) bool { return openCodeFinished(p, last) },
-	shell:       func(*rig, bool) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
 	apiError:    openCodeCapture.apiError,
 	errorShown:  openCodeCapture.errorShown,
 	errorDetail: openCodeCapture.errorDetail,
@@ -302,7 +354,8 @@ var piTerms = termProfile{
 	finished: func(p, _, last string) bool {
 		return has(p, last) && !has(p, "Working...") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
 	},
-	shell:       func(*rig, bool) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
 	apiError:    piCapture.apiError,
 	errorShown:  piCapture.errorShown,
 	errorDetail: piCapture.errorDetail,
