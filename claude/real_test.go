@@ -48,3 +48,16 @@ func TestRealClaude2_1_330LastMessage(t *testing.T) {
 		{File: "waiting-question", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 	})
 }
+
+// The composer's rules are decoration: every real screen reads the same
+// with them left out (bareComposer), but for auto mode's panel, which has
+// no menu: its rule is what sets the panel apart from a reply that quotes
+// its key hint.
+func TestRealScreensReadTheSameWithoutRules(t *testing.T) {
+	except := map[string]string{"waiting-auto-mode-panel": "auto mode's panel is found by its key hint up to the rule that tops it"}
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckWithoutDecoration(t, dir, New(), isRule, except)
+		})
+	}
+}

@@ -302,3 +302,39 @@ func Fuzz[S any](c handoff.Classifier, noMessage error, emptyReason, old string,
 		})
 	}
 }
+
+// CheckWithoutDecoration runs c over every plain screen (NAME.plain.txt)
+// of dir with the lines drop reports (a frame, a rule: decoration some
+// terminal may not draw) blanked, and wants the status the manifest gives:
+// a classifier must find the composer, the busy line and errors by what
+// they say and where they are. except names screens (by file name
+// without its folder and ".plain.txt") the decoration is known to decide,
+// with why.
+func CheckWithoutDecoration(t *testing.T, dir string, c handoff.Classifier, drop func(line string) bool, except map[string]string) {
+	t.Helper()
+	for _, sc := range LoadScreens(t, dir) {
+		if !strings.HasSuffix(sc.File, ".plain.txt") {
+			continue
+		}
+		t.Run(sc.File, func(t *testing.T) {
+			if why, ok := except[strings.TrimSuffix(filepath.Base(sc.File), ".plain.txt")]; ok {
+				t.Skip(why)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, sc.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			for i, l := range lines {
+				if drop(strings.TrimSpace(l)) {
+					lines[i] = ""
+				}
+			}
+			got := c.Classify(strings.Join(lines, "\n"), sc.Title)
+			if got.Status != sc.Status {
+				sig, _ := json.Marshal(got.Signals)
+				t.Errorf("without decoration: status %q (%s), want %q — %s\nsignals: %s", got.Status, got.Reason, sc.Status, sc.Note, sig)
+			}
+		})
+	}
+}
