@@ -58,7 +58,7 @@ var termSize = [2]int{80, 24}
 // run it in, and stores the screens (with and without colour) in
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
-// (conformance.Subsets). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
+// (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
 // opencode, pi; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
@@ -312,8 +312,9 @@ var claudeTerms = termProfile{
 	approve:     "1",
 }
 
-// openCodeAuto is OpenCode's --auto mode (with bash asked for, so the flag
-// is what grants it); openCodeAsk asks before bash.
+// OpenCode's modes: bash allowed in its config (the harness's default),
+// asked for, and --auto with bash asked for (so the flag is what grants
+// it).
 const (
 	openCodeAllow = "allow"
 	openCodeAsk   = "ask"
