@@ -11,8 +11,11 @@ import (
 // the library user).
 func TestEngineAndDriverImportNoProvider(t *testing.T) {
 	const mod = "github.com/handoff-fsm/handoff-fsm/"
-	providers := []string{mod + "codex", mod + "claude", mod + "provider"}
-	for _, pkg := range []string{"./fsm", "./tmuxdriver", "./responsefile", "./trace", "."} {
+	var providers []string
+	for _, p := range []string{"codex", "claude", "gemini", "qwen", "opencode", "pi", "providerfile", "provider"} {
+		providers = append(providers, mod+p)
+	}
+	for _, pkg := range []string{"./fsm", "./tmuxdriver", "./tmuxcontrol", "./responsefile", "./trace", "./screen", "."} {
 		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
 		if err != nil {
 			t.Fatalf("go list -deps %s: %v", pkg, err)

@@ -126,7 +126,8 @@ func (c Config) Strict() bool { return !c.Fallback }
 var ErrInvalidConfig = errors.New("invalid config")
 
 // StartupTimeout is how long the startup guard waits for the agent to be seen
-// working before it is released (design decision D2: the idle grace).
+// working before it is released: the idle grace, so one knob bounds both how
+// long a quiet agent may stay quiet and how long a start may take to show.
 func (c Config) StartupTimeout() time.Duration { return c.IdleGrace }
 
 // Validate reports a config that cannot drive a wait. The zero Config is

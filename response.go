@@ -1,7 +1,8 @@
+package handoff
+
 // Response files: which file each role's agent writes its answer to, and
 // the instruction that tells it so. Reading, consuming and archiving them is
 // package responsefile's job; this is the vocabulary only.
-package handoff
 
 import (
 	"fmt"

@@ -222,17 +222,6 @@ func Outcomes() []Outcome {
 	return append(out, Refusals()...)
 }
 
-// OutcomeOf returns the ending the event means, read off the table; ok is
-// false for an event that does not end a dispatch.
-func OutcomeOf(ev Event) (o Outcome, ok bool) {
-	for _, t := range Transitions() {
-		if t.Event == ev && t.Outcome != nil {
-			return *t.Outcome, true
-		}
-	}
-	return Outcome{}, false
-}
-
 // FailureOf returns the failed ending whose sentinel err wraps; ok is false
 // when err is nil or wraps none of them.
 func FailureOf(err error) (o Outcome, ok bool) {

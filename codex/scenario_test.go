@@ -13,7 +13,7 @@ import (
 func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
 // TestSpecScenarios covers every Codex "#### Scenario" of
-// file-handoff-spec.md, by name.
+// ../shared/spec/file-handoff-spec.md (beside the repository), by name.
 func TestSpecScenarios(t *testing.T) {
 	quiet := []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted}
 	tests := []struct {

@@ -235,6 +235,9 @@ func (st *State) Validate() error {
 	if _, err := handoff.DefaultRoleFiles().With(st.Role); err != nil {
 		return fieldErr("role", "%v", err)
 	}
+	if err := handoff.CheckPrompt(st.Prompt); err != nil {
+		return fieldErr("prompt", "%v", err)
+	}
 	cfg, err := st.Config.Engine()
 	if err != nil {
 		return err

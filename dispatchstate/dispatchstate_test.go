@@ -89,6 +89,7 @@ func TestMalformedStateFilesNameTheField(t *testing.T) {
 		{"tmux_timeout", func(s *dispatchstate.State) { s.TmuxTimeout = "soon" }, ""},
 		{"workdir", func(s *dispatchstate.State) { s.Workdir = "rel/dir" }, ""},
 		{"role", func(s *dispatchstate.State) { s.Role = "../x" }, ""},
+		{"prompt", func(s *dispatchstate.State) { s.Prompt = "hi\x1b[201~" }, ""},
 		{"config.poll", func(s *dispatchstate.State) { s.Config.Poll = "2" }, ""},
 		{"config.idle_grace", func(s *dispatchstate.State) { s.Config.IdleGrace = "" }, ""},
 		{"config", func(s *dispatchstate.State) { s.Config.MaxPollFailures = 0 }, ""},

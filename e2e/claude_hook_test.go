@@ -13,6 +13,7 @@ import (
 // over, and the wait decides on it, not on the screen: the poll is a
 // minute, there is no file watch, and the wait still ends within seconds.
 func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needClaude(t)
 	bin := buildCommand(t)
 	events := t.TempDir()

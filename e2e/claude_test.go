@@ -65,6 +65,7 @@ func claudeConfig(strict bool) handoff.Config {
 // `handoff-fsm hook --dir DIR`, they leave marker files (package hookmark).
 // The test also measures when the Stop marker appears against the screen.
 func TestRealClaudeHooksWriteMarkers(t *testing.T) {
+	parallel(t)
 	needClaude(t) // skip before building when Claude Code is missing
 	bin := buildCommand(t)
 	events := filepath.Join(t.TempDir(), "events")
@@ -142,6 +143,7 @@ func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 // The shipped command with --provider claude: `handoff-fsm send` prints
 // exactly what Claude Code wrote (exit 0), and an API error exits 4.
 func TestRealClaudeSendCommand(t *testing.T) {
+	parallel(t)
 	needClaude(t)
 	bin := buildCommand(t)
 	run := func(r *rig, args ...string) (stdout string, code int) {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 // Codex shows its busy UI this long after Enter: measured on the raw pane
 // with the project's classifier, polling every 20 ms.
 func TestRealCodexEnterToProcessing(t *testing.T) {
+	parallel(t)
 	r := newRig(t, realcodex.Options{})
 	r.model.Script(fakemodel.Answer("Hello.").After(2 * time.Second))
 	if err := r.cli.Paste(context.Background(), "Say hello"); err != nil {
@@ -53,6 +56,7 @@ func TestRealCodexEnterToProcessing(t *testing.T) {
 // The file is written first, the final message streams for seconds after
 // it: Done must wait for the turn's end, and the next dispatch must work.
 func TestRealCodexLongStreamingIsWaitedOut(t *testing.T) {
+	parallel(t)
 	r := newRig(t, realcodex.Options{})
 	const streaming = 4 * time.Second
 	r.model.Script(
@@ -82,15 +86,38 @@ func TestRealCodexLongStreamingIsWaitedOut(t *testing.T) {
 	}
 }
 
-// buildCommand builds cmd/handoff-fsm once per test into a temp folder.
+// buildCommand returns cmd/handoff-fsm, built once for the package's
+// tests (which only run it) into buildDir; TestMain removes it.
 func buildCommand(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "handoff-fsm")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/handoff-fsm").CombinedOutput()
+	bin, err := buildOnce()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
+}
+
+var buildDir string
+
+var buildOnce = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "handoff-e2e-bin-")
+	if err != nil {
+		return "", err
+	}
+	buildDir = dir
+	bin := filepath.Join(dir, "handoff-fsm")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/handoff-fsm").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // runSend runs `handoff-fsm send` against the rig's pane.
@@ -116,6 +143,7 @@ func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code i
 // The shipped command, end to end: `handoff-fsm send` prints exactly what
 // Codex wrote, and exits with the documented codes.
 func TestRealCodexSendCommand(t *testing.T) {
+	parallel(t)
 	needCodex(t) // skip before building when Codex is missing
 	bin := buildCommand(t)
 	t.Run("file", func(t *testing.T) {

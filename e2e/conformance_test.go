@@ -190,10 +190,13 @@ func conformers() []conformer {
 // TestConformance runs the cases every provider passes on its real CLI.
 // Each asserts what the specification guarantees whatever the timing: the
 // outcome, the error and its text, and a path only as one the transition
-// table allows.
+// table allows. The providers run side by side (each case starts its own
+// rig), their cases one after another.
 func TestConformance(t *testing.T) {
+	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
 		t.Run(c.provider, func(t *testing.T) {
+			parallel(t)
 			c.need(t)
 			t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
 			t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)

@@ -52,6 +52,7 @@ func geminiFinished(plain, title, last string) bool {
 // does) the wait decides on it, not on the screen: the poll is a minute,
 // there is no file watch, and the wait still ends within seconds.
 func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needGemini(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
@@ -77,6 +78,7 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 // gets it through and prints exactly what Gemini CLI wrote (exit 0); then,
 // in the same pane, an API error exits 4 with nothing on stdout.
 func TestRealGeminiSendCommand(t *testing.T) {
+	parallel(t)
 	needGemini(t)
 	bin := buildCommand(t)
 	run := func(r *rig, args ...string) (stdout string, code int) {
@@ -120,6 +122,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 // first. This test shows the behaviour it guards against, and ends what
 // kill-server left by pid.
 func TestRealGeminiOutlivesKillServer(t *testing.T) {
+	parallel(t)
 	r := newGeminiRig(t, realgemini.Options{})
 	pid := r.cli.PanePID()
 	var ps []int

@@ -25,6 +25,27 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
+// heavy bounds how many tests that run real CLIs run at once. Each CLI
+// is a heavy process (most of them Node); too many at once on a small
+// machine slow their drawing past what the tests' graces allow. go test's
+// -parallel (GOMAXPROCS by default: 2 in CI) bounds them too; this keeps a
+// many-core machine from starting a dozen.
+var heavy = make(chan struct{}, 3)
+
+// parallel runs the test alongside the package's other parallel tests,
+// once one of the heavy slots is free (until the test and its cleanups,
+// which end its CLIs, are over). Every rig has its own tmux server, fake
+// model, folders and HOME, so nothing else is shared. A test that calls
+// it must not run subtests that call it too: a parent holding a slot
+// while its subtests wait for one could starve them.
+func parallel(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+	heavy <- struct{}{}
+	// Registered first, so it runs last: after the rigs' cleanups.
+	t.Cleanup(func() { <-heavy })
+}
+
 // needCodex returns the Codex binary and checks tmux (see needCLI).
 func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.Binary) }
 
@@ -401,8 +422,8 @@ func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.P
 	p := r.pane()
 	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
 		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Turns: w.C(), TurnMarker: marker,
-		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+		Wakeups: fsm.Wakeups{Turns: w.C(), TurnMarker: marker},
+		OnPoll:  func(p fsm.Poll) { polls = append(polls, p) }})
 	if err != nil {
 		r.fail("dispatch failed: %v (polls %+v)", err, polls)
 	}
@@ -443,4 +464,26 @@ func descendantsOf(pid int) []int {
 		}
 	}
 	return out
+}
+
+// in is the rig as seen from subtest t: its failures end t, not the test
+// that started the rig.
+func (r *rig) in(t *testing.T) *rig {
+	c := *r
+	c.t = t
+	return &c
+}
+
+// drained waits until the model served every scripted reply (a CLI's last
+// turn of a dispatch may come after the dispatch ended), so that what
+// arrives next belongs to what the test does next.
+func (r *rig) drained() {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for r.model.Pending() > 0 {
+		if time.Now().After(deadline) {
+			r.fail("the model still has %d scripted replies nobody asked for", r.model.Pending())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -26,6 +26,7 @@ import (
 // dispatch returned that answer with exit 0; now it sets it aside and,
 // since the agent never answers the second prompt, fails: no response file.
 func TestRealCodexLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
+	parallel(t)
 	r := newRig(t, realcodex.Options{})
 	const first = "the FIRST prompt's answer"
 	r.model.Script(
@@ -74,6 +75,7 @@ func TestRealCodexLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 // The same with the real Claude Code, which queues a prompt typed during a
 // turn and hands it to the model after the turn.
 func TestRealClaudeLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
+	parallel(t)
 	r := newClaudeRig(t, realclaude.Options{})
 	const first = "the FIRST prompt's answer"
 	r.model.Script(

@@ -27,13 +27,11 @@ import (
 // answer, byte for byte. The fake servers decide every step, so nothing
 // rests on timing.
 func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
+	parallel(t)
 	needCodex(t)
 	needClaude(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "handoff-fsm")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/handoff-fsm").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t)
 	cfgDir := filepath.Join(tmp, "mcp-config")
 	if out, err := exec.Command(bin, "install", "claude", "--scope", "project", "--dir", cfgDir, "--bin", bin, "--skill=false").CombinedOutput(); err != nil {
 		t.Fatalf("handoff-fsm install claude: %v\n%s", err, out)

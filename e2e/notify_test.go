@@ -21,6 +21,7 @@ import (
 // minute, there is no file watch, and the wait still ends within seconds
 // of the turn.
 func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needCodex(t)
 	cli := buildCommand(t)
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
@@ -42,7 +43,7 @@ func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	var polls []fsm.Poll
 	p := r.pane()
 	res, err := fsm.SendAndWait(ctx, p, p, "Analyse the project.", fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Turns: w.Turns(),
+		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Wakeups: fsm.Wakeups{Turns: w.Turns()},
 		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
 	if err != nil {
 		t.Fatalf("dispatch failed: %v (polls %+v)", err, polls)

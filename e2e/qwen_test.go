@@ -52,6 +52,7 @@ func qwenFinished(plain, title, last string) bool {
 // the wait decides on it, not on the screen: the poll is a minute, there
 // is no file watch, and the wait still ends within seconds.
 func TestRealQwenStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
 	needQwen(t)
 	bin := buildCommand(t)
 	events := t.TempDir()

@@ -19,6 +19,7 @@ import (
 // and its reviewer. Each writes its response file through its own tool
 // (the fake model servers script the answers).
 func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
+	parallel(t)
 	needCodex(t)
 	needClaude(t)
 	bin := filepath.Join(t.TempDir(), "three-agents")

@@ -160,5 +160,9 @@ func (l *Lock) Release() error {
 	f := l.f
 	l.f = nil
 	_ = f.Truncate(0)
+	// Unlocked before the close: a child forked while the lock was held
+	// (any exec of this process, until it execs) shares the open file and
+	// would keep the lock after our close; unlocking frees it for all.
+	_ = flock(f, unix.LOCK_UN)
 	return f.Close()
 }

@@ -302,9 +302,6 @@ func (c *Core) Consuming() (o Observation, ok bool) {
 // State is the current state.
 func (c *Core) State() handoff.State { return handoff.State(c.m.Current()) }
 
-// Config is the configuration the core runs with.
-func (c *Core) Config() handoff.Config { return c.cfg }
-
 // ResponseDeadline is when the response timeout passes.
 func (c *Core) ResponseDeadline() time.Time {
 	return c.snap.DispatchedAt.Add(c.cfg.ResponseTimeout)
@@ -347,7 +344,7 @@ func (c *Core) Deadline() time.Time {
 }
 
 // Step feeds one observation to the core. The rules, in order (the spec's
-// poll requirement, file-handoff-spec.md):
+// poll requirement, ../shared/spec/file-handoff-spec.md beside the repository):
 //  0. an unreadable terminal is no observation: it changes nothing, unless
 //     it is the Config.MaxPollFailures-th in a row or comes at or after the
 //     response deadline (there is no later poll to wait for): then → Failed

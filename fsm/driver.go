@@ -53,6 +53,49 @@ type Options struct {
 	// waits for the user and nothing answers automatically (a permission
 	// prompt, a question); nil logs a warning on Logger.
 	OnAttention func(Poll)
+	// Wakeups wake the wait between polls: the response file's watch,
+	// the pane's output, the agent's turn-end hook (see Wakeups).
+	Wakeups
+	// Resume continues a wait from a Checkpoint saved by OnCheckpoint,
+	// usually in a process that died: nothing is sent, the core, the
+	// journal and the archive's numbering go on from the checkpoint, and a
+	// consume the crash cut short is finished first. The checkpoint's
+	// Config is not in it: pass the same Config. Archive nil reopens the
+	// checkpoint's archive folder. Use Wait (SendAndWait would send again).
+	Resume *Checkpoint
+	// OnCheckpoint, when set, receives the wait's state at the start, after
+	// every poll that does not end it, and before every consume: persist
+	// it to resume the wait after a crash. An error ends the wait.
+	OnCheckpoint func(Checkpoint) error
+	// WaitSlot: when another dispatch (another process, or another
+	// goroutine of this one) holds the role's response file in Workdir,
+	// wait until it is free instead of failing at once with an error
+	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
+	// It also waits for the pane (see PaneDir) instead of failing with an
+	// error wrapping panelock.ErrPaneBusy.
+	WaitSlot bool
+	// PaneDir is the folder of the pane locks and timed-out markers
+	// (panelock.Dir() if ""). They are used when the terminal says which
+	// pane it is (handoff.Identifier): one dispatch per pane at a time, in
+	// this process or another, and a dispatch that timed out leaves the pane
+	// marked busy with it until a later one sees the agent ready.
+	PaneDir string
+	// Receipt is the dispatch's receipt (handoff.Receipt): the heredoc
+	// delimiter of its instruction and the first line its answer carries.
+	// A response file carrying another receipt is an earlier prompt's
+	// answer: archived, never returned (answer_mismatched). Empty,
+	// SendAndWait takes the receipt of the prompt's own instruction for
+	// this response file, if it carries one, or makes a new one from
+	// crypto/rand; set it only to make a test deterministic, and never
+	// reuse one. Empty, Wait (which sends nothing) accepts any receipt;
+	// a resumed wait takes the checkpoint's.
+	Receipt handoff.Receipt
+}
+
+// Wakeups are the signals that wake a wait before its next poll. None
+// decides anything: each makes the wait look again sooner. WatchResponse
+// builds the response file's; a tmux control client gives Output.
+type Wakeups struct {
 	// Hints, when set, wakes the wait before its next poll: a value says
 	// "something may have changed" (the response file was written, the pane
 	// printed; see responsefile.Watch). A hint decides nothing: the wait
@@ -94,40 +137,6 @@ type Options struct {
 	// HintWindow is how long the fast polling lasts after a hint;
 	// DefaultHintWindow if zero.
 	HintWindow time.Duration
-	// Resume continues a wait from a Checkpoint saved by OnCheckpoint,
-	// usually in a process that died: nothing is sent, the core, the
-	// journal and the archive's numbering go on from the checkpoint, and a
-	// consume the crash cut short is finished first. The checkpoint's
-	// Config is not in it: pass the same Config. Archive nil reopens the
-	// checkpoint's archive folder. Use Wait (SendAndWait would send again).
-	Resume *Checkpoint
-	// OnCheckpoint, when set, receives the wait's state at the start, after
-	// every poll that does not end it, and before every consume: persist
-	// it to resume the wait after a crash. An error ends the wait.
-	OnCheckpoint func(Checkpoint) error
-	// WaitSlot: when another dispatch (another process, or another
-	// goroutine of this one) holds the role's response file in Workdir,
-	// wait until it is free instead of failing at once with an error
-	// wrapping responsefile.ErrSlotBusy. See responsefile.Lock.
-	// It also waits for the pane (see PaneDir) instead of failing with an
-	// error wrapping panelock.ErrPaneBusy.
-	WaitSlot bool
-	// PaneDir is the folder of the pane locks and timed-out markers
-	// (panelock.Dir() if ""). They are used when the terminal says which
-	// pane it is (handoff.Identifier): one dispatch per pane at a time, in
-	// this process or another, and a dispatch that timed out leaves the pane
-	// marked busy with it until a later one sees the agent ready.
-	PaneDir string
-	// Receipt is the dispatch's receipt (handoff.Receipt): the heredoc
-	// delimiter of its instruction and the first line its answer carries.
-	// A response file carrying another receipt is an earlier prompt's
-	// answer: archived, never returned (answer_mismatched). Empty,
-	// SendAndWait takes the receipt of the prompt's own instruction for
-	// this response file, if it carries one, or makes a new one from
-	// crypto/rand; set it only to make a test deterministic, and never
-	// reuse one. Empty, Wait (which sends nothing) accepts any receipt;
-	// a resumed wait takes the checkpoint's.
-	Receipt handoff.Receipt
 }
 
 // The defaults of the event-driven wait (Options.Hints, Options.Output).

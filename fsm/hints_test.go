@@ -57,7 +57,7 @@ func TestAHintEndsTheWaitWithoutWaitingForThePoll(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			res, err := fsm.Wait(ctx, agent, fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
-				Logger: quiet(), Hints: hintSrc, OnPoll: func(p fsm.Poll) { polls <- p }})
+				Logger: quiet(), Wakeups: fsm.Wakeups{Hints: hintSrc}, OnPoll: func(p fsm.Poll) { polls <- p }})
 			if err != nil {
 				t.Fatalf("the hint did not wake the wait: %v", err)
 			}
@@ -87,7 +87,7 @@ func TestHintsAreDebounced(t *testing.T) {
 	}()
 	var n atomic.Int64
 	_, err := fsm.Wait(context.Background(), &switchAgent{}, fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
-		Logger: quiet(), Hints: hints, HintPoll: 50 * time.Millisecond, OnPoll: func(fsm.Poll) { n.Add(1) }})
+		Logger: quiet(), Wakeups: fsm.Wakeups{Hints: hints, HintPoll: 50 * time.Millisecond}, OnPoll: func(fsm.Poll) { n.Add(1) }})
 	if err == nil {
 		t.Fatal("an agent working past the response timeout must fail")
 	}
@@ -120,7 +120,7 @@ func TestTheCompletionHookEndsTheWaitWithoutTheScreen(t *testing.T) {
 	defer cancel()
 	var last fsm.Poll
 	res, err := fsm.Wait(ctx, fixed(handoff.StatusProcessing), fsm.Options{Config: cfg, Role: "analyst", Workdir: work,
-		Logger: quiet(), Turns: turns, OnPoll: func(p fsm.Poll) { last = p; polls <- p }})
+		Logger: quiet(), Wakeups: fsm.Wakeups{Turns: turns}, OnPoll: func(p fsm.Poll) { last = p; polls <- p }})
 	if err != nil || res.Content != "answer" {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -149,7 +149,7 @@ func TestAnOldTurnMarkerIsIgnored(t *testing.T) {
 	turns <- struct{}{}
 	var hooked atomic.Bool
 	_, err := fsm.Wait(context.Background(), fixed(handoff.StatusProcessing), fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: work, Logger: quiet(), Turns: turns, OnPoll: func(p fsm.Poll) { hooked.Store(hooked.Load() || p.TurnComplete) }})
+		Workdir: work, Logger: quiet(), Wakeups: fsm.Wakeups{Turns: turns}, OnPoll: func(p fsm.Poll) { hooked.Store(hooked.Load() || p.TurnComplete) }})
 	if !errors.Is(err, handoff.ErrTimeout) || hooked.Load() {
 		t.Errorf("err %v, hook observation used: %v; want the old marker ignored and a timeout", err, hooked.Load())
 	}

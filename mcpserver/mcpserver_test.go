@@ -353,6 +353,7 @@ func TestBadInputGetsAnErrorResultNamingTheProblem(t *testing.T) {
 		{"bad role", map[string]any{"target": r.panes[0], "role": "../etc", "prompt": "x"}, []string{"role"}},
 		{"relative workdir", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x", "workdir": "proj"}, []string{"workdir", "absolute"}},
 		{"blank prompt", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "  "}, []string{"prompt"}},
+		{"escape in prompt", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x\x1b[201~!touch y"}, []string{"prompt", "ESC", "byte 1"}},
 		{"missing target", map[string]any{"role": "analyst", "prompt": "x"}, []string{"target"}},
 	} {
 		for _, tool := range []string{"handoff", "assign"} {

@@ -77,13 +77,16 @@ func TestDetectNoneOrTwoIsAnErrorNamingTheCandidates(t *testing.T) {
 	}
 }
 
-// Qwen Code is given a longer pause before Enter than the driver's
-// default (see qwen.EnterDelay); the others take the default.
+// Qwen Code and Gemini CLI are given a longer pause before Enter than the
+// driver's default (see qwen.EnterDelay, gemini.EnterDelay); the others
+// take the default.
 func TestEnterDelayIsTheProvidersOwn(t *testing.T) {
-	if d := provider.EnterDelay("qwen"); d < time.Second {
-		t.Errorf("qwen: %v, want at least a second", d)
+	for _, n := range []string{"qwen", "gemini"} {
+		if d := provider.EnterDelay(n); d < time.Second {
+			t.Errorf("%s: %v, want at least a second", n, d)
+		}
 	}
-	for _, n := range []string{"codex", "claude", "gemini", "nosuch"} {
+	for _, n := range []string{"codex", "claude", "nosuch"} {
 		if d := provider.EnterDelay(n); d != 0 {
 			t.Errorf("%s: %v, want 0 (the driver's default)", n, d)
 		}

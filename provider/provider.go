@@ -11,6 +11,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -47,6 +48,8 @@ type Info struct {
 	EnterDelay time.Duration `json:"-"`
 
 	classifier func() handoff.Classifier
+	// composer is what the CLI's message box does with a prompt.
+	composer handoff.Composer
 	// recognize reports a pane that runs this provider's CLI, from its
 	// foreground command, its title and its screen.
 	recognize func(command, title, capture string) bool
@@ -56,12 +59,12 @@ type Info struct {
 // can change the list for everyone.
 func registry() []Info {
 	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Recognize},
-		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Recognize},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, 0, func() handoff.Classifier { return gemini.New() }, gemini.Recognize},
-		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Recognize},
-		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Recognize},
-		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Recognize},
+		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Composer(), claude.Recognize},
+		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Composer(), codex.Recognize},
+		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, gemini.EnterDelay, func() handoff.Classifier { return gemini.New() }, gemini.Composer(), gemini.Recognize},
+		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Composer(), opencode.Recognize},
+		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Composer(), pi.Recognize},
+		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Composer(), qwen.Recognize},
 	}
 }
 
@@ -81,7 +84,8 @@ func Names() []string {
 	return names
 }
 
-// Lookup returns the classifier of the named provider ("" is Default). An
+// Lookup returns the classifier of the named provider ("" is Default),
+// which is also its handoff.Composer. An
 // unknown name is an error wrapping ErrUnknown that lists the known ones.
 func Lookup(name string) (handoff.Classifier, error) {
 	if name == "" {
@@ -89,10 +93,17 @@ func Lookup(name string) (handoff.Classifier, error) {
 	}
 	for _, p := range registry() {
 		if p.Name == name {
-			return p.classifier(), nil
+			return composed{p.classifier(), p.composer}, nil
 		}
 	}
 	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
+}
+
+// composed is a provider's classifier with its composer: the tmux driver
+// finds the composer on the classifier it is given.
+type composed struct {
+	handoff.Classifier
+	handoff.Composer
 }
 
 // EnterDelay is the pause the named provider's CLI needs between a paste
@@ -106,12 +117,17 @@ func EnterDelay(name string) time.Duration {
 	return 0
 }
 
-// ForCommand picks the provider whose name the pane's command contains
-// ("codex", "claude"), else Default: what a board of unknown panes reads
-// them with.
+// ForCommand picks the provider whose name is the base name of the pane's
+// command ("codex", "/usr/bin/claude", "codex-x86_64-linux"), else Default:
+// what a board of unknown panes reads them with. A command that only holds
+// a name ("pip", "spin", "epic") is not that provider.
 func ForCommand(command string) string {
+	base := strings.ToLower(filepath.Base(strings.TrimSpace(command)))
 	for _, n := range Names() {
-		if strings.Contains(strings.ToLower(command), n) {
+		if base == n {
+			return n
+		}
+		if rest, ok := strings.CutPrefix(base, n); ok && strings.IndexAny(rest[:1], "-_.@") == 0 {
 			return n
 		}
 	}

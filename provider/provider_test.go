@@ -109,3 +109,36 @@ func TestGeminiProviderReadsGeminiScreens(t *testing.T) {
 		}
 	}
 }
+
+// A pane's command names its provider by its base name: "pip" or "spin"
+// is not pi, a path or a platform suffix is still the CLI.
+func TestForCommandComparesTheBaseName(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"pi": "pi", "/usr/local/bin/pi": "pi", "pip": provider.Default, "spin": provider.Default, "epic": provider.Default,
+		"claude": "claude", "/root/.cache/claude-2.1/claude": "claude", "codex-x86_64-unknown-linux-musl": "codex",
+		"opencode": "opencode", "node": provider.Default, "": provider.Default, "Gemini": "gemini",
+	} {
+		if got := provider.ForCommand(cmd); got != want {
+			t.Errorf("ForCommand(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// Every provider's classifier carries its composer, so every pane built
+// from Lookup delivers inertly: a prompt that starts with '!' gets the lead
+// line.
+func TestEveryProviderDeliversThroughItsComposer(t *testing.T) {
+	for _, name := range provider.Names() {
+		c, err := provider.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, ok := c.(handoff.Composer)
+		if !ok {
+			t.Fatalf("%s: the classifier is no handoff.Composer", name)
+		}
+		if got := comp.Inert("!rm -rf x"); got != handoff.PromptLead+"\n!rm -rf x" {
+			t.Errorf("%s: Inert = %q", name, got)
+		}
+	}
+}

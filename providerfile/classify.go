@@ -55,9 +55,35 @@ type Classifier struct {
 	msgStart   *regexp.Regexp
 	msgSkip    []*regexp.Regexp
 	msgEnd     []*regexp.Regexp
+	leaders    string
+	modes      []*regexp.Regexp
 }
 
 var _ handoff.Classifier = (*Classifier)(nil)
+
+// composer is the file's [composer] section as the shared rules.
+func (c *Classifier) composer() screen.Composer {
+	return screen.Composer{Leaders: c.leaders, Lead: handoff.PromptLead, Clear: c.file.Composer.Clear, Read: c.mode}
+}
+
+// Inert is the text to paste for a plain message (handoff.Composer).
+func (c *Classifier) Inert(text string) string { return c.composer().Inert(text) }
+
+// Mode reads the composer after a paste: the first composer.modes line of
+// the bottom region, "" for none.
+func (c *Classifier) Mode(capture string) string { return c.composer().Mode(capture) }
+
+// ClearKeys are composer.clear, whatever the screen.
+func (c *Classifier) ClearKeys(string) []string { return c.file.Composer.Clear }
+
+func (c *Classifier) mode(capture string) string {
+	for _, ln := range screen.Bottom(capture, c.bottom) {
+		if matchAny(c.modes, ln.Text) {
+			return "another mode (" + screen.Excerpt(ln.T, 80) + ")"
+		}
+	}
+	return ""
+}
 
 // File returns the description the classifier was built from.
 func (c *Classifier) File() File { return c.file }

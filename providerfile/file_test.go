@@ -37,6 +37,8 @@ func TestBadFilesNameTheField(t *testing.T) {
 		{"yaml unknown key", "yaml", "name: x\nready:\n  promt: '^> '\n", "line 3: field promt not found"},
 		{"yaml missing", "yaml", "name: x\nwork: {title: '^x'}\nturn: {user_prompt: '^> '}\nmessage: {start: '^● '}\n", "ready.prompt: required"},
 		{"format", "json", "{}", "unknown format"},
+		{"composer modes without clear", "toml", goodTOML + "[composer]\nmodes = ['^! ']\n", "composer.clear: required"},
+		{"composer bad mode", "toml", goodTOML + "[composer]\nmodes = ['(']\nclear = ['Escape']\n", "composer.modes[0]: invalid regexp"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,5 +67,37 @@ func TestLoadPicksTheFormatByExtension(t *testing.T) {
 	}
 	if c := load(t, "testdata/simagent.yaml"); c.File().Name != "simagent" || c.File().BottomLines != 10 {
 		t.Fatalf("yaml: %+v", c.File())
+	}
+}
+
+// A described CLI gets the shared composer rules: '!' and '/' first are led
+// by the "Message:" line unless the file says otherwise, and its mode lines
+// are read after a paste.
+func TestAFilesComposerKeepsAPromptAMessage(t *testing.T) {
+	c, err := Parse([]byte(goodTOML), "toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Inert("!rm -rf x"); got != "Message:\n!rm -rf x" {
+		t.Fatalf("default leaders: Inert = %q", got)
+	}
+	if got := c.Mode("> !rm -rf x\n"); got != "" {
+		t.Fatalf("no modes described: Mode = %q", got)
+	}
+	c, err = Parse([]byte(goodTOML+"[composer]\nleaders = '%'\nmodes = ['^SHELL MODE']\nclear = ['Escape']\n"), "toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Inert("!not a leader here"); got != "!not a leader here" {
+		t.Fatalf("leaders %%: Inert = %q", got)
+	}
+	if got := c.Inert(" %x"); got != "Message:\n %x" {
+		t.Fatalf("leaders %%: Inert = %q", got)
+	}
+	if got := c.Mode("> !x\nSHELL MODE on\n"); !strings.Contains(got, "SHELL MODE on") {
+		t.Fatalf("Mode = %q, want the mode line", got)
+	}
+	if k := c.ClearKeys(""); len(k) != 1 || k[0] != "Escape" {
+		t.Fatalf("ClearKeys = %v", k)
 	}
 }

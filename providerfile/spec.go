@@ -46,7 +46,26 @@ type File struct {
 	Dialog  Dialog  `toml:"dialog" yaml:"dialog"`
 	Turn    Turn    `toml:"turn" yaml:"turn"`
 	Message Message `toml:"message" yaml:"message"`
+	// Composer says what the CLI's message box does with a prompt, so
+	// delivery stays inert (optional: see DefaultLeaders).
+	Composer Composer `toml:"composer" yaml:"composer"`
 }
+
+// Composer is the CLI's message box: Leaders are the characters that open
+// another mode when a message starts with one (a prompt starting with one
+// is sent after the line "Message:"), Modes the lines of the bottom region
+// that mean the composer is in another mode after a paste (then Clear's
+// tmux keys are pressed and nothing is submitted).
+type Composer struct {
+	Leaders *string  `toml:"leaders" yaml:"leaders"`
+	Modes   []string `toml:"modes" yaml:"modes"`
+	Clear   []string `toml:"clear" yaml:"clear"`
+}
+
+// DefaultLeaders are the mode characters assumed when a file gives none:
+// '!' (a shell in most agent CLIs) and '/' (a command). leaders = "" turns
+// the lead line off.
+const DefaultLeaders = "!/"
 
 // Work lists the signs that a turn runs: lines of the bottom region, or
 // the pane title.
@@ -194,6 +213,14 @@ func New(f File) (*Classifier, error) {
 		msgStart:   one("message.start", f.Message.Start, true),
 		msgSkip:    list("message.skip", f.Message.Skip),
 		msgEnd:     list("message.end", f.Message.End),
+		modes:      list("composer.modes", f.Composer.Modes),
+	}
+	c.leaders = DefaultLeaders
+	if f.Composer.Leaders != nil {
+		c.leaders = *f.Composer.Leaders
+	}
+	if len(f.Composer.Modes) > 0 && len(f.Composer.Clear) == 0 {
+		bad("composer.clear", "required with composer.modes: the keys that empty the composer and leave the mode")
 	}
 	if len(f.Work.Bottom) == 0 && f.Work.Title == "" {
 		bad("work", "needs bottom or title: a provider with no sign of work would never be processing")

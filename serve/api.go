@@ -10,10 +10,12 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -211,6 +213,12 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	case strings.TrimSpace(b.Prompt) == "":
 		return nil, bad("prompt", "missing or blank")
 	}
+	if err := handoff.CheckPrompt(b.Prompt); err != nil {
+		return nil, bad("prompt", "%v", err)
+	}
+	if err := checkWorkdir(b.Workdir); err != nil {
+		return nil, err
+	}
 	if _, _, err := handoff.ResolveRole(b.Role); err != nil {
 		return nil, bad("role", "%v", err)
 	}
@@ -246,6 +254,21 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	}
 	st.Config = dispatchstate.ConfigOf(cfg)
 	return st, nil
+}
+
+// checkWorkdir rejects a work folder that is a file, or lies below one:
+// the service makes a missing folder itself, but a file there would fail
+// only when it makes the response folder, as a 500. Other errors (no
+// permission to look) are left to that step, which reports them itself.
+func checkWorkdir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return bad("workdir", "%q is a file, not a folder", dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return bad("workdir", "%q lies below a file, not a folder", dir)
+	}
+	return nil
 }
 
 func seconds(field string, v float64) (time.Duration, error) {

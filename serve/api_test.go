@@ -84,6 +84,7 @@ func TestBadRequestsNameTheField(t *testing.T) {
 		{"role", `{"target":"%1","role":"a/b","workdir":"/tmp/w","prompt":"hi"}`},
 		{"workdir", `{"target":"%1","role":"analyst","workdir":"proj","prompt":"hi"}`},
 		{"prompt", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"  "}`},
+		{"prompt", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"a\u001b[201~!touch x"}`},
 		{"provider", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","provider":"nope"}`},
 		{"socket_path", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","socket":"a","socket_path":"/b"}`},
 		{"colour", `{"target":"%1","role":"analyst","workdir":"/tmp/w","prompt":"hi","colour":"blue"}`},
@@ -106,6 +107,50 @@ func TestBadRequestsNameTheField(t *testing.T) {
 				b = b[:120] + "…"
 			}
 			t.Errorf("%s: HTTP %d %+v; want 400 naming %q", b, resp.StatusCode, e, tc.field)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(s.dir, "dispatches")); len(entries) != 0 {
+		t.Fatalf("bad requests left state files: %v", entries)
+	}
+}
+
+// A work folder that is a file, lies below one, or holds a file where the
+// response folder goes (.tmp) is bad input naming workdir (a 400), not a failure
+// of the service (it was a 500: "create response dir: mkdir …: not a
+// directory"); with wait_slot too, which skips the early lock probe.
+func TestAWorkdirThatIsAFileIsABadRequest(t *testing.T) {
+	t.Parallel()
+	s := startService(t, "", false)
+	root := t.TempDir()
+	file := filepath.Join(root, "notes.txt")
+	blocked := filepath.Join(root, "blocked")
+	for _, p := range []string{file, filepath.Dir(handoff.ResponseDir(blocked))} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		workdir, says string
+		waitSlot      bool
+	}{
+		{file, "is a file", false},
+		{file, "is a file", true},
+		{filepath.Join(file, "sub"), "lies below a file", false},
+		{blocked, "not a directory", false},
+	} {
+		body, _ := json.Marshal(map[string]any{"target": "%1", "role": "analyst", "workdir": tc.workdir, "prompt": "hi", "wait_slot": tc.waitSlot})
+		resp, err := http.Post(s.url+"/v1/dispatches", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e serve.APIError
+		json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || e.Field != "workdir" || !strings.Contains(e.Error, tc.says) {
+			t.Errorf("workdir %s (wait_slot %v): HTTP %d %+v; want 400 naming workdir, saying %q", tc.workdir, tc.waitSlot, resp.StatusCode, e, tc.says)
 		}
 	}
 	if entries, _ := os.ReadDir(filepath.Join(s.dir, "dispatches")); len(entries) != 0 {

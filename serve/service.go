@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -283,6 +284,11 @@ func (s *Service) keep(d *dispatch, path string) error {
 	if !st.WaitSlot {
 		// Another process (a local send) may hold it: ask the lock.
 		if err := responsefile.EnsureDir(st.Workdir); err != nil {
+			// A file where the response folder goes (.handoff) is bad
+			// input as a file for the work folder is (checkWorkdir).
+			if errors.Is(err, syscall.ENOTDIR) {
+				return bad("workdir", "%v", err)
+			}
 			return err
 		}
 		slot, err := responsefile.Lock(s.ctx, path, st.Role, st.Workdir, false)
@@ -598,17 +604,13 @@ func watchResponse(st dispatchstate.State, opts *fsm.Options, log *slog.Logger) 
 	if err != nil {
 		return nil
 	}
-	err = responsefile.EnsureDir(st.Workdir)
-	var w *responsefile.Watcher
-	if err == nil {
-		w, err = responsefile.Watch(path)
-	}
+	wake, stop, err := fsm.WatchResponse(st.Workdir, path)
 	if err != nil {
 		log.Warn("cannot watch the response file; polling only", "error", err)
 		return nil
 	}
-	opts.Hints, opts.Turns = w.C(), w.Turns()
-	return func() { _ = w.Close() }
+	opts.Hints, opts.Turns = wake.Hints, wake.Turns
+	return stop
 }
 
 // markingSender records that the paste starts before it does, so a

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 // $AGENT_SWALLOW_ENTERS=N the first N Enters after a paste are, whenever
 // they come (Gemini CLI under load); $AGENT_OUT.swallowed gets a line each
 // time it happened. The title is "busy" while composing and "idle" otherwise.
+// A paste that starts with '!' into the empty composer switches it to a
+// shell mode, as Claude Code's does: the screen shows "SHELL MODE", and
+// Escape empties the composer and leaves the mode.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -62,7 +65,13 @@ func echoAgent() int {
 		case simagent.KeyInterrupt, simagent.KeyEOF:
 			fmt.Fprint(w, "\x1b[?2004l")
 			return 0
+		case simagent.KeyEscape:
+			composer.Reset()
+			fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n")
 		case simagent.KeyPaste, simagent.KeyText:
+			if composer.Len() == 0 && strings.HasPrefix(k.Text, "!") {
+				fmt.Fprint(w, "SHELL MODE\r\n")
+			}
 			composer.WriteString(k.Text)
 			if k.Kind == simagent.KeyPaste {
 				lastPaste = time.Now()
@@ -127,6 +136,26 @@ func (testClassifier) LastMessage(capture string) (string, error) {
 	}
 	return "", fmt.Errorf("no reply on screen")
 }
+
+// testComposer is the echo agent's composer: '!' first opens its shell
+// mode, which the screen shows as "SHELL MODE"; Escape clears it.
+type testComposer struct{ lead bool }
+
+func (c testComposer) Inert(text string) string {
+	if c.lead && strings.HasPrefix(text, "!") {
+		return handoff.PromptLead + "\n" + text
+	}
+	return text
+}
+
+func (testComposer) Mode(capture string) string {
+	if strings.Contains(capture, "SHELL MODE") {
+		return "shell mode"
+	}
+	return ""
+}
+
+func (testComposer) ClearKeys(string) []string { return []string{"Escape"} }
 
 // requireTmux skips when tmux is missing, except in CI where that is a
 // failure: the tmux tests must run there.

@@ -73,6 +73,12 @@ type Options struct {
 	// Processes tells when the pane's process started, for Identity;
 	// HostProcesses if nil.
 	Processes ProcessStarts
+	// Composer is what the agent's message box does with a prompt: Send
+	// pastes Composer.Inert's text and looks at the composer before Enter.
+	// If nil, the Classifier's own when it is a handoff.Composer (every
+	// provider's is); a classifier that is none leaves the text as it is
+	// and looks at nothing.
+	Composer handoff.Composer
 }
 
 // Runner runs one tmux command line, as Server.Run does.
@@ -115,6 +121,9 @@ func New(o Options) (*Pane, error) {
 	}
 	if o.Shells == nil {
 		o.Shells = DefaultShells()
+	}
+	if o.Composer == nil {
+		o.Composer, _ = o.Classifier.(handoff.Composer)
 	}
 	return &Pane{o: o}, nil
 }
@@ -316,17 +325,25 @@ func (p *Pane) alive(s Snapshot) error {
 	return nil
 }
 
-// Send delivers text to the agent as one message: it loads the text into a
-// uniquely named tmux buffer from stdin, pastes it with bracketed paste
-// (deleting the buffer), waits EnterDelay, until the paste shows (for up
-// to VerifyTimeout: on a loaded machine an agent draws it late) and until
-// the screen holds still (an agent may still be folding the paste into a
-// placeholder; an Enter pressed while the paste is digested is taken as
-// part of it), and presses Enter as a separate key. It then watches the
-// screen for up to VerifyTimeout; while the screen shows no more than an
-// empty line added (the agent took the Enter as part of the paste), it
-// presses Enter again, up to maxEnters times, watching longer each time.
-// CRLF line breaks are sent as LF.
+// Send delivers text to the agent as one message, inert: text that holds
+// a control character other than tab and line breaks is refused
+// (handoff.CheckPrompt; nothing reaches the pane), line breaks are sent as
+// LF, and the Composer's Inert text is pasted, so the message cannot open
+// a shell or a command in the agent's composer.
+//
+// It loads the text into a uniquely named tmux buffer from stdin, pastes
+// it with bracketed paste (deleting the buffer), waits EnterDelay, until
+// the paste shows (for up to VerifyTimeout: on a loaded machine an agent
+// draws it late) and until the screen holds still (an agent may still be
+// folding the paste into a placeholder; an Enter pressed while the paste
+// is digested is taken as part of it). It then looks at the composer: if
+// the Composer reads another mode there (a shell mode, a command menu), it
+// presses the Composer's clear keys and fails with an error wrapping
+// handoff.ErrComposerMode; nothing is submitted. Otherwise it presses
+// Enter as a separate key and watches the screen for up to VerifyTimeout;
+// while the screen shows no more than an empty line added (the agent took
+// the Enter as part of the paste), it presses Enter again, up to maxEnters
+// times, watching longer each time.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -335,7 +352,13 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("tmuxdriver: refusing to send an empty prompt")
 	}
-	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if err := handoff.CheckPrompt(text); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	text = handoff.NormalizeLineBreaks(text)
+	if p.o.Composer != nil {
+		text = p.o.Composer.Inert(text)
+	}
 	snap, err := p.Observe(ctx)
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
@@ -381,6 +404,9 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if err := p.awaitStill(ctx, p.o.VerifyTimeout); err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
+	if err := p.lookBeforeEnter(ctx); err != nil {
+		return err
+	}
 	for attempt := 1; ; attempt++ {
 		// The screen right before Enter, taken in the same tmux process
 		// that presses it.
@@ -404,6 +430,63 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		}
 	}
 }
+
+// lookBeforeEnter reads the composer after the paste: a composer in
+// another mode is cleared, and the error says what it showed.
+func (p *Pane) lookBeforeEnter(ctx context.Context) error {
+	if p.o.Composer == nil {
+		return nil
+	}
+	look, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+	if err != nil {
+		return fmt.Errorf("send: look before enter: %w", p.paneErr(err))
+	}
+	mode := p.o.Composer.Mode(look)
+	if mode == "" {
+		return nil
+	}
+	cleared, err := p.clearComposer(ctx, look)
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, cleared)
+}
+
+// clearComposer presses the Composer's clear keys for what the screen
+// shows, looks again, and goes on while the composer is in another mode,
+// for clearRounds rounds at most (a busy CLI takes keys late). It says
+// what it did, for the error.
+func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
+	for round := 0; round < clearRounds; round++ {
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			break
+		}
+		for _, k := range keys {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return "could not clear it (" + p.paneErr(err).Error() + ")", nil
+			}
+			// Keys pressed in one burst can read as an escape sequence.
+			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+				return "", err
+			}
+		}
+		if err := sleep(ctx, 300*time.Millisecond); err != nil {
+			return "", err
+		}
+		var err error
+		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
+			return "could not look at it again (" + p.paneErr(err).Error() + ")", nil
+		}
+		if p.o.Composer.Mode(look) == "" {
+			return "cleared it", nil
+		}
+	}
+	return "could not clear it (it still shows " + p.o.Composer.Mode(look) + ")", nil
+}
+
+// clearRounds is how often clearComposer presses the clear keys.
+const clearRounds = 3
 
 // maxEnters is how many times Send presses Enter while the screen does not
 // show the prompt taken. A busy agent (Gemini CLI under load, or right

@@ -474,3 +474,48 @@ func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
 		return err == nil && st == handoff.StatusIdle
 	})
 }
+
+// A prompt holding ESC (here a bracketed-paste end followed by text that
+// would be typed as keys) is refused before anything reaches the pane:
+// the next prompt arrives alone.
+func TestSendRefusesControlCharactersAndPastesNothing(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	err := p.Send(context.Background(), "look\x1b[201~!touch /tmp/x\r")
+	if !errors.Is(err, handoff.ErrPromptRefused) || !strings.Contains(err.Error(), "byte 4") {
+		t.Fatalf("send = %v, want a refusal naming byte 4", err)
+	}
+	if err := p.Send(context.Background(), "the next prompt"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWhenPresent(t, out+".1"); got != "the next prompt" {
+		t.Fatalf("the agent received %q: the refused prompt reached it", got)
+	}
+}
+
+// After the paste and before Enter the driver looks at the composer: one
+// that switched to another mode is cleared and nothing is submitted; the
+// error says what it showed. With the lead line the same prompt is a
+// plain message and arrives whole.
+func TestSendLooksAtTheComposerBeforeEnter(t *testing.T) {
+	srv := testServer(t)
+	p, out := echoPane(t, srv)
+	bare, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.Target(), Classifier: testClassifier{}, Composer: testComposer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bare.Send(context.Background(), "!touch /tmp/x")
+	if !errors.Is(err, handoff.ErrComposerMode) || !strings.Contains(err.Error(), "shell mode") {
+		t.Fatalf("send = %v, want ErrComposerMode naming the shell mode", err)
+	}
+	led, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.Target(), Classifier: testClassifier{}, Composer: testComposer{lead: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := led.Send(context.Background(), "!touch /tmp/x"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readWhenPresent(t, out+".1"), handoff.PromptLead+"\n!touch /tmp/x"; got != want {
+		t.Fatalf("the agent received %q, want %q (the refused paste must have been cleared)", got, want)
+	}
+}

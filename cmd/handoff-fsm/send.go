@@ -247,6 +247,9 @@ func readPrompt(args []string, prompt, file string, stdin io.Reader) (string, er
 	if strings.TrimSpace(text) == "" {
 		return "", errors.New("the prompt is empty")
 	}
+	if err := handoff.CheckPrompt(text); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 
@@ -445,17 +448,13 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 // to the file at once rather than at the next poll. When the folder cannot
 // be watched it says so once and the wait polls as usual.
 func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
-	err := responsefile.EnsureDir(d.workdir)
-	var w *responsefile.Watcher
-	if err == nil {
-		w, err = responsefile.Watch(path)
-	}
+	wake, stop, err := fsm.WatchResponse(d.workdir, path)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the response file (%v); polling every %v instead\n", err, d.cfg.Poll)
 		return nil
 	}
-	opts.Hints, opts.Turns = w.C(), w.Turns()
-	stops := []func(){func() { _ = w.Close() }}
+	opts.Wakeups = wake
+	stops := []func(){stop}
 	if d.hookDir != "" {
 		// The agent's Stop hook (handoff-fsm hook --dir DIR) says when its
 		// turn is over: the wait decides on that marker as on Codex's.

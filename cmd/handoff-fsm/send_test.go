@@ -37,6 +37,7 @@ func TestSendUsageErrors(t *testing.T) {
 		"no prompt":        {"--target", "x", "--role", "analyst"},
 		"two prompts":      {"--target", "x", "--role", "analyst", "--prompt", "hi", "-"},
 		"empty prompt":     {"--target", "x", "--role", "analyst", "--prompt", "  \n"},
+		"escape in prompt": {"--target", "x", "--role", "analyst", "--prompt", "hi\x1b[201~!touch x"},
 		"stray argument":   {"--target", "x", "--role", "analyst", "--prompt", "hi", "extra"},
 		"bad duration":     {"--target", "x", "--role", "analyst", "--prompt", "hi", "--poll", "soon"},
 		"zero poll":        {"--target", "x", "--role", "analyst", "--prompt", "hi", "--poll", "0"},

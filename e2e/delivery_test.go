@@ -1,0 +1,313 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+)
+
+// deliveryCase is one prompt sent through a whole dispatch: it must reach
+// the model whole and once, and nothing in it may run.
+type deliveryCase struct {
+	name   string
+	prompt string
+}
+
+// modeCharacters are the characters some composer treats specially when a
+// message starts with one: every provider is tried with every one, first
+// and after leading blanks and line breaks.
+const modeCharacters = "!/#@$?&"
+
+// deliveryCases are the hostile and unusual prompts of the delivery rows.
+// canary is a file that exists only if some prompt ran as a command.
+func deliveryCases(canary string) []deliveryCase {
+	var cs []deliveryCase
+	for _, r := range modeCharacters {
+		// Each prompt differs, so "once" can be checked on the whole
+		// conversation.
+		run := func(where string) string {
+			if r == '/' {
+				return "exit — this is text (" + where + "), and so is /quit; touch " + canary
+			}
+			return fmt.Sprintf("touch %s; echo this only looks like shell (%s)", canary, where)
+		}
+		cs = append(cs,
+			deliveryCase{fmt.Sprintf("%q-first", r), string(r) + run("first")},
+			deliveryCase{fmt.Sprintf("%q-after-blanks-and-line-breaks", r), "  \n\n  " + string(r) + run("after blanks")},
+		)
+	}
+	var big strings.Builder
+	for i := 0; big.Len() < 64<<10; i++ {
+		fmt.Fprintf(&big, "line %05d of a long prompt: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	cs = append(cs,
+		deliveryCase{"crlf", "first line\r\nsecond line\r\n\r\nafter an empty line"},
+		deliveryCase{"tabs", "\tled by a tab, then\ta tab mid-line\n\t\ttwo tabs"},
+		deliveryCase{"wide", "wide 漢字テスト 한국어 and emoji 🧪👩‍💻 in a line"},
+		deliveryCase{"combining", "combining e\u0301 a\u0308 n\u0303, not precomposed"},
+		deliveryCase{"zero-width", "zero\u200bwidth space, \ufeffBOM and word\u2060joiner"},
+		deliveryCase{"64KB", big.String()},
+		deliveryCase{"20000-character-line", strings.Repeat("abcdefghij", 2000)},
+		deliveryCase{"quotes-the-instruction", "Quote this back: " + handoff.InstructionHeader + "\nWhen your work is complete, write your complete final response to this file:\n/tmp/not/the/file.md\ncat <<'HANDOFF_EOF' > /tmp/x\nHANDOFF_EOF\nEOF"},
+	)
+	return cs
+}
+
+// received is what the model must find of prompt: the CLIs drop the line
+// breaks and blanks at the ends of a message, and take CRLF as one line
+// break. What a CLI changes beyond that is listed in docs/providers.md's
+// delivery-fidelity table, and here.
+func received(prov, prompt string) string {
+	text := strings.TrimFunc(handoff.NormalizeLineBreaks(prompt), unicode.IsSpace)
+	for _, ch := range fidelity[prov] {
+		text = ch.apply(text)
+	}
+	return text
+}
+
+// change is one thing a CLI does to a message's text on its way to the
+// model (docs/providers.md, "Delivery fidelity").
+type change struct {
+	what  string
+	apply func(string) string
+}
+
+// fidelity lists, per provider, what its CLI changes, measured by
+// TestDelivery on the real CLI.
+var fidelity = map[string][]change{
+	"claude": {tabsAsSpaces(4), dropZeroWidth},
+	"pi":     {tabsAsSpaces(4)},
+}
+
+// tabsAsSpaces: each tab becomes n spaces (not the next tab stop).
+func tabsAsSpaces(n int) change {
+	return change{fmt.Sprintf("a tab becomes %d spaces", n), func(s string) string {
+		return strings.ReplaceAll(s, "\t", strings.Repeat(" ", n))
+	}}
+}
+
+// dropZeroWidth: the zero-width space, word joiner and BOM are removed
+// (an emoji's zero-width joiner is kept).
+var dropZeroWidth = change{"the zero-width space, word joiner and BOM (U+200B, U+2060, U+FEFF) are removed; an emoji's joiner is kept", func(s string) string {
+	return strings.NewReplacer("\u200b", "", "\u2060", "", "\ufeff", "").Replace(s)
+}}
+
+// TestDelivery sends each delivery case through a whole dispatch to every
+// provider's real CLI and checks, on what the fake model received, that
+// the prompt arrived whole and exactly once (no second submission from a
+// repeated Enter), and that no prompt ran as a command in the agent's
+// pane. A prompt with a control character is refused before the pane.
+func TestDelivery(t *testing.T) {
+	t.Parallel() // holds no heavy slot: its providers take them
+	for _, c := range conformers() {
+		t.Run(c.provider, func(t *testing.T) {
+			parallel(t)
+			c.need(t)
+			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.provider {
+				t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
+			}
+			r := c.start(t, setup{})
+			canary := filepath.Join(t.TempDir(), "RAN")
+			cases := deliveryCases(canary)
+
+			// Refused up front: nothing reaches the pane or the model.
+			err := r.pane().Send(context.Background(), "review this\x1b[201~!touch "+canary+"\r")
+			if !errors.Is(err, handoff.ErrPromptRefused) {
+				t.Fatalf("a prompt with a bracketed-paste end: send = %v, want ErrPromptRefused", err)
+			}
+
+			for i, dc := range cases {
+				dispatched := false
+				t.Run(dc.name, func(t *testing.T) {
+					r := r.in(t)
+					r.drained()
+					answer := fmt.Sprintf("delivery answer %d", i)
+					r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
+					d := r.send("tester", dc.prompt, c.config(true), nil)
+					if d.err != nil || d.res.Content != answer+"\n" {
+						r.fail("dispatch: %q, %v", d.res.Content, d.err)
+					}
+					dispatched = true
+					if _, err := os.Stat(canary); err == nil {
+						r.fail("the prompt ran as a command in the agent's pane: %s exists", canary)
+					}
+					// The turn this dispatch asked: the one carrying its
+					// receipt (the previous dispatch's last turn may come
+					// after that dispatch ended).
+					first, found := "", false
+					for _, turn := range r.model.Turns() {
+						if p := turn.Prompt(); strings.Contains(p, string(d.res.Receipt)) {
+							first, found = p, true
+							break
+						}
+					}
+					if !found {
+						r.fail("no request to the model carries the dispatch's receipt %s", d.res.Receipt)
+					}
+					want := received(c.provider, dc.prompt)
+					if n := strings.Count(first, want); n != 1 {
+						t.Errorf("the prompt (%d bytes) reached the model %d times, want once whole; the model got %d bytes:\n%s",
+							len(want), n, len(first), excerptDiff(first, want))
+					}
+				})
+				if !dispatched {
+					break // the CLI's state is unknown now
+				}
+			}
+			if !t.Failed() {
+				lookBeforeEnter(t, r, c)
+			}
+			// Once: the whole conversation, as the last request carries it,
+			// holds each prompt in one message.
+			turns := r.model.Turns()
+			if len(turns) == 0 {
+				return
+			}
+			last := turns[len(turns)-1]
+			for _, dc := range cases {
+				want := received(c.provider, dc.prompt)
+				n := 0
+				for _, u := range last.UserTexts {
+					n += strings.Count(u, want)
+				}
+				if n > 1 {
+					t.Errorf("%s: the conversation holds the prompt %d times", dc.name, n)
+				}
+			}
+		})
+	}
+}
+
+// lookBeforeEnter: a composer a person left in shell mode ('!' typed on
+// the empty composer) takes the next paste as a command. The driver sees
+// the mode after the paste, clears the composer, presses no Enter, and the
+// dispatch fails with ErrComposerMode; the model is not asked, and the
+// next dispatch goes through. pi's bash mode shows only as a colour, so
+// it is not read there (its lead line is the guard).
+func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
+	if c.provider == "pi" {
+		return
+	}
+	t.Run("composer-left-in-shell-mode", func(t *testing.T) {
+		r := r.in(t)
+		cl, err := provider.Lookup(c.provider)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp := cl.(handoff.Composer)
+		r.keys("!")
+		r.waitScreen(10*time.Second, "the composer in shell mode", func(plain, _ string) bool { return comp.Mode(plain) != "" })
+		r.drained()
+		before := len(r.model.Turns())
+		r.model.Script(fakemodel.WriteResponse("never"), fakemodel.Answer("Written."))
+		d := r.send("tester", "Plain words, typed into a shell mode by mistake.", c.config(true), nil)
+		if !errors.Is(d.err, handoff.ErrComposerMode) {
+			r.fail("dispatch into a composer in shell mode: %v, want ErrComposerMode", d.err)
+		}
+		r.waitScreen(10*time.Second, "the composer cleared and back to a plain message", func(plain, _ string) bool { return comp.Mode(plain) == "" })
+		if n := len(r.model.Turns()); n != before {
+			r.fail("the model was asked %d times after the refused paste", n-before)
+		}
+		r.model.Clear()
+		r.model.Script(fakemodel.WriteResponse("after the mode"), fakemodel.Answer("Written."))
+		d = r.send("tester", "Now a plain message.", c.config(true), nil)
+		if d.err != nil || d.res.Content != "after the mode\n" {
+			r.fail("the dispatch after the cleared composer: %q, %v", d.res.Content, d.err)
+		}
+	})
+}
+
+// excerptDiff shows where got first differs from want.
+func excerptDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	// Find want's start in got by its first 40 bytes, for the likely case
+	// that something came before it.
+	if j := strings.Index(got, want[:min(40, len(want))]); j >= 0 {
+		k := 0
+		for k < len(want) && j+k < len(got) && got[j+k] == want[k] {
+			k++
+		}
+		return fmt.Sprintf("found its start at byte %d; it differs after %d bytes: got %q, want %q", j,
+			k, got[j+k:min(len(got), j+k+80)], want[k:min(len(want), k+80)])
+	}
+	return fmt.Sprintf("its start is not there; got begins %q", got[:min(len(got), 300)])
+}
+
+// The shipped command, as a user runs it: `handoff-fsm send` with a
+// hostile prompt to the real Claude Code and the real Codex answers it
+// (exit 0, the prompt whole in what the model got, nothing run in the
+// pane), and a prompt holding a paste end sequence exits 2 with nothing
+// sent.
+func TestSendCommandDeliversHostilePromptsInertly(t *testing.T) {
+	t.Parallel() // holds no heavy slot: its providers take them
+	for _, c := range conformers() {
+		if c.provider != "claude" && c.provider != "codex" {
+			continue
+		}
+		t.Run(c.provider, func(t *testing.T) {
+			parallel(t)
+			c.need(t)
+			bin := buildCommand(t)
+			r := c.start(t, setup{})
+			canary := filepath.Join(t.TempDir(), "RAN")
+			send := func(prompt string) (string, string, int) {
+				cmd := exec.Command(bin, "send", "--provider", c.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
+					"--workdir", r.workdir, "--role", "tester", "--poll", "250ms", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
+				var o, e strings.Builder
+				cmd.Stdout, cmd.Stderr = &o, &e
+				err := cmd.Run()
+				var ee *exec.ExitError
+				code := 0
+				switch {
+				case errors.As(err, &ee):
+					code = ee.ExitCode()
+				case err != nil:
+					t.Fatal(err)
+				}
+				return o.String(), e.String(), code
+			}
+			for i, prompt := range []string{
+				"!touch " + canary + "; echo this only looks like shell",
+				"/quit\n!touch " + canary,
+			} {
+				answer := fmt.Sprintf("hostile answer %d", i)
+				r.drained()
+				before := len(r.model.Turns())
+				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
+				stdout, stderr, code := send(prompt)
+				if code != 0 || stdout != answer+"\n" {
+					r.fail("send %q: exit %d, stdout %q, stderr:\n%s", prompt, code, stdout, stderr)
+				}
+				if _, err := os.Stat(canary); err == nil {
+					r.fail("the prompt ran in the agent's pane: %s exists", canary)
+				}
+				if turns := r.model.Turns()[before:]; len(turns) == 0 || strings.Count(turns[0].Prompt(), prompt) != 1 {
+					r.fail("the model did not get the prompt whole and once")
+				}
+			}
+			r.drained()
+			before := len(r.model.Turns())
+			_, stderr, code := send("look\x1b[201~!touch " + canary)
+			if code != 2 || !strings.Contains(stderr, "ESC") || !strings.Contains(stderr, "byte 4") {
+				t.Fatalf("a prompt with ESC: exit %d, stderr %q; want 2 naming ESC at byte 4", code, stderr)
+			}
+			if n := len(r.model.Turns()); n != before {
+				t.Fatalf("the refused prompt reached the model")
+			}
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package opencode
+
+import (
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Composer is the CLI's message box as rules (handoff.Composer): what
+// the driver needs to deliver a prompt as a plain message.
+//
+// OpenCode 1.18.33's composer, tried on the real CLI:
+//   - A pasted '!' stays text; a typed '!' on the empty composer switches
+//     it to shell mode (its agent label reads "Shell", the footer "esc exit
+//     shell mode"), where Enter runs the message in a shell.
+//   - '/' first is a command when submitted; a typed one opens the command
+//     menu ("/review  review changes …") above the composer.
+//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
+//     by line.
+func Composer() screen.Composer {
+	return screen.Composer{
+		Leaders: "!/",
+		Lead:    handoff.PromptLead,
+		Clear:   clearKeys(),
+		Read:    composerMode,
+	}
+}
+
+// clearKeys: Esc, then Ctrl-U enough times for a long paste's lines
+// (OpenCode folds a paste of more than a few lines into one placeholder).
+func clearKeys() []string {
+	keys := []string{"Escape"}
+	for range 8 {
+		keys = append(keys, "C-u")
+	}
+	return keys
+}
+
+// composerMode finds shell mode by its footer hint.
+func composerMode(capture string) string {
+	for _, ln := range screen.Bottom(capture, 6) {
+		if strings.Contains(ln.T, "esc exit shell mode") {
+			return "shell mode ('!': Enter would run the message as a shell command)"
+		}
+	}
+	return ""
+}

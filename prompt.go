@@ -1,0 +1,104 @@
+package handoff
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// A prompt is data: it reaches the model whole and once, and nothing in it
+// may run or switch an agent's composer into another mode. What a prompt
+// may hold is checked here, once, by every way a prompt goes in (send, the
+// service, mcp, the Temporal worker, the tmux driver itself).
+
+// ErrPromptRefused is wrapped by CheckPrompt's error: the prompt holds
+// something that cannot be delivered as plain text. Nothing was sent; it is
+// the caller's input that must change (send exits 2, the service answers
+// 400 on "prompt").
+var ErrPromptRefused = errors.New("prompt refused")
+
+// ErrComposerMode is wrapped by a Sender's error when, after the paste and
+// before Enter, the agent's composer showed something other than a plain
+// message (a shell mode, a command menu, a file picker). The composer was
+// cleared and nothing was submitted.
+var ErrComposerMode = errors.New("the agent's composer did not take the prompt as a plain message")
+
+// PromptError says where a refused prompt holds what: the byte offset of
+// the first offending character and what it is. It wraps ErrPromptRefused.
+type PromptError struct {
+	Offset int    // byte offset in the prompt as given
+	What   string // "ESC (U+001B)", "invalid UTF-8", …
+}
+
+func (e *PromptError) Error() string {
+	return fmt.Sprintf("%v: it holds %s at byte %d; a prompt may hold text, tabs and line breaks, but no other control characters (an escape sequence could end the paste early and be typed as keys)", ErrPromptRefused, e.What, e.Offset)
+}
+
+// Unwrap lets errors.Is match ErrPromptRefused.
+func (e *PromptError) Unwrap() error { return ErrPromptRefused }
+
+// CheckPrompt refuses a prompt that holds a control character other than
+// tab, line feed and carriage return (C0, DEL and C1: ESC among them, which
+// could end a bracketed paste early and turn the rest of the prompt into
+// keys), or bytes that are not UTF-8. The error is a *PromptError naming
+// the first one and its offset. We refuse rather than strip: a prompt that
+// changed silently would not reach the model whole.
+func CheckPrompt(text string) error {
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return &PromptError{Offset: i, What: "invalid UTF-8"}
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+			return &PromptError{Offset: i, What: controlName(r)}
+		}
+		i += size
+	}
+	return nil
+}
+
+// controlName names a control character for a person: "ESC (U+001B)".
+func controlName(r rune) string {
+	names := map[rune]string{0: "NUL", 0x03: "ETX (Ctrl-C)", 0x04: "EOT (Ctrl-D)", 0x08: "BS", 0x1b: "ESC", 0x7f: "DEL", 0x9b: "CSI"}
+	if n, ok := names[r]; ok {
+		return fmt.Sprintf("%s (U+%04X)", n, r)
+	}
+	return fmt.Sprintf("the control character U+%04X", r)
+}
+
+// NormalizeLineBreaks turns CRLF and lone CR into LF: inside a paste a CR
+// is a line break, and one kind of line break reaches every CLI alike.
+func NormalizeLineBreaks(text string) string {
+	if !strings.Contains(text, "\r") {
+		return text
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+}
+
+// PromptLead is the line a Composer puts before a message whose first
+// character would otherwise open another mode of the agent's composer (a
+// shell, a command): the model then reads it, followed by the prompt whole.
+const PromptLead = "Message:"
+
+// Composer is what an agent CLI's message box does with a prompt: the
+// provider's knowledge that keeps delivery inert. A Classifier that is also
+// a Composer lets the tmux driver deliver through it.
+type Composer interface {
+	// Inert returns text as it must be pasted for the composer to take it
+	// as a plain message: text itself, or, when its first character would
+	// open another mode, PromptLead and a line break before it. The text's
+	// own characters are never dropped or changed.
+	Inert(text string) string
+	// Mode reads the screen after the paste, before Enter: "" when the
+	// composer holds a plain message, else what it shows instead, for a
+	// person ("shell mode", "the slash-command menu").
+	Mode(capture string) string
+	// ClearKeys are the tmux keys to press next to empty the composer and
+	// leave its mode, given the screen now (some CLIs need other keys for
+	// an empty composer than for one with text); nil when nothing is left
+	// to press. The driver presses them while Mode is not "", a few
+	// rounds at most, looking again after each.
+	ClearKeys(capture string) []string
+}

@@ -1,0 +1,70 @@
+package screen
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Composer is one agent CLI's message box as rules: what the tmux driver
+// needs to deliver a prompt as a plain message (see handoff.Composer, which
+// it implements). A provider fills one in; the logic is here, once.
+type Composer struct {
+	// Leaders are the characters that, first in a message, open another
+	// mode or make the message a command ('!' a shell, '/' a command).
+	Leaders string
+	// Lead is the plain line put before a message that starts with a
+	// leader (handoff.PromptLead).
+	Lead string
+	// Clear are the tmux keys that empty the composer and leave any mode.
+	Clear []string
+	// ClearFor, when set, picks the keys from the screen instead of Clear
+	// (a composer that needs other keys when it is empty).
+	ClearFor func(capture string) []string
+	// Read reads the composer off a capture taken after the paste: "" for
+	// a plain message, else what it shows instead.
+	Read func(capture string) string
+}
+
+// Inert returns text with Lead and a line break before it when its first
+// character past leading blanks and line breaks is a leader: CLIs trim a
+// message before they look for a command (Gemini CLI, Claude Code's
+// slash commands), so blanks are no guard.
+func (c Composer) Inert(text string) string {
+	first := strings.TrimLeftFunc(text, unicode.IsSpace)
+	if first == "" {
+		return text
+	}
+	if strings.ContainsRune(c.Leaders, []rune(first)[0]) {
+		return c.Lead + "\n" + text
+	}
+	return text
+}
+
+// Mode is Read's verdict on the capture.
+func (c Composer) Mode(capture string) string {
+	if c.Read == nil {
+		return ""
+	}
+	return c.Read(capture)
+}
+
+// ClearKeys are the keys that empty the composer shown in capture:
+// ClearFor's, else Clear.
+func (c Composer) ClearKeys(capture string) []string {
+	if c.ClearFor != nil {
+		return c.ClearFor(capture)
+	}
+	return c.Clear
+}
+
+// BottomHas reports whether one of the last n non-blank lines of capture,
+// without its indentation, starts with prefix: how a composer's mode hint
+// ("shell mode enabled", "! for shell mode") is found.
+func BottomHas(capture string, n int, prefix string) bool {
+	for _, ln := range Bottom(capture, n) {
+		if strings.HasPrefix(ln.T, prefix) {
+			return true
+		}
+	}
+	return false
+}
