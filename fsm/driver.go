@@ -156,7 +156,12 @@ type Poll struct {
 	// Unreadable: the terminal could not be read at this poll (Detail says
 	// why) and the wait tries again; Status is then "error" but was not seen.
 	Unreadable bool
-	File       FileState
+	// Blank: the terminal was alive but showed nothing (Detail says so);
+	// no observation, the wait goes on. Status is "" unless the poll came
+	// at the response deadline and ended the wait: then it is the last
+	// status read, on which the core decided.
+	Blank bool
+	File  FileState
 	// Content is the response file's text when this poll read it (File is
 	// FileReady or FileBlank); "" otherwise.
 	Content string
@@ -580,8 +585,11 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 				return res, err
 			}
 			p = Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable,
-				TurnComplete: obs.TurnCompleted, Changed: obs.Changed}
+				Blank: obs.Blank, TurnComplete: obs.TurnCompleted, Changed: obs.Changed}
 			rd = core.Step(obs)
+			if obs.Blank && (rd.Outcome != nil || rd.Action == ConsumeFile) {
+				p.Status = core.Snapshot().LastStatus
+			}
 			res.Polls++
 			if rd.Action == ConsumeFile {
 				// Persisted first, so a crash during the consume resumes
@@ -767,6 +775,19 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 			return obs, nil, ctx.Err()
 		}
 		obs.Detail = cause.Error()
+		if errors.Is(cause, handoff.ErrNothingShown) && !errors.Is(cause, handoff.ErrTerminalGone) {
+			// Alive and blank: no status, but the file is looked for (the
+			// response deadline may decide on the last status and it).
+			obs.Status, obs.Blank = "", true
+			present, err := responsefile.Present(r.path)
+			if err != nil {
+				return obs, cause, fmt.Errorf("%s: %w", r.role, err)
+			}
+			if present {
+				obs.File = FilePresent
+			}
+			return obs, cause, nil
+		}
 		if st != handoff.StatusError && !errors.Is(cause, handoff.ErrTerminalGone) {
 			// One failed look (tmux busy, a call that timed out): the core
 			// counts it and the next poll tries again.

@@ -112,6 +112,20 @@ func TestProgressDrawsALiveLineOnlyOnATerminal(t *testing.T) {
 	}
 }
 
+// A blank look (a live pane that showed nothing) has no status: the live
+// line says so instead of an empty status.
+func TestProgressShowsABlankLook(t *testing.T) {
+	var tty bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
+	live := &progress{w: &tty, live: true, now: func() time.Time { return now }}
+	pl := poll(2, time.Second, "", handoff.AwaitingStart)
+	pl.Blank = true
+	live.poll(pl)
+	if got := tty.String(); !strings.HasPrefix(got, "… 1.0s  status blank  ") {
+		t.Fatalf("live line %q", got)
+	}
+}
+
 func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 	cases := []struct {
 		res  fsm.Result
