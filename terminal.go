@@ -10,6 +10,14 @@ import (
 // server is down): the wait fails at once, with no retry.
 var ErrTerminalGone = errors.New("terminal gone")
 
+// ErrNothingShown is wrapped by a Terminal's Status error when the
+// terminal is alive but shows nothing at all: a full-screen agent between
+// two frames (OpenCode blanks its screen for seconds on a loaded machine).
+// A blank look says nothing about the agent: the engine neither counts it
+// as a failed look nor as a status, and waits for a screen it can read, up
+// to the dispatch's own deadlines.
+var ErrNothingShown = errors.New("the terminal shows nothing")
+
 // Terminal is the agent's terminal as the engine sees it. The tmuxdriver
 // package implements it over tmux; tests and replay use scripted ones.
 type Terminal interface {
@@ -18,6 +26,10 @@ type Terminal interface {
 	//     down), or the status StatusError (the agent shows an error, which
 	//     the error quotes): the engine ends the wait at once with
 	//     ErrTerminalError carrying the error's message;
+	//   - an error wrapping ErrNothingShown: the terminal is alive and
+	//     blank. No observation: the engine looks again on the next poll,
+	//     however often that happens; at the response deadline it decides
+	//     on the last status it read;
 	//   - any other error: this one look failed (tmux busy, a call that
 	//     timed out). The engine tries again on the next poll, and fails the
 	//     wait the same way after Config.MaxPollFailures failures in a row.

@@ -254,9 +254,44 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 		}
 	}
 	c.findDialog(seen, sig)
-	if c.kind == ChromeNone {
+	if c.kind == ChromeNone && !c.bareComposer(seen, sig) {
 		c.above = seen
 	}
+}
+
+// bareComposer finds the composer by what it says where its rules are not
+// drawn (they are decoration a terminal may leave out): "❯" alone or with
+// a no-break space at column 0 among the bottom lines, footer lines below
+// it. The lines read above it are handed on to the history pass.
+func (c *chrome) bareComposer(seen []line, sig *Signals) bool {
+	for i := 0; i < len(seen) && i < chromeLines; i++ {
+		ln := seen[i]
+		if _, ok := userPrompt(ln); ok {
+			return false
+		}
+		if ln.Indent != 0 || !composerLine(ln.T) {
+			continue
+		}
+		c.kind = ChromeComposer
+		sig.Chrome = ChromeComposer
+		sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(ln.T, chevron)))
+		sig.ComposerLine = ln.N
+		for j := i - 1; j >= 0; j-- {
+			if isRule(seen[j].T) {
+				continue
+			}
+			if sig.FooterLine == 0 {
+				sig.Footer = excerpt(seen[j].T)
+				sig.FooterLine = seen[j].N
+			}
+			if busyFooter(seen[j].T) {
+				sig.Busy = true
+			}
+		}
+		c.above = seen[i+1:]
+		return true
+	}
+	return false
 }
 
 // setComposer records the composer found between seen[upper] and

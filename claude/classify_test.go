@@ -55,6 +55,13 @@ func TestSyntheticScreens(t *testing.T) {
 		{"done line", withChrome(append(turn, "✻ Brewed for 3s · done 9:04 AM"), "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"done line in minutes", withChrome(append(turn, "✻ Worked for 1m 5s"), "", idleFooter), "", handoff.StatusCompleted, ReasonCompleted},
 		{"busy footer only", withChrome([]string{"❯ Say hello", ""}, "", busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
+		// The rules are decoration: without them the composer is the
+		// "❯" with a no-break space above the footer.
+		{"no rules, busy footer", screenOf("❯ Say hello", "", "❯\u00a0", "  "+busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
+		{"no rules, done line", screenOf(append(turn, "✻ Brewed for 3s", "", "❯\u00a0", "  "+idleFooter)...), "", handoff.StatusCompleted, ReasonCompleted},
+		{"no rules, a draft", screenOf(append(turn, "✻ Brewed for 3s", "", "❯\u00a0a draft", "  "+idleFooter)...), "", handoff.StatusCompleted, ReasonCompleted},
+		{"no rules, an error", screenOf("❯ Go", "", "● API Error: 500 Internal server error.", "", "❯\u00a0Resend your message to try again", "  "+idleFooter), "", handoff.StatusError, ReasonError},
+		{"no rules, a prompt at the bottom is no composer", screenOf("● Hello.", "", "❯ Say hello", "  "+idleFooter), "", handoff.StatusIdle, ReasonNoComposer},
 		{"spinner only", withChrome([]string{"❯ Say hello", "", "✶ Computing… ", "  ⎿  Tip: Use /memory"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
 		{"spinner with timer", withChrome([]string{"❯ Say hello", "", "● Hel", "✽ Orbiting… (2s · ↓ 21 tokens)"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
 		{"retry line", withChrome([]string{"❯ Say hello", "✻ API error · retrying in 4s · attempt 2/10"}, "", idleFooter), "", handoff.StatusProcessing, ReasonRetry},

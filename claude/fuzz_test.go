@@ -35,7 +35,10 @@ func FuzzClassify(f *testing.F) {
 	f.Add(" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend\n", "✳ Claude Code")
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	conformance.AddScreens(f, realDir)
+	// Every terminal's and mode's screens too (conformance.Dirs).
+	for _, dir := range conformance.Dirs(realDir) {
+		conformance.AddScreens(f, dir)
+	}
 
 	old := scrollback()
 	c := New()

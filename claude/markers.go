@@ -86,6 +86,12 @@ func userPrompt(ln line) (string, bool) {
 	return text, true
 }
 
+// composerLine reports the composer's first line: "❯" with a no-break
+// space (a prompt of the history has a plain one), or alone when empty.
+func composerLine(t string) bool {
+	return t == chevron || strings.HasPrefix(t, chevron+"\u00a0")
+}
+
 // menuItem reports the text of a numbered option: "1. Yes".
 func menuItem(text string) bool {
 	i := 0

@@ -18,6 +18,13 @@ var realDir = filepath.Join("testdata", "real-2.1.330")
 // sizes, each with and without colour.
 func TestRealClaude2_1_330Screens(t *testing.T) {
 	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	// The main phases in other terminals and approval modes, each folder
+	// with its own manifest (e2e TestCaptureTerminals).
+	for _, dir := range conformance.Dirs(realDir)[1:] {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckSomeScreens(t, dir, New(), conformance.Want{Plain: true, Titles: true})
+		})
+	}
 }
 
 // TestRealClaude2_1_330LastMessage: the fallback text read off the real
@@ -40,4 +47,17 @@ func TestRealClaude2_1_330LastMessage(t *testing.T) {
 		{File: "waiting-permission", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 		{File: "waiting-question", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 	})
+}
+
+// The composer's rules are decoration: every real screen reads the same
+// with them left out (bareComposer), but for auto mode's panel, which has
+// no menu: its rule is what sets the panel apart from a reply that quotes
+// its key hint.
+func TestRealScreensReadTheSameWithoutRules(t *testing.T) {
+	except := map[string]string{"waiting-auto-mode-panel": "auto mode's panel is found by its key hint up to the rule that tops it"}
+	for _, dir := range conformance.Dirs(realDir) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckWithoutDecoration(t, dir, New(), isRule, except)
+		})
+	}
 }

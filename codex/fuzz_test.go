@@ -33,7 +33,10 @@ func FuzzClassify(f *testing.F) {
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
 
-	conformance.AddScreens(f, filepath.Join("testdata", "real-0.169"))
+	// Every terminal's and mode's screens too (conformance.Dirs).
+	for _, dir := range conformance.Dirs(filepath.Join("testdata", "real-0.169")) {
+		conformance.AddScreens(f, dir)
+	}
 
 	old := scrollback()
 	c := New()

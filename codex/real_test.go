@@ -17,6 +17,13 @@ var realDir = filepath.Join("testdata", "real-0.169")
 // the manifest says it shows (internal/conformance).
 func TestRealCodex0169Screens(t *testing.T) {
 	conformance.CheckScreens(t, realDir, New(), conformance.Want{Titles: true})
+	// The main phases in other terminals and approval modes, each folder
+	// with its own manifest (e2e TestCaptureTerminals).
+	for _, dir := range conformance.Dirs(realDir)[1:] {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckSomeScreens(t, dir, New(), conformance.Want{Titles: true})
+		})
+	}
 }
 
 // TestRealCodex0169LastMessage: the fallback text read off the real screens

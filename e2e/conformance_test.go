@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -51,7 +52,17 @@ type setup struct {
 	Ask bool
 	// Retries: how often the CLI retries a failed request.
 	Retries int
+	// Terminal is the terminal the CLI is told it runs in; the zero value
+	// is the harness's own (a truecolor xterm for most).
+	Terminal realcli.Terminal
 }
+
+// tmuxTerminal is what a tmux pane gives a CLI when nothing else sets its
+// environment: TERM tmux-256color and no COLORTERM (a server started over
+// SSH or by a service). The API-error, confirmation and delivery cases run
+// there, the others in the harness's terminal, so every CLI is read in
+// two terminals end to end (Gemini CLI draws no frames without COLORTERM).
+var tmuxTerminal = realcli.Terminal{Term: "tmux-256color"}
 
 // apiError is one failing request and the text the error must quote.
 type apiError struct {
@@ -70,7 +81,7 @@ func conformers() []conformer {
 			start: func(t *testing.T, s setup) *rig {
 				// Tips hidden: Codex prints a random "└ Tip: …" under some
 				// replies, which the fallback would take along.
-				opts := realcodex.Options{HideTips: true}
+				opts := realcodex.Options{HideTips: true, Terminal: s.Terminal}
 				if s.Ask {
 					opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
 				}
@@ -91,7 +102,7 @@ func conformers() []conformer {
 			provider: "claude",
 			need:     func(t *testing.T) { needClaude(t) },
 			start: func(t *testing.T, s setup) *rig {
-				opts := realclaude.Options{MaxRetries: s.Retries}
+				opts := realclaude.Options{MaxRetries: s.Retries, Terminal: s.Terminal}
 				if s.Ask {
 					opts.Permissions = realclaude.Ask
 				}
@@ -117,7 +128,7 @@ func conformers() []conformer {
 			start: func(t *testing.T, s setup) *rig {
 				// Gemini CLI retries on its own (a 500 for a long time);
 				// setup.Retries has nothing to set.
-				return newGeminiRig(t, realgemini.Options{Ask: s.Ask})
+				return newGeminiRig(t, realgemini.Options{Ask: s.Ask, Terminal: s.Terminal})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -134,7 +145,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needQwen(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newQwenRig(t, realqwen.Options{Ask: s.Ask})
+				return newQwenRig(t, realqwen.Options{Ask: s.Ask, Terminal: s.Terminal})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -155,7 +166,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needOpenCode(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newOpenCodeRigAt(t, realopencode.Options{Ask: s.Ask}, t.TempDir())
+				return newOpenCodeRigAt(t, realopencode.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -172,7 +183,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needPi(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newPiRigAt(t, realpi.Options{Ask: s.Ask}, t.TempDir())
+				return newPiRigAt(t, realpi.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -346,7 +357,7 @@ func (c conformer) noFileFallback(t *testing.T) {
 }
 
 func (c conformer) apiError(t *testing.T, e apiError) {
-	r := c.start(t, setup{Retries: e.retries})
+	r := c.start(t, setup{Retries: e.retries, Terminal: tmuxTerminal})
 	r.model.Script(e.replies...)
 	d := r.send("programmer_review", "Review the code.", c.config(true), nil)
 	var we *handoff.WaitError
@@ -370,7 +381,7 @@ func (c conformer) apiError(t *testing.T, e apiError) {
 }
 
 func (c conformer) confirmation(t *testing.T) {
-	r := c.start(t, setup{Ask: true})
+	r := c.start(t, setup{Ask: true, Terminal: tmuxTerminal})
 	r.model.Script(c.confirm(answer), fakemodel.Answer("Written after approval."))
 	// The user answers once the dialog was seen — after a second, like a
 	// person: CLIs ignore keys that come right after they drew a dialog.

@@ -117,7 +117,7 @@ func TestDelivery(t *testing.T) {
 			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.provider {
 				t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
 			}
-			r := c.start(t, setup{})
+			r := c.start(t, setup{Terminal: tmuxTerminal})
 			canary := filepath.Join(t.TempDir(), "RAN")
 			cases := deliveryCases(canary)
 

@@ -441,7 +441,7 @@ func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.P
 		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
 	}
 	last := polls[len(polls)-1]
-	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+	if !last.TurnCompleted || res.Elapsed >= cfg.Poll {
 		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
 	}
 	return res, polls

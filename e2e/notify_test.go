@@ -52,9 +52,9 @@ func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 		t.Fatalf("got %q, want the file's %q", res.Content, answer+"\n")
 	}
 	last := polls[len(polls)-1]
-	if !last.TurnComplete || res.Elapsed >= cfg.Poll {
+	if !last.TurnCompleted || res.Elapsed >= cfg.Poll {
 		for _, p := range polls {
-			t.Logf("poll %d at %v: %s file %s turn-complete %v → %s", p.N, p.Elapsed.Round(time.Millisecond), p.Status, p.File, p.TurnComplete, p.State)
+			t.Logf("poll %d at %v: %s file %s turn-complete %v → %s", p.N, p.Elapsed.Round(time.Millisecond), p.Status, p.File, p.TurnCompleted, p.State)
 		}
 		marker, _ := os.ReadFile(responsefile.TurnMarker(path))
 		t.Fatalf("decided after %v by %+v: want the notify hook's observation, before the first regular poll (marker %q)", res.Elapsed, last, marker)

@@ -32,8 +32,9 @@ func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig
 // ("⬝⬝⬝■■■  esc interrupt").
 func openCodeBusy(plain string) bool { return strings.Contains(plain, "esc interrupt") }
 
-// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s".
-var openCodeTurnDone = regexp.MustCompile(`▣  Build · [^\n]*· [0-9.]+m?s\s*\n`)
+// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s"
+// ("Build auto" with --auto).
+var openCodeTurnDone = regexp.MustCompile(`▣  Build[^·\n]* · [^\n]*· [0-9.]+m?s\s*\n`)
 
 // openCodeFinished reports a turn that ended with last on the screen:
 // nothing busy, the turn's footer with its duration.

@@ -73,6 +73,12 @@ type Observation struct {
 	// starts, continues nor breaks anything, and only counts towards
 	// Config.MaxPollFailures.
 	Unreadable bool
+	// Blank: the terminal was alive but showed nothing (a full-screen
+	// agent between frames, handoff.ErrNothingShown); Status is
+	// meaningless. It is no observation and no failed look: it changes
+	// nothing, not even the count of failed looks, until the response
+	// deadline, where the core decides on the last status it read.
+	Blank bool
 }
 
 // Entry is one transition of the journal: at At, Event (seen with terminal
@@ -342,7 +348,12 @@ func (c *Core) Deadline() time.Time {
 //  0. an unreadable terminal is no observation: it changes nothing, unless
 //     it is the Config.MaxPollFailures-th in a row or comes at or after the
 //     response deadline (there is no later poll to wait for): then → Failed
-//     (terminal error), with its Detail;
+//     (terminal error), with its Detail. A blank terminal (alive, showing
+//     nothing) is no observation either and never a failure: before the
+//     response deadline it changes nothing; at or after it, it is read as
+//     the last status read (busy when none was: the agent never showed
+//     anything since the prompt), so the usual deadline rules end the
+//     wait;
 //  1. status error → Failed (terminal error), before anything else;
 //  2. quiet (idle/completed) with a file at the path → ConsumeFile: the
 //     driver takes it away and says with FileConsumed what it held; an
@@ -374,6 +385,16 @@ func (c *Core) Step(obs Observation) Ready {
 	c.consuming = nil
 	c.snap.Polls++
 	c.snap.LastAt = obs.At
+	if obs.Blank {
+		if obs.At.Before(c.ResponseDeadline()) {
+			return c.ready(nil)
+		}
+		obs.Blank, obs.Unreadable, obs.Detail = false, false, ""
+		obs.Status = c.snap.LastStatus
+		if obs.Status == "" {
+			obs.Status = handoff.StatusProcessing
+		}
+	}
 	if obs.Unreadable {
 		c.snap.PollFailures++
 		if c.snap.PollFailures < c.cfg.MaxPollFailures && obs.At.Before(c.ResponseDeadline()) {

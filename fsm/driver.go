@@ -148,43 +148,35 @@ const (
 
 // Poll is what one observation saw and what the core made of it.
 type Poll struct {
-	At      time.Time
+	// Observation is what this poll saw: its time, the status (Detail: the
+	// terminal's error when it could not be read; Unreadable: it could
+	// not, and the wait tries again; Blank: the terminal was alive but
+	// showed nothing, and then Status is "" unless the poll ended the wait
+	// at the response deadline: the last status read, on which the core
+	// decided), the file, the completion hook (TurnCompleted) and whether
+	// the screen changed.
+	Observation
+	// Ready is what the core made of it: the transitions it fired, the
+	// state after it, the action, how the dispatch ended when this poll
+	// ended it, and the next deadline (zero once the wait is over).
+	Ready
 	Elapsed time.Duration // since dispatch
 	N       int           // 1 for the first poll
-	Status  handoff.Status
-	Detail  string // the terminal's error, when Status could not be read
-	// Unreadable: the terminal could not be read at this poll (Detail says
-	// why) and the wait tries again; Status is then "error" but was not seen.
-	Unreadable bool
-	File       FileState
 	// Content is the response file's text when this poll read it (File is
 	// FileReady or FileBlank); "" otherwise.
 	Content string
 	// Archived is where the file read by this poll was moved (a consumed
 	// response or a blank file); "" otherwise.
 	Archived string
-	// TurnComplete: this observation is the agent's completion hook, not a
-	// reading of the screen (Options.Turns).
-	TurnComplete bool
-	// Changed: the screen differs from the first observation's (looked at
-	// only with Config.StartOnOutput).
-	Changed bool
 	// Problem says why the thing at the response path could not be taken
 	// (File is FileUnusable); "" otherwise.
 	Problem responsefile.Problem
 	// LastOutput is the terminal's last output when this poll fetched it
 	// (fallback); "" otherwise.
 	LastOutput string
-	// State is the state after this poll, Transitions what it fired.
-	State       handoff.State
-	Transitions []Entry
-	// Outcome is how the dispatch ended, when this poll ended it.
-	Outcome *handoff.Outcome
 	// WindowLeft is the time left in the startup window (AwaitingStart) or
 	// the idle grace (IdleGrace, StartupTimeout); 0 in other states.
 	WindowLeft time.Duration
-	// Deadline is the next deadline (zero once the wait is over).
-	Deadline time.Time
 }
 
 // Source says where a response came from: the Name of the table's done
@@ -554,7 +546,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			// Resumed between the snapshot and the consume: the poll that
 			// asked for it is complete once the file is consumed.
 			at = obs.At
-			p = Poll{At: at, Status: obs.Status, File: FilePresent}
+			p = Poll{Observation: Observation{At: at, Status: obs.Status, File: FilePresent}}
 			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
 			if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
 				return res, err
@@ -579,9 +571,12 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			if err != nil {
 				return res, err
 			}
-			p = Poll{At: at, Status: obs.Status, Detail: obs.Detail, File: obs.File, Unreadable: obs.Unreadable,
-				TurnComplete: obs.TurnCompleted, Changed: obs.Changed}
+			p = Poll{Observation: obs}
+			p.At = at
 			rd = core.Step(obs)
+			if obs.Blank && (rd.Outcome != nil || rd.Action == ConsumeFile) {
+				p.Status = core.Snapshot().LastStatus
+			}
 			res.Polls++
 			if rd.Action == ConsumeFile {
 				// Persisted first, so a crash during the consume resumes
@@ -610,7 +605,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			r.observer(e)
 		}
 		p.Elapsed, p.N = res.Elapsed, res.Polls
-		p.State, p.Transitions, p.Outcome, p.Deadline = rd.State, rd.Transitions, rd.Outcome, rd.Deadline
+		p.Ready = rd
 		if w := core.WindowEnd(); !w.IsZero() && w.After(at) {
 			p.WindowLeft = w.Sub(at)
 		}
@@ -767,6 +762,19 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 			return obs, nil, ctx.Err()
 		}
 		obs.Detail = cause.Error()
+		if errors.Is(cause, handoff.ErrNothingShown) && !errors.Is(cause, handoff.ErrTerminalGone) {
+			// Alive and blank: no status, but the file is looked for (the
+			// response deadline may decide on the last status and it).
+			obs.Status, obs.Blank = "", true
+			present, err := responsefile.Present(r.path)
+			if err != nil {
+				return obs, cause, fmt.Errorf("%s: %w", r.role, err)
+			}
+			if present {
+				obs.File = FilePresent
+			}
+			return obs, cause, nil
+		}
 		if st != handoff.StatusError && !errors.Is(cause, handoff.ErrTerminalGone) {
 			// One failed look (tmux busy, a call that timed out): the core
 			// counts it and the next poll tries again.

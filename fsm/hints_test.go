@@ -124,7 +124,7 @@ func TestTheCompletionHookEndsTheWaitWithoutTheScreen(t *testing.T) {
 	if err != nil || res.Content != "answer" {
 		t.Fatalf("got %+v, %v", res, err)
 	}
-	if !last.TurnComplete || last.Status != handoff.StatusCompleted {
+	if !last.TurnCompleted || last.Status != handoff.StatusCompleted {
 		t.Errorf("the deciding observation %+v is not the hook's", last)
 	}
 }
@@ -149,7 +149,7 @@ func TestAnOldTurnMarkerIsIgnored(t *testing.T) {
 	turns <- struct{}{}
 	var hooked atomic.Bool
 	_, err := fsm.Wait(context.Background(), fixed(handoff.StatusProcessing), fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: work, Logger: quiet(), Wakeups: fsm.Wakeups{Turns: turns}, OnPoll: func(p fsm.Poll) { hooked.Store(hooked.Load() || p.TurnComplete) }})
+		Workdir: work, Logger: quiet(), Wakeups: fsm.Wakeups{Turns: turns}, OnPoll: func(p fsm.Poll) { hooked.Store(hooked.Load() || p.TurnCompleted) }})
 	if !errors.Is(err, handoff.ErrTimeout) || hooked.Load() {
 		t.Errorf("err %v, hook observation used: %v; want the old marker ignored and a timeout", err, hooked.Load())
 	}

@@ -155,6 +155,9 @@ func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Dura
 			return ctx.Err()
 		case st == handoff.StatusError || errors.Is(err, handoff.ErrTerminalGone):
 			return fmt.Errorf("%s: before sending: %w: %w", r.role, handoff.ErrTerminalError, err)
+		case errors.Is(err, handoff.ErrNothingShown):
+			// Alive and blank: no ready prompt yet, and no failed look.
+			quiet = 0
 		default:
 			// One failed look (tmux busy): try again, as the wait does.
 			if failures++; failures >= r.cfg.MaxPollFailures {

@@ -36,6 +36,7 @@ type Engine interface {
 	Cancel(ctx context.Context, id string) (serve.View, error)
 	Events(ctx context.Context, id string) (<-chan serve.Event, error)
 	Panes(ctx context.Context, q url.Values) ([]serve.PaneRow, error)
+	WaitFor(ctx context.Context, ids []string, mode serve.WaitMode) (serve.Waited, error)
 }
 
 // Options configure the server. The zero value is usable.
@@ -62,9 +63,10 @@ const (
 	ToolAssign         = "assign"
 	ToolDispatchStatus = "dispatch_status"
 	ToolListPanes      = "list_panes"
+	ToolWaitAny        = "wait_any"
 )
 
-// New returns the MCP server with the four tools on e. Run it with
+// New returns the MCP server with the five tools on e. Run it with
 // (*mcp.Server).Run on a transport (mcp.StdioTransport for `handoff-fsm mcp`).
 func New(e Engine, o Options) *mcp.Server {
 	if o.Logger == nil {
@@ -75,7 +77,8 @@ func New(e Engine, o Options) *mcp.Server {
 		Logger: o.Logger,
 		Instructions: "Hand work to other coding agents running in tmux panes. list_panes shows the panes and " +
 			"whether each agent is ready; handoff sends a prompt to one and returns its answer; assign starts " +
-			"one without waiting (dispatch_status fetches the answer later), so several agents can work at once.",
+			"one without waiting (dispatch_status fetches the answer later), so several agents can work at once; " +
+			"wait_any wakes you when the first of them has finished.",
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: ToolHandoff, Description: "Send a prompt to the coding agent in a tmux pane, " +
 		"wait until it has finished, and return its answer (the file it was told to write). While it works, " +
@@ -91,7 +94,42 @@ func New(e Engine, o Options) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: ToolListPanes, Description: "The board of a tmux server: every pane, the agent " +
 		"CLI in it (provider), its status (idle, processing, waiting_user_answer, completed, error) and the " +
 		"dispatch running on it."}, t.listPanes)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolWaitAny, Description: "Wait for the first of several dispatches (ids from " +
+		"assign) to end, without polling, and return it with its answer, plus the ids still running; all: true " +
+		"waits for every one instead."}, t.waitAny)
 	return s
+}
+
+// WaitArgs are wait_any's arguments.
+type WaitArgs struct {
+	IDs []string `json:"ids" jsonschema:"the dispatch ids assign returned"`
+	All bool     `json:"all,omitempty" jsonschema:"wait for every one to end, not the first"`
+}
+
+// WaitResult is wait_any's result: the dispatches that had ended when it
+// returned, in the order asked, and the ids still running.
+type WaitResult struct {
+	Ended   []Status `json:"ended"`
+	Pending []string `json:"pending"`
+}
+
+func (t *tools) waitAny(ctx context.Context, _ *mcp.CallToolRequest, a WaitArgs) (*mcp.CallToolResult, WaitResult, error) {
+	if len(a.IDs) == 0 {
+		return nil, WaitResult{}, errors.New("ids: give the dispatch ids assign returned")
+	}
+	mode := serve.WaitAny
+	if a.All {
+		mode = serve.WaitAll
+	}
+	w, err := t.e.WaitFor(ctx, a.IDs, mode)
+	if err != nil {
+		return nil, WaitResult{}, err
+	}
+	r := WaitResult{Ended: []Status{}, Pending: w.Pending}
+	for _, v := range w.Ended {
+		r.Ended = append(r.Ended, statusOf(v))
+	}
+	return nil, r, nil
 }
 
 // DispatchArgs are the arguments of handoff and assign.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,16 +88,8 @@ func startAgents(t *testing.T, n int, o simagent.Options) *agents {
 	return a
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// waitFor: testkit.WaitFor.
+func waitFor(t *testing.T, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }
 
 // rig is an MCP client session on a server whose engine is a service in
 // this process, on the agents' tmux server and work folder.
@@ -207,7 +200,7 @@ func TestToolsListNamesTheFourTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"assign", "dispatch_status", "handoff", "list_panes"}; !slices.Equal(names, want) {
+	if want := []string{"assign", "dispatch_status", "handoff", "list_panes", "wait_any"}; !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 	in, _ := json.Marshal(res.Tools[slices.IndexFunc(res.Tools, func(t *mcp.Tool) bool { return t.Name == "handoff" })].InputSchema)
@@ -405,4 +398,50 @@ func has(s string, parts ...string) bool {
 		}
 	}
 	return true
+}
+
+// A supervising agent that assigned work to two agents is woken by
+// wait_any when the first finishes (here the second: its agent is let go
+// first), with that one's answer and the other's id still running; with
+// all it gets both.
+func TestWaitAnyWakesTheSupervisorWithTheFirstToFinish(t *testing.T) {
+	t.Parallel()
+	slow, fast := quickAgent(), quickAgent()
+	slow.WorkUntil = filepath.Join(t.TempDir(), "finish-slow")
+	fast.WorkUntil = filepath.Join(t.TempDir(), "finish-fast")
+	first := startAgents(t, 1, slow)
+	second := startAgents(t, 1, fast)
+	r := newRig(t, first)
+	ctx := context.Background()
+	var ids []string
+	for i, a := range []*agents{first, second} {
+		res := r.call(t, ctx, "assign", map[string]any{"target": a.panes[0], "socket": a.priv.Socket, "workdir": a.workdir,
+			"role": "worker", "prompt": fmt.Sprintf("task %d", i)})
+		st := structured[mcpserver.Status](t, res)
+		if res.IsError || st.ID == "" {
+			t.Fatalf("assign: %q", text(res))
+		}
+		ids = append(ids, st.ID)
+	}
+	if err := os.WriteFile(fast.WorkUntil, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := r.call(t, ctx, "wait_any", map[string]any{"ids": ids})
+	w := structured[mcpserver.WaitResult](t, res)
+	if res.IsError || len(w.Ended) != 1 || w.Ended[0].ID != ids[1] || w.Ended[0].Response == nil || *w.Ended[0].Response != "task 1\n" {
+		t.Fatalf("wait_any: %q %+v; want %s done with its answer", text(res), w, ids[1])
+	}
+	if len(w.Pending) != 1 || w.Pending[0] != ids[0] {
+		t.Fatalf("still running: %v, want %s", w.Pending, ids[0])
+	}
+	if err := os.WriteFile(slow.WorkUntil, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = r.call(t, ctx, "wait_any", map[string]any{"ids": ids, "all": true})
+	if w := structured[mcpserver.WaitResult](t, res); res.IsError || len(w.Ended) != 2 || len(w.Pending) != 0 {
+		t.Fatalf("wait_any all: %q %+v", text(res), w)
+	}
+	if res := r.call(t, ctx, "wait_any", map[string]any{"ids": []string{"nosuch"}}); !res.IsError || !has(text(res), "nosuch") {
+		t.Fatalf("an unknown id: %q", text(res))
+	}
 }

@@ -64,7 +64,10 @@ func FuzzClassify(f *testing.F) {
 		"  ┃   Allow once   Allow always   Reject        enter confirm", "  ┃")), session)
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\x97")
-	conformance.AddScreens(f, realDir)
+	// Every terminal's and mode's screens too (conformance.Dirs).
+	for _, dir := range conformance.Dirs(realDir) {
+		conformance.AddScreens(f, dir)
+	}
 
 	old := scrollback()
 	c := New()

@@ -22,7 +22,10 @@ func FuzzClassify(f *testing.F) {
 	f.Add(cat(block(" hi"), []string{" Hello."}, chrome(false, "")), "π - work")
 	f.Add("", "")
 	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	conformance.AddScreens(f, realDir)
+	// Every terminal's and mode's screens too (conformance.Dirs).
+	for _, dir := range conformance.Dirs(realDir) {
+		conformance.AddScreens(f, dir)
+	}
 	f.Fuzz(conformance.Fuzz(New(), ErrNoAssistantMessage, ReasonEmpty, scrollback(), func(s Signals) (int, int) {
 		return s.LinesScanned, s.BlockTop
 	}))

@@ -17,6 +17,13 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 // shows: two pane sizes, each with and without colour.
 func TestRealPiScreens(t *testing.T) {
 	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	// The main phases in other terminals and approval modes, each folder
+	// with its own manifest (e2e TestCaptureTerminals).
+	for _, dir := range conformance.Dirs(realDir)[1:] {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			conformance.CheckSomeScreens(t, dir, New(), conformance.Want{Plain: true, Titles: true})
+		})
+	}
 }
 
 // TestRealPiLastMessage: the fallback text read off the real screens the

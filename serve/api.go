@@ -105,6 +105,7 @@ func (s *Service) Handler(token string) http.Handler {
 	mux.HandleFunc("GET /v1/dispatches", s.listDispatches)
 	mux.HandleFunc("GET /v1/dispatches/{id}", s.getDispatch)
 	mux.HandleFunc("DELETE /v1/dispatches/{id}", s.deleteDispatch)
+	mux.HandleFunc("GET /v1/wait", s.waitDispatches)
 	mux.HandleFunc("GET /v1/events", s.events)
 	mux.HandleFunc("GET /v1/panes", s.panes)
 	mux.HandleFunc("GET /v1/health", func(w http.ResponseWriter, r *http.Request) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -328,14 +329,5 @@ func TestEventsAsServerSentEvents(t *testing.T) {
 	}
 }
 
-// waitFor polls ok for 30 s at most.
-func waitFor(t testing.TB, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// waitFor: testkit.WaitFor.
+func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }

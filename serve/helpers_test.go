@@ -3,9 +3,9 @@ package serve_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -26,15 +26,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func requireTmux(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: these tests must run in CI (%v)", err)
-		}
-		t.Skip("tmux is not installed; skipping the tests that need it")
-	}
-}
+// requireTmux: testkit.RequireTmux.
+func requireTmux(t testing.TB) { t.Helper(); testkit.RequireTmux(t) }
 
 // agents is a private tmux server (killed when the test ends) whose panes
 // each run a simulated agent.

@@ -3,6 +3,7 @@ package tmuxcontrol
 import (
 	"context"
 	"fmt"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"os/exec"
 	"strings"
@@ -11,17 +12,8 @@ import (
 	"time"
 )
 
-// requireTmux skips when tmux is missing, except in CI where that is a
-// failure: the tmux tests must run there.
-func requireTmux(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: these tests must run in CI (%v)", err)
-		}
-		t.Skip("tmux is not installed; skipping tests that need a real tmux server")
-	}
-}
+// requireTmux: testkit.RequireTmux.
+func requireTmux(t testing.TB) { t.Helper(); testkit.RequireTmux(t) }
 
 var serverSeq atomic.Int64
 
@@ -93,14 +85,5 @@ func (s *server) client(o Options) *Client {
 	return c
 }
 
-// waitFor polls cond until it holds, failing the test after 10 s.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// waitFor: testkit.WaitFor.
+func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }

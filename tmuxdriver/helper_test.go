@@ -3,8 +3,8 @@ package tmuxdriver_test
 import (
 	"context"
 	"fmt"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -157,17 +157,8 @@ func (testComposer) Mode(capture string) string {
 
 func (testComposer) ClearKeys(string) []string { return []string{"Escape"} }
 
-// requireTmux skips when tmux is missing, except in CI where that is a
-// failure: the tmux tests must run there.
-func requireTmux(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: these tests must run in CI (%v)", err)
-		}
-		t.Skip("tmux is not installed; skipping tests that need a real tmux server")
-	}
-}
+// requireTmux: testkit.RequireTmux.
+func requireTmux(t testing.TB) { t.Helper(); testkit.RequireTmux(t) }
 
 // testServer starts a private tmux server (its own socket) with one idle
 // session "main", and kills exactly that server when the test ends.
@@ -223,17 +214,8 @@ func echoPane(t testing.TB, srv tmuxdriver.Server, env ...string) (*tmuxdriver.P
 	return p, out
 }
 
-// waitFor polls cond until it holds, failing the test after 10 s.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// waitFor: testkit.WaitFor.
+func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }
 
 // readWhenPresent waits for a file and returns its content.
 func readWhenPresent(t testing.TB, path string) string {

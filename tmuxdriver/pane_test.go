@@ -444,8 +444,9 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 }
 
 // A live pane that shows nothing at all (a full-screen agent between two
-// frames) is a failed look, ErrBlankScreen, which the engine tries again,
-// not the agent's error; once something is drawn the classifier reads it.
+// frames) is ErrBlankScreen, which the engine takes as no observation
+// (handoff.ErrNothingShown), not the agent's error; once something is
+// drawn the classifier reads it.
 func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
 	srv := testServer(t)
 	dir := t.TempDir()
@@ -462,7 +463,7 @@ func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
 		return err == nil && snap.Command == "perl"
 	})
 	st, err := p.Status(context.Background())
-	if !errors.Is(err, tmuxdriver.ErrBlankScreen) || errors.Is(err, tmuxdriver.ErrScreenError) || errors.Is(err, handoff.ErrTerminalGone) || st != "" {
+	if !errors.Is(err, tmuxdriver.ErrBlankScreen) || !errors.Is(err, handoff.ErrNothingShown) || errors.Is(err, tmuxdriver.ErrScreenError) || errors.Is(err, handoff.ErrTerminalGone) || st != "" {
 		t.Fatalf("blank pane: status %q, err %v; want a failed look (ErrBlankScreen)", st, err)
 	}
 	if err := os.WriteFile(flag, nil, 0o600); err != nil {

@@ -47,12 +47,20 @@ var (
 	ErrScreenError = errors.New("the agent's screen shows an error")
 	// ErrBlankScreen: the pane is alive but has shown nothing at all for
 	// BlankWait. A full-screen agent clears the screen between two frames
-	// (OpenCode does when it leaves its home view for the session):
-	// Pane.Status looks again for a while, then returns it as a failed
-	// look, which the engine tries again (up to Config.MaxPollFailures in
-	// a row), not as the agent's error.
-	ErrBlankScreen = errors.New("the pane shows nothing (a full-screen agent between two frames?)")
+	// (OpenCode does when it leaves its home view for the session, for
+	// seconds on a loaded machine): Pane.Status looks again for a while,
+	// then returns it. It matches handoff.ErrNothingShown: the engine takes
+	// it as no observation, never as a failed look or the agent's error.
+	ErrBlankScreen error = &blankError{}
 )
+
+// blankError is ErrBlankScreen: it matches handoff.ErrNothingShown too.
+type blankError struct{}
+
+func (*blankError) Error() string {
+	return "the pane shows nothing (a full-screen agent between two frames?)"
+}
+func (*blankError) Is(target error) bool { return target == handoff.ErrNothingShown }
 
 // goneError is a sentinel for a pane that will not come back: it matches
 // handoff.ErrTerminalGone as well as itself, so the engine fails at once

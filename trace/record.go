@@ -52,8 +52,10 @@ func NewRecorder(w io.Writer, cfg handoff.Config, receipt handoff.Receipt) (*Rec
 func (r *Recorder) Poll(p fsm.Poll) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err != nil || (p.Unreadable && p.Outcome == nil) {
-		// A failed look that the engine retries saw nothing to record.
+	if r.err != nil || ((p.Unreadable || p.Blank) && p.Outcome == nil) {
+		// A failed or blank look that the engine retries saw nothing to
+		// record. (A blank look at the response deadline carries the last
+		// status read, on which the engine decided: recorded as such.)
 		return
 	}
 	st := p.Status

@@ -13,7 +13,7 @@ import (
 
 func poll(n int, elapsed time.Duration, st handoff.Status, state handoff.State) fsm.Poll {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	return fsm.Poll{At: start.Add(elapsed), Elapsed: elapsed, N: n, Status: st, File: fsm.FileAbsent, State: state}
+	return fsm.Poll{Observation: fsm.Observation{At: start.Add(elapsed), Status: st, File: fsm.FileAbsent}, Ready: fsm.Ready{State: state}, Elapsed: elapsed, N: n}
 }
 
 func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,17 +32,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// requireTmux skips when tmux is missing, except under CI, where the
-// end-to-end tests must run: there it fails.
-func requireTmux(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: the end-to-end tests must run in CI (%v)", err)
-		}
-		t.Skip("tmux is not installed; skipping the end-to-end tests that need it")
-	}
-}
+// requireTmux: testkit.RequireTmux.
+func requireTmux(t testing.TB) { t.Helper(); testkit.RequireTmux(t) }
 
 // cliCmd prepares this binary as handoff-fsm with args.
 func cliCmd(ctx context.Context, args ...string) *exec.Cmd {

@@ -58,6 +58,7 @@ func commands() map[string]command {
 		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
 		"mcp":        {summary: "an MCP server on stdio: tools that hand a prompt to an agent in a tmux pane and return its answer", run: runMCP},
 		"install":    {summary: "register handoff-fsm mcp (and a skill) in Claude Code's, Codex's or Gemini CLI's configuration", run: runInstall},
+		"wait":       {summary: "wait for the first (or every one) of several dispatches of handoff-fsm serve to end", run: runWait},
 		"history":    {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
 		"hook":       {summary: "record an agent CLI's hook call (Claude Code Stop, Gemini CLI AfterAgent, …) as a marker file", run: runHook},
 		"providers":  {summary: "list the agent CLIs handoff-fsm reads, with the version each is proven on", run: runProviders},

@@ -31,6 +31,8 @@ its tools hand a prompt to another agent in a tmux pane and return its answer.
   assign           the same arguments: send and return a dispatch id at once
   dispatch_status  id, wait_seconds: a dispatch's state, and its answer once done
   list_panes       socket, provider: every pane, its provider and status
+  wait_any         ids, all: wait for the first of several assigned dispatches to end (or all),
+                   woken by its end, not by polling; its answer and the ids still running
 
 Every call is one dispatch of the engine: the slot and pane locks, the archive, the outcome
 and its exit meaning. In this process by default (its dispatches kept in --state-dir), or

@@ -94,7 +94,7 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "assign,dispatch_status,handoff,list_panes" {
+	if strings.Join(names, ",") != "assign,dispatch_status,handoff,list_panes,wait_any" {
 		t.Fatalf("tools %v", names)
 	}
 	p := &mcp.CallToolParams{Name: "handoff", Arguments: map[string]any{"target": a.pane.Target(), "role": "analyst",

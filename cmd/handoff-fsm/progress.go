@@ -82,7 +82,7 @@ func (p *progress) elapsedAt(t time.Time) time.Duration {
 func (p *progress) poll(pl fsm.Poll) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	changed := !p.havePoll || pl.Status != p.last.Status
+	changed := !p.havePoll || shown(pl) != shown(p.last)
 	if !p.havePoll {
 		p.start = pl.At.Add(-pl.Elapsed)
 	}
@@ -90,7 +90,7 @@ func (p *progress) poll(pl fsm.Poll) {
 	p.clearLocked()
 	// A transition's line already names the status that fired it.
 	if p.statuses && changed && len(pl.Transitions) == 0 {
-		fmt.Fprintf(p.w, "handoff-fsm: %6.2fs  status %-10s (%s)\n", pl.Elapsed.Seconds(), pl.Status, windowNote(pl, pl.WindowLeft))
+		fmt.Fprintf(p.w, "handoff-fsm: %6.2fs  status %-10s (%s)\n", pl.Elapsed.Seconds(), shown(pl), windowNote(pl, pl.WindowLeft))
 	}
 	p.drawLocked()
 }
@@ -151,7 +151,16 @@ func (p *progress) lineLocked() string {
 	if left < 0 {
 		left = 0
 	}
-	return fmt.Sprintf("… %.1fs  status %s  %s  (poll %d)", now.Sub(p.start).Seconds(), l.Status, windowNote(l, left), l.N)
+	return fmt.Sprintf("… %.1fs  status %s  %s  (poll %d)", now.Sub(p.start).Seconds(), shown(l), windowNote(l, left), l.N)
+}
+
+// shown is the status a poll shows: "blank" for a live pane that showed
+// nothing (no status was read).
+func shown(l fsm.Poll) handoff.Status {
+	if l.Blank && l.Status == "" {
+		return "blank"
+	}
+	return l.Status
 }
 
 // windowNote says which state the wait is in and how long its window (the

@@ -26,7 +26,7 @@ var remoteFlags = map[string]bool{
 	"poll": true, "idle-grace": true, "timeout": true, "strict": true, "max-poll-failures": true,
 	"json": true, "log-format": true, "wait-slot": true,
 	"reminders": true, "auto-answer": true, "answer-cooldown": true, "max-answers": true, "busy-wait": true,
-	"when-busy": true, "start-on-output": true,
+	"when-busy": true, "start-on-output": true, "no-wait": true,
 }
 
 // remoteSend is a send through a service (send --server): the same
@@ -40,6 +40,8 @@ type remoteSend struct {
 	prompt   string
 	waitSlot bool
 	asJSON   bool
+	// noWait: print the id once accepted, and exit.
+	noWait bool
 }
 
 // unsupportedRemote names a flag given that a service does not take.
@@ -92,6 +94,10 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "handoff-fsm: dispatch %s accepted by the service; sending to pane %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
 		v.ID, *r.pf.target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
+	if r.noWait {
+		fmt.Fprintln(stdout, v.ID)
+		return exitOK
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -90,6 +90,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	control := fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
 	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
+	noWait := fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
 	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
@@ -157,7 +158,10 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
 		}
 		return remoteSend{client: client, pf: pf, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
-			waitSlot: *waitSlot, asJSON: *asJSON}.run(ctx, stdout, stderr)
+			waitSlot: *waitSlot, asJSON: *asJSON, noWait: *noWait}.run(ctx, stdout, stderr)
+	}
+	if *noWait {
+		return usageErr("--no-wait needs --server: only a service goes on with a dispatch after send exits")
 	}
 	// Unless given, the pause is the provider's (pf.options), else the default.
 	delay := enterDelay.d

@@ -73,7 +73,7 @@ func TestReadPromptTakesExactlyOneSource(t *testing.T) {
 
 func poll(n int, elapsed time.Duration, st handoff.Status, state handoff.State) fsm.Poll {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	return fsm.Poll{At: start.Add(elapsed), Elapsed: elapsed, N: n, Status: st, File: fsm.FileAbsent, State: state}
+	return fsm.Poll{Observation: fsm.Observation{At: start.Add(elapsed), Status: st, File: fsm.FileAbsent}, Ready: fsm.Ready{State: state}, Elapsed: elapsed, N: n}
 }
 
 func TestProgressDrawsALiveLineOnlyOnATerminal(t *testing.T) {
@@ -109,6 +109,20 @@ func TestProgressDrawsALiveLineOnlyOnATerminal(t *testing.T) {
 	live.stop()
 	if tty.String() != "\r\x1b[K" {
 		t.Fatalf("stop left the live line: %q", tty.String())
+	}
+}
+
+// A blank look (a live pane that showed nothing) has no status: the live
+// line says so instead of an empty status.
+func TestProgressShowsABlankLook(t *testing.T) {
+	var tty bytes.Buffer
+	now := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
+	live := &progress{w: &tty, live: true, now: func() time.Time { return now }}
+	pl := poll(2, time.Second, "", handoff.AwaitingStart)
+	pl.Blank = true
+	live.poll(pl)
+	if got := tty.String(); !strings.HasPrefix(got, "… 1.0s  status blank  ") {
+		t.Fatalf("live line %q", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -295,4 +296,45 @@ func submitTo(a *agent, role, prompt string, waitSlot bool) serve.SubmitBody {
 	poll, grace, timeout := 0.25, 3.0, 120.0
 	return serve.SubmitBody{Target: a.pane.Target(), Socket: a.srv.Socket, Role: role, Workdir: a.workdir, Prompt: prompt,
 		WaitSlot: waitSlot, Config: &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}}
+}
+
+// A coordinator on the command line: three sends to the service with
+// --no-wait print their ids; `wait ID…` (--any) wakes when the first ends —
+// the one whose agent the test let finish — printing its answer and
+// exiting with its exit code, and naming the others as still running;
+// `wait --all` returns every answer once the rest are let go.
+func TestWaitWakesOnTheFirstOfSeveralDispatches(t *testing.T) {
+	t.Parallel()
+	dir, sock := serveDirs(t)
+	startServe(t, dir, sock)
+	gates := make([]string, 3)
+	var ids []string
+	for i := range gates {
+		gates[i] = filepath.Join(t.TempDir(), "finish")
+		a := startAgent(t, append([]string{"--work-until", gates[i]}, quickAgent...)...)
+		out, errOut, code := cli(t, "", a.sendArgs("--server", "unix:"+sock, "--no-wait", "--poll", "250ms", "--prompt", fmt.Sprintf("task %d", i))...)
+		if code != exitOK || strings.TrimSpace(out) == "" {
+			t.Fatalf("send --no-wait: exit %d, stdout %q\n%s", code, out, errOut)
+		}
+		ids = append(ids, strings.TrimSpace(out))
+	}
+	if err := os.WriteFile(gates[2], nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := cli(t, "", append([]string{"wait", "--server", "unix:" + sock}, ids...)...)
+	if code != exitOK || out != "task 2\n" || !strings.Contains(errOut, ids[2]+" ") || !strings.Contains(errOut, "still running: "+ids[0]+" "+ids[1]) {
+		t.Fatalf("wait --any: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	for _, g := range gates[:2] {
+		if err := os.WriteFile(g, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, code = cli(t, "", append([]string{"wait", "--all", "--server", "unix:" + sock}, ids...)...)
+	if code != exitOK || strings.Count(out, "=== ") != 3 || !strings.Contains(out, "task 0\n") || !strings.Contains(out, "task 1\n") {
+		t.Fatalf("wait --all: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if _, errOut, code := cli(t, "", "wait", "--server", "unix:"+sock, "nosuch"); code != exitUsage || !strings.Contains(errOut, "nosuch") {
+		t.Fatalf("an unknown id: exit %d, stderr %q", code, errOut)
+	}
 }

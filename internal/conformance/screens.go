@@ -91,6 +91,30 @@ func words(s string) string { return strings.Join(strings.Fields(s), " ") }
 // screens must show all five statuses and cover want.
 func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
 	t.Helper()
+	seen, sizes := checkScreens(t, dir, c, want)
+	for _, st := range Statuses {
+		if seen[st] == 0 {
+			t.Errorf("no real screen shows %s", st)
+		}
+	}
+	if len(sizes) < want.Sizes {
+		t.Errorf("screens of %d pane size(s), want at least %d", len(sizes), want.Sizes)
+	}
+}
+
+// CheckSomeScreens is CheckScreens for a folder that holds only some
+// phases (the main ones in another terminal, or in an approval mode):
+// every screen is read as its manifest says and want's Plain and Titles
+// hold, but not every status or size need be there.
+func CheckSomeScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
+	t.Helper()
+	checkScreens(t, dir, c, want)
+}
+
+// checkScreens checks the screens of dir's own manifest and returns the
+// statuses and sizes they show.
+func checkScreens(t *testing.T, dir string, c handoff.Classifier, want Want) (map[handoff.Status]int, map[string]bool) {
+	t.Helper()
 	screens := LoadScreens(t, dir)
 	seen := map[handoff.Status]int{}
 	sizes := map[string]bool{}
@@ -126,14 +150,6 @@ func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
 			}
 		})
 	}
-	for _, st := range Statuses {
-		if seen[st] == 0 {
-			t.Errorf("no real screen shows %s", st)
-		}
-	}
-	if len(sizes) < want.Sizes {
-		t.Errorf("screens of %d pane size(s), want at least %d", len(sizes), want.Sizes)
-	}
 	if want.Plain {
 		for f := range files {
 			if !strings.HasSuffix(f, ".plain.txt") && !files[strings.TrimSuffix(f, ".txt")+".plain.txt"] {
@@ -141,6 +157,7 @@ func CheckScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
 			}
 		}
 	}
+	return seen, sizes
 }
 
 // Statuses are the five statuses a classifier answers with.
@@ -282,6 +299,42 @@ func Fuzz[S any](c handoff.Classifier, noMessage error, emptyReason, old string,
 		}
 		CheckReadsToTheLastPrompt(t, c, capture, title, old, got, func(c handoff.Classification) (int, int) {
 			return scan(c.Signals.(S))
+		})
+	}
+}
+
+// CheckWithoutDecoration runs c over every plain screen (NAME.plain.txt)
+// of dir with the lines drop reports (a frame, a rule: decoration some
+// terminal may not draw) blanked, and wants the status the manifest gives:
+// a classifier must find the composer, the busy line and errors by what
+// they say and where they are. except names screens (by file name
+// without its folder and ".plain.txt") the decoration is known to decide,
+// with why.
+func CheckWithoutDecoration(t *testing.T, dir string, c handoff.Classifier, drop func(line string) bool, except map[string]string) {
+	t.Helper()
+	for _, sc := range LoadScreens(t, dir) {
+		if !strings.HasSuffix(sc.File, ".plain.txt") {
+			continue
+		}
+		t.Run(sc.File, func(t *testing.T) {
+			if why, ok := except[strings.TrimSuffix(filepath.Base(sc.File), ".plain.txt")]; ok {
+				t.Skip(why)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, sc.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(b), "\n")
+			for i, l := range lines {
+				if drop(strings.TrimSpace(l)) {
+					lines[i] = ""
+				}
+			}
+			got := c.Classify(strings.Join(lines, "\n"), sc.Title)
+			if got.Status != sc.Status {
+				sig, _ := json.Marshal(got.Signals)
+				t.Errorf("without decoration: status %q (%s), want %q — %s\nsignals: %s", got.Status, got.Reason, sc.Status, sc.Note, sig)
+			}
 		})
 	}
 }

@@ -62,6 +62,9 @@ const (
 	// Auto is Claude Code's own default, no permission flag: "auto mode",
 	// where a server-side safety check decides about tool calls.
 	Auto = "auto"
+	// AcceptEdits (--permission-mode acceptEdits) edits files without
+	// asking and asks before commands.
+	AcceptEdits = "acceptEdits"
 )
 
 // Options configure one Claude Code session.
@@ -70,8 +73,11 @@ type Options struct {
 	Workdir string // Claude Code's cwd, trusted in ~/.claude.json
 	Home    string // a fresh, empty HOME
 	BaseURL string // the fake model server (ANTHROPIC_BASE_URL, no /v1)
-	// Permissions is Bypass (default), Ask or Auto.
+	// Permissions is Bypass (default), Ask, AcceptEdits or Auto.
 	Permissions string
+	// Terminal is the terminal it is told it runs in; the zero value is
+	// TERM=xterm-256color without COLORTERM.
+	Terminal realcli.Terminal
 	// Untrusted leaves the work folder untrusted: Claude Code starts with
 	// its "trust this folder?" dialog (Start then does not wait for the
 	// composer, only for the dialog).
@@ -138,6 +144,7 @@ func Env(opts Options) []string {
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"CLAUDE_CODE_MAX_RETRIES=" + strconv.Itoa(opts.MaxRetries),
 	}
+	env = realcli.WithTerminal(env, opts.Terminal)
 	if os.Geteuid() == 0 {
 		// As root, --dangerously-skip-permissions is refused outside a
 		// sandbox.
@@ -151,6 +158,8 @@ func Args(opts Options) []string {
 	switch opts.withDefaults().Permissions {
 	case Ask:
 		return []string{"--permission-mode", "default"}
+	case AcceptEdits:
+		return []string{"--permission-mode", AcceptEdits}
 	case Auto:
 		return nil
 	}

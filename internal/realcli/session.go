@@ -45,6 +45,8 @@ type Launch struct {
 	// developer's own keys or settings leaks in).
 	Env     []string
 	Inherit bool
+	// Unset names variables an inherited environment loses (env -u).
+	Unset []string
 	// Args follow the binary.
 	Args []string
 	// Width and Height of the pane; 120x40 by default.
@@ -115,6 +117,9 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 	command := "exec env"
 	if !l.Inherit {
 		command += " -i"
+	}
+	for _, u := range l.Unset {
+		command += " -u " + shellQuote(u)
 	}
 	for _, e := range l.Env {
 		command += " " + shellQuote(e)

@@ -61,6 +61,13 @@ type Options struct {
 	ApprovalPolicy string
 	// SandboxMode defaults to "danger-full-access".
 	SandboxMode string
+	// Mode, when set, starts Codex the way its users do instead: the
+	// config names no approval policy and no sandbox, and the mode's flag
+	// (ModeArgs) decides them.
+	Mode string
+	// Terminal is the terminal Codex is told it runs in; the zero value is
+	// TERM=xterm-256color with this process's COLORTERM and NO_COLOR.
+	Terminal realcli.Terminal
 	// Width and Height of the pane; 120x40 by default.
 	Width, Height int
 	// ReadyTimeout bounds the wait for the status line; 30 s by default.
@@ -83,6 +90,29 @@ type Options struct {
 	// Ready, when set, replaces the readiness check (the status line shows
 	// the model and the cwd), e.g. for a pane too narrow to show the cwd.
 	Ready func(text, title string) bool
+}
+
+// The modes users run Codex in (Options.Mode).
+const (
+	// ModeBypass: --dangerously-bypass-approvals-and-sandbox.
+	ModeBypass = "bypass"
+	// ModeApproveForMe: --approve-for-me, which replaced --full-auto
+	// (0.169 refuses that flag): workspace-write sandbox, approvals
+	// reviewed automatically.
+	ModeApproveForMe = "approve-for-me"
+	// ModeDefault: no flag, Codex's own defaults for a trusted folder.
+	ModeDefault = "default"
+)
+
+// ModeArgs are the command-line arguments of a mode.
+func ModeArgs(mode string) []string {
+	switch mode {
+	case ModeBypass:
+		return []string{"--dangerously-bypass-approvals-and-sandbox"}
+	case ModeApproveForMe:
+		return []string{"--approve-for-me"}
+	}
+	return nil
 }
 
 // DefaultModel is the model slug the sessions use: one Codex 0.169 knows,
@@ -128,11 +158,13 @@ func Config(opts Options) string {
 	if top != "" && !strings.HasSuffix(top, "\n") {
 		top += "\n"
 	}
+	policy := ""
+	if opts.Mode == "" {
+		policy = fmt.Sprintf("approval_policy = %s\nsandbox_mode = %s\n", q(opts.ApprovalPolicy), q(opts.SandboxMode))
+	}
 	return notify + fmt.Sprintf(`model = %s
 model_provider = "fake"
-approval_policy = %s
-sandbox_mode = %s
-check_for_update_on_startup = false
+%scheck_for_update_on_startup = false
 %s
 [model_providers.fake]
 name = "Fake"
@@ -149,7 +181,7 @@ daemon_auto_start = false
 
 [notice.model_migrations]
 %s = "gpt-6-sol"
-%s`, q(opts.Model), q(opts.ApprovalPolicy), q(opts.SandboxMode), top, q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
+%s`, q(opts.Model), policy, top, q(opts.BaseURL), q(opts.Workdir), q(opts.Model), tui)
 }
 
 // tomlString quotes s as a TOML basic string: backslash, quote and control
@@ -221,12 +253,14 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 		}
 	}
 	home := opts.Home
+	env := realcli.WithTerminal([]string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, opts.Terminal)
 	return realcli.Start(ctx, CLI, realcli.Launch{
 		Bin: opts.Bin, Workdir: opts.Workdir, Home: home,
 		Files:   map[string][]byte{"config.toml": []byte(Config(opts))},
-		Env:     []string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"},
+		Env:     env,
+		Unset:   opts.Terminal.Unset(),
 		Inherit: true,
-		Args:    opts.Args,
+		Args:    append(ModeArgs(opts.Mode), opts.Args...),
 		Width:   opts.Width, Height: opts.Height,
 		SocketPrefix: opts.SocketPrefix,
 		ReadyTimeout: opts.ReadyTimeout,

@@ -55,6 +55,12 @@ type Options struct {
 	// Ask makes it ask before it runs a bash command. Otherwise bash is
 	// allowed.
 	Ask bool
+	// Auto starts it with --auto: permissions that are not denied are
+	// granted without asking (with Ask, bash is asked for and granted).
+	Auto bool
+	// Terminal is the terminal it is told it runs in; the zero value is
+	// TERM=xterm-256color COLORTERM=truecolor.
+	Terminal realcli.Terminal
 	// Width and Height of the pane; 120x40 by default.
 	Width, Height int
 	// ReadyTimeout bounds the wait for the composer; 90 s by default.
@@ -66,7 +72,7 @@ type Options struct {
 // Env is OpenCode's whole environment: nothing of the developer's own
 // settings leaks in.
 func Env(opts Options) []string {
-	return []string{
+	return realcli.WithTerminal([]string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + opts.Home,
 		"TERM=xterm-256color",
@@ -74,7 +80,15 @@ func Env(opts Options) []string {
 		"LANG=C.UTF-8",
 		"OPENCODE_DISABLE_MODELS_FETCH=1",
 		"OPENCODE_DISABLE_AUTOUPDATE=1",
+	}, opts.Terminal)
+}
+
+// Args are OpenCode's command-line arguments for opts.
+func Args(opts Options) []string {
+	if opts.Auto {
+		return []string{"--auto"}
 	}
+	return nil
 }
 
 // Config is ~/.config/opencode/opencode.json.
@@ -133,7 +147,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	return realcli.Start(ctx, CLI, realcli.Launch{
 		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
 		Files: map[string][]byte{filepath.Join(".config", "opencode", "opencode.json"): cfg},
-		Env:   Env(opts),
+		Env:   Env(opts), Args: Args(opts),
 		Width: opts.Width, Height: opts.Height,
 		SocketPrefix: "hfopencode-e2e",
 		ReadyTimeout: opts.ReadyTimeout,
@@ -149,7 +163,22 @@ const Placeholder = "Ask anything"
 // and the agent line ("Build · fake-model Fake").
 func Ready(text, _ string) bool {
 	plain := screen.Plain(text)
-	return strings.Contains(plain, Placeholder) && strings.Contains(plain, "Build · "+Model)
+	if !strings.Contains(plain, Placeholder) {
+		return false
+	}
+	for _, l := range strings.Split(plain, "\n") {
+		if agentLine(strings.TrimSpace(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// agentLine reports the composer's agent line: "┃  Build · fake-model
+// Fake", "┃  Build auto · …" with --auto.
+func agentLine(t string) bool {
+	in := strings.TrimSpace(strings.TrimPrefix(t, "┃"))
+	return strings.HasPrefix(in, "Build") && strings.Contains(in, "· "+Model)
 }
 
 // Submitted reports a screen on which the prompt was taken: the hint line
@@ -167,7 +196,7 @@ func composerEmpty(plain string) bool {
 	lines := strings.Split(plain, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		t := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(t, "┃") || !strings.Contains(t, "Build · "+Model) {
+		if !strings.HasPrefix(t, "┃") || !agentLine(t) {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {

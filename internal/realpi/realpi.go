@@ -50,6 +50,9 @@ type Options struct {
 	// Ask installs an extension that asks (a select dialog) before every
 	// bash command; "Allow" is highlighted, Enter allows.
 	Ask bool
+	// Terminal is the terminal it is told it runs in; the zero value is
+	// TERM=xterm-256color COLORTERM=truecolor.
+	Terminal realcli.Terminal
 	// Width and Height of the pane; 120x40 by default.
 	Width, Height int
 	// ReadyTimeout bounds the wait for the editor; 90 s by default.
@@ -61,7 +64,7 @@ type Options struct {
 // Env is pi's whole environment: nothing of the developer's own settings
 // leaks in, and nothing is fetched at start.
 func Env(opts Options) []string {
-	return []string{
+	return realcli.WithTerminal([]string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + opts.Home,
 		"TERM=xterm-256color",
@@ -69,7 +72,7 @@ func Env(opts Options) []string {
 		"LANG=C.UTF-8",
 		"PI_OFFLINE=1",
 		"PI_SKIP_VERSION_CHECK=1",
-	}
+	}, opts.Terminal)
 }
 
 // Files are what pi finds in its HOME: the model, the provider, and in the

@@ -1,0 +1,40 @@
+// Package testkit is what the project's tests share: the check that tmux
+// is there (a failure in CI, a skip saying so elsewhere) and a bounded wait
+// for a condition. It holds no state and is imported by tests only.
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// RequireTmux skips the test when tmux is missing, except where CI is set:
+// there the tests that need tmux must run, so it fails.
+func RequireTmux(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("tmux is not installed but CI is set: the tests that need it must run in CI (%v)", err)
+		}
+		t.Skip("tmux is not installed; skipping the tests that need a real tmux server")
+	}
+}
+
+// WaitTimeout bounds WaitFor: long enough for a loaded two-core machine,
+// and only ever spent when the test fails.
+const WaitTimeout = 30 * time.Second
+
+// WaitFor polls cond every 10 ms until it holds, failing the test after
+// WaitTimeout with what it waited for.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(WaitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", WaitTimeout, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
