@@ -37,13 +37,13 @@ func composerMode(capture string) string {
 	bottom := screen.Bottom(capture, 12)
 	for i, ln := range bottom {
 		if strings.HasPrefix(ln.T, "! for shell mode") || strings.HasPrefix(ln.T, "! for bash mode") {
-			return "bash mode ('!': Enter would run the message as a shell command)"
+			return screen.ShellMode
 		}
 		// The composer sits between two rules; its first line is right
 		// under the upper one.
 		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 &&
 			(ln.T == "!" || strings.HasPrefix(ln.T, "! ") || strings.HasPrefix(ln.T, "!"+screen.NBSP)) {
-			return "bash mode ('!': Enter would run the message as a shell command)"
+			return screen.ShellMode
 		}
 	}
 	return ""

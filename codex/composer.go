@@ -35,7 +35,7 @@ func Composer() screen.Composer {
 func composerMode(capture string) string {
 	for _, ln := range screen.Bottom(capture, 6) {
 		if ln.T == "Shell mode" || strings.HasSuffix(ln.Text, "          Shell mode") {
-			return "shell mode ('!': Enter would run the message as a shell command)"
+			return screen.ShellMode
 		}
 	}
 	return ""

@@ -24,14 +24,6 @@ func Composer() screen.Composer {
 		Leaders: "!/?",
 		Lead:    handoff.PromptLead,
 		Clear:   []string{"Escape", "Escape", "Escape"},
-		Read:    composerMode,
+		Read:    screen.HintMode(12, "shell mode enabled", screen.ShellMode),
 	}
-}
-
-// composerMode finds shell mode by the line that says so near the bottom.
-func composerMode(capture string) string {
-	if screen.BottomHas(capture, 12, "shell mode enabled") {
-		return "shell mode ('!': Enter would run the message as a shell command)"
-	}
-	return ""
 }

@@ -1,8 +1,6 @@
 package opencode
 
 import (
-	"strings"
-
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -23,7 +21,7 @@ func Composer() screen.Composer {
 		Leaders: "!/",
 		Lead:    handoff.PromptLead,
 		Clear:   clearKeys(),
-		Read:    composerMode,
+		Read:    screen.HintMode(6, "esc exit shell mode", screen.ShellMode),
 	}
 }
 
@@ -35,14 +33,4 @@ func clearKeys() []string {
 		keys = append(keys, "C-u")
 	}
 	return keys
-}
-
-// composerMode finds shell mode by its footer hint.
-func composerMode(capture string) string {
-	for _, ln := range screen.Bottom(capture, 6) {
-		if strings.Contains(ln.T, "esc exit shell mode") {
-			return "shell mode ('!': Enter would run the message as a shell command)"
-		}
-	}
-	return ""
 }

@@ -57,6 +57,21 @@ func (c Composer) ClearKeys(capture string) []string {
 	return c.Clear
 }
 
+// ShellMode is what Mode says of a composer in a CLI's shell mode.
+const ShellMode = "shell mode ('!': Enter would run the message as a shell command)"
+
+// HintMode is a Composer.Read for a CLI that names its mode in a line near
+// the bottom: it reads mode when one of the last n non-blank lines, without
+// its indentation, starts with hint.
+func HintMode(n int, hint, mode string) func(capture string) string {
+	return func(capture string) string {
+		if BottomHas(capture, n, hint) {
+			return mode
+		}
+		return ""
+	}
+}
+
 // BottomHas reports whether one of the last n non-blank lines of capture,
 // without its indentation, starts with prefix: how a composer's mode hint
 // ("shell mode enabled", "! for shell mode") is found.
