@@ -297,7 +297,9 @@ func (r *reading) block(ln screen.Line, box *[]string, text *bool) (stop bool) {
 		}
 		in := strings.TrimSpace(strings.TrimPrefix(ln.T, "┃"))
 		if in == "" {
-			return len(*box) > 0
+			// A box's padding, or a blank line of a prompt's paragraphs:
+			// boxes are parted by a line without a bar, not by an empty one.
+			return false
 		}
 		if len(*box) < boxLines {
 			*box = append(*box, in)
