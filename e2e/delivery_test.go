@@ -208,7 +208,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		}
 		comp := cl.(handoff.Composer)
 		r.keys("!")
-		r.waitScreen(10*time.Second, "the composer in shell mode", func(plain, _ string) bool { return comp.Mode(plain) != "" })
+		r.waitScreen(30*time.Second, "the composer in shell mode", func(plain, _ string) bool { return comp.Mode(plain) != "" })
 		r.drained()
 		before := len(r.model.Turns())
 		r.model.Script(fakemodel.WriteResponse("never"), fakemodel.Answer("Written."))
@@ -216,7 +216,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		if !errors.Is(d.err, handoff.ErrComposerMode) {
 			r.fail("dispatch into a composer in shell mode: %v, want ErrComposerMode", d.err)
 		}
-		r.waitScreen(10*time.Second, "the composer cleared and back to a plain message", func(plain, _ string) bool { return comp.Mode(plain) == "" })
+		r.waitScreen(30*time.Second, "the composer cleared and back to a plain message", func(plain, _ string) bool { return comp.Mode(plain) == "" })
 		if n := len(r.model.Turns()); n != before {
 			r.fail("the model was asked %d times after the refused paste", n-before)
 		}

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"strings"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -21,7 +23,7 @@ func Composer() screen.Composer {
 		Leaders: "!/",
 		Lead:    handoff.PromptLead,
 		Clear:   clearKeys(),
-		Read:    screen.HintMode(6, "esc exit shell mode", screen.ShellMode),
+		Read:    composerMode,
 	}
 }
 
@@ -33,4 +35,16 @@ func clearKeys() []string {
 		keys = append(keys, "C-u")
 	}
 	return keys
+}
+
+// composerMode finds shell mode by the footer's hint at its right end
+// ("esc exit shell mode"; in a wide pane the folder stands on the same line,
+// at its left), on a line outside the composer's box.
+func composerMode(capture string) string {
+	for _, ln := range screen.Bottom(capture, 6) {
+		if !strings.HasPrefix(ln.T, "┃") && strings.HasSuffix(ln.T, "esc exit shell mode") {
+			return screen.ShellMode
+		}
+	}
+	return ""
 }
