@@ -34,17 +34,12 @@ func Composer() screen.Composer {
 // composerMode finds bash mode by its hint under the composer, or the
 // composer's first line behind "!" instead of "❯".
 func composerMode(capture string) string {
-	bottom := screen.Bottom(capture, 12)
-	for i, ln := range bottom {
-		if strings.HasPrefix(ln.T, "! for shell mode") || strings.HasPrefix(ln.T, "! for bash mode") {
-			return screen.ShellMode
-		}
-		// The composer sits between two rules; its first line is right
-		// under the upper one.
-		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 &&
-			(ln.T == "!" || strings.HasPrefix(ln.T, "! ") || strings.HasPrefix(ln.T, "!"+screen.NBSP)) {
-			return screen.ShellMode
-		}
+	if screen.BottomHas(capture, 12, "! for shell mode") || screen.BottomHas(capture, 12, "! for bash mode") {
+		return screen.ShellMode
+	}
+	if first, ok := firstLine(capture); ok &&
+		(first == "!" || strings.HasPrefix(first, "! ") || strings.HasPrefix(first, "!"+screen.NBSP)) {
+		return screen.ShellMode
 	}
 	return ""
 }
@@ -52,11 +47,20 @@ func composerMode(capture string) string {
 // clearKeys: Backspace leaves an empty bash-mode composer; Esc Esc empties
 // one that holds text.
 func clearKeys(capture string) []string {
-	bottom := screen.Bottom(capture, 12)
-	for i, ln := range bottom {
-		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 && ln.T == "!" {
-			return []string{"BSpace"}
-		}
+	if first, _ := firstLine(capture); first == "!" {
+		return []string{"BSpace"}
 	}
 	return []string{"Escape", "Escape"}
+}
+
+// firstLine is the composer's first line: it sits between two rules, right
+// under the upper one, in the first column.
+func firstLine(capture string) (string, bool) {
+	bottom := screen.Bottom(capture, 12)
+	for i, ln := range bottom {
+		if i+1 < len(bottom) && screen.IsRule(bottom[i+1].T, 20) && ln.Indent == 0 {
+			return ln.T, true
+		}
+	}
+	return "", false
 }
