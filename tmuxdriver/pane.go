@@ -401,10 +401,11 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	// into "[Pasted text #1]" late on a loaded machine): that change would
 	// pass for the prompt's submission below, and an Enter pressed while
 	// the paste is digested can be swallowed. So let the screen settle.
-	if err := p.awaitStill(ctx, p.o.VerifyTimeout); err != nil {
+	still, err := p.awaitStill(ctx, p.o.VerifyTimeout)
+	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
-	if err := p.lookBeforeEnter(ctx); err != nil {
+	if err := p.lookBeforeEnter(ctx, still); err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
@@ -431,15 +432,12 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	}
 }
 
-// lookBeforeEnter reads the composer after the paste: a composer in
-// another mode is cleared, and the error says what it showed.
-func (p *Pane) lookBeforeEnter(ctx context.Context) error {
+// lookBeforeEnter reads the composer in look, the screen that held still
+// after the paste: a composer in another mode is cleared, and the error
+// says what it showed.
+func (p *Pane) lookBeforeEnter(ctx context.Context, look string) error {
 	if p.o.Composer == nil {
 		return nil
-	}
-	look, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
-	if err != nil {
-		return fmt.Errorf("send: look before enter: %w", p.paneErr(err))
 	}
 	mode := p.o.Composer.Mode(look)
 	if mode == "" {
@@ -537,24 +535,24 @@ func (p *Pane) awaitChange(ctx context.Context, before string, d time.Duration) 
 
 // awaitStill polls the visible screen until two looks 50 ms apart agree,
 // or max has passed (an animated screen never holds still; Send then goes
-// on as before).
-func (p *Pane) awaitStill(ctx context.Context, max time.Duration) error {
+// on as before), and returns the last look.
+func (p *Pane) awaitStill(ctx context.Context, max time.Duration) (string, error) {
 	deadline := time.Now().Add(max)
 	prev := ""
 	for first := true; ; first = false {
 		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
 		if err != nil {
-			return p.paneErr(err)
+			return "", p.paneErr(err)
 		}
 		if !first && significant(now) == prev {
-			return nil
+			return now, nil
 		}
 		prev = significant(now)
 		if time.Now().After(deadline) {
-			return nil
+			return now, nil
 		}
 		if err := sleep(ctx, 50*time.Millisecond); err != nil {
-			return err
+			return "", err
 		}
 	}
 }
