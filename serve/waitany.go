@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -50,10 +49,10 @@ func (w Waited) Satisfied(mode WaitMode) bool {
 // wrapping ErrNotFound that names it; nothing is waited for then.
 func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, wait time.Duration) (Waited, error) {
 	if mode != WaitAny && mode != WaitAll {
-		return Waited{}, fmt.Errorf("mode %q: want any or all", mode)
+		return Waited{}, bad("mode", "%q: want any or all", mode)
 	}
 	if len(ids) == 0 || len(ids) > MaxWaitIDs {
-		return Waited{}, fmt.Errorf("ids: give 1 to %d dispatch ids", MaxWaitIDs)
+		return Waited{}, bad("ids", "give 1 to %d dispatch ids (ids=a,b,c)", MaxWaitIDs)
 	}
 	ds := make([]*dispatch, len(ids))
 	s.mu.Lock()
@@ -110,7 +109,7 @@ func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, wait
 
 // waitQuery reads GET /v1/wait's query: ids (comma-separated, or the
 // parameter repeated), mode (any, the default, or all), wait (a duration,
-// at most MaxWait; default MaxWait).
+// at most MaxWait; default MaxWait). WaitFor checks the ids and the mode.
 func waitQuery(q url.Values) ([]string, WaitMode, time.Duration, error) {
 	var ids []string
 	for _, v := range q["ids"] {
@@ -120,15 +119,9 @@ func waitQuery(q url.Values) ([]string, WaitMode, time.Duration, error) {
 			}
 		}
 	}
-	if len(ids) == 0 || len(ids) > MaxWaitIDs {
-		return nil, "", 0, bad("ids", "give 1 to %d dispatch ids (ids=a,b,c)", MaxWaitIDs)
-	}
 	mode := WaitMode(q.Get("mode"))
 	if mode == "" {
 		mode = WaitAny
-	}
-	if mode != WaitAny && mode != WaitAll {
-		return nil, "", 0, bad("mode", "%q: want any or all", mode)
 	}
 	wait := MaxWait
 	if v := q.Get("wait"); v != "" {
@@ -143,21 +136,21 @@ func waitQuery(q url.Values) ([]string, WaitMode, time.Duration, error) {
 
 func (s *Service) waitDispatches(w http.ResponseWriter, r *http.Request) {
 	ids, mode, wait, err := waitQuery(r.URL.Query())
-	if err != nil {
-		var bf *badField
-		if errors.As(err, &bf) {
-			writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})
-			return
-		}
-		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error()})
-		return
+	var got Waited
+	if err == nil {
+		got, err = s.WaitFor(r.Context(), ids, mode, wait)
 	}
-	got, err := s.WaitFor(r.Context(), ids, mode, wait)
-	if err != nil {
+	var bf *badField
+	switch {
+	case errors.As(err, &bf):
+		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})
+	case errors.Is(err, ErrNotFound):
 		writeJSON(w, http.StatusNotFound, APIError{Error: err.Error(), Field: "ids"})
-		return
+	case err != nil:
+		writeJSON(w, http.StatusInternalServerError, APIError{Error: err.Error()})
+	default:
+		writeJSON(w, http.StatusOK, got)
 	}
-	writeJSON(w, http.StatusOK, got)
 }
 
 // WaitFor waits, as Service.WaitFor, for one or all of the dispatches ids,
