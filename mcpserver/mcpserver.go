@@ -34,7 +34,7 @@ type Engine interface {
 	Submit(ctx context.Context, b serve.SubmitBody) (serve.View, error)
 	Get(ctx context.Context, id string, wait time.Duration) (serve.View, error)
 	Cancel(ctx context.Context, id string) (serve.View, error)
-	Events(ctx context.Context, id string) (<-chan serve.Event, error)
+	Events(ctx context.Context, id string, after uint64) (<-chan serve.Event, error)
 	Panes(ctx context.Context, q url.Values) ([]serve.PaneRow, error)
 	WaitFor(ctx context.Context, ids []string, mode serve.WaitMode) (serve.Waited, error)
 }
@@ -168,16 +168,19 @@ func (t *tools) body(a DispatchArgs) serve.SubmitBody {
 // finished). A call the client cancels cancels the dispatch; what the
 // agent wrote is archived by the engine.
 func (t *tools) handoff(ctx context.Context, req *mcp.CallToolRequest, a DispatchArgs) (*mcp.CallToolResult, any, error) {
-	// Subscribe before submitting: no event of the dispatch is missed.
-	sub, cancelSub := context.WithCancel(ctx)
-	defer cancelSub()
-	events, err := t.e.Events(sub, "")
-	if err != nil {
-		return nil, nil, fmt.Errorf("the engine's event stream: %w", err)
-	}
 	v, err := t.e.Submit(ctx, t.body(a))
 	if err != nil {
 		return nil, nil, fmt.Errorf("not dispatched: %w", err)
+	}
+	// The dispatch's own events from its acceptance on: none is missed,
+	// and no other dispatch's is carried.
+	sub, cancelSub := context.WithCancel(ctx)
+	defer cancelSub()
+	events, err := t.e.Events(sub, v.ID, v.AcceptedSeq)
+	if err != nil {
+		// Progress only: the wait still says how it ends.
+		t.o.Logger.Warn("handoff: no progress from the engine", "id", v.ID, "err", err)
+		events = nil
 	}
 	t.o.Logger.Info("handoff: dispatch accepted", "id", v.ID, "target", v.Target, "role", v.Role,
 		"progress_token", req.Params.GetProgressToken() != nil)

@@ -404,11 +404,25 @@ func (s *Service) listDispatches(w http.ResponseWriter, r *http.Request) {
 
 // events streams every event: JSON lines, or server-sent events when the
 // client accepts text/event-stream (or asks format=sse). id= keeps one
-// dispatch's.
+// dispatch's; after= (or an SSE client's Last-Event-ID) first sends the
+// kept events numbered after it.
 func (s *Service) events(w http.ResponseWriter, r *http.Request) {
-	sse := strings.Contains(r.Header.Get("Accept"), "text/event-stream") || r.URL.Query().Get("format") == "sse"
-	only := r.URL.Query().Get("id")
-	c, cancel := s.hub.subscribe()
+	q := r.URL.Query()
+	sse := strings.Contains(r.Header.Get("Accept"), "text/event-stream") || q.Get("format") == "sse"
+	last := q.Get("after")
+	if last == "" {
+		last = r.Header.Get("Last-Event-ID")
+	}
+	var after uint64
+	if last != "" {
+		n, err := strconv.ParseUint(last, 10, 64)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, APIError{Error: fmt.Sprintf("after: %q is not an event number", last), Field: "after"})
+			return
+		}
+		after = n
+	}
+	c, cancel := s.hub.subscribe(q.Get("id"), after)
 	defer cancel()
 	if sse {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -439,9 +453,6 @@ func (s *Service) events(w http.ResponseWriter, r *http.Request) {
 		case e, ok := <-c:
 			if !ok {
 				return // fell behind: the client reconnects
-			}
-			if only != "" && e.ID != only {
-				continue
 			}
 			b, _ := json.Marshal(e)
 			if sse {

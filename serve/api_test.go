@@ -28,7 +28,7 @@ func TestADispatchThroughTheAPI(t *testing.T) {
 	s := startService(t, "", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	events, err := s.client.Events(ctx, "")
+	events, err := s.client.Events(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,3 +331,60 @@ func TestEventsAsServerSentEvents(t *testing.T) {
 
 // waitFor: testkit.WaitFor.
 func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }
+
+// A client that follows its dispatch after submitting it (from the
+// submission's AcceptedSeq) misses none of its events and gets no other's;
+// an after= that is no number is a 400 naming it.
+func TestFollowingADispatchFromItsAcceptance(t *testing.T) {
+	t.Parallel()
+	a := startAgents(t, 2, quickAgent())
+	s := startService(t, "", true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	v, err := s.client.Submit(ctx, a.body(a.panes[0], "analyst", "first"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.client.Submit(ctx, a.body(a.panes[1], "tester", "second"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.AcceptedSeq == 0 {
+		t.Fatalf("the submission's view has no accepted_seq: %+v", v)
+	}
+	// Subscribed only once it is over: everything after acceptance is kept.
+	f := s.final(t, v.ID)
+	s.final(t, other.ID)
+	events, err := s.client.Events(ctx, v.ID, v.AcceptedSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for e := range events {
+		if e.ID != v.ID {
+			t.Fatalf("event %+v of another dispatch", e)
+		}
+		types = append(types, e.Type)
+		if e.Type == "finished" {
+			break
+		}
+	}
+	transitions := 0
+	for _, ty := range types {
+		if ty == "transition" {
+			transitions++
+		}
+	}
+	if types[len(types)-1] != "finished" || transitions != len(f.Transitions) {
+		t.Fatalf("events %v, want the %d transitions of the final view and finished", types, len(f.Transitions))
+	}
+	resp, err := http.Get(s.url + "/v1/events?after=soon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e serve.APIError
+	if json.NewDecoder(resp.Body).Decode(&e); resp.StatusCode != http.StatusBadRequest || e.Field != "after" {
+		t.Fatalf("after=soon: %d %+v", resp.StatusCode, e)
+	}
+}

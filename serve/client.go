@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -135,12 +136,21 @@ func (c *Client) Panes(ctx context.Context, q url.Values) ([]PaneRow, error) {
 	return out.Panes, err
 }
 
-// Events streams the service's events (one dispatch's with id) until ctx
-// ends or the stream does; the channel is closed then.
-func (c *Client) Events(ctx context.Context, id string) (<-chan Event, error) {
-	path := "/v1/events"
+// Events streams the service's events (one dispatch's with id; with
+// after > 0, first the kept ones numbered after it: a submission's
+// AcceptedSeq, say) until ctx ends or the stream does; the channel is
+// closed then.
+func (c *Client) Events(ctx context.Context, id string, after uint64) (<-chan Event, error) {
+	q := url.Values{}
 	if id != "" {
-		path += "?id=" + url.QueryEscape(id)
+		q.Set("id", id)
+	}
+	if after > 0 {
+		q.Set("after", strconv.FormatUint(after, 10))
+	}
+	path := "/v1/events"
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {

@@ -39,6 +39,10 @@ type View struct {
 	ErrorKind string `json:"error_kind,omitempty"`
 	// At is the decision's time in seconds from dispatch.
 	At float64 `json:"at,omitempty"`
+	// AcceptedSeq is the number of the dispatch's "accepted" event, in the
+	// answer to its submission: following its events after it
+	// (GET /v1/events?id=…&after=…) misses none of them.
+	AcceptedSeq uint64 `json:"accepted_seq,omitempty"`
 	// Transitions, in a single dispatch's view only.
 	Transitions []trace.Transition `json:"transitions,omitempty"`
 	Polls       int                `json:"polls"`
@@ -73,6 +77,9 @@ func (v View) Report() trace.Report {
 type dispatch struct {
 	path string
 	done chan struct{}
+	// acceptedSeq is the number of its "accepted" event (set once, by
+	// the submission, before anyone else sees the dispatch).
+	acceptedSeq uint64
 
 	mu        sync.Mutex
 	st        dispatchstate.State

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -12,7 +13,8 @@ import (
 type Event struct {
 	Seq  uint64    `json:"seq"`
 	Time time.Time `json:"time"`
-	// Type is accepted, transition, attention, finished or notice.
+	// Type is accepted, transition, attention, finished or notice; "gap"
+	// starts a stream that asked for events no longer kept.
 	Type string `json:"type"`
 	ID   string `json:"id,omitempty"`
 	Role string `json:"role,omitempty"`
@@ -35,26 +37,46 @@ type Event struct {
 // it is dropped (its stream ends; it can reconnect and read the state).
 const subscriberBuffer = 4096
 
+// recentEvents is how many of the last events the hub keeps, so a
+// subscriber that names the last event it saw (a client that submitted a
+// dispatch and then subscribed to its events, a browser reconnecting) gets
+// what it missed.
+const recentEvents = 1024
+
 // hub hands every event to every subscriber without ever blocking the
 // dispatches: a subscriber that falls too far behind is dropped.
 type hub struct {
 	mu     sync.Mutex
 	seq    uint64
-	subs   map[chan Event]struct{}
+	subs   map[chan Event]string // the dispatch id it follows; "" for all
+	recent []Event               // at least the last recentEvents events, oldest first
 	closed bool
 }
 
-func newHub() *hub { return &hub{subs: map[chan Event]struct{}{}} }
+func newHub() *hub { return &hub{subs: map[chan Event]string{}} }
 
-func (h *hub) publish(e Event) {
+// publish numbers e, keeps it among the recent events and hands it to the
+// subscribers that follow it; it returns e's sequence number.
+func (h *hub) publish(e Event) uint64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return
+		return 0
 	}
 	h.seq++
 	e.Seq, e.Time = h.seq, time.Now().UTC()
-	for c := range h.subs {
+	if len(h.recent) == 2*recentEvents {
+		// Forget the older half at once: a copy every recentEvents events,
+		// not one per event.
+		h.recent = append(make([]Event, 0, 2*recentEvents), h.recent[recentEvents:]...)
+	}
+	h.recent = append(h.recent, e)
+	for c, id := range h.subs {
+		if id != "" && e.ID != id {
+			// Filtered here, not by each stream: a hundred clients that
+			// each follow their own dispatch cost one send per event.
+			continue
+		}
 		select {
 		case c <- e:
 		default:
@@ -62,11 +84,15 @@ func (h *hub) publish(e Event) {
 			close(c)
 		}
 	}
+	return e.Seq
 }
 
-// subscribe returns a channel of every event from now on, closed when the
-// subscriber falls behind or the hub closes; cancel unsubscribes.
-func (h *hub) subscribe() (<-chan Event, func()) {
+// subscribe returns a channel of the events of dispatch id ("" for every
+// event) from now on, closed when the subscriber falls behind or the hub
+// closes; cancel unsubscribes. With after > 0 the channel first holds the
+// kept events numbered after it; when some of those are no longer kept it
+// starts with a "gap" notice saying so.
+func (h *hub) subscribe(id string, after uint64) (<-chan Event, func()) {
 	c := make(chan Event, subscriberBuffer)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -74,7 +100,18 @@ func (h *hub) subscribe() (<-chan Event, func()) {
 		close(c)
 		return c, func() {}
 	}
-	h.subs[c] = struct{}{}
+	if after > 0 && after < h.seq {
+		if len(h.recent) > 0 && h.recent[0].Seq > after+1 {
+			c <- Event{Type: "gap", Seq: after, Time: time.Now().UTC(),
+				Message: fmt.Sprintf("events %d to %d are no longer kept", after+1, h.recent[0].Seq-1)}
+		}
+		for _, e := range h.recent {
+			if e.Seq > after && (id == "" || e.ID == id) {
+				c <- e
+			}
+		}
+	}
+	h.subs[c] = id
 	return c, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -92,5 +129,5 @@ func (h *hub) close() {
 	for c := range h.subs {
 		close(c)
 	}
-	h.subs = map[chan Event]struct{}{}
+	h.subs = map[chan Event]string{}
 }

@@ -63,10 +63,11 @@ type notFound struct{ id string }
 func (e *notFound) Error() string { return "no dispatch " + e.id }
 func (e *notFound) Unwrap() error { return ErrNotFound }
 
-// Events streams the service's events (one dispatch's with id) until ctx
-// ends or the service stops; the channel is closed then.
-func (l Local) Events(ctx context.Context, id string) (<-chan Event, error) {
-	in, cancel := l.S.hub.subscribe()
+// Events streams the service's events (one dispatch's with id; with
+// after > 0, first the kept ones numbered after it) until ctx ends or the
+// service stops; the channel is closed then.
+func (l Local) Events(ctx context.Context, id string, after uint64) (<-chan Event, error) {
+	in, cancel := l.S.hub.subscribe(id, after)
 	out := make(chan Event, 64)
 	go func() {
 		defer close(out)
@@ -78,9 +79,6 @@ func (l Local) Events(ctx context.Context, id string) (<-chan Event, error) {
 			case e, ok := <-in:
 				if !ok {
 					return
-				}
-				if id != "" && e.ID != id {
-					continue
 				}
 				select {
 				case out <- e:

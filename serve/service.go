@@ -274,7 +274,9 @@ func (s *Service) Submit(req Request) (View, error) {
 		}
 		return View{}, err
 	}
-	return d.view(false), nil
+	v := d.view(false)
+	v.AcceptedSeq = d.acceptedSeq
+	return v, nil
 }
 
 // keep checks that no other process holds d's slot (unless it may wait),
@@ -311,7 +313,7 @@ func (s *Service) keep(d *dispatch, path string) error {
 		return errors.New("serve: the service is stopping; the dispatch is kept and goes on at the next start")
 	}
 	s.all[st.ID] = d
-	s.hub.publish(Event{Type: "accepted", ID: st.ID, Role: st.Role, State: StateAccepted})
+	d.acceptedSeq = s.hub.publish(Event{Type: "accepted", ID: st.ID, Role: st.Role, State: StateAccepted})
 	s.start(d)
 	return nil
 }

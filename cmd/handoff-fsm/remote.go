@@ -74,14 +74,6 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 			Reminders: &r.cfg.Reminders, AutoAnswer: &r.cfg.AutoAnswer, AnswerCooldown: secs(r.cfg.AnswerCooldown),
 			MaxAnswers: &r.cfg.MaxAnswers, BusyWait: secs(r.cfg.BusyWait), QueueWhenBusy: &r.cfg.QueueWhenBusy,
 			StartOnOutput: &r.cfg.StartOnOutput}}
-	// Listen first, so no transition is missed.
-	ectx, stopEvents := context.WithCancel(ctx)
-	defer stopEvents()
-	events, err := r.client.Events(ectx, "")
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
-		return exitFailure
-	}
 	v, err := r.client.Submit(ctx, body)
 	var se *serve.StatusError
 	switch {
@@ -98,15 +90,29 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, v.ID)
 		return exitOK
 	}
+	// Only this dispatch's events, from its acceptance on: the service
+	// filters them and keeps what came before this stream opened, so no
+	// transition is missed and no other dispatch's event is carried.
+	ectx, stopEvents := context.WithCancel(ctx)
+	defer stopEvents()
+	events, err := r.client.Events(ectx, v.ID, v.AcceptedSeq)
+	if err != nil {
+		// Narration only: the wait below still says how it ends.
+		fmt.Fprintf(stderr, "handoff-fsm send: no progress from the service: %v\n", err)
+		closed := make(chan serve.Event)
+		close(closed)
+		events = closed
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for e := range events {
-			switch {
-			case e.ID != v.ID:
-			case e.Type == "transition":
+			switch e.Type {
+			case "finished":
+				return
+			case "transition":
 				fmt.Fprintf(stderr, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n", e.At, e.From, e.To, e.Event, e.Status)
-			case e.Type == "attention":
+			case "attention", "gap":
 				fmt.Fprintf(stderr, "handoff-fsm: %s\n", e.Message)
 			}
 		}
@@ -125,11 +131,12 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
 		return exitFailure
 	}
-	// The transitions are in the final view: let the narration catch up a
-	// moment, not more.
+	// The finished event follows the last transition: the narration is
+	// complete when it comes, which is at once (the final view is kept
+	// before it is published); a stream that broke is not waited for long.
 	select {
 	case <-done:
-	case <-time.After(200 * time.Millisecond):
+	case <-time.After(2 * time.Second):
 	}
 	stopEvents()
 	rep := final.Report()
