@@ -55,6 +55,8 @@ const (
 	// ArchiveMismatch: carries another dispatch's receipt, an answer to an
 	// earlier prompt; never returned.
 	ArchiveMismatch = "mismatch"
+	// ArchiveCancelled: left by a dispatch its owner cancelled (Abandon).
+	ArchiveCancelled = "cancelled"
 )
 
 // Store moves the file at path into the archive as the next numbered entry

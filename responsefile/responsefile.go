@@ -9,6 +9,7 @@
 package responsefile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -344,6 +345,28 @@ func ClearStale(path, role string, a *Archive) (archived string, err error) {
 	// A stale symlink is moved aside too (rename moves the link, not its
 	// target), so the new answer can be written as a regular file.
 	return a.Store(path, role, ArchiveStale)
+}
+
+// Abandon archives what a dispatch given up on (cancelled after its prompt
+// was sent) left at the response path, so it is never taken for the next
+// dispatch's answer and never deleted. It holds the slot's lock while it
+// looks: a dispatch that took the slot since archives the file itself (as
+// stale) before it sends, and Abandon then returns that slot's
+// *SlotBusyError. Nothing at the path is not an error; archived is "" then.
+func Abandon(ctx context.Context, path, role, workdir string, a *Archive) (archived string, err error) {
+	if err := EnsureDir(workdir); err != nil {
+		return "", err
+	}
+	slot, err := Lock(ctx, path, role, workdir, false)
+	if err != nil {
+		return "", err
+	}
+	defer slot.Release()
+	present, err := Present(path)
+	if err != nil || !present {
+		return "", err
+	}
+	return a.Store(path, role, ArchiveCancelled)
 }
 
 // TurnMarker is the path of the marker a completion hook (Codex's notify

@@ -242,3 +242,39 @@ func archiveNumbersFilesInOrder(t *testing.T, renamer string) {
 		t.Errorf("another run's archived file was overwritten")
 	}
 }
+
+// A cancelled dispatch's file is archived as cancelled, never deleted; a
+// slot another dispatch holds now is left to it (it archives the file as
+// stale before it sends).
+func TestAbandonArchivesWhatACancelledDispatchLeft(t *testing.T) {
+	work := t.TempDir()
+	p := responseFile(t, work, "analyst")
+	a := responsefile.NewArchive(work, time.Now())
+	if archived, err := responsefile.Abandon(context.Background(), p, "analyst", work, a); err != nil || archived != "" {
+		t.Fatalf("Abandon with no file = %q, %v; want \"\", nil", archived, err)
+	}
+	if err := os.WriteFile(p, []byte("half an answer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	held, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := responsefile.Abandon(context.Background(), p, "analyst", work, a); !errors.Is(err, responsefile.ErrSlotBusy) {
+		t.Errorf("Abandon on a held slot: %v, want ErrSlotBusy", err)
+	}
+	if _, err := os.Lstat(p); err != nil {
+		t.Errorf("the file went while another dispatch held the slot: %v", err)
+	}
+	held.Release()
+	archived, err := responsefile.Abandon(context.Background(), p, "analyst", work, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(a.Dir(), "001-analyst.cancelled.md"); archived != want {
+		t.Errorf("archived to %s, want %s", archived, want)
+	}
+	if b, err := os.ReadFile(archived); err != nil || string(b) != "half an answer" {
+		t.Errorf("archived copy holds %q (%v)", b, err)
+	}
+}
