@@ -152,7 +152,7 @@ func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, err := s.Submit(Request{State: st})
-	var busy *BusyError
+	var busy *SlotBusyError
 	switch {
 	case errors.As(err, &bf):
 		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.Error(), Field: bf.field})

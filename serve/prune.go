@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 )
 
 // DefaultKeep is how long a finished dispatch stays in the history (the
@@ -19,25 +16,20 @@ const DefaultKeep = 30 * 24 * time.Hour
 // pruneInterval is how often a running service prunes its history.
 const pruneInterval = time.Hour
 
-// prunable lists the state files of dir (a state folder's dispatches/)
-// whose dispatch finished before cutoff. A file that cannot be read is
-// left alone: it is not known to be finished.
-func prunable(dir string, cutoff time.Time) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// prunable lists the dispatches of the folder whose dispatch finished
+// before cutoff. A file that cannot be read is left alone: it is not known
+// to be finished.
+func (f folder) prunable(cutoff time.Time) ([]string, error) {
+	files, err := f.scan()
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+	for _, sf := range files {
+		if sf.err != nil || sf.st.Finished == nil || sf.st.Finished.Ended.IsZero() || !sf.st.Finished.Ended.Before(cutoff) {
 			continue
 		}
-		st, err := dispatchstate.Read(filepath.Join(dir, name))
-		if err != nil || st.Finished == nil || st.Finished.Ended.IsZero() || !st.Finished.Ended.Before(cutoff) {
-			continue
-		}
-		ids = append(ids, strings.TrimSuffix(name, ".json"))
+		ids = append(ids, sf.id)
 	}
 	return ids, nil
 }
@@ -48,13 +40,13 @@ func (s *Service) prune(now time.Time) {
 	if s.o.Keep <= 0 {
 		return
 	}
-	ids, err := prunable(s.dir, now.Add(-s.o.Keep))
+	ids, err := s.folder.prunable(now.Add(-s.o.Keep))
 	if err != nil {
 		s.log.Error("pruning the history", "error", err)
 		return
 	}
 	for _, id := range ids {
-		if err := os.Remove(filepath.Join(s.dir, id+".json")); err != nil {
+		if err := os.Remove(s.folder.path(id)); err != nil {
 			s.log.Error("pruning the history", "id", id, "error", err)
 			continue
 		}
@@ -99,8 +91,8 @@ func PruneFolder(stateDir string, keep time.Duration, now time.Time) (removed in
 			return 0, false, fmt.Errorf("%w (%s)", ErrLocked, stateDir)
 		}
 	}
-	dir := filepath.Join(stateDir, "dispatches")
-	ids, err := prunable(dir, now.Add(-keep))
+	folder := stateFolder(stateDir)
+	ids, err := folder.prunable(now.Add(-keep))
 	if errors.Is(err, os.ErrNotExist) {
 		ids, err = nil, nil
 	}
@@ -108,12 +100,12 @@ func PruneFolder(stateDir string, keep time.Duration, now time.Time) (removed in
 		return 0, false, err
 	}
 	for _, id := range ids {
-		if err := os.Remove(filepath.Join(dir, id+".json")); err != nil {
+		if err := os.Remove(folder.path(id)); err != nil {
 			return removed, false, err
 		}
 		removed++
 	}
-	left, err := os.ReadDir(dir)
+	left, err := os.ReadDir(folder.dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return removed, false, err
 	}

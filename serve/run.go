@@ -1,0 +1,175 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/tracing"
+)
+
+// run is one dispatch's life in this service: send (or resume) and wait,
+// then record how it ended.
+func (s *Service) run(ctx context.Context, d *dispatch) {
+	defer close(d.done)
+	defer s.release(d)
+	st := d.snapshot()
+	switch st.Next() {
+	case dispatchstate.Report:
+		return
+	case dispatchstate.Unsure:
+		s.finish(d, dispatchstate.InterruptedWhileSending(time.Now().UTC()))
+		return
+	}
+	if err := s.takeSlot(ctx, d); err != nil {
+		return // the service stops, or the dispatch was cancelled
+	}
+	res, err := s.wait(ctx, d, st)
+	if s.ctx.Err() != nil && !d.isCancelled() {
+		// The service stops: the state file keeps the dispatch for the
+		// next one.
+		return
+	}
+	if d.isCancelled() {
+		s.finish(d, s.cancelled(d, res))
+		return
+	}
+	f := dispatchstate.FinishedOf(res, err, time.Now().UTC())
+	if f == nil { // the context ended without a cancel or a stop
+		f = &dispatchstate.Finished{Exit: dispatchstate.ExitOther, Error: fmt.Sprint(err), Ended: time.Now().UTC()}
+		f.Report.Outcome, f.Report.Transitions = dispatchstate.OutcomeError, reportOf(res).Transitions
+	}
+	s.finish(d, f)
+}
+
+// takeSlot waits until no other dispatch of the service holds d's response
+// slot, and takes it: dispatches of the service to one slot go one after
+// the other (a wait_slot one waits for the holder); another process's
+// lock is the engine's business (fsm.Options.WaitSlot).
+func (s *Service) takeSlot(ctx context.Context, d *dispatch) error {
+	p, err := d.responsePath()
+	if err != nil {
+		return nil // the engine reports it
+	}
+	if err := s.slots.take(ctx, p, d); err != nil {
+		if d.isCancelled() {
+			s.finish(d, s.cancelled(d, fsm.Result{}))
+		}
+		return err
+	}
+	return nil
+}
+
+// release frees d's slot in the service's table.
+func (s *Service) release(d *dispatch) {
+	if p, err := d.responsePath(); err == nil {
+		s.slots.release(p, d)
+	}
+}
+
+// wait sends the dispatch (or resumes its wait) through the engine.
+func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State) (fsm.Result, error) {
+	cfg, err := st.Config.Engine()
+	if err != nil {
+		return fsm.Result{}, err
+	}
+	term, release, err := s.tmux.pane(ctx, &st)
+	if err != nil {
+		return fsm.Result{}, err
+	}
+	defer release()
+	log := s.log.With("id", st.ID, "role", st.Role)
+	opts := fsm.Options{Config: cfg, Role: st.Role, Roles: st.Roles(), Workdir: st.Workdir, Logger: log,
+		WaitSlot: st.WaitSlot,
+		Observer: func(e fsm.Entry) {
+			d.setState(string(e.To))
+			s.hub.publish(Event{Type: "transition", ID: st.ID, Role: st.Role, From: string(e.From), To: string(e.To),
+				Event: string(e.Event), Status: string(e.Status), State: string(e.To), At: e.At.Sub(d.dispatchedAt()).Seconds()})
+		},
+		OnPoll: func(p fsm.Poll) { d.polled(p) },
+		OnAttention: func(p fsm.Poll) {
+			s.hub.publish(Event{Type: "attention", ID: st.ID, Role: st.Role,
+				Message: "the agent waits for the user (a permission prompt or a question): answer it in pane " + st.Target})
+		},
+		OnCheckpoint: d.checkpoint,
+	}
+	if s.o.Events {
+		if stop := watchResponse(st, &opts, log); stop != nil {
+			defer stop()
+		}
+	}
+	term.hints(&opts)
+	sender := &markingSender{d: d, pane: term.pane, s: s}
+	if st.Next() == dispatchstate.Resume {
+		opts.Resume = st.Wait
+		log.Info("resuming the wait", "target", st.Target)
+	}
+	if s.o.Tracer != nil && opts.Resume == nil {
+		return s.o.Tracer.SendAndWait(ctx, tracing.Dispatch{Role: st.Role, Provider: st.Provider, Pane: st.Target},
+			sender, term.pane, st.Prompt, opts)
+	}
+	return fsm.SendAndWait(ctx, sender, term.pane, st.Prompt, opts)
+}
+
+// watchResponse wakes the wait when the response file is written (as
+// send's --events); nil when the folder cannot be watched (polling then).
+func watchResponse(st dispatchstate.State, opts *fsm.Options, log *slog.Logger) (stop func()) {
+	path, err := st.Roles().Path(st.Workdir, st.Role)
+	if err != nil {
+		return nil
+	}
+	wake, stop, err := fsm.WatchResponse(st.Workdir, path)
+	if err != nil {
+		log.Warn("cannot watch the response file; polling only", "error", err)
+		return nil
+	}
+	opts.Hints, opts.Turns = wake.Hints, wake.Turns
+	return stop
+}
+
+// markingSender records that the paste starts before it does, so a
+// service killed during it does not paste again after a restart.
+type markingSender struct {
+	d    *dispatch
+	pane handoff.Sender
+	s    *Service
+	sent bool
+}
+
+func (m *markingSender) Send(ctx context.Context, text string) error {
+	if !m.sent {
+		m.sent = true
+		if err := m.d.markSending(); err != nil {
+			return fmt.Errorf("keep the dispatch before pasting: %w", err)
+		}
+		m.d.setState(StateSending)
+	}
+	return m.pane.Send(ctx, text)
+}
+
+// SendKeys types automatic answers (Config.AutoAnswer) when the pane can.
+func (m *markingSender) SendKeys(ctx context.Context, keys string) error {
+	k, ok := m.pane.(handoff.KeySender)
+	if !ok {
+		return errors.New("the pane cannot type keys")
+	}
+	return k.SendKeys(ctx, keys)
+}
+
+// finish records d's ending durably and tells the event stream.
+func (s *Service) finish(d *dispatch, f *dispatchstate.Finished) {
+	if err := d.finish(f); err != nil {
+		s.log.Error("the dispatch's ending could not be kept", "id", d.st.ID, "error", err)
+	}
+	v := d.view(false)
+	s.hub.publish(Event{Type: "finished", ID: v.ID, Role: v.Role, State: v.State, Outcome: v.Outcome, Exit: v.Exit, Message: v.Error})
+}
+
+func nextName(n dispatchstate.Next) string {
+	return [...]string{"send", "resume", "report", "unsure"}[n]
+}
