@@ -463,27 +463,46 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 	}, nil
 }
 
-// Gone reports whether err says the pane (or its server or agent) is not
-// there any more: a terminal error, as far as the outcome goes.
+// Gone reports whether err says the pane, its agent or its tmux server is
+// not there any more (it wraps handoff.ErrTerminalGone): a terminal error,
+// as far as the outcome goes. tmux missing from the machine is not one:
+// the engine gives up on it at once as well, but it is the machine's setup,
+// an ending of its own (ExitOther), as the command's usage says.
 func Gone(err error) bool {
-	return errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) ||
-		errors.Is(err, tmuxdriver.ErrPaneDead) || errors.Is(err, tmuxdriver.ErrAgentExited)
+	return errors.Is(err, handoff.ErrTerminalGone) && !errors.Is(err, tmuxdriver.ErrTmuxNotFound)
 }
 
-// ExitOf is the exit status of what fsm.SendAndWait returned: the table's
-// outcome's (a pane gone before the first poll is a terminal error all the
-// same), ExitOther for anything else.
+// outcomeErr is err as the table's outcomes read it: a pane gone before the
+// first look (the wait never ran) is a terminal error all the same.
+func outcomeErr(err error) error {
+	if Gone(err) && !errors.Is(err, handoff.ErrTerminalError) {
+		return &handoff.WaitError{Kind: handoff.ErrTerminalError, Cause: err}
+	}
+	return err
+}
+
+// ExitOf is the exit status of what fsm.SendAndWait returned: the outcome's
+// (the table's, or a refusal's before the paste; a pane gone before the
+// first look is a terminal error), ExitOther for anything else.
 func ExitOf(res fsm.Result, err error) int {
 	if err == nil {
 		return res.Outcome().Exit
 	}
-	if Gone(err) {
-		err = fmt.Errorf("%w: %w", handoff.ErrTerminalError, err)
-	}
-	if o, ok := handoff.FailureOf(err); ok {
+	if o, ok := handoff.FailureOf(outcomeErr(err)); ok {
 		return o.Exit
 	}
 	return ExitOther
+}
+
+// ReportOf is the replay-format result object (what send --json prints) of
+// what fsm.SendAndWait returned: the table's outcome, a refusal before the
+// paste (the agent busy: failed, agent_busy, no transition), or a pane gone
+// before the first look (failed, terminal_error). ok is false for an ending
+// that is none of them (interrupted, the slot busy, an unusable response
+// file): it has no report of its own.
+func ReportOf(res fsm.Result, err error) (rep trace.Report, ok bool) {
+	rep, rerr := trace.ReportOf(res, outcomeErr(err))
+	return rep, rerr == nil
 }
 
 // FinishedOf records what fsm.SendAndWait returned, at now. A wait that
@@ -498,13 +517,8 @@ func FinishedOf(res fsm.Result, err error, now time.Time) *Finished {
 	if err != nil {
 		f.Error = err.Error()
 	}
-	rep, rerr := trace.ReportOf(res, err)
-	switch {
-	case rerr == nil:
-	case Gone(err):
-		// The terminal is gone before the first poll: a terminal error.
-		rep, _ = trace.ReportOf(res, &handoff.WaitError{Kind: handoff.ErrTerminalError, Cause: err})
-	default:
+	rep, ok := ReportOf(res, err)
+	if !ok {
 		rep, _ = trace.ReportOf(res, nil)
 		rep.Outcome, rep.Source, rep.Content = OutcomeError, "", ""
 	}

@@ -204,6 +204,41 @@ func TestFinishedOfRecordsTheOutcome(t *testing.T) {
 	}
 }
 
+// The endings before the wait's first look have the outcome the table
+// gives them: a pane, agent or tmux server gone is a terminal error (exit 4),
+// a busy agent a refusal (exit 8), both with a report and no transition;
+// tmux missing from the machine is neither (exit 1, no report).
+func TestEndingsBeforeTheFirstLookHaveTheirOutcome(t *testing.T) {
+	busy := &fsm.BusyError{Role: "analyst", Status: handoff.StatusProcessing}
+	cases := []struct {
+		err  error
+		exit int
+		kind string // the report's error; "" for no report
+	}{
+		{tmuxdriver.ErrServerNotRunning, 4, "terminal_error"},
+		{tmuxdriver.ErrTargetNotFound, 4, "terminal_error"},
+		{tmuxdriver.ErrPaneDead, 4, "terminal_error"},
+		{tmuxdriver.ErrAgentExited, 4, "terminal_error"},
+		{fmt.Errorf("analyst: before sending: %w: %w", handoff.ErrTerminalError, tmuxdriver.ErrPaneDead), 4, "terminal_error"},
+		{busy, 8, "agent_busy"},
+		{tmuxdriver.ErrTmuxNotFound, dispatchstate.ExitOther, ""},
+		{errors.New("analyst: response slot busy"), dispatchstate.ExitOther, ""},
+	}
+	for _, c := range cases {
+		err := fmt.Errorf("send prompt to analyst: %w", c.err)
+		if got := dispatchstate.ExitOf(fsm.Result{}, err); got != c.exit {
+			t.Errorf("%v: exit %d, want %d", err, got, c.exit)
+		}
+		rep, ok := dispatchstate.ReportOf(fsm.Result{}, err)
+		switch {
+		case c.kind == "" && ok:
+			t.Errorf("%v: a report %+v, want none", err, rep)
+		case c.kind != "" && (!ok || rep.Outcome != "failed" || rep.Error != c.kind || rep.Transitions == nil || len(rep.Transitions) != 0):
+			t.Errorf("%v: report %+v (%v), want failed %s with no transition", err, rep, ok, c.kind)
+		}
+	}
+}
+
 // The state file parser never panics, and what it accepts it writes back
 // to the same thing.
 func FuzzParse(f *testing.F) {

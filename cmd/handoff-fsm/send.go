@@ -292,7 +292,8 @@ type dispatch struct {
 }
 
 // run sends and waits, narrating on stderr, and returns the replay-format
-// report (nil when the wait never ran or ended without an outcome).
+// report (dispatchstate.ReportOf; nil when the dispatch ended without an
+// outcome, interrupted say).
 func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	prog := newProgress(d.stderr)
 	prog.statuses = d.statuses
@@ -385,35 +386,16 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
 		}
 	}
-	if res.Polls == 0 {
-		return nil, res, err
+	if rep, ok := dispatchstate.ReportOf(res, err); ok {
+		return &rep, res, err
 	}
-	return reportOf(res, err), res, err
-}
-
-// reportOf is the replay-format result object of a live wait (nil when the
-// wait ended without an outcome, e.g. interrupted).
-func reportOf(res fsm.Result, err error) *trace.Report {
-	rep, rerr := trace.ReportOf(res, err)
-	if rerr != nil {
-		return nil
-	}
-	return &rep
+	return nil, res, err
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the
-// response (or the report with asJSON) on stdout, the failure on stderr.
+// response (or rep, the report, with asJSON) on stdout, the failure on
+// stderr.
 func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON bool, stdout, stderr io.Writer) int {
-	if rep == nil && paneGone(err) {
-		// The prompt never reached the agent: the terminal is gone before
-		// the first poll, which is a terminal error all the same.
-		rep = &trace.Report{Outcome: "failed", Error: "terminal_error", Transitions: []trace.Transition{}}
-	}
-	if rep == nil && errors.Is(err, handoff.ErrAgentBusy) {
-		// Refused before sending: no transition, an ending all the same.
-		o, _ := handoff.FailureOf(err)
-		rep = &trace.Report{Outcome: "failed", Error: o.Name, Transitions: []trace.Transition{}}
-	}
 	if asJSON && rep != nil {
 		v := version.Get()
 		rep.Version = &v
