@@ -121,3 +121,36 @@ func TestDirIsPrivate(t *testing.T) {
 		t.Fatalf("a symlink: %v", err)
 	}
 }
+
+// What status and the boards say of a pane: its holder, and the dispatch
+// that timed out on it, still working or ready again.
+func TestDispatchesOnSayWhoHoldsThePaneAndWhatTimedOut(t *testing.T) {
+	dir := t.TempDir()
+	p := pane("/tmp/tmux-1/agents", "%3")
+	if d := panelock.DispatchesOn(dir, p, handoff.StatusProcessing); d.Holder != nil || d.TimedOut != nil || d.Note != "" {
+		t.Fatalf("a free pane: %+v, want nothing to say", d)
+	}
+	started := time.Now().Add(-time.Minute)
+	if err := panelock.MarkTimedOut(dir, panelock.TimedOut{Role: "analyst", PromptHead: "FIRST task", Started: started,
+		TimedOutAt: started.Add(30 * time.Second), PID: 42, Pane: p}); err != nil {
+		t.Fatal(err)
+	}
+	d := panelock.DispatchesOn(dir, p, handoff.StatusProcessing)
+	if d.TimedOut == nil || d.TimedOut.Role != "analyst" ||
+		!strings.HasPrefix(d.Note, "still working on the timed-out dispatch of role analyst") || !strings.Contains(d.Note, "FIRST task") {
+		t.Fatalf("a working agent after a timeout: %+v", d)
+	}
+	if d := panelock.DispatchesOn(dir, p, handoff.StatusIdle); !strings.HasPrefix(d.Note, "ready again after the timed-out dispatch") {
+		t.Fatalf("a quiet agent after a timeout: %+v", d)
+	}
+	l, err := panelock.Acquire(context.Background(), dir, p, panelock.Holder{PID: os.Getpid(), Role: "tester", Since: time.Now()}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	d = panelock.DispatchesOn(dir, p, handoff.StatusProcessing)
+	if d.Holder == nil || d.Holder.Role != "tester" || !strings.HasPrefix(d.Note, "dispatching: ") ||
+		!strings.Contains(d.Note, "; still working on the timed-out dispatch") {
+		t.Fatalf("a held pane after a timeout: %+v", d)
+	}
+}

@@ -20,6 +20,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/version"
@@ -475,6 +476,27 @@ type PaneRow struct {
 	// Dispatch is the id of the dispatch of this service running on the
 	// pane, if any.
 	Dispatch string `json:"dispatch,omitempty"`
+	// HeldBy is who holds the pane now (a send, a resume, or a dispatch of
+	// a service); TimedOut the dispatch that timed out on it while its
+	// agent still worked, not yet seen finished; Note says both in words
+	// (panelock.DispatchesOn).
+	HeldBy   *panelock.Holder   `json:"held_by,omitempty"`
+	TimedOut *panelock.TimedOut `json:"timed_out,omitempty"`
+	Note     string             `json:"note,omitempty"`
+}
+
+// noteDispatches adds to row what the pane locks say of its dispatches;
+// nothing when the lock folder (lockDir "") or the pane cannot say.
+func noteDispatches(ctx context.Context, row *PaneRow, pane *tmuxdriver.Pane, lockDir string) {
+	if lockDir == "" || row.Gone {
+		return
+	}
+	id, err := pane.Identity(ctx)
+	if err != nil {
+		return
+	}
+	d := panelock.DispatchesOn(lockDir, id, row.Status)
+	row.HeldBy, row.TimedOut, row.Note = d.Holder, d.TimedOut, d.Note
 }
 
 func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
@@ -493,9 +515,10 @@ func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
 }
 
 // Board reads every pane of srv (or the one target names): its provider
-// (providerName, or by its command when "" or "auto"), its status, and the
-// dispatch running on it. Looks go over the server's shared control
-// client.
+// (providerName, or by its command when "" or "auto"), its status, the
+// dispatch of this service running on it, and what the pane locks say
+// (who holds it, the dispatch that timed out on it). Looks go over the
+// server's shared control client.
 func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, providerName string) ([]PaneRow, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -529,6 +552,7 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 			busy[v.Target] = v.ID
 		}
 	}
+	lockDir, _ := panelock.Dir() // "": no notes of dispatches
 	rows := []PaneRow{}
 	for _, p := range infos {
 		name := providerName
@@ -556,6 +580,7 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
 			row.Gone = dispatchstate.Gone(err)
 		}
+		noteDispatches(ctx, &row, pane, lockDir)
 		rows = append(rows, row)
 	}
 	return rows, nil

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/width"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -36,6 +37,7 @@ type boardRow struct {
 // stderr), else the one its command names, else the default.
 func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, history int, interval time.Duration, stdout, stderr io.Writer) int {
 	live := isTerminal(stdout)
+	lockDir, _ := panelock.Dir() // "": no notes of dispatches
 	rows := map[string]*boardRow{}
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -76,8 +78,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 				st, reason = handoff.StatusError, err.Error()
 			}
 			note := ""
-			if id, ok := ids[p.ID]; ok && err == nil {
-				note = dispatchesOn(id, st).Note
+			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
+				note = panelock.DispatchesOn(lockDir, id, st).Note
 			}
 			r := rows[p.ID]
 			if r == nil || r.Status != st || r.Provider != name || r.Note != note {

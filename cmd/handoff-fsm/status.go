@@ -7,6 +7,7 @@ import (
 	"io"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -59,11 +60,12 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	out := struct {
 		handoff.Classification
-		paneDispatch
-	}{c, paneDispatch{}}
+		panelock.Dispatches
+	}{c, panelock.Dispatches{}}
 	if err == nil {
-		if id, err := pane.Identity(ctx); err == nil {
-			out.paneDispatch = dispatchesOn(id, c.Status)
+		id, ierr := pane.Identity(ctx)
+		if dir, derr := panelock.Dir(); ierr == nil && derr == nil {
+			out.Dispatches = panelock.DispatchesOn(dir, id, c.Status)
 		}
 	}
 	if err := writeJSON(stdout, out); err != nil {

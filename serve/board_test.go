@@ -1,0 +1,48 @@
+package serve_test
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/panelock"
+)
+
+// A dispatch times out while its agent still works: the service's board
+// says so on the pane (the timed-out dispatch, and a note in words), as
+// status and the command's board do, until a later dispatch sees the agent
+// ready again.
+func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
+	t.Parallel()
+	o := quickAgent()
+	o.WorkUntil = filepath.Join(t.TempDir(), "gate") // never opened: works on
+	a := startAgents(t, 1, o)
+	s := startService(t, "", true)
+	b := a.body(a.panes[0], "analyst", "FIRST task alpha")
+	*b.Config.IdleGrace, *b.Config.ResponseTimeout = 1, 2
+	v, err := s.client.Submit(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := s.final(t, v.ID); f.ErrorKind != "timeout" {
+		t.Fatalf("the dispatch ended %s/%s, want a timeout", f.Outcome, f.ErrorKind)
+	}
+	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.priv.Socket}, "target": {a.panes[0]}})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("board %+v, %v", rows, err)
+	}
+	r := rows[0]
+	if r.TimedOut != nil {
+		t.Cleanup(func() {
+			if dir, err := panelock.Dir(); err == nil {
+				_ = panelock.ClearTimedOut(dir, r.TimedOut.Pane)
+			}
+		})
+	}
+	if r.TimedOut == nil || r.TimedOut.Role != "analyst" || r.TimedOut.PromptHead != "FIRST task alpha" ||
+		!strings.Contains(r.Note, "still working on the timed-out dispatch of role analyst") {
+		t.Fatalf("the board's row for the pane: %+v, want the timed-out dispatch and a note", r)
+	}
+}
