@@ -107,7 +107,7 @@ const (
 // virtual time.
 func TestTransitions(t *testing.T) {
 	rows := []transitionRow{
-		// ---- file-handoff-spec.md (modified) and file-handoff-base-spec.md ----
+		// ---- ../shared/spec/file-handoff-spec.md (modified) and file-handoff-base-spec.md ----
 		{
 			// Both specs; the modified one archives instead of deleting. The
 			// file written while the agent still works is not read until

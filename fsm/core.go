@@ -27,7 +27,7 @@ import (
 type FileState string
 
 // The file states. The driver reports the first two, the raw fact; the
-// others say what consuming the file found (FileConsumed, FileUnusable;
+// others say what consuming the file found (Core.FileConsumed takes them;
 // they appear in Poll).
 const (
 	// FileAbsent: nothing at the path.
@@ -307,8 +307,10 @@ func (c *Core) ResponseDeadline() time.Time {
 	return c.snap.DispatchedAt.Add(c.cfg.ResponseTimeout)
 }
 
-// startupDeadline is when the startup guard is released (design D2),
-// counted from the dispatch or from the last reminder.
+// startupDeadline is when the startup guard is released: the startup
+// timeout is the idle grace (no knob of its own; decision D2 of
+// ../shared/spec/startup-guard-design.md), counted from the dispatch or
+// from the last reminder.
 func (c *Core) startupDeadline() time.Time {
 	armed := c.snap.DispatchedAt
 	if !c.snap.GuardSince.IsZero() {
@@ -425,8 +427,10 @@ func (c *Core) Step(obs Observation) Ready {
 // FileConsumed completes the observation that asked for ConsumeFile with
 // what the file held: FileReady, an answer; FileBlank, nothing but white
 // space (it counts as no file); FileMismatched, another dispatch's answer;
-// FileUnusable, as FileUnusable. Without a pending ConsumeFile, or with
-// another FileState, it changes nothing.
+// FileUnusable, a thing at the path that could not be consumed
+// (responsefile's ErrResponseFile): the dispatch fails, and the thing stays
+// where it is. Without a pending ConsumeFile, or with another FileState, it
+// changes nothing.
 func (c *Core) FileConsumed(f FileState) Ready {
 	obs := c.consuming
 	c.consuming = nil
@@ -456,19 +460,6 @@ func (c *Core) mismatched(obs Observation) []Entry {
 	c.snap.GuardSince, c.snap.IdleSince = obs.At, time.Time{}
 	obs.TurnCompleted, obs.Changed = false, false
 	return append(fired, c.quiet(obs)...)
-}
-
-// FileUnusable completes the observation that asked for ConsumeFile when
-// the thing at the response path could not be consumed (responsefile's
-// ErrResponseFile): the dispatch fails, and the thing stays where it is.
-// Without a pending ConsumeFile it changes nothing.
-func (c *Core) FileUnusable() Ready {
-	obs := c.consuming
-	c.consuming = nil
-	if obs == nil || c.State().Final() {
-		return c.ready(nil)
-	}
-	return c.ready(c.fire(*obs, nil, handoff.EventUnusableFile))
 }
 
 // CheckJournal reports whether journal is a chain of moves the transition

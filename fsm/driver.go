@@ -699,7 +699,7 @@ func (r *run) afterConsume(core *Core, p *Poll, c responsefile.Consumed, err err
 	switch {
 	case errors.Is(err, handoff.ErrResponseFile):
 		p.File, p.Detail, p.Problem = FileUnusable, err.Error(), responsefile.ProblemOf(err)
-		return core.FileUnusable(), err, nil
+		return core.FileConsumed(FileUnusable), err, nil
 	case err != nil:
 		return Ready{}, nil, fmt.Errorf("%s: %w", r.role, err)
 	}

@@ -36,14 +36,16 @@ func (f fileKind) String() string {
 	return [...]string{"absent", "answer", "blank", "unusable", "other"}[f]
 }
 
-// consumed is what the driver reports to FileConsumed for a file kind it
-// could consume.
+// consumed is what the driver reports to FileConsumed for a file kind:
+// what it found when it consumed it, or that it could not.
 func (f fileKind) consumed() fsm.FileState {
 	switch f {
 	case blankFile:
 		return fsm.FileBlank
 	case otherFile:
 		return fsm.FileMismatched
+	case unusableFile:
+		return fsm.FileUnusable
 	}
 	return fsm.FileReady
 }
@@ -178,11 +180,7 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if len(fired) > 0 {
 			x.fail(h, "moved before the file was consumed: %v", fired)
 		}
-		if o.file == unusableFile {
-			r = c.FileUnusable()
-		} else {
-			r = c.FileConsumed(o.file.consumed())
-		}
+		r = c.FileConsumed(o.file.consumed())
 		fired = append(fired, r.Transitions...)
 	} else if o.status.Quiet() && o.file != noFile && o.status != handoff.StatusError && !before.Final() {
 		x.fail(h, "quiet with a file at the path, but not asked to consume it")
