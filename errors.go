@@ -7,10 +7,14 @@ import (
 )
 
 // Sentinels a caller tests with errors.Is. A wait that fails returns a
-// *WaitError whose Kind is one of the first three.
+// *WaitError whose Kind is the Err of the table's failed Outcome (see
+// Transitions): ErrTerminalError, ErrNoResponseFile, ErrTimeout,
+// ErrNeedsUser or ErrResponseFile. ErrAgentBusy ends a dispatch before it
+// sends anything (Refusals).
 var (
-	// ErrTerminalError: the terminal reported status error, or could not be
-	// read at all (pane gone, tmux server down).
+	// ErrTerminalError: the terminal reported status error, is gone (the
+	// pane, its agent or the tmux server: ErrTerminalGone), or could not be
+	// read on Config.MaxPollFailures polls in a row.
 	ErrTerminalError = errors.New("terminal error")
 	// ErrNoResponseFile: strict mode, the agent went quiet for the idle grace
 	// without writing its response file.
@@ -21,7 +25,10 @@ var (
 	// a question) after the configured automatic answers ran out.
 	ErrNeedsUser = errors.New("the agent needs the user")
 
-	// ErrUnknownRole: a role with no response file mapping.
+	// ErrUnknownRole: a role that cannot name a response file: not a name
+	// of letters, digits, _ and -, a typo away from one of the spec's
+	// roles, or one a file system that ignores case would mix up with
+	// another.
 	ErrUnknownRole = errors.New("unknown role")
 	// ErrResponseFile: the response file exists but cannot be used (a
 	// symlink, not a regular file, unreadable, or too large). It is left in
@@ -34,8 +41,10 @@ var (
 )
 
 // ErrorKind returns the short machine name of a wait failure, as used by the
-// replay format: the Name of the table's failed Outcome that err wraps
-// ("terminal_error", "no_response_file", "timeout"); "" for anything else.
+// replay format: the Name of the failed Outcome (the table's, or a
+// refusal's) that err wraps ("terminal_error", "no_response_file",
+// "timeout", "needs_user", "unusable_response_file", "agent_busy"); "" for
+// anything else.
 func ErrorKind(err error) string {
 	o, _ := FailureOf(err)
 	return o.Name
@@ -44,7 +53,7 @@ func ErrorKind(err error) string {
 // WaitError is the error a failed wait returns: which failure (Kind, one of
 // the sentinels) with what the caller needs to act on it.
 type WaitError struct {
-	Kind       error         // ErrTerminalError, ErrNoResponseFile or ErrTimeout
+	Kind       error         // the failed Outcome's Err: ErrTerminalError, ErrTimeout, …
 	Role       string        // the agent role waited on ("" if none was given)
 	State      State         // the state the wait was in when it failed
 	LastStatus Status        // the last terminal status observed

@@ -1,10 +1,3 @@
-// Package handoff is the shared vocabulary of handoff-fsm: the states of a
-// dispatch, the terminal statuses read off an agent's screen, the events that
-// move a dispatch between states, and the transition table that the engine
-// (package fsm) runs and the state diagram is drawn from.
-//
-// The table is data on purpose: one place says which state follows which
-// event, so the engine, the diagram and the tests cannot disagree.
 package handoff
 
 import "errors"

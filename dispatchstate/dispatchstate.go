@@ -137,8 +137,8 @@ const (
 	// DELETE); what the agent wrote was archived.
 	OutcomeCancelled = "cancelled"
 	// OutcomeError: the dispatch ended without a decision of the table
-	// (the slot was busy, the prompt could not be sent, the response file
-	// was unusable, the process died while pasting); Error says why.
+	// (the slot was busy, the prompt could not be sent, the archive could
+	// not be written, the process died while pasting); Error says why.
 	OutcomeError = "error"
 )
 
@@ -498,16 +498,16 @@ func ExitOf(res fsm.Result, err error) int {
 // what fsm.SendAndWait returned: the table's outcome, a refusal before the
 // paste (the agent busy: failed, agent_busy, no transition), or a pane gone
 // before the first look (failed, terminal_error). ok is false for an ending
-// that is none of them (interrupted, the slot busy, an unusable response
-// file): it has no report of its own.
+// that is none of them (interrupted, the slot busy, the archive not
+// writable): it has no report of its own.
 func ReportOf(res fsm.Result, err error) (rep trace.Report, ok bool) {
 	rep, rerr := trace.ReportOf(res, outcomeErr(err))
 	return rep, rerr == nil
 }
 
 // FinishedOf records what fsm.SendAndWait returned, at now. A wait that
-// could not decide (the slot busy, the prompt not sent, an unusable
-// response file) is OutcomeError; nil when the context ended it (it can be
+// could not decide (the slot busy, the prompt not sent, the archive not
+// writable) is OutcomeError; nil when the context ended it (it can be
 // resumed, or its owner cancelled it).
 func FinishedOf(res fsm.Result, err error, now time.Time) *Finished {
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {

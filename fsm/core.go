@@ -1,14 +1,3 @@
-// Package fsm is the dispatch engine: it waits for an agent's answer after a
-// prompt was sent, deciding from the terminal's status and the response file
-// when the answer is there, when to give up, and why.
-//
-// It has two layers. The core (Core) is pure: an observation with its time
-// goes in; the transitions fired, the decision and the next deadline come
-// out. It does no I/O, reads no clock and starts no goroutine, so every rule
-// of the spec can be tested on exact timelines. The driver (Wait,
-// SendAndWait) polls a handoff.Terminal and the response file on a clock,
-// feeds the core, archives what it reads and returns a Result or a typed
-// error.
 package fsm
 
 import (
