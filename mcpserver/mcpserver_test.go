@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,75 +15,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/mcpserver"
 	"github.com/handoff-fsm/handoff-fsm/serve"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// simEnv, when set, makes this test binary a simulated agent with the
-// simagent.Options it holds (JSON): what the tests run in tmux panes.
-const simEnv = "MCPSERVER_TEST_SIMAGENT"
+func TestMain(m *testing.M) { simtest.Main(m) }
 
-func TestMain(m *testing.M) {
-	simagent.RunIfEnv(simEnv)
-	os.Exit(m.Run())
-}
-
-// agents is a private tmux server (ended with the test) whose panes each
-// run a simulated agent in one work folder.
-type agents struct {
-	priv    *tmuxdriver.Private
-	panes   []string
-	workdir string
-}
-
-func simCommand(o simagent.Options) string {
-	b, _ := json.Marshal(o)
-	return "exec env " + simEnv + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
-}
-
-func quickAgent() simagent.Options {
-	return simagent.Options{Echo: true, Startup: 200 * time.Millisecond, Work: 500 * time.Millisecond, Stream: 200 * time.Millisecond}
-}
+// agents are simulated agents in a private tmux server (simtest.Agents);
+// a zero Priv is a work folder alone.
+type agents struct{ *simtest.Agents }
 
 func startAgents(t *testing.T, n int, o simagent.Options) *agents {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: %v", err)
-		}
-		t.Skip("tmux is not installed; skipping the tests that need it")
-	}
-	work := t.TempDir()
-	o.Cwd = work
-	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hfmcp", Session: "agents",
-		Width: 110, Height: 32, Dir: work, Command: simCommand(o), KeepAlive: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = priv.Close(context.Background()) })
-	a := &agents{priv: priv, panes: []string{priv.Pane}, workdir: work}
-	for len(a.panes) < n {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, simCommand(o))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.panes = append(a.panes, strings.TrimSpace(out))
-	}
-	for _, p := range a.panes {
-		pane, err := tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: p, Classifier: codex.New()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "the agent in "+p+" showing its prompt", func() bool {
-			st, err := pane.Status(ctx)
-			return err == nil && st.Quiet()
-		})
-	}
-	return a
+	return &agents{simtest.Start(t, "hfmcp", n, o)}
 }
 
 // waitFor: testkit.WaitFor.
@@ -113,9 +58,9 @@ func newRig(t *testing.T, a *agents) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{agents: a, svc: svc}
-	o := mcpserver.Options{Workdir: a.workdir, Config: quickConfig()}
-	if a.priv != nil {
-		o.Socket = a.priv.Socket
+	o := mcpserver.Options{Workdir: a.Workdir, Config: quickConfig()}
+	if a.Priv != nil {
+		o.Socket = a.Priv.Socket
 	}
 	server := mcpserver.New(serve.Local{S: svc}, o)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-supervisor", Version: "1"}, &mcp.ClientOptions{
@@ -187,7 +132,7 @@ func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
 
 func TestToolsListNamesTheFourTools(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, &agents{workdir: t.TempDir()})
+	r := newRig(t, &agents{&simtest.Agents{Workdir: t.TempDir()}})
 	res, err := r.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -216,9 +161,9 @@ func TestToolsListNamesTheFourTools(t *testing.T) {
 // done, exit 0, its file archived.
 func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, startAgents(t, 1, quickAgent()))
+	r := newRig(t, startAgents(t, 1, simtest.Quick()))
 	ctx := context.Background()
-	res := r.call(t, ctx, "handoff", map[string]any{"target": r.panes[0], "role": "analyst",
+	res := r.call(t, ctx, "handoff", map[string]any{"target": r.Panes[0], "role": "analyst",
 		"prompt": "Summarise the design: $HOME, `quotes` and \\ too"})
 	if res.IsError || text(res) != "Summarise the design: $HOME, `quotes` and \\ too\n" {
 		t.Fatalf("result (error %v) %q", res.IsError, text(res))
@@ -231,7 +176,7 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	joined := strings.Join(got, "\n")
-	if !strings.Contains(got[0], "accepted for pane "+r.panes[0]) || !strings.Contains(joined, "→ Working") ||
+	if !strings.Contains(got[0], "accepted for pane "+r.Panes[0]) || !strings.Contains(joined, "→ Working") ||
 		!strings.Contains(joined, "→ Done") || !strings.Contains(got[len(got)-1], "finished: done (exit 0)") {
 		t.Fatalf("progress messages:\n%s", joined)
 	}
@@ -249,13 +194,13 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 func TestAssignTwoWorkersThenCollectWithDispatchStatus(t *testing.T) {
 	t.Parallel()
 	// The agents work until the test lets them finish.
-	slow := quickAgent()
+	slow := simtest.Quick()
 	release := filepath.Join(t.TempDir(), "finish")
 	slow.WorkUntil = release
 	r := newRig(t, startAgents(t, 2, slow))
 	ctx := context.Background()
 	var ids []string
-	for i, pane := range r.panes {
+	for i, pane := range r.Panes {
 		res := r.call(t, ctx, "assign", map[string]any{"target": pane, "role": fmt.Sprintf("worker_%d", i), "prompt": fmt.Sprintf("task %d", i)})
 		st := structured[mcpserver.Status](t, res)
 		if res.IsError || st.ID == "" || st.Final {
@@ -294,21 +239,21 @@ func TestAssignTwoWorkersThenCollectWithDispatchStatus(t *testing.T) {
 // agent had written is archived, not deleted.
 func TestCancelledHandoffCancelsTheDispatchAndArchivesTheFile(t *testing.T) {
 	t.Parallel()
-	busy := quickAgent()
+	busy := simtest.Quick()
 	busy.Work = time.Minute
 	r := newRig(t, startAgents(t, 1, busy))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := r.session.CallTool(ctx, &mcp.CallToolParams{Name: "handoff",
-			Arguments: map[string]any{"target": r.panes[0], "role": "tester", "prompt": "run the tests"}})
+			Arguments: map[string]any{"target": r.Panes[0], "role": "tester", "prompt": "run the tests"}})
 		done <- err
 	}()
 	waitFor(t, "the agent working", func() bool {
 		l := r.svc.List(serve.Filter{})
 		return len(l) == 1 && l[0].State == "Working"
 	})
-	path, _ := handoff.ResponsePath(r.workdir, "tester")
+	path, _ := handoff.ResponsePath(r.Workdir, "tester")
 	if err := os.WriteFile(path, []byte("half a report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -335,18 +280,18 @@ func TestCancelledHandoffCancelsTheDispatchAndArchivesTheFile(t *testing.T) {
 // Bad input gets an error result naming the problem; nothing is sent.
 func TestBadInputGetsAnErrorResultNamingTheProblem(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, startAgents(t, 1, quickAgent()))
+	r := newRig(t, startAgents(t, 1, simtest.Quick()))
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
 		args map[string]any
 		want []string
 	}{
-		{"unknown provider", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x", "provider": "cobol"}, []string{"provider", "cobol"}},
-		{"bad role", map[string]any{"target": r.panes[0], "role": "../etc", "prompt": "x"}, []string{"role"}},
-		{"relative workdir", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x", "workdir": "proj"}, []string{"workdir", "absolute"}},
-		{"blank prompt", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "  "}, []string{"prompt"}},
-		{"escape in prompt", map[string]any{"target": r.panes[0], "role": "analyst", "prompt": "x\x1b[201~!touch y"}, []string{"prompt", "ESC", "byte 1"}},
+		{"unknown provider", map[string]any{"target": r.Panes[0], "role": "analyst", "prompt": "x", "provider": "cobol"}, []string{"provider", "cobol"}},
+		{"bad role", map[string]any{"target": r.Panes[0], "role": "../etc", "prompt": "x"}, []string{"role"}},
+		{"relative workdir", map[string]any{"target": r.Panes[0], "role": "analyst", "prompt": "x", "workdir": "proj"}, []string{"workdir", "absolute"}},
+		{"blank prompt", map[string]any{"target": r.Panes[0], "role": "analyst", "prompt": "  "}, []string{"prompt"}},
+		{"escape in prompt", map[string]any{"target": r.Panes[0], "role": "analyst", "prompt": "x\x1b[201~!touch y"}, []string{"prompt", "ESC", "byte 1"}},
 		{"missing target", map[string]any{"role": "analyst", "prompt": "x"}, []string{"target"}},
 	} {
 		for _, tool := range []string{"handoff", "assign"} {
@@ -375,7 +320,7 @@ func TestBadInputGetsAnErrorResultNamingTheProblem(t *testing.T) {
 // dispatch running on it.
 func TestListPanesShowsTheBoard(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, startAgents(t, 2, quickAgent()))
+	r := newRig(t, startAgents(t, 2, simtest.Quick()))
 	res := r.call(t, context.Background(), "list_panes", map[string]any{"provider": "codex"})
 	b := structured[mcpserver.Board](t, res)
 	// The private server keeps a pane of its own alive (sleep): the agents
@@ -385,7 +330,7 @@ func TestListPanesShowsTheBoard(t *testing.T) {
 		t.Fatalf("board %q %+v", text(res), b)
 	}
 	for _, p := range agents {
-		if !slices.Contains(r.panes, p.ID) || p.Provider != "codex" || (p.Status != "idle" && p.Status != "completed") || p.Dispatch != "" {
+		if !slices.Contains(r.Panes, p.ID) || p.Provider != "codex" || (p.Status != "idle" && p.Status != "completed") || p.Dispatch != "" {
 			t.Errorf("pane %+v", p)
 		}
 	}
@@ -406,7 +351,7 @@ func has(s string, parts ...string) bool {
 // all it gets both.
 func TestWaitAnyWakesTheSupervisorWithTheFirstToFinish(t *testing.T) {
 	t.Parallel()
-	slow, fast := quickAgent(), quickAgent()
+	slow, fast := simtest.Quick(), simtest.Quick()
 	slow.WorkUntil = filepath.Join(t.TempDir(), "finish-slow")
 	fast.WorkUntil = filepath.Join(t.TempDir(), "finish-fast")
 	first := startAgents(t, 1, slow)
@@ -415,7 +360,7 @@ func TestWaitAnyWakesTheSupervisorWithTheFirstToFinish(t *testing.T) {
 	ctx := context.Background()
 	var ids []string
 	for i, a := range []*agents{first, second} {
-		res := r.call(t, ctx, "assign", map[string]any{"target": a.panes[0], "socket": a.priv.Socket, "workdir": a.workdir,
+		res := r.call(t, ctx, "assign", map[string]any{"target": a.Panes[0], "socket": a.Priv.Socket, "workdir": a.Workdir,
 			"role": "worker", "prompt": fmt.Sprintf("task %d", i)})
 		st := structured[mcpserver.Status](t, res)
 		if res.IsError || st.ID == "" {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/version"
@@ -24,7 +25,7 @@ import (
 // and the event stream show it.
 func TestADispatchThroughTheAPI(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 1, quickAgent())
+	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -32,7 +33,7 @@ func TestADispatchThroughTheAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.client.Submit(ctx, a.body(a.panes[0], "analyst", "Summarise the design"))
+	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "Summarise the design"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,21 +165,21 @@ func TestAWorkdirThatIsAFileIsABadRequest(t *testing.T) {
 // turn instead.
 func TestABusySlotIsAConflictNamingTheHolder(t *testing.T) {
 	t.Parallel()
-	slow := quickAgent()
+	slow := simtest.Quick()
 	slow.Work = 2 * time.Second
 	a := startAgents(t, 2, slow)
 	s := startService(t, "", true)
 	ctx := context.Background()
-	first, err := s.client.Submit(ctx, a.body(a.panes[0], "programmer", "first"))
+	first, err := s.client.Submit(ctx, a.body(a.Panes[0], "programmer", "first"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.client.Submit(ctx, a.body(a.panes[1], "programmer", "second"))
+	_, err = s.client.Submit(ctx, a.body(a.Panes[1], "programmer", "second"))
 	var se *serve.StatusError
 	if !errors.As(err, &se) || se.Code != http.StatusConflict || se.Holder == nil || se.Holder.ID != first.ID {
 		t.Fatalf("second dispatch to a busy slot: %v (%+v)", err, se)
 	}
-	b := a.body(a.panes[1], "programmer", "second, waiting")
+	b := a.body(a.Panes[1], "programmer", "second, waiting")
 	b.WaitSlot = true
 	waiting, err := s.client.Submit(ctx, b)
 	if err != nil {
@@ -193,13 +194,13 @@ func TestABusySlotIsAConflictNamingTheHolder(t *testing.T) {
 
 	// Another process's lock (here: this test holding it, as a local send
 	// would): refused with its pid.
-	path, _ := handoff.ResponsePath(a.workdir, "tester")
-	slot, err := responsefile.Lock(ctx, path, "tester", a.workdir, false)
+	path, _ := handoff.ResponsePath(a.Workdir, "tester")
+	slot, err := responsefile.Lock(ctx, path, "tester", a.Workdir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer slot.Release()
-	_, err = s.client.Submit(ctx, a.body(a.panes[0], "tester", "test it"))
+	_, err = s.client.Submit(ctx, a.body(a.Panes[0], "tester", "test it"))
 	if !errors.As(err, &se) || se.Code != http.StatusConflict || se.Holder == nil || se.Holder.PID != os.Getpid() {
 		t.Fatalf("slot held by a process: %v (%+v)", err, se)
 	}
@@ -209,12 +210,12 @@ func TestABusySlotIsAConflictNamingTheHolder(t *testing.T) {
 // written is archived, not deleted and not left for the next dispatch.
 func TestCancelArchivesWhatTheAgentWrote(t *testing.T) {
 	t.Parallel()
-	busy := quickAgent()
+	busy := simtest.Quick()
 	busy.Work = time.Minute
 	a := startAgents(t, 1, busy)
 	s := startService(t, "", true)
 	ctx := context.Background()
-	v, err := s.client.Submit(ctx, a.body(a.panes[0], "tester", "run the tests"))
+	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "tester", "run the tests"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestCancelArchivesWhatTheAgentWrote(t *testing.T) {
 		return got.State == "Working"
 	})
 	// The agent writes its file while it still works: not taken yet.
-	path, _ := handoff.ResponsePath(a.workdir, "tester")
+	path, _ := handoff.ResponsePath(a.Workdir, "tester")
 	if err := os.WriteFile(path, []byte("half a report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -249,10 +250,10 @@ func TestCancelArchivesWhatTheAgentWrote(t *testing.T) {
 // GET ?wait= answers when the dispatch is over; an unknown id is a 404.
 func TestWaitAndNotFound(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 1, quickAgent())
+	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", false)
 	ctx := context.Background()
-	v, err := s.client.Submit(ctx, a.body(a.panes[0], "analyst", "wait for me"))
+	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "wait for me"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestWaitAndNotFound(t *testing.T) {
 // The event stream as server-sent events.
 func TestEventsAsServerSentEvents(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 1, quickAgent())
+	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -311,7 +312,7 @@ func TestEventsAsServerSentEvents(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
 	}
-	v, err := s.client.Submit(ctx, a.body(a.panes[0], "analyst", "stream it"))
+	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "stream it"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,15 +338,15 @@ func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.
 // an after= that is no number is a 400 naming it.
 func TestFollowingADispatchFromItsAcceptance(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 2, quickAgent())
+	a := startAgents(t, 2, simtest.Quick())
 	s := startService(t, "", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	v, err := s.client.Submit(ctx, a.body(a.panes[0], "analyst", "first"))
+	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "first"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := s.client.Submit(ctx, a.body(a.panes[1], "tester", "second"))
+	other, err := s.client.Submit(ctx, a.body(a.Panes[1], "tester", "second"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -19,9 +20,9 @@ import (
 // reads the pane with the same rules).
 func TestProviderAutoIsRecognisedAndKept(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 1, quickAgent())
+	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
-	b := a.body(a.panes[0], "analyst", "Summarise the design")
+	b := a.body(a.Panes[0], "analyst", "Summarise the design")
 	b.Provider = "auto"
 	v, err := s.client.Submit(context.Background(), b)
 	if err != nil {
@@ -34,7 +35,7 @@ func TestProviderAutoIsRecognisedAndKept(t *testing.T) {
 	if f.Outcome != "done" || content(f) != "Summarise the design\n" || f.Provider != "codex" {
 		t.Fatalf("final view %+v (content %q)", f, content(f))
 	}
-	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.priv.Socket}, "target": {a.panes[0]}})
+	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.Priv.Socket}, "target": {a.Panes[0]}})
 	if err != nil || len(rows) != 1 || rows[0].Provider != "codex" {
 		t.Fatalf("board %+v, %v: want the pane read as codex", rows, err)
 	}

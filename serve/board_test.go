@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 )
 
@@ -16,11 +17,11 @@ import (
 // ready again.
 func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
 	t.Parallel()
-	o := quickAgent()
+	o := simtest.Quick()
 	o.WorkUntil = filepath.Join(t.TempDir(), "gate") // never opened: works on
 	a := startAgents(t, 1, o)
 	s := startService(t, "", true)
-	b := a.body(a.panes[0], "analyst", "FIRST task alpha")
+	b := a.body(a.Panes[0], "analyst", "FIRST task alpha")
 	*b.Config.IdleGrace, *b.Config.ResponseTimeout = 1, 2
 	v, err := s.client.Submit(context.Background(), b)
 	if err != nil {
@@ -29,7 +30,7 @@ func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
 	if f := s.final(t, v.ID); f.ErrorKind != "timeout" {
 		t.Fatalf("the dispatch ended %s/%s, want a timeout", f.Outcome, f.ErrorKind)
 	}
-	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.priv.Socket}, "target": {a.panes[0]}})
+	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.Priv.Socket}, "target": {a.Panes[0]}})
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("board %+v, %v", rows, err)
 	}

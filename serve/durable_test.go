@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -18,7 +19,7 @@ import (
 // command, is in cmd/handoff-fsm.)
 func TestANewServiceGoesOnWithTheDispatchesOfTheLast(t *testing.T) {
 	t.Parallel()
-	slow := quickAgent()
+	slow := simtest.Quick()
 	slow.Work = 3 * time.Second
 	a := startAgents(t, 3, slow)
 	dir := t.TempDir()
@@ -31,7 +32,7 @@ func TestANewServiceGoesOnWithTheDispatchesOfTheLast(t *testing.T) {
 	}
 	roles := []string{"analyst", "programmer", "tester"}
 	ids := map[string]string{}
-	for i, p := range a.panes {
+	for i, p := range a.Panes {
 		st := bodyState(t, a, p, roles[i], "answer "+roles[i])
 		v, err := svc.Submit(serve.Request{State: st})
 		if err != nil {
@@ -56,12 +57,12 @@ func TestANewServiceGoesOnWithTheDispatchesOfTheLast(t *testing.T) {
 			t.Errorf("%s: %+v %q", role, v, content(v))
 		}
 	}
-	for i, p := range a.panes {
-		if n := strings.Count(a.screen(t, p), "answer "+roles[i]); n != 1 {
+	for i, p := range a.Panes {
+		if n := strings.Count(a.Screen(t, p), "answer "+roles[i]); n != 1 {
 			t.Errorf("pane %s shows its prompt %d times", p, n)
 		}
 	}
-	archived, _ := filepath.Glob(filepath.Join(a.workdir, ".tmp", "run-*", "*.md"))
+	archived, _ := filepath.Glob(filepath.Join(a.Workdir, ".tmp", "run-*", "*.md"))
 	if len(archived) != 3 {
 		t.Errorf("archived %v, want the three answers", archived)
 	}
@@ -84,14 +85,14 @@ func bodyState(t testing.TB, a *agents, pane, role, prompt string) *dispatchstat
 // error saying so.
 func TestAcceptedAndHalfPastedDispatchesAfterACrash(t *testing.T) {
 	t.Parallel()
-	a := startAgents(t, 2, quickAgent())
+	a := startAgents(t, 2, simtest.Quick())
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "dispatches"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	accepted := bodyState(t, a, a.panes[0], "analyst", "accepted before the crash")
+	accepted := bodyState(t, a, a.Panes[0], "analyst", "accepted before the crash")
 	accepted.ID, accepted.Created = "20260101-000000-aaaaaaaaaa", time.Now().UTC()
-	half := bodyState(t, a, a.panes[1], "tester", "pasting when the service died")
+	half := bodyState(t, a, a.Panes[1], "tester", "pasting when the service died")
 	half.ID, half.Created, half.SendStarted = "20260101-000000-bbbbbbbbbb", time.Now().UTC(), time.Now().UTC()
 	for _, st := range []*dispatchstate.State{accepted, half} {
 		if err := st.Write(filepath.Join(dir, "dispatches", st.ID+".json")); err != nil {
@@ -106,7 +107,7 @@ func TestAcceptedAndHalfPastedDispatchesAfterACrash(t *testing.T) {
 	if v.Outcome != dispatchstate.OutcomeError || *v.Exit != 1 || !strings.Contains(v.Error, "not pasted again") {
 		t.Fatalf("half pasted: %+v", v)
 	}
-	if n := strings.Count(a.screen(t, a.panes[1]), "pasting when the service died"); n != 0 {
+	if n := strings.Count(a.Screen(t, a.Panes[1]), "pasting when the service died"); n != 0 {
 		t.Fatalf("the half-pasted prompt was pasted again (%d)", n)
 	}
 	// Both are in the history, read from the folder.

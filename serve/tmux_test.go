@@ -12,6 +12,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -34,13 +35,13 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	slow := quickAgent()
+	slow := simtest.Quick()
 	slow.Work = 3 * time.Second
 	a := startAgents(t, 3, slow)
 	s := startService(t, "", true)
 	ctx := context.Background()
 	var ids []string
-	for i, p := range a.panes {
+	for i, p := range a.Panes {
 		v, err := s.client.Submit(ctx, a.body(p, []string{"analyst", "programmer", "tester"}[i], "shared "+p))
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +59,7 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 	if err := os.WriteFile(log, nil, 0o644); err != nil { // from here on: the looks
 		t.Fatal(err)
 	}
-	out, err := a.priv.Run(ctx, nil, "list-clients", "-F", "#{client_control_mode}")
+	out, err := a.Priv.Run(ctx, nil, "list-clients", "-F", "#{client_control_mode}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 		t.Fatalf("%d control clients while three dispatches wait, want 1", n)
 	}
 	for i, id := range ids {
-		if v := s.final(t, id); v.Outcome != "done" || content(v) != "shared "+a.panes[i]+"\n" {
+		if v := s.final(t, id); v.Outcome != "done" || content(v) != "shared "+a.Panes[i]+"\n" {
 			t.Fatalf("%s: %+v %q", id, v, content(v))
 		}
 	}
@@ -86,12 +87,12 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 // another server go on to their answers.
 func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	t.Parallel()
-	long := quickAgent()
+	long := simtest.Quick()
 	long.Work = 5 * time.Minute
 	doomed := startAgents(t, 2, long)
 	// The other server's agent asks for approval before it answers; the
 	// test approves once the first server is dead.
-	asks := quickAgent()
+	asks := simtest.Quick()
 	asks.Scenario = simagent.ScenarioAsks
 	other := startAgents(t, 1, asks)
 	s := startService(t, "", true)
@@ -102,14 +103,14 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 		return b
 	}
 	var doomedIDs []string
-	for i, p := range doomed.panes {
+	for i, p := range doomed.Panes {
 		v, err := s.client.Submit(ctx, lazy(doomed.body(p, []string{"analyst", "tester"}[i], "never finished")))
 		if err != nil {
 			t.Fatal(err)
 		}
 		doomedIDs = append(doomedIDs, v.ID)
 	}
-	survivor, err := s.client.Submit(ctx, lazy(other.body(other.panes[0], "analyst", "still here")))
+	survivor, err := s.client.Submit(ctx, lazy(other.body(other.Panes[0], "analyst", "still here")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 		return true
 	})
 	killed := time.Now()
-	if err := doomed.priv.Kill(ctx); err != nil {
+	if err := doomed.Priv.Kill(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range doomedIDs {
@@ -140,11 +141,11 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	if v, _ := s.client.Get(ctx, survivor.ID, 0); v.Final {
 		t.Fatalf("the other server's dispatch ended with the first server: %+v", v)
 	}
-	approve(t, other, other.panes[0])
+	approve(t, other, other.Panes[0])
 	if v := s.final(t, survivor.ID); v.Outcome != "done" || content(v) != "still here\n" {
 		t.Fatalf("the other server's dispatch: %+v %q", v, content(v))
 	}
-	if _, err := (tmuxdriver.Server{Socket: other.priv.Socket}).Run(ctx, nil, "list-sessions"); err != nil {
+	if _, err := (tmuxdriver.Server{Socket: other.Priv.Socket}).Run(ctx, nil, "list-sessions"); err != nil {
 		t.Fatalf("the other server: %v", err)
 	}
 }
@@ -152,7 +153,7 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 // approve answers y to the agent in pane once it shows its approval menu.
 func approve(t testing.TB, a *agents, pane string) {
 	t.Helper()
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.priv.Server, Target: pane, Classifier: codex.New()})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

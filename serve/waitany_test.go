@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -23,11 +24,11 @@ func TestAWaitOnAnyReturnsTheFirstDispatchToEnd(t *testing.T) {
 	gates := make([]string, 3)
 	ids := make([]string, 3)
 	for i := range gates {
-		o := quickAgent()
+		o := simtest.Quick()
 		gates[i] = filepath.Join(t.TempDir(), "finish")
 		o.WorkUntil = gates[i]
 		a := startAgents(t, 1, o)
-		v, err := s.client.Submit(context.Background(), a.body(a.panes[0], "analyst", "Worker task"))
+		v, err := s.client.Submit(context.Background(), a.body(a.Panes[0], "analyst", "Worker task"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,106 @@
+// Package simtest runs simulated agents (package simagent) in tmux panes
+// for the tests of the packages above the engine (serve, mcpserver): a
+// private tmux server, ended with the test, whose panes each run the test
+// binary itself as a simulated agent, so no other binary is built. A test
+// binary that uses it calls Main from its TestMain.
+package simtest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// env, when set, makes a test binary a simulated agent with the
+// simagent.Options it holds (JSON): what Start runs in its panes.
+const env = "HANDOFF_SIMTEST_AGENT"
+
+// Main runs the tests of m, or, in a pane Start made, the simulated agent
+// (and exits). Call it as the whole of TestMain.
+func Main(m *testing.M) {
+	simagent.RunIfEnv(env)
+	os.Exit(m.Run())
+}
+
+// Command is the shell command that runs this test binary as a simulated
+// agent with o.
+func Command(o simagent.Options) string {
+	b, _ := json.Marshal(o)
+	return "exec env " + env + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
+}
+
+// Quick is an agent that answers after a short startup and work, echoing
+// the prompt.
+func Quick() simagent.Options {
+	return simagent.Options{Echo: true, Startup: 200 * time.Millisecond, Work: 500 * time.Millisecond, Stream: 200 * time.Millisecond}
+}
+
+// Agents is a private tmux server (ended with the test) whose panes each
+// run a simulated agent, all in one work folder. A zero Priv is no server
+// (a test that needs only the work folder).
+type Agents struct {
+	Priv    *tmuxdriver.Private
+	Panes   []string // the panes' ids, %N
+	Workdir string
+}
+
+// Start starts n simulated agents with o in one private tmux server
+// (socket names start with prefix), in a fresh work folder, and waits for
+// their prompts. Without tmux the test is skipped (failed in CI).
+func Start(t testing.TB, prefix string, n int, o simagent.Options) *Agents {
+	t.Helper()
+	testkit.RequireTmux(t)
+	work := t.TempDir()
+	o.Cwd = work
+	ctx := context.Background()
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: prefix, Session: "agents",
+		Width: 110, Height: 32, Dir: work, Command: Command(o), KeepAlive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = priv.Close(context.Background()) })
+	a := &Agents{Priv: priv, Panes: []string{priv.Pane}, Workdir: work}
+	for len(a.Panes) < n {
+		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, Command(o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Panes = append(a.Panes, strings.TrimSpace(out))
+	}
+	for _, p := range a.Panes {
+		a.WaitQuiet(t, p)
+	}
+	return a
+}
+
+// WaitQuiet waits until the agent in pane shows its prompt.
+func (a *Agents) WaitQuiet(t testing.TB, pane string) {
+	t.Helper()
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "the agent in "+pane+" showing its prompt", func() bool {
+		st, err := p.Status(context.Background())
+		return err == nil && st.Quiet()
+	})
+}
+
+// Screen is what pane shows, with its scrollback.
+func (a *Agents) Screen(t testing.TB, pane string) string {
+	t.Helper()
+	out, err := a.Priv.Run(context.Background(), nil, "capture-pane", "-p", "-J", "-S", "-2000", "-t", pane)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
