@@ -149,7 +149,7 @@ func (d *dispatch) polled(p fsm.Poll) {
 	d.polls = p.N
 	for _, e := range p.Transitions {
 		d.journal = append(d.journal, trace.Transition{At: p.Elapsed.Seconds(), From: string(e.From), To: string(e.To),
-			Event: string(e.Event), Status: string(e.Status)})
+			Event: string(e.Event), Status: string(e.Status), Evidence: trace.EvidenceOf(p, e)})
 	}
 }
 
@@ -202,10 +202,22 @@ func sameFacts(a, b fsm.Checkpoint) bool {
 func (d *dispatch) finish(f *dispatchstate.Finished) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	keepEvidence(f.Report.Transitions, d.journal)
 	d.st.Finished = f
 	d.state = finalState(f)
 	d.journal = f.Report.Transitions
 	return d.st.Write(d.path)
+}
+
+// keepEvidence gives the ending's transitions the evidence the polls kept
+// for the same transitions (the ending is built from the engine's journal,
+// which has none; both lists are that journal, in order).
+func keepEvidence(into, from []trace.Transition) {
+	for i := range into {
+		if i < len(from) && into[i].Evidence == nil && into[i].Event == from[i].Event && into[i].From == from[i].From {
+			into[i].Evidence = from[i].Evidence
+		}
+	}
 }
 
 func finalState(f *dispatchstate.Finished) string {

@@ -1,0 +1,69 @@
+package serve_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/trace"
+)
+
+// Every transition of a finished dispatch keeps its evidence: the
+// classifier's reason at the poll that fired it, or the file that decided;
+// and the history read from the state folder (another process) has it too.
+func TestEachTransitionKeepsItsEvidence(t *testing.T) {
+	t.Parallel()
+	a := startAgents(t, 1, quickAgent())
+	s := startService(t, "", true)
+	v, err := s.client.Submit(context.Background(), a.body(a.panes[0], "analyst", "Show your evidence"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.final(t, v.ID)
+	if f.Outcome != "done" {
+		t.Fatalf("final view %+v", f)
+	}
+	check := func(where string, ts []trace.Transition) {
+		t.Helper()
+		if len(ts) < 2 {
+			t.Fatalf("%s: transitions %+v", where, ts)
+		}
+		for _, tr := range ts {
+			ev := tr.Evidence
+			if ev == nil {
+				t.Fatalf("%s: %s → %s on %s has no evidence", where, tr.From, tr.To, tr.Event)
+			}
+			if ev.Reason == "" || ev.Signals == nil {
+				t.Errorf("%s: %s on status %s: no classifier reason or signals: %+v", where, tr.Event, tr.Status, *ev)
+			}
+			switch tr.Event {
+			case "active":
+				if ev.By != trace.ByScreen {
+					t.Errorf("%s: active decided by %q, want the screen", where, ev.By)
+				}
+			case "file_ready":
+				if ev.By != trace.ByFile || ev.File != "ready" || ev.Archived != f.ArchivedPath {
+					t.Errorf("%s: file_ready evidence %+v, want the file archived at %s", where, *ev, f.ArchivedPath)
+				}
+			}
+		}
+		if last := ts[len(ts)-1]; last.Event != "file_ready" {
+			t.Errorf("%s: last transition %+v, want file_ready", where, last)
+		}
+	}
+	check("the API", f.Transitions)
+	if _, err := os.Stat(filepath.Join(s.dir, "dispatches", v.ID+".json")); err != nil {
+		t.Fatal(err)
+	}
+	hist, _, err := serve.History(s.dir, serve.Filter{})
+	if err != nil || len(hist) != 1 {
+		t.Fatalf("history %+v %v", hist, err)
+	}
+	full, ok := s.Get(context.Background(), v.ID, 0)
+	if !ok {
+		t.Fatal("no dispatch")
+	}
+	check("Get", full.Transitions)
+}
