@@ -55,6 +55,7 @@ func commands() map[string]command {
 		"up":         {summary: "start a team's agents (a team file) in tmux and wait until each is ready", run: runUp},
 		"down":       {summary: "end a team's agents, their process groups and the team's tmux session", run: runDown},
 		"run":        {summary: "run the spec's loop (analyst … tester) on a team, with a run journal to go on after Ctrl-C", run: runTeamLoop},
+		"board":      {summary: "print a one-time login link to the web board of the running service (serve --http)", run: runBoardLink},
 		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
 		"mcp":        {summary: "an MCP server on stdio: tools that hand a prompt to an agent in a tmux pane and return its answer", run: runMCP},
 		"install":    {summary: "register handoff-fsm mcp (and a skill) in Claude Code's, Codex's or Gemini CLI's configuration", run: runInstall},
