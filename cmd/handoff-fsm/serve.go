@@ -47,6 +47,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	httpAddr := fs.String("http", "", "HOST:PORT of the web board (loopback unless --allow-remote); off by default")
 	var httpHosts stringsFlag
 	fs.Var(&httpHosts, "http-host", "another host name the web board answers to (the Host header; repeatable): a name of this machine, with --allow-remote")
+	var boardSockets stringsFlag
+	fs.Var(&boardSockets, "board-socket", "a tmux server whose panes the web board shows (a socket name as tmux -L takes, or a path as -S; repeatable; default: the default server), besides those the dispatches name")
 	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
 	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
 	logFormat := fs.String("log-format", "text", "stderr format: text or json")
@@ -103,7 +105,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	errc := make(chan error, 2)
 	var boardSrv *http.Server
 	if *httpAddr != "" {
-		bl, board, err := startBoard(svc, *httpAddr, httpHosts, token, *allowRemote)
+		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote)
 		if err != nil {
 			l.Close()
 			fmt.Fprintf(stderr, "handoff-fsm serve: --http: %v\n", err)
@@ -112,6 +114,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if a.Network == "unix" {
 			api = board.Links(api)
 		}
+		defer board.Close()
 		boardSrv = &http.Server{Handler: board.Handler(), ReadHeaderTimeout: 10 * time.Second}
 		go func() { errc <- boardSrv.Serve(bl) }()
 		log.Info("handoff-fsm serve: the web board; open this one-time login link (handoff-fsm board prints another)",

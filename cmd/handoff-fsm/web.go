@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/serve/web"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // startBoard opens the web board's listener (serve --http): loopback only
 // unless allowRemote.
-func startBoard(svc *serve.Service, addr string, hosts []string, token string, allowRemote bool) (net.Listener, *web.Board, error) {
+func startBoard(svc *serve.Service, addr string, hosts, sockets []string, token string, allowRemote bool) (net.Listener, *web.Board, error) {
 	l, err := serve.Listen(serve.Address{Network: "tcp", Addr: addr}, allowRemote)
 	if err != nil {
 		return nil, nil, err
@@ -21,7 +23,18 @@ func startBoard(svc *serve.Service, addr string, hosts []string, token string, a
 	// :0, the host as given.
 	host, _, _ := net.SplitHostPort(addr)
 	_, port, _ := net.SplitHostPort(l.Addr().String())
-	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: hosts, Token: token})
+	servers := []tmuxdriver.Server{{}}
+	if len(sockets) > 0 {
+		servers = nil
+	}
+	for _, s := range sockets {
+		if strings.Contains(s, "/") {
+			servers = append(servers, tmuxdriver.Server{SocketPath: s})
+		} else {
+			servers = append(servers, tmuxdriver.Server{Socket: s})
+		}
+	}
+	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: hosts, Token: token, Servers: servers})
 	if err != nil {
 		l.Close()
 		return nil, nil, err

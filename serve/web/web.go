@@ -67,7 +67,18 @@ type Options struct {
 	// Token is the bearer token programs send; "" lets only the board's
 	// own cookie in.
 	Token string
+	// Servers are the tmux servers whose panes the board shows, besides
+	// those the service's dispatches named.
+	Servers []tmuxdriver.Server
 }
+
+// HoldFor is how long the board keeps a tmux server's control client
+// after a page last asked for its panes; RetryAfter is how long it waits
+// before it asks a server that could not be read again.
+const (
+	HoldFor    = 30 * time.Second
+	RetryAfter = 30 * time.Second
+)
 
 // Board serves the page, its assets and the service's API behind the
 // guard. Its methods are safe for concurrent use.
@@ -80,6 +91,22 @@ type Board struct {
 	codes    map[string]time.Time // one-time login codes → expiry
 	sessions map[string]time.Time // session cookies → expiry
 	seen     map[string]paneSeen  // server and pane → status and since when
+	held     map[tmuxdriver.Server]*held
+	failed   map[tmuxdriver.Server]failure
+	closed   bool
+}
+
+// held is a server's control client the board keeps while pages look.
+type held struct {
+	release func()
+	timer   *time.Timer
+}
+
+// failure is a server that could not be read, and until when the board
+// does not try again.
+type failure struct {
+	err   string
+	until time.Time
 }
 
 // paneSeen is a pane's status and when the board first saw it in it.
@@ -94,7 +121,45 @@ func New(svc *serve.Service, o Options) (*Board, error) {
 		return nil, fmt.Errorf("web: the listener's address %q: %w", o.Addr, err)
 	}
 	return &Board{svc: svc, api: svc.Handler(""), o: o, codes: map[string]time.Time{},
-		sessions: map[string]time.Time{}, seen: map[string]paneSeen{}}, nil
+		sessions: map[string]time.Time{}, seen: map[string]paneSeen{}, held: map[tmuxdriver.Server]*held{},
+		failed: map[tmuxdriver.Server]failure{}}, nil
+}
+
+// Close lets go of the tmux control clients the board holds.
+func (b *Board) Close() {
+	b.mu.Lock()
+	hs := b.held
+	b.held, b.closed = map[tmuxdriver.Server]*held{}, true
+	b.mu.Unlock()
+	for _, h := range hs {
+		h.timer.Stop()
+		h.release()
+	}
+}
+
+// hold keeps srv's control client for HoldFor after this look, so a page
+// that refreshes every few seconds starts no tmux process; with no page
+// open the client is let go and the board costs nothing.
+func (b *Board) hold(srv tmuxdriver.Server) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	if h, ok := b.held[srv]; ok && h.timer.Stop() {
+		h.timer.Reset(HoldFor)
+		return
+	}
+	h := &held{release: b.svc.Hold(context.Background(), srv)}
+	h.timer = time.AfterFunc(HoldFor, func() {
+		b.mu.Lock()
+		if b.held[srv] == h {
+			delete(b.held, srv)
+		}
+		b.mu.Unlock()
+		h.release()
+	})
+	b.held[srv] = h
 }
 
 // LoginURL makes a one-time login link for a browser: its code is good
@@ -342,12 +407,33 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 	live := map[string]bool{}
 	for _, srv := range b.servers() {
 		sp := ServerPanes{Socket: srv.Socket, SocketPath: srv.SocketPath, Panes: []PaneView{}}
-		rows, err := b.svc.Board(ctx, srv, "", "")
-		if err != nil {
-			sp.Error = err.Error()
+		b.mu.Lock()
+		f, failed := b.failed[srv]
+		b.mu.Unlock()
+		if failed && now.Before(f.until) {
+			sp.Error = f.err
 			out = append(out, sp)
 			continue
 		}
+		b.hold(srv)
+		rows, err := b.svc.Board(ctx, srv, "", "")
+		if err != nil {
+			sp.Error = err.Error()
+			b.mu.Lock()
+			b.failed[srv] = failure{sp.Error, now.Add(RetryAfter)}
+			h := b.held[srv]
+			delete(b.held, srv)
+			b.mu.Unlock()
+			if h != nil {
+				h.timer.Stop()
+				h.release()
+			}
+			out = append(out, sp)
+			continue
+		}
+		b.mu.Lock()
+		delete(b.failed, srv)
+		b.mu.Unlock()
 		marks := timedOutMarks(ctx, srv)
 		for _, row := range rows {
 			key := srv.Socket + "\x00" + srv.SocketPath + "\x00" + row.ID
@@ -373,10 +459,15 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"servers": out, "now": now})
 }
 
-// servers are the tmux servers of the board: the default one, then each
-// one the service's dispatches named, in the order first named.
+// servers are the tmux servers of the board: those of Options.Servers,
+// then each one the service's dispatches named, in the order first named.
 func (b *Board) servers() []tmuxdriver.Server {
-	out := []tmuxdriver.Server{{}}
+	var out []tmuxdriver.Server
+	for _, s := range b.o.Servers {
+		if k := (tmuxdriver.Server{Socket: s.Socket, SocketPath: s.SocketPath}); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
 	for _, v := range b.svc.List(serve.Filter{}) {
 		k := tmuxdriver.Server{Socket: v.Socket, SocketPath: v.SocketPath}
 		if !slices.Contains(out, k) {

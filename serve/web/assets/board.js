@@ -97,6 +97,12 @@ function putRow(v) {
   const old = body.querySelector(`tr[data-id="${CSS.escape(v.id)}"]`);
   if (!matchesFilters(v)) { if (old) old.remove(); return; }
   const row = dispatchRow(v);
+  // The states the row showed, in order (its title, and what the browser
+  // test checks the dispatch moved through).
+  const states = old ? old.dataset.states.split(" ") : [];
+  if (states[states.length - 1] !== v.state) states.push(v.state);
+  row.dataset.states = states.join(" ");
+  row.title = states.join(" → ");
   if (old) {
     if (old.dataset.doneAt) row.dataset.doneAt = old.dataset.doneAt;
     old.replaceWith(row);
