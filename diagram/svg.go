@@ -84,6 +84,11 @@ func SVG(table []handoff.Transition, taken []Step) string {
 		fmt.Fprintf(&b, `<circle cx="%.0f" cy="%.0f" r="6" fill="#333"/><path d="M%.0f,%.0f L%.0f,%.0f" stroke="#333" marker-end="url(#arrow)"/>`+"\n",
 			a.x-34, a.cy(), a.x-28, a.cy(), a.x-2, a.cy())
 	}
+	// The states' boxes, which no label may cover.
+	var labels []box
+	for _, n := range nodes {
+		labels = append(labels, box{n.x - 4, n.y - 4, svgNodeW + 8, svgNodeH + 8})
+	}
 	for _, p := range pairs {
 		from, to := nodes[p.from], nodes[p.to]
 		var tk []string
@@ -97,16 +102,24 @@ func SVG(table []handoff.Transition, taken []Step) string {
 		if len(tk) > 0 {
 			class, marker = "edge taken", "arrow-taken"
 		}
-		d, lx, ly := edgePath(from, to)
+		c := edgePath(from, to)
 		anchor := "middle"
 		if from.col == to.col && from != to {
 			// Up or down a column: the label beside its arrow, not across
 			// the arrow back.
-			anchor, lx = "end", lx-6
+			anchor = "end"
 			if from.row > to.row {
-				anchor, lx = "start", lx+12
+				anchor = "start"
 			}
 		}
+		lx, ly := placeLabel(c, events[p], anchor, &labels)
+		switch anchor {
+		case "end":
+			lx -= 6
+		case "start":
+			lx += 6
+		}
+		d := c.path()
 		fmt.Fprintf(&b, `<g class="%s" id="edge-%s-%s"><path d="%s" marker-end="url(#%s)"/>`, class, p.from, p.to, d, marker)
 		lines := events[p]
 		ly -= float64(len(lines)-1) * svgLineGap / 2
@@ -212,14 +225,33 @@ func layout(table []handoff.Transition) map[handoff.State]node {
 	return out
 }
 
-// edgePath is the arrow from a to b (a quadratic curve, bent more the more
-// boxes it could cross, so that the arrows of a pair of states both ways
-// part) and where its label goes.
-func edgePath(a, b node) (d string, lx, ly float64) {
+// curve is an arrow: a quadratic curve from (x0, y0) to (x1, y1), or a
+// loop over a box.
+type curve struct {
+	x0, y0, cx, cy, x1, y1 float64
+	loop                   bool
+}
+
+// at is the point of the curve at t (0 at its start, 1 at its end).
+func (c curve) at(t float64) (float64, float64) {
+	if c.loop {
+		return c.cx, c.cy
+	}
+	return (1-t)*(1-t)*c.x0 + 2*t*(1-t)*c.cx + t*t*c.x1, (1-t)*(1-t)*c.y0 + 2*t*(1-t)*c.cy + t*t*c.y1
+}
+
+func (c curve) path() string {
+	if c.loop {
+		return fmt.Sprintf("M%.0f,%.0f C%.0f,%.0f %.0f,%.0f %.0f,%.0f", c.x1, c.y1, c.x1+25, c.y1-60, c.x0-25, c.y0-60, c.x0, c.y0)
+	}
+	return fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", c.x0, c.y0, c.cx, c.cy, c.x1, c.y1)
+}
+
+// edgePath is the arrow from a to b: a curve bent more the more boxes it
+// could cross, so that the arrows of a pair of states both ways part.
+func edgePath(a, b node) curve {
 	if a == b {
-		// A loop over the box.
-		x0, x1, y := a.cx()-30, a.cx()+30, a.y
-		return fmt.Sprintf("M%.0f,%.0f C%.0f,%.0f %.0f,%.0f %.0f,%.0f", x1, y, x1+25, y-60, x0-25, y-60, x0, y), a.cx(), y - 52
+		return curve{x0: a.cx() - 30, y0: a.y, x1: a.cx() + 30, y1: a.y, cx: a.cx(), cy: a.y - 52, loop: true}
 	}
 	x0, y0 := border(a, b.cx(), b.cy())
 	x1, y1 := border(b, a.cx(), a.cy())
@@ -233,16 +265,48 @@ func edgePath(a, b node) (d string, lx, ly float64) {
 	// The left of the direction of travel: the arrows back bend the other way.
 	nx, ny := -dy/l, dx/l
 	mx, my := (x0+x1)/2, (y0+y1)/2
-	cx, cy := mx+nx*bend, my+ny*bend
-	// The label on the curve: half way, or nearer the start on a long
-	// arrow, so the labels of the arrows into one state do not pile up.
-	t := 0.5
-	if skips > 0 {
-		t = 0.3
+	return curve{x0: x0, y0: y0, cx: mx + nx*bend, cy: my + ny*bend, x1: x1, y1: y1}
+}
+
+// box is a rectangle a label or a state takes.
+type box struct{ x, y, w, h float64 }
+
+func (a box) overlaps(b box) bool {
+	return a.x < b.x+b.w && b.x < a.x+a.w && a.y < b.y+b.h && b.y < a.y+a.h
+}
+
+// placeLabel finds where on c a label of lines goes: the first point,
+// from the middle outwards, where it covers no state and no label placed
+// before; the middle if there is none. It returns the text's anchor point
+// and records its box in taken.
+func placeLabel(c curve, lines []handoff.Event, anchor string, taken *[]box) (float64, float64) {
+	w := 0.0
+	for _, l := range lines {
+		w = max(w, float64(len(l))*6.3+4)
 	}
-	lx = (1-t)*(1-t)*x0 + 2*t*(1-t)*cx + t*t*x1
-	ly = (1-t)*(1-t)*y0 + 2*t*(1-t)*cy + t*t*y1
-	return fmt.Sprintf("M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f", x0, y0, cx, cy, x1, y1), lx, ly
+	h := float64(len(lines)) * svgLineGap
+	boxAt := func(x, y float64) box {
+		// y is the first line's baseline, the lines centred on the point.
+		top := y - h/2
+		switch anchor {
+		case "start":
+			return box{x, top, w, h}
+		case "end":
+			return box{x - w, top, w, h}
+		}
+		return box{x - w/2, top, w, h}
+	}
+	for _, t := range []float64{0.5, 0.4, 0.6, 0.3, 0.7, 0.25, 0.75, 0.2, 0.8, 0.15, 0.85} {
+		x, y := c.at(t)
+		bx := boxAt(x, y)
+		if !slices.ContainsFunc(*taken, bx.overlaps) {
+			*taken = append(*taken, bx)
+			return x, y
+		}
+	}
+	x, y := c.at(0.5)
+	*taken = append(*taken, boxAt(x, y))
+	return x, y
 }
 
 // border is where the line from n's centre towards (tx, ty) leaves its box.
