@@ -46,6 +46,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"replay":     {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
 		"diagram":    {summary: "print the state diagram generated from the transition table", run: runDiagram},
+		"explain":    {summary: "say why a pane, a saved screen or a dispatch reads as it does: the classifier's reasons and each transition's evidence", run: runExplain},
 		"classify":   {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
 		"send":       {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
 		"resume":     {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
