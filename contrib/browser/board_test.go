@@ -45,7 +45,7 @@ const token = "browser-test-token"
 
 // chromium finds Debian's Chromium: skipped without it on a developer's
 // machine, a failure in CI (which installs it).
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -60,7 +60,7 @@ func chromium(t *testing.T) string {
 }
 
 // browser is a headless Chromium with a fresh profile, ended with the test.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
@@ -107,7 +107,7 @@ func simCommand(o simagent.Options) string {
 }
 
 // startLive starts one agent per option set, each in its own window.
-func startLive(t *testing.T, agents ...simagent.Options) *live {
+func startLive(t testing.TB, agents ...simagent.Options) *live {
 	t.Helper()
 	testkit.RequireTmux(t)
 	work := t.TempDir()
@@ -162,7 +162,7 @@ func startLive(t *testing.T, agents ...simagent.Options) *live {
 	return l
 }
 
-func (l *live) submit(t *testing.T, pane, role, prompt string) string {
+func (l *live) submit(t testing.TB, pane, role, prompt string) string {
 	t.Helper()
 	poll, grace, timeout := 0.25, 5.0, 120.0
 	v, err := l.client.Submit(context.Background(), serve.SubmitBody{Target: pane, Socket: l.priv.Socket, Role: role,
