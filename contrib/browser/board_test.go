@@ -246,7 +246,7 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 		waitJS(t, ctx, "pane "+p+" as idle", fmt.Sprintf(`(() => { const r = document.querySelector('#servers tr[data-pane=%q]'); return !!r && r.dataset.status === "idle"; })()`, p))
 	}
 
-	events, err := l.client.Events(context.Background(), "")
+	events, err := l.client.Events(context.Background(), "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
