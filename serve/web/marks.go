@@ -21,14 +21,14 @@ func timedOutMarks(ctx context.Context, srv tmuxdriver.Server) map[string]string
 	if err != nil {
 		return nil
 	}
-	any := false
+	marked := false
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".timedout.json") {
-			any = true
+			marked = true
 			break
 		}
 	}
-	if !any {
+	if !marked {
 		return nil
 	}
 	ids, err := srv.Identities(ctx, nil)

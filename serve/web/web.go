@@ -237,7 +237,9 @@ func (b *Board) checkHost(next http.Handler) http.Handler {
 }
 
 // headers are the board's security headers: its own scripts only, no
-// framing, no referrer.
+// framing, no referrer. Inline styles are allowed for the state diagram's
+// SVG, which carries its own <style> (it is the service's drawing of its
+// own table; the page never inserts markup from anything a user wrote).
 func headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
