@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/serve/web"
@@ -260,4 +262,26 @@ func TestThePageLoadsNothingFromElsewhere(t *testing.T) {
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Errorf("CSP %q", csp)
 	}
+}
+
+// A board nobody looks at does nothing: making it and its handler starts
+// no goroutine, no timer loop, no tmux client.
+func TestABoardNobodyLooksAtDoesNothing(t *testing.T) {
+	svc, err := serve.New(serve.Options{StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	before := runtime.NumGoroutine()
+	b, err := web.New(svc, web.Options{Addr: "127.0.0.1:1", Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = b.Handler()
+	_ = b.LoginURL()
+	time.Sleep(100 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after != before {
+		t.Errorf("%d goroutines before the board, %d after: it must not run anything by itself", before, after)
+	}
+	b.Close()
 }
