@@ -23,7 +23,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -101,10 +100,7 @@ type live struct {
 	workdir string
 }
 
-func simCommand(o simagent.Options) string {
-	b, _ := json.Marshal(o)
-	return "exec env " + simEnv + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
-}
+func simCommand(o simagent.Options) string { return simagent.EnvCommand(simEnv, o) }
 
 // startLive starts one agent per option set, each in its own window.
 func startLive(t testing.TB, agents ...simagent.Options) *live {

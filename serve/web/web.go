@@ -310,9 +310,7 @@ func (b *Board) login(w http.ResponseWriter, r *http.Request) {
 	}
 	b.mu.Unlock()
 	if !ok || now.After(exp) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintln(w, "This login link was used already or has expired. Ask for a new one (handoff-fsm serve prints one at start; POST /board/link with the bearer token makes another), or sign in with the token at /login.")
+		refuse(w, "This login link was used already or has expired. Ask for a new one (handoff-fsm board prints one; POST /board/link with the bearer token makes another), or sign in with the token at /login.")
 		return
 	}
 	b.startSession(w)
@@ -325,13 +323,18 @@ func (b *Board) loginForm(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
 	tok := r.PostFormValue("token")
 	if b.o.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(b.o.Token)) != 1 {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintln(w, "Wrong token.")
+		refuse(w, "Wrong token.")
 		return
 	}
 	b.startSession(w)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// refuse answers a person's failed sign-in: 403, in words.
+func refuse(w http.ResponseWriter, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	fmt.Fprintln(w, msg)
 }
 
 func (b *Board) startSession(w http.ResponseWriter) {
