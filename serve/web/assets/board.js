@@ -73,7 +73,8 @@ function dispatchRow(v) {
     el("td", {}, el("a", { href: "/d/" + encodeURIComponent(v.id), class: "mono", text: v.id })),
     el("td", { text: v.role }),
     el("td", { class: "mono", text: paneLabel(v) }),
-    el("td", { class: "state-cell" }, stateBadge(v.state)),
+    el("td", { class: "state-cell" }, stateBadge(v.state),
+      v.attention && !v.final ? el("span", { class: "mark", title: v.attention, text: "waits for the user" }) : ""),
     el("td", { class: "num elapsed", text: duration(elapsed(v)) }),
     el("td", { class: "outcome", text: v.final ? (v.outcome + (v.exit !== undefined ? " (exit " + v.exit + ")" : "") + (v.error ? ": " + v.error : "")) : "" }),
   );
@@ -125,12 +126,18 @@ async function loadDispatches() {
 }
 
 async function fetchView(id) {
-  try { putRow(await getJSON("/v1/dispatches/" + encodeURIComponent(id))); } catch (e) { /* pruned or gone */ }
+  try {
+    const v = await getJSON("/v1/dispatches/" + encodeURIComponent(id));
+    if (views.has(id)) v.attention = views.get(id).attention;
+    putRow(v);
+  } catch (e) { /* pruned or gone */ }
 }
 
 function onBoardEvent(e) {
   if (!e.id) return;
-  if (e.type === "transition" && views.has(e.id)) {
+  if (e.type === "attention" && views.has(e.id)) {
+    putRow(Object.assign({}, views.get(e.id), { attention: e.message }));
+  } else if (e.type === "transition" && views.has(e.id)) {
     // Straight from the event: no request, so the row moves at once.
     const v = Object.assign({}, views.get(e.id), { state: e.state });
     putRow(v);
