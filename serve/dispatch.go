@@ -98,6 +98,9 @@ func newDispatch(st *dispatchstate.State, path string) *dispatch {
 		d.state = string(st.Wait.Core.State)
 		d.polls = st.Wait.Core.Polls
 		d.journal = reportOf(fsm.Result{Journal: st.Wait.Journal, DispatchedAt: st.Wait.Core.DispatchedAt}).Transitions
+		for i := range min(len(d.journal), len(st.Evidence)) {
+			d.journal[i].Evidence = st.Evidence[i]
+		}
 	}
 	if st.Finished != nil {
 		d.state = finalState(st.Finished)
@@ -151,6 +154,14 @@ func (d *dispatch) polled(p fsm.Poll) {
 		d.journal = append(d.journal, trace.Transition{At: p.Elapsed.Seconds(), From: string(e.From), To: string(e.To),
 			Event: string(e.Event), Status: string(e.Status), Evidence: trace.EvidenceOf(p, e)})
 	}
+	if len(p.Transitions) > 0 {
+		// Kept with the next checkpoint, which the engine writes after
+		// this poll.
+		d.st.Evidence = make([]*trace.Evidence, len(d.journal))
+		for i, t := range d.journal {
+			d.st.Evidence[i] = t.Evidence
+		}
+	}
 }
 
 // markSending keeps, before the paste, that it starts.
@@ -203,6 +214,7 @@ func (d *dispatch) finish(f *dispatchstate.Finished) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	keepEvidence(f.Report.Transitions, d.journal)
+	d.st.Evidence = nil // in the ending's transitions now
 	d.st.Finished = f
 	d.state = finalState(f)
 	d.journal = f.Report.Transitions

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -66,4 +68,47 @@ func TestEachTransitionKeepsItsEvidence(t *testing.T) {
 		t.Fatal("no dispatch")
 	}
 	check("Get", full.Transitions)
+}
+
+// The evidence of the transitions before a restart is kept with the wait
+// in the state file, and the new service shows it with the rest.
+func TestEvidenceOutlivesARestart(t *testing.T) {
+	t.Parallel()
+	slow := quickAgent()
+	slow.Work = 3 * time.Second
+	a := startAgents(t, 1, slow)
+	dir := t.TempDir()
+	svc, err := serve.New(serve.Options{StateDir: dir, Control: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := svc.Submit(serve.Request{State: bodyState(t, a, a.panes[0], "analyst", "Keep the evidence")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the agent working", func() bool {
+		got, _ := svc.Get(context.Background(), v.ID, 0)
+		return got.State == "Working"
+	})
+	svc.Close()
+	st, err := dispatchstate.Read(filepath.Join(dir, "dispatches", v.ID+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Finished != nil || st.Wait == nil || len(st.Evidence) != len(st.Wait.Journal) || len(st.Evidence) == 0 || st.Evidence[0] == nil {
+		t.Fatalf("the state file after the stop: finished %v, journal %+v, evidence %+v", st.Finished, st.Wait, st.Evidence)
+	}
+
+	s := startService(t, dir, true)
+	f := s.final(t, v.ID)
+	if f.Outcome != "done" || len(f.Transitions) < 2 {
+		t.Fatalf("final %+v", f)
+	}
+	first := f.Transitions[0]
+	if first.Event != "active" || first.Evidence == nil || first.Evidence.By != trace.ByScreen || first.Evidence.Reason == "" {
+		t.Errorf("the transition before the restart: %+v (evidence %+v)", first, first.Evidence)
+	}
+	if last := f.Transitions[len(f.Transitions)-1]; last.Evidence == nil || last.Evidence.By != trace.ByFile {
+		t.Errorf("the transition after the restart: %+v", last)
+	}
 }
