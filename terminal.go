@@ -52,6 +52,14 @@ type Fingerprinter interface {
 	Fingerprint() uint64
 }
 
+// Explainer is a Terminal that can say why its last Status call read what
+// it read: the classifier's whole reading (status, reason, detail,
+// signals), kept so each decision of the engine carries its evidence
+// (fsm.Observation.Classification). ok is false before the first reading.
+type Explainer interface {
+	LastClassification() (c Classification, ok bool)
+}
+
 // KeySender types keys into a terminal without pasting or submitting them
 // (tmux send-keys names: "Enter", "y", "1"), to answer a permission prompt
 // (Config.AutoAnswer). A Sender that is also a KeySender can answer.

@@ -69,6 +69,10 @@ type State struct {
 	// wait ends with a terminal error when the target now names another
 	// pane). Absent until the prompt was sent and the wait started.
 	Wait *fsm.Checkpoint `json:"wait,omitempty"`
+	// Evidence is, for each transition of Wait's journal in order, what
+	// decided it (nil where it was not kept), for owners that show it (the
+	// service's history): so it survives a restart with the wait.
+	Evidence []*trace.Evidence `json:"evidence,omitempty"`
 	// Finished is the outcome, once there is one.
 	Finished *Finished `json:"finished,omitempty"`
 }

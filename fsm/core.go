@@ -62,6 +62,10 @@ type Observation struct {
 	// starts, continues nor breaks anything, and only counts towards
 	// Config.MaxPollFailures.
 	Unreadable bool
+	// Classification is the classifier's whole reading behind Status (its
+	// reason and signals) when the terminal gives it (handoff.Explainer);
+	// nil otherwise. Evidence only: the core decides on Status.
+	Classification *handoff.Classification
 	// Blank: the terminal was alive but showed nothing (a full-screen
 	// agent between frames, handoff.ErrNothingShown); Status is
 	// meaningless. It is no observation and no failed look: it changes

@@ -785,6 +785,11 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 		st = handoff.StatusError
 	}
 	obs.Status = st
+	if ex, ok := term.(handoff.Explainer); ok && !errors.Is(cause, handoff.ErrTerminalGone) {
+		if c, ok := ex.LastClassification(); ok {
+			obs.Classification = &c
+		}
+	}
 	if fp, ok := term.(handoff.Fingerprinter); ok && r.cfg.StartOnOutput && err == nil {
 		if !r.fpSet {
 			r.fp, r.fpSet = fp.Fingerprint(), true

@@ -98,6 +98,9 @@ func newDispatch(st *dispatchstate.State, path string) *dispatch {
 		d.state = string(st.Wait.Core.State)
 		d.polls = st.Wait.Core.Polls
 		d.journal = reportOf(fsm.Result{Journal: st.Wait.Journal, DispatchedAt: st.Wait.Core.DispatchedAt}).Transitions
+		for i := range min(len(d.journal), len(st.Evidence)) {
+			d.journal[i].Evidence = st.Evidence[i]
+		}
 	}
 	if st.Finished != nil {
 		d.state = finalState(st.Finished)
@@ -149,7 +152,15 @@ func (d *dispatch) polled(p fsm.Poll) {
 	d.polls = p.N
 	for _, e := range p.Transitions {
 		d.journal = append(d.journal, trace.Transition{At: p.Elapsed.Seconds(), From: string(e.From), To: string(e.To),
-			Event: string(e.Event), Status: string(e.Status)})
+			Event: string(e.Event), Status: string(e.Status), Evidence: trace.EvidenceOf(p, e)})
+	}
+	if len(p.Transitions) > 0 {
+		// Kept with the next checkpoint, which the engine writes after
+		// this poll.
+		d.st.Evidence = make([]*trace.Evidence, len(d.journal))
+		for i, t := range d.journal {
+			d.st.Evidence[i] = t.Evidence
+		}
 	}
 }
 
@@ -202,10 +213,23 @@ func sameFacts(a, b fsm.Checkpoint) bool {
 func (d *dispatch) finish(f *dispatchstate.Finished) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	keepEvidence(f.Report.Transitions, d.journal)
+	d.st.Evidence = nil // in the ending's transitions now
 	d.st.Finished = f
 	d.state = finalState(f)
 	d.journal = f.Report.Transitions
 	return d.st.Write(d.path)
+}
+
+// keepEvidence gives the ending's transitions the evidence the polls kept
+// for the same transitions (the ending is built from the engine's journal,
+// which has none; both lists are that journal, in order).
+func keepEvidence(into, from []trace.Transition) {
+	for i := range into {
+		if i < len(from) && into[i].Evidence == nil && into[i].Event == from[i].Event && into[i].From == from[i].From {
+			into[i].Evidence = from[i].Evidence
+		}
+	}
 }
 
 func finalState(f *dispatchstate.Finished) string {

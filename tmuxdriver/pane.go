@@ -93,6 +93,8 @@ type Pane struct {
 	o Options
 	// fp fingerprints the screen the last Status call read.
 	fp atomic.Uint64
+	// last is the classification of that screen.
+	last atomic.Pointer[handoff.Classification]
 }
 
 // New returns the Pane for o, with defaults filled in. It does not contact
@@ -212,6 +214,7 @@ func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 	}
 	p.fp.Store(fingerprint(snap.Capture))
 	c := snap.Classification
+	p.last.Store(&c)
 	if c.Status == handoff.StatusError {
 		return c.Status, fmt.Errorf("%w: %s", ErrScreenError, screenErrorDetail(c))
 	}
@@ -226,6 +229,16 @@ const (
 	BlankWait  = 2 * time.Second
 	blankRetry = 100 * time.Millisecond
 )
+
+// LastClassification is the classifier's reading of the screen the last
+// Status call read (handoff.Explainer); ok is false before the first, and a
+// gone pane or a failed look leaves the previous reading.
+func (p *Pane) LastClassification() (handoff.Classification, bool) {
+	if c := p.last.Load(); c != nil {
+		return *c, true
+	}
+	return handoff.Classification{}, false
+}
 
 // Fingerprint identifies the screen the last Status call read (see
 // handoff.Fingerprinter); 0 before the first.

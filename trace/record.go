@@ -60,6 +60,9 @@ func (r *Recorder) Poll(p fsm.Poll) {
 	}
 	st := p.Status
 	l := Line{At: p.Elapsed, Status: &st}
+	if c := p.Classification; c != nil && c.Status == st {
+		l.Reason = c.Reason
+	}
 	switch p.File {
 	case fsm.FileReady, fsm.FileBlank, fsm.FileMismatched:
 		// What the engine consumed (and archived), receipt line included:

@@ -84,3 +84,27 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 		t.Fatalf("replay %+v\ntrace:\n%s", rep, recorded)
 	}
 }
+
+// The classifier's reason behind each recorded status goes into the trace
+// (what explain --record shows), and a reason for another status than the
+// one recorded is not written.
+func TestRecorderKeepsTheClassifiersReason(t *testing.T) {
+	var buf bytes.Buffer
+	rec, err := trace.NewRecorder(&buf, handoff.DefaultConfig(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := poll(1, time.Second, handoff.StatusProcessing, handoff.Working)
+	p.Classification = &handoff.Classification{Status: handoff.StatusProcessing, Reason: "the spinner runs in the title"}
+	rec.Poll(p)
+	stale := poll(2, 2*time.Second, handoff.StatusError, handoff.Working)
+	stale.Classification = &handoff.Classification{Status: handoff.StatusIdle, Reason: "a ready prompt"}
+	rec.Poll(stale)
+	tr, err := trace.Read(&buf)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if len(tr.Lines) != 2 || tr.Lines[0].Reason != "the spinner runs in the title" || tr.Lines[1].Reason != "" {
+		t.Fatalf("lines %+v\n%s", tr.Lines, buf.String())
+	}
+}

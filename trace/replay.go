@@ -171,6 +171,9 @@ type Transition struct {
 	To     string  `json:"to"`
 	Event  string  `json:"event"`
 	Status string  `json:"status"`
+	// Evidence is what the transition was decided on, when the recorder
+	// of the transition kept it (the service does); nil otherwise.
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // MaxReplayPolls bounds the polls of one replay (response timeout divided by

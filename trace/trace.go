@@ -29,6 +29,9 @@
 //	               file: the same ending)
 //	"changed"      true: the screen differs from the first observation's
 //	               from then on (what start_on_output reacts to)
+//	"reason"       why the classifier read that status (its
+//	               Classification.Reason; written by the recorder, shown by
+//	               explain --record; a replay does not use it)
 //
 // The config may also carry the knobs a recorded wait used beyond the
 // spec's four: "max_response_bytes", "max_poll_failures", "reminders",
@@ -163,6 +166,9 @@ type Line struct {
 	Unusable *responsefile.Problem
 	// Changed: the screen differs from the first observation's.
 	Changed bool
+	// Reason is the classifier's reason for Status, when recorded; evidence
+	// for a person, not a fact the replay decides on.
+	Reason string
 }
 
 // Trace is a whole trace: its configuration line (nil if none) and its
@@ -243,6 +249,7 @@ type lineJSON struct {
 	FileUnusable *string     `json:"file_unusable,omitempty"`
 	Changed      bool        `json:"changed,omitempty"`
 	LastOutput   *string     `json:"last_output,omitempty"`
+	Reason       string      `json:"reason,omitempty"`
 }
 
 // Read parses a trace. Blank lines are skipped. Errors name the line and
@@ -274,7 +281,7 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyKeys(fields, "config", "at", "status", "file", "file_unusable", "changed", "last_output"); err != nil {
+	if err := onlyKeys(fields, "config", "at", "status", "file", "file_unusable", "changed", "last_output", "reason"); err != nil {
 		return err
 	}
 	if cj, ok := fields["config"]; ok {
@@ -317,6 +324,13 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	}
 	if l.LastOutput, err = stringField(fields, "last_output"); err != nil {
 		return err
+	}
+	reason, err := stringField(fields, "reason")
+	if err != nil {
+		return err
+	}
+	if reason != nil {
+		l.Reason = *reason
 	}
 	problem, err := stringField(fields, "file_unusable")
 	if err != nil {
@@ -495,7 +509,7 @@ func (e *Encoder) Line(l Line) error {
 	if l.File != nil && l.Unusable != nil {
 		return fmt.Errorf("trace: a file and an unusable file at %v", l.At)
 	}
-	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput, Changed: l.Changed}
+	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput, Changed: l.Changed, Reason: l.Reason}
 	if l.Unusable != nil {
 		p := string(*l.Unusable)
 		lj.FileUnusable = &p

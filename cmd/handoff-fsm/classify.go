@@ -31,53 +31,63 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fs.Usage()
 		return exitUsage
 	}
-	var fileCl handoff.Classifier
-	if *provFile != "" {
+	cl, _, capture, code, ok := readClassified("classify", *prov, *provFile, *title, files, stdin, stderr)
+	if !ok {
+		return code
+	}
+	return printClassification(cl, capture, *title, stdout, stderr)
+}
+
+// readClassified reads the capture files name (stdin when none or "-")
+// and picks its classifier: the provider file's, the named provider's, or
+// with auto the one that recognises the capture (said on stderr). cmd names
+// the command in messages.
+func readClassified(cmd, prov, provFile, title string, files []string, stdin io.Reader, stderr io.Writer) (cl handoff.Classifier, name, capture string, code int, ok bool) {
+	if provFile != "" {
 		var err error
-		if fileCl, err = classifierFor(*prov, *provFile); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
-			return exitUsage
+		if cl, err = classifierFor(prov, provFile); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
+			return nil, "", "", exitUsage, false
 		}
-	} else if *prov != provider.Auto {
-		if _, err := provider.Lookup(*prov); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
-			return exitUsage
+		name = "file:" + provFile
+	} else if prov != provider.Auto {
+		if _, err := provider.Lookup(prov); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
+			return nil, "", "", exitUsage, false
 		}
 	}
-
 	var (
-		capture []byte
-		source  = "stdin"
-		err     error
+		b      []byte
+		source = "stdin"
+		err    error
 	)
 	if len(files) == 0 || files[0] == "-" {
-		capture, err = io.ReadAll(stdin)
+		b, err = io.ReadAll(stdin)
 	} else {
 		source = files[0]
-		capture, err = os.ReadFile(files[0])
+		b, err = os.ReadFile(files[0])
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm classify: cannot read the capture from %s: %v\n", source, err)
-		return exitFailure
+		fmt.Fprintf(stderr, "handoff-fsm %s: cannot read the capture from %s: %v\n", cmd, source, err)
+		return nil, "", "", exitFailure, false
 	}
-	name := *prov
-	if fileCl != nil {
-		return printClassification(fileCl, string(capture), *title, stdout, stderr)
+	if cl != nil {
+		return cl, name, string(b), exitOK, true
 	}
+	name = prov
 	if name == provider.Auto {
 		// A capture has no pane command: the title and the screen decide.
-		if name, err = provider.Detect("", *title, string(capture)); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm classify: --provider auto: %v\n", err)
-			return exitFailure
+		if name, err = provider.Detect("", title, string(b)); err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm %s: --provider auto: %v\n", cmd, err)
+			return nil, "", "", exitFailure, false
 		}
 		fmt.Fprintf(stderr, "handoff-fsm: --provider auto: %s recognises the capture\n", name)
 	}
-	cl, err := provider.Lookup(name)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm classify: %v\n", err)
-		return exitUsage
+	if cl, err = provider.Lookup(name); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
+		return nil, "", "", exitUsage, false
 	}
-	return printClassification(cl, string(capture), *title, stdout, stderr)
+	return cl, name, string(b), exitOK, true
 }
 
 // printClassification prints cl's verdict on capture as one line of JSON.

@@ -9,13 +9,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/diagram"
 )
 
-const diagramUsage = `usage: handoff-fsm diagram [--format mermaid|dot]
+const diagramUsage = `usage: handoff-fsm diagram [--format mermaid|dot|svg]
 
 Prints the dispatch state diagram, drawn from the transition table the engine runs.
   mermaid  a Markdown page: a Mermaid stateDiagram-v2 with event labels and a legend of the
            states and events (docs/state-diagram.md is this output; regenerate it with
            ` + diagram.RegenerateCommand + `)
   dot      a Graphviz digraph (render with: handoff-fsm diagram --format dot | dot -Tsvg)
+  svg      an SVG image drawn without Graphviz (the web board's diagram)
 
 flags:
 `
@@ -23,7 +24,7 @@ flags:
 // runDiagram prints the state diagram.
 func runDiagram(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("diagram", diagramUsage, stderr)
-	format := fs.String("format", "mermaid", "mermaid (Markdown page) or dot (Graphviz)")
+	format := fs.String("format", "mermaid", "mermaid (Markdown page), dot (Graphviz) or svg")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
@@ -33,8 +34,10 @@ func runDiagram(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		out = diagram.Mermaid(handoff.Transitions())
 	case "dot":
 		out = diagram.DOT(handoff.Transitions())
+	case "svg":
+		out = diagram.SVG(handoff.Transitions(), nil)
 	default:
-		fmt.Fprintf(stderr, "handoff-fsm diagram: unknown format %q (want mermaid or dot)\n", *format)
+		fmt.Fprintf(stderr, "handoff-fsm diagram: unknown format %q (want mermaid, dot or svg)\n", *format)
 		return exitUsage
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {

@@ -46,6 +46,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"replay":     {summary: "run the engine on a scripted terminal (JSON Lines trace) and print the result as JSON", run: runReplay},
 		"diagram":    {summary: "print the state diagram generated from the transition table", run: runDiagram},
+		"explain":    {summary: "say why a pane, a saved screen or a dispatch reads as it does: the classifier's reasons and each transition's evidence", run: runExplain},
 		"classify":   {summary: "classify a captured agent screen and print the status as JSON", run: runClassify},
 		"send":       {summary: "send a prompt to an agent in a tmux pane and print its response", run: runSend},
 		"resume":     {summary: "continue a dispatch that send --state started, after a crash or Ctrl-C", run: runResume},
@@ -55,6 +56,7 @@ func commands() map[string]command {
 		"up":         {summary: "start a team's agents (a team file) in tmux and wait until each is ready", run: runUp},
 		"down":       {summary: "end a team's agents, their process groups and the team's tmux session", run: runDown},
 		"run":        {summary: "run the spec's loop (analyst … tester) on a team, with a run journal to go on after Ctrl-C", run: runTeamLoop},
+		"board":      {summary: "print a one-time login link to the web board of the running service (serve --http)", run: runBoardLink},
 		"serve":      {summary: "one dispatch engine for the host: an HTTP/JSON API on a unix socket, durable across restarts", run: runServe},
 		"mcp":        {summary: "an MCP server on stdio: tools that hand a prompt to an agent in a tmux pane and return its answer", run: runMCP},
 		"install":    {summary: "register handoff-fsm mcp (and a skill) in Claude Code's, Codex's or Gemini CLI's configuration", run: runInstall},

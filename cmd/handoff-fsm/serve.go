@@ -16,7 +16,7 @@ import (
 )
 
 const serveUsage = `usage: handoff-fsm serve [--listen unix:PATH | --listen tcp:127.0.0.1:PORT --token-file F]
-                         [--state-dir DIR] [flags]
+                         [--http 127.0.0.1:PORT] [--state-dir DIR] [flags]
 
 One dispatch engine for the host: takes dispatches over HTTP/JSON (POST /v1/dispatches,
 GET /v1/dispatches[/{id}[?wait=60s]], DELETE /v1/dispatches/{id}, GET /v1/events,
@@ -29,6 +29,11 @@ Default socket: $XDG_RUNTIME_DIR/handoff-fsm/serve.sock (mode 0600 in a folder o
 enter); default state folder: $XDG_STATE_HOME/handoff-fsm/serve (~/.local/state/…).
 A TCP listener needs a bearer token (--token-file, or HANDOFF_TOKEN).
 
+--http 127.0.0.1:PORT adds the web board (docs/board.md) on a TCP listener of its own, in
+front of the same API: a one-time login link is printed at start (handoff-fsm board prints
+another), the Host header is checked, a change needs the login's cookie or the bearer token
+and must come from the board's own page.
+
 flags:
 `
 
@@ -39,6 +44,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stateDir := fs.String("state-dir", "", "folder of the dispatches (default: the user's state folder)")
 	tokenFile := fs.String("token-file", "", "file holding the bearer token clients must send (required with tcp:; also HANDOFF_TOKEN)")
 	allowRemote := fs.Bool("allow-remote", false, "allow a TCP address that is not a loopback one")
+	httpAddr := fs.String("http", "", "HOST:PORT of the web board (loopback unless --allow-remote); off by default")
+	var httpHosts stringsFlag
+	fs.Var(&httpHosts, "http-host", "another host name the web board answers to (the Host header; repeatable): a name of this machine, with --allow-remote")
+	var boardSockets stringsFlag
+	fs.Var(&boardSockets, "board-socket", "a tmux server whose panes the web board shows (a socket name as tmux -L takes, or a path as -S; repeatable; default: the default server), besides those the dispatches name")
 	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
 	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
 	logFormat := fs.String("log-format", "text", "stderr format: text or json")
@@ -91,9 +101,27 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
 		return exitFailure
 	}
-	srv := &http.Server{Handler: svc.Handler(token), ReadHeaderTimeout: 10 * time.Second}
+	var api http.Handler = svc.Handler(token)
+	errc := make(chan error, 2)
+	var boardSrv *http.Server
+	if *httpAddr != "" {
+		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote)
+		if err != nil {
+			l.Close()
+			fmt.Fprintf(stderr, "handoff-fsm serve: --http: %v\n", err)
+			return exitFailure
+		}
+		if a.Network == "unix" {
+			api = board.Links(api)
+		}
+		defer board.Close()
+		boardSrv = &http.Server{Handler: board.Handler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() { errc <- boardSrv.Serve(bl) }()
+		log.Info("handoff-fsm serve: the web board; open this one-time login link (handoff-fsm board prints another)",
+			"url", board.LoginURL())
+	}
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
 	log.Info("handoff-fsm serve: listening", "listen", a.String(), "state_dir", dir, "control", *control)
-	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():
@@ -106,6 +134,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	log.Info("handoff-fsm serve: stopping; unfinished dispatches go on at the next start on this state folder")
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if boardSrv != nil {
+		// The board's event streams end with the service's context, not
+		// on their own: Close, not Shutdown.
+		_ = boardSrv.Close()
+	}
 	_ = srv.Shutdown(sctx)
 	if a.Network == "unix" {
 		os.Remove(a.Addr)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // RunIfEnv lets a test binary double as the simulated agent that its tests
@@ -31,4 +33,12 @@ func RunIfEnv(env string) {
 		os.Exit(1)
 	}
 	os.Exit(0)
+}
+
+// EnvCommand is the shell command that runs this binary (a test binary
+// whose TestMain calls RunIfEnv(env)) as the simulated agent with o: what
+// a test starts in a tmux pane.
+func EnvCommand(env string, o Options) string {
+	b, _ := json.Marshal(o)
+	return "exec env " + env + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
 }
