@@ -93,7 +93,7 @@ type Options struct {
 }
 
 // Wakeups are the signals that wake a wait before its next poll. None
-// decides anything: each makes the wait look again sooner. WatchResponse
+// decides anything: each makes the wait look again sooner. WakeSources.Open
 // builds the response file's; a tmux control client gives Output.
 type Wakeups struct {
 	// Hints, when set, wakes the wait before its next poll: a value says

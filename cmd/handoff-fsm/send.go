@@ -15,7 +15,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
@@ -430,43 +429,22 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 	return dispatchstate.ExitOf(res, err)
 }
 
-// watch sets opts.Hints to a watch of the response file, so the wait reacts
-// to the file at once rather than at the next poll. When the folder cannot
-// be watched it says so once and the wait polls as usual.
+// watch sets opts' wake-ups (fsm.WakeSources): the response file's watch,
+// so the wait reacts to the file at once rather than at the next poll; the
+// agent's Stop hook (--hook-dir); the control client's output. A watch
+// that cannot start is said once, and the wait polls without it.
 func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
-	wake, stop, err := fsm.WatchResponse(d.workdir, path)
-	if err != nil {
-		fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the response file (%v); polling every %v instead\n", err, d.cfg.Poll)
-		return nil
-	}
-	opts.Wakeups = wake
-	stops := []func(){stop}
+	src := fsm.WakeSources{Workdir: d.workdir, Path: path}
 	if d.hookDir != "" {
-		// The agent's Stop hook (handoff-fsm hook --dir DIR) says when its
-		// turn is over: the wait decides on that marker as on Codex's.
-		marker := hookmark.Path(d.hookDir, hookmark.Stopped)
-		hw, err := func() (*responsefile.Watcher, error) {
-			if err := os.MkdirAll(d.hookDir, 0o755); err != nil {
-				return nil, err
-			}
-			return responsefile.Watch(marker)
-		}()
-		if err != nil {
-			fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the hook folder %s (%v); the screen decides alone\n", d.hookDir, err)
-		} else {
-			opts.Turns, opts.TurnMarker = hw.C(), marker
-			stops = append(stops, func() { _ = hw.Close() })
-		}
+		src.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
 	}
 	if d.control != nil {
-		opts.Output = d.control.Hints()
-		// A look over the control client costs under a millisecond and no
-		// process: look again soon after a hint.
-		opts.HintPoll = 10 * time.Millisecond
+		src.Output, src.CheapLooks = d.control.Hints(), true
 	}
-	return func() {
-		for _, stop := range stops {
-			stop()
-		}
+	wake, stop, err := src.Open()
+	if err != nil {
+		fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
 	}
+	opts.Wakeups = wake
+	return stop
 }
