@@ -74,11 +74,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitFailure
 	}
 
-	cfg := def
-	if tr.Config != nil {
-		cfg = tr.Config.Apply(cfg)
-	}
-	cfg = cf.override(cfg)
+	cfg := cf.override(tr.WaitConfig())
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure
