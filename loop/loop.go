@@ -207,7 +207,7 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	// and the engine's checkpoint.
 	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Target: a.Target, Socket: a.Socket,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: role, Workdir: workdir, Config: dispatchstate.ConfigOf(r.o.Config)}
+		Role: role, Workdir: workdir, Config: r.o.Config}
 	term, err := st.Pane(nil)
 	if err != nil {
 		return "", fmt.Errorf("step %d %s: %w", n, role, err)

@@ -74,10 +74,7 @@ func (s *Service) release(d *dispatch) {
 
 // wait sends the dispatch (or resumes its wait) through the engine.
 func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State) (fsm.Result, error) {
-	cfg, err := st.Config.Engine()
-	if err != nil {
-		return fsm.Result{}, err
-	}
+	cfg := st.Config // validated when it was accepted or read
 	term, release, err := s.tmux.pane(ctx, &st)
 	if err != nil {
 		return fsm.Result{}, err

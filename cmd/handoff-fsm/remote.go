@@ -63,17 +63,11 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: --workdir: %v\n", err)
 		return exitUsage
 	}
-	secs := func(d time.Duration) *float64 { v := d.Seconds(); return &v }
-	strict, failures, maxBytes := r.cfg.Strict(), r.cfg.MaxPollFailures, r.cfg.MaxResponseBytes
+	tmuxTimeout := r.pf.tmuxWait.d.Seconds()
 	history := *r.pf.history
 	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
 		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
-		TmuxTimeout: secs(r.pf.tmuxWait.d), WaitSlot: r.waitSlot,
-		Config: &serve.ConfigBody{Poll: secs(r.cfg.Poll), IdleGrace: secs(r.cfg.IdleGrace), ResponseTimeout: secs(r.cfg.ResponseTimeout),
-			Strict: &strict, MaxPollFailures: &failures, MaxResponseBytes: &maxBytes,
-			Reminders: &r.cfg.Reminders, AutoAnswer: &r.cfg.AutoAnswer, AnswerCooldown: secs(r.cfg.AnswerCooldown),
-			MaxAnswers: &r.cfg.MaxAnswers, BusyWait: secs(r.cfg.BusyWait), QueueWhenBusy: &r.cfg.QueueWhenBusy,
-			StartOnOutput: &r.cfg.StartOnOutput}}
+		TmuxTimeout: &tmuxTimeout, WaitSlot: r.waitSlot, Config: &r.cfg}
 	v, err := r.client.Submit(ctx, body)
 	var se *serve.StatusError
 	switch {
