@@ -67,8 +67,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
 		return usageErr("--provider: %v (or auto)", err)
 	}
-	cfg := cf.config(handoff.DefaultConfig())
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(handoff.DefaultConfig())
+	if err != nil {
 		return usageErr("%v", err)
 	}
 	dir := *workdir
@@ -79,7 +79,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		dir = wd
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err = filepath.Abs(dir)
 	if err != nil {
 		return usageErr("--workdir: %v", err)
 	}

@@ -18,15 +18,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
-// remoteFlags are the send flags a service takes; any other given with
+// remoteFlags are the send flags besides the config's (configFlags, all
+// of which a service takes) that a service takes; any other given with
 // --server is refused rather than silently ignored.
 var remoteFlags = map[string]bool{
 	"server": true, "target": true, "socket": true, "socket-path": true, "provider": true, "history": true,
 	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
-	"poll": true, "idle-grace": true, "timeout": true, "strict": true, "max-poll-failures": true,
-	"json": true, "log-format": true, "wait-slot": true,
-	"reminders": true, "auto-answer": true, "answer-cooldown": true, "max-answers": true, "busy-wait": true,
-	"when-busy": true, "start-on-output": true, "no-wait": true,
+	"json": true, "log-format": true, "wait-slot": true, "no-wait": true,
 }
 
 // remoteSend is a send through a service (send --server): the same
@@ -48,7 +46,7 @@ type remoteSend struct {
 func unsupportedRemote(fs *flag.FlagSet) string {
 	bad := ""
 	fs.Visit(func(f *flag.Flag) {
-		if !remoteFlags[f.Name] && bad == "" {
+		if !remoteFlags[f.Name] && !isConfigFlag(f.Name) && bad == "" {
 			bad = f.Name
 		}
 	})

@@ -74,8 +74,8 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitFailure
 	}
 
-	cfg := cf.override(tr.WaitConfig())
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.override(tr.WaitConfig())
+	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure
 	}

@@ -75,12 +75,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
 	def := handoff.DefaultConfig()
 	cf := addConfigFlags(fs, def, "")
-	reminders := fs.Int("reminders", 0, "when the grace runs out without the file, remind the agent up to N times (the startup guard re-armed each time) before failing or falling back")
-	autoAnswer := fs.String("auto-answer", "", "tmux key to type when the agent waits for the user (a permission prompt), e.g. Enter or y; default: answer nothing, say once on stderr that it needs you")
-	answerCooldown := durationVar(fs, "answer-cooldown", handoff.DefaultAnswerCooldown, "least time between two automatic answers")
 	settle := durationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
-	startOnOutput := fs.Bool("start-on-output", false, "count a change of the screen since dispatch as the agent having started (a turn over before the first poll then costs one grace, not two)")
-	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
 	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
@@ -91,10 +86,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	noWait := fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
-	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
-	busyWait := durationVar(fs, "busy-wait", def.BusyWait, "before pasting, wait up to this long for an agent that works or waits for the user to show a ready prompt; then exit 8, nothing sent (0: fail at once when busy)")
-	whenBusy := fs.String("when-busy", "wait", "wait: no paste into a busy agent (see --busy-wait); queue: paste anyway, into the agent's own queue")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -128,19 +120,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if note != "" {
 		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
-	cfg := cf.config(def)
-	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
-	cfg.StartOnOutput = *startOnOutput
-	cfg.MaxPollFailures = *pollFailures
-	cfg.BusyWait = busyWait.d
-	switch *whenBusy {
-	case "wait":
-	case "queue":
-		cfg.QueueWhenBusy = true
-	default:
-		return usageErr("--when-busy %q: want wait or queue", *whenBusy)
-	}
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(def)
+	if err != nil {
 		return usageErr("%v", err)
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
