@@ -35,7 +35,9 @@ const (
 // DefaultConfig and change what you need. Fields are not defaulted one by one
 // because a zero idle grace is a real setting (give up on the first quiet
 // observation), not a missing one. Strict handoff, the spec's default, is the
-// zero Fallback.
+// zero Fallback. Its JSON form (MarshalJSON: durations in seconds, the keys
+// of ConfigFields) is the one a trace, a state file and the service's API
+// share; errors name the field (ConfigError).
 type Config struct {
 	// Poll is how often the terminal and the response file are observed.
 	Poll time.Duration

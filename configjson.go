@@ -9,23 +9,6 @@ import (
 	"time"
 )
 
-// The JSON form of a Config is one object, the same in a trace's config
-// line, a state file (send --state, the service, the Temporal worker) and
-// the service's API:
-//
-//	{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true,
-//	 "max_response_bytes":8388608,"max_poll_failures":3,"reminders":0,
-//	 "auto_answer":"","answer_cooldown":5,"max_answers":3,"busy_wait":60,
-//	 "queue_when_busy":false,"start_on_output":false}
-//
-// Durations are JSON numbers of seconds (0.5 is half a second). A string
-// holding a Go duration ("1.5s", "2m") or a number of seconds ("2") is read
-// too: state files written before this form kept "2s". A key left out, or
-// null, keeps the value decoded into — the defaults, for a zero Config —
-// so {"poll":1} is the defaults with a one-second poll. An unknown key, or a
-// value of the wrong kind, is a *ConfigError naming the key. Reading does not
-// Validate: a caller about to use the Config does.
-
 // ConfigFields are the JSON form's keys, in the order MarshalJSON writes them.
 func ConfigFields() []string {
 	var c Config
@@ -57,8 +40,25 @@ func (c *Config) fields(strict *bool) []configField {
 	}
 }
 
-// MarshalJSON writes every key of the JSON form; the zero Config is written
-// as the defaults it means.
+// MarshalJSON writes the JSON form of a Config, one object, the same in a trace's config
+// line, a state file (send --state, the service, the Temporal worker) and
+// the service's API:
+//
+//	{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true,
+//	 "max_response_bytes":8388608,"max_poll_failures":3,"reminders":0,
+//	 "auto_answer":"","answer_cooldown":5,"max_answers":3,"busy_wait":60,
+//	 "queue_when_busy":false,"start_on_output":false}
+//
+// Durations are JSON numbers of seconds (0.5 is half a second). A string
+// holding a Go duration ("1.5s", "2m") or a number of seconds ("2") is read
+// too: state files written before this form kept "2s". A key left out, or
+// null, keeps the value decoded into — the defaults, for a zero Config —
+// so {"poll":1} is the defaults with a one-second poll. An unknown key, or a
+// value of the wrong kind, is a *ConfigError naming the key. Reading does not
+// Validate: a caller about to use the Config does.
+//
+// Every key is written; the zero Config is written as the defaults it
+// means.
 func (c Config) MarshalJSON() ([]byte, error) {
 	c = c.WithDefaults()
 	strict := c.Strict()
