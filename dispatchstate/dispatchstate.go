@@ -109,6 +109,16 @@ func fieldErr(field, format string, a ...any) error {
 	return fmt.Errorf("%w: field %q: %s", ErrMalformed, field, fmt.Sprintf(format, a...))
 }
 
+// configErr is a config that cannot be read or used, naming its key
+// (config.poll) when the error does (handoff.ConfigError).
+func configErr(err error) error {
+	var ce *handoff.ConfigError
+	if errors.As(err, &ce) {
+		return fieldErr("config."+ce.Field, "%v", ce.Err)
+	}
+	return fieldErr("config", "%v", err)
+}
+
 // Parse reads a state and checks every field; the error wraps ErrMalformed
 // and names the first field that is wrong.
 func Parse(b []byte) (*State, error) {
@@ -118,10 +128,9 @@ func Parse(b []byte) (*State, error) {
 	if err := dec.Decode(&st); err != nil {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
-		var cfg *handoff.ConfigError
 		switch {
-		case errors.As(err, &cfg):
-			return nil, fieldErr("config."+cfg.Field, "%v", cfg.Err)
+		case errors.Is(err, handoff.ErrInvalidConfig):
+			return nil, configErr(err)
 		case errors.As(err, &syn):
 			return nil, fmt.Errorf("%w: not JSON at byte %d: %v", ErrMalformed, syn.Offset, err)
 		case errors.As(err, &typ):
@@ -187,11 +196,7 @@ func (st *State) Validate() error {
 		return fieldErr("prompt", "%v", err)
 	}
 	if err := st.Config.Validate(); err != nil {
-		var ce *handoff.ConfigError
-		if errors.As(err, &ce) {
-			return fieldErr("config."+ce.Field, "%v", ce.Err)
-		}
-		return fieldErr("config", "%v", err)
+		return configErr(err)
 	}
 	if f := st.Finished; f != nil {
 		return f.validate()

@@ -164,12 +164,9 @@ func readSubmit(r io.Reader) (*SubmitBody, error) {
 	var body SubmitBody
 	if err := dec.Decode(&body); err != nil {
 		var typ *json.UnmarshalTypeError
-		var cfg *handoff.ConfigError
 		switch {
-		case errors.As(err, &cfg):
-			return nil, bad("config."+cfg.Field, "%v", cfg.Err)
 		case errors.Is(err, handoff.ErrInvalidConfig):
-			return nil, bad("config", "%v", err)
+			return nil, configBad(err)
 		case errors.As(err, &typ):
 			return nil, bad(typ.Field, "a %s is not a %v", typ.Value, typ.Type)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -240,13 +237,19 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 		st.Config = *b.Config
 	}
 	if err := st.Config.Validate(); err != nil {
-		var ce *handoff.ConfigError
-		if errors.As(err, &ce) {
-			return nil, bad("config."+ce.Field, "%v", ce.Err)
-		}
-		return nil, bad("config", "%v", err)
+		return nil, configBad(err)
 	}
 	return st, nil
+}
+
+// configBad is a config that cannot be read or used, naming its key
+// (config.poll) when the error does (handoff.ConfigError).
+func configBad(err error) error {
+	var ce *handoff.ConfigError
+	if errors.As(err, &ce) {
+		return bad("config."+ce.Field, "%v", ce.Err)
+	}
+	return bad("config", "%v", err)
 }
 
 // checkWorkdir rejects a work folder that is a file, or lies below one:
