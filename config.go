@@ -35,7 +35,9 @@ const (
 // DefaultConfig and change what you need. Fields are not defaulted one by one
 // because a zero idle grace is a real setting (give up on the first quiet
 // observation), not a missing one. Strict handoff, the spec's default, is the
-// zero Fallback.
+// zero Fallback. Its JSON form (MarshalJSON: durations in seconds, the keys
+// of ConfigFields) is the one a trace, a state file and the service's API
+// share; errors name the field (ConfigError).
 type Config struct {
 	// Poll is how often the terminal and the response file are observed.
 	Poll time.Duration
@@ -122,36 +124,59 @@ func (c Config) WithDefaults() Config {
 // output), the spec's default.
 func (c Config) Strict() bool { return !c.Fallback }
 
-// ErrInvalidConfig is wrapped by Config.Validate's errors.
+// ErrInvalidConfig is matched (errors.Is) by every *ConfigError: a Config
+// that Validate refuses, or a JSON form that cannot be read.
 var ErrInvalidConfig = errors.New("invalid config")
+
+// ConfigError is one Config field that is wrong, named as in the JSON form
+// ("poll", "idle_grace", …), so a state file, a trace and an API answer can
+// point at it. It matches ErrInvalidConfig and its Err.
+type ConfigError struct {
+	Field string
+	Err   error
+}
+
+// Error names the field and what is wrong with it.
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("%v: %q: %v", ErrInvalidConfig, e.Field, e.Err)
+}
+
+// Unwrap returns ErrInvalidConfig and the cause.
+func (e *ConfigError) Unwrap() []error { return []error{ErrInvalidConfig, e.Err} }
+
+func configErr(field, format string, a ...any) error {
+	return &ConfigError{Field: field, Err: fmt.Errorf(format, a...)}
+}
 
 // StartupTimeout is how long the startup guard waits for the agent to be seen
 // working before it is released: the idle grace, so one knob bounds both how
 // long a quiet agent may stay quiet and how long a start may take to show.
 func (c Config) StartupTimeout() time.Duration { return c.IdleGrace }
 
-// Validate reports a config that cannot drive a wait. The zero Config is
-// valid: it means the defaults.
+// Validate reports a config that cannot drive a wait, as a *ConfigError
+// naming the field. The zero Config is valid: it means the defaults.
 func (c Config) Validate() error {
 	c = c.WithDefaults()
 	const hint = " (start from handoff.DefaultConfig())"
 	switch {
 	case c.Poll <= 0:
-		return fmt.Errorf("%w: poll interval must be positive, got %v"+hint, ErrInvalidConfig, c.Poll)
+		return configErr("poll", "poll interval must be positive, got %v"+hint, c.Poll)
 	case c.IdleGrace < 0:
-		return fmt.Errorf("%w: idle grace must not be negative, got %v"+hint, ErrInvalidConfig, c.IdleGrace)
+		return configErr("idle_grace", "idle grace must not be negative, got %v"+hint, c.IdleGrace)
 	case c.ResponseTimeout <= 0:
-		return fmt.Errorf("%w: response timeout must be positive, got %v"+hint, ErrInvalidConfig, c.ResponseTimeout)
+		return configErr("response_timeout", "response timeout must be positive, got %v"+hint, c.ResponseTimeout)
 	case c.MaxResponseBytes <= 0:
-		return fmt.Errorf("%w: max response bytes must be positive, got %d"+hint, ErrInvalidConfig, c.MaxResponseBytes)
+		return configErr("max_response_bytes", "max response bytes must be positive, got %d"+hint, c.MaxResponseBytes)
 	case c.Reminders < 0:
-		return fmt.Errorf("%w: reminders must not be negative, got %d", ErrInvalidConfig, c.Reminders)
-	case c.AnswerCooldown < 0 || c.MaxAnswers < 0:
-		return fmt.Errorf("%w: answer cooldown and max answers must not be negative, got %v and %d", ErrInvalidConfig, c.AnswerCooldown, c.MaxAnswers)
+		return configErr("reminders", "reminders must not be negative, got %d", c.Reminders)
+	case c.AnswerCooldown < 0:
+		return configErr("answer_cooldown", "answer cooldown must not be negative, got %v", c.AnswerCooldown)
+	case c.MaxAnswers < 0:
+		return configErr("max_answers", "max answers must not be negative, got %d", c.MaxAnswers)
 	case c.BusyWait < 0:
-		return fmt.Errorf("%w: busy wait must not be negative, got %v", ErrInvalidConfig, c.BusyWait)
+		return configErr("busy_wait", "busy wait must not be negative, got %v", c.BusyWait)
 	case c.MaxPollFailures < 1:
-		return fmt.Errorf("%w: max poll failures must be at least 1, got %d"+hint, ErrInvalidConfig, c.MaxPollFailures)
+		return configErr("max_poll_failures", "max poll failures must be at least 1, got %d"+hint, c.MaxPollFailures)
 	}
 	return nil
 }

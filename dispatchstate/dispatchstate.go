@@ -49,7 +49,9 @@ type State struct {
 	// The dispatch.
 	Role    string `json:"role"`
 	Workdir string `json:"workdir"` // absolute
-	Config  Config `json:"config"`
+	// Config is the wait's, in handoff.Config's JSON form (files written
+	// before it kept durations as "2s": still read).
+	Config handoff.Config `json:"config"`
 	// Prompt is kept by owners that may have to send the dispatch from
 	// another process (the service accepts it before it pastes) and show
 	// who was asked what; "" when the prompt is not kept.
@@ -75,63 +77,6 @@ type State struct {
 	Evidence []*trace.Evidence `json:"evidence,omitempty"`
 	// Finished is the outcome, once there is one.
 	Finished *Finished `json:"finished,omitempty"`
-}
-
-// Config is handoff.Config with durations as Go durations ("2s").
-type Config struct {
-	Poll             string `json:"poll"`
-	IdleGrace        string `json:"idle_grace"`
-	ResponseTimeout  string `json:"response_timeout"`
-	Strict           bool   `json:"strict"`
-	MaxResponseBytes int64  `json:"max_response_bytes"`
-	MaxPollFailures  int    `json:"max_poll_failures"`
-	// The knobs send has beyond the core four, as the service and the
-	// Temporal worker pass them on; absent in older files (the defaults).
-	Reminders      int    `json:"reminders,omitempty"`
-	AutoAnswer     string `json:"auto_answer,omitempty"`
-	AnswerCooldown string `json:"answer_cooldown,omitempty"`
-	MaxAnswers     int    `json:"max_answers"` // used only with AutoAnswer, which older files lack
-	BusyWait       string `json:"busy_wait,omitempty"`
-	QueueWhenBusy  bool   `json:"queue_when_busy,omitempty"`
-	StartOnOutput  bool   `json:"start_on_output,omitempty"`
-}
-
-// ConfigOf is c as the state file keeps it.
-func ConfigOf(c handoff.Config) Config {
-	c = c.WithDefaults()
-	return Config{Poll: c.Poll.String(), IdleGrace: c.IdleGrace.String(), ResponseTimeout: c.ResponseTimeout.String(),
-		Strict: c.Strict(), MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures,
-		Reminders: c.Reminders, AutoAnswer: c.AutoAnswer, AnswerCooldown: c.AnswerCooldown.String(), MaxAnswers: c.MaxAnswers,
-		BusyWait: c.BusyWait.String(), QueueWhenBusy: c.QueueWhenBusy, StartOnOutput: c.StartOnOutput}
-}
-
-// Engine is the handoff.Config; the error names the field.
-func (s Config) Engine() (handoff.Config, error) {
-	c := handoff.DefaultConfig()
-	for _, d := range []struct {
-		field    string
-		text     string
-		into     *time.Duration
-		optional bool // absent in files written before it was kept
-	}{{"config.poll", s.Poll, &c.Poll, false}, {"config.idle_grace", s.IdleGrace, &c.IdleGrace, false},
-		{"config.response_timeout", s.ResponseTimeout, &c.ResponseTimeout, false},
-		{"config.answer_cooldown", s.AnswerCooldown, &c.AnswerCooldown, true}, {"config.busy_wait", s.BusyWait, &c.BusyWait, true}} {
-		if d.optional && d.text == "" {
-			continue
-		}
-		v, err := time.ParseDuration(d.text)
-		if err != nil {
-			return c, fieldErr(d.field, "%q is not a duration (like \"2s\")", d.text)
-		}
-		*d.into = v
-	}
-	c.Fallback, c.MaxResponseBytes, c.MaxPollFailures = !s.Strict, s.MaxResponseBytes, s.MaxPollFailures
-	c.Reminders, c.AutoAnswer, c.MaxAnswers = s.Reminders, s.AutoAnswer, s.MaxAnswers
-	c.QueueWhenBusy, c.StartOnOutput = s.QueueWhenBusy, s.StartOnOutput
-	if err := c.Validate(); err != nil {
-		return c, fieldErr("config", "%v", err)
-	}
-	return c, nil
 }
 
 // The outcomes a Finished records besides the table's "done" and "failed"
@@ -168,6 +113,16 @@ func fieldErr(field, format string, a ...any) error {
 	return fmt.Errorf("%w: field %q: %s", ErrMalformed, field, fmt.Sprintf(format, a...))
 }
 
+// configErr is a config that cannot be read or used, naming its key
+// (config.poll) when the error does (handoff.ConfigError).
+func configErr(err error) error {
+	var ce *handoff.ConfigError
+	if errors.As(err, &ce) {
+		return fieldErr("config."+ce.Field, "%v", ce.Err)
+	}
+	return fieldErr("config", "%v", err)
+}
+
 // Parse reads a state and checks every field; the error wraps ErrMalformed
 // and names the first field that is wrong.
 func Parse(b []byte) (*State, error) {
@@ -178,6 +133,8 @@ func Parse(b []byte) (*State, error) {
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		switch {
+		case errors.Is(err, handoff.ErrInvalidConfig):
+			return nil, configErr(err)
 		case errors.As(err, &syn):
 			return nil, fmt.Errorf("%w: not JSON at byte %d: %v", ErrMalformed, syn.Offset, err)
 		case errors.As(err, &typ):
@@ -242,9 +199,8 @@ func (st *State) Validate() error {
 	if err := handoff.CheckPrompt(st.Prompt); err != nil {
 		return fieldErr("prompt", "%v", err)
 	}
-	cfg, err := st.Config.Engine()
-	if err != nil {
-		return err
+	if err := st.Config.Validate(); err != nil {
+		return configErr(err)
 	}
 	if f := st.Finished; f != nil {
 		return f.validate()
@@ -260,7 +216,7 @@ func (st *State) Validate() error {
 	case w.ArchiveSeq < 0:
 		return fieldErr("wait.archive_seq", "negative")
 	}
-	if _, err := fsm.Resume(cfg, w.Core); err != nil {
+	if _, err := fsm.Resume(st.Config, w.Core); err != nil {
 		return fieldErr("wait.core", "%v", err)
 	}
 	if w.Pane != nil {

@@ -22,7 +22,7 @@ import (
 func validState() *dispatchstate.State {
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	return &dispatchstate.State{Version: dispatchstate.Version, Target: "%3", Socket: "agents", Provider: "codex", History: 200,
-		TmuxTimeout: "5s", Role: "analyst", Workdir: "/work/proj", Config: dispatchstate.ConfigOf(handoff.DefaultConfig()),
+		TmuxTimeout: "5s", Role: "analyst", Workdir: "/work/proj", Config: handoff.DefaultConfig(),
 		Wait: &fsm.Checkpoint{
 			Core: fsm.Snapshot{State: handoff.Working, DispatchedAt: t0, LastStatus: "processing", LastAt: t0.Add(4 * time.Second), Polls: 3},
 			Journal: []fsm.Entry{{At: t0.Add(2 * time.Second), From: handoff.AwaitingStart, To: handoff.Working,
@@ -75,6 +75,24 @@ func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
 	}
 }
 
+// A state file written before the config had one JSON form (durations as
+// Go duration strings, the later knobs absent) still reads, as the same
+// config.
+func TestStateFilesWithTheOlderConfigFormStillRead(t *testing.T) {
+	b := stateJSON(t, validState())
+	from := strings.Index(b, `"config":{`)
+	to := from + strings.Index(b[from:], "}") + 1
+	old := b[:from] + `"config":{"poll":"2s","idle_grace":"30s","response_timeout":"30m0s","strict":true,` +
+		`"max_response_bytes":8388608,"max_poll_failures":3,"max_answers":3}` + b[to:]
+	st, err := dispatchstate.Parse([]byte(old))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, old)
+	}
+	if st.Config != handoff.DefaultConfig() {
+		t.Errorf("config %+v, want the defaults", st.Config)
+	}
+}
+
 // A malformed state file gets a message naming the field.
 func TestMalformedStateFilesNameTheField(t *testing.T) {
 	for _, tc := range []struct {
@@ -90,9 +108,11 @@ func TestMalformedStateFilesNameTheField(t *testing.T) {
 		{"workdir", func(s *dispatchstate.State) { s.Workdir = "rel/dir" }, ""},
 		{"role", func(s *dispatchstate.State) { s.Role = "../x" }, ""},
 		{"prompt", func(s *dispatchstate.State) { s.Prompt = "hi\x1b[201~" }, ""},
-		{"config.poll", func(s *dispatchstate.State) { s.Config.Poll = "2" }, ""},
-		{"config.idle_grace", func(s *dispatchstate.State) { s.Config.IdleGrace = "" }, ""},
-		{"config", func(s *dispatchstate.State) { s.Config.MaxPollFailures = 0 }, ""},
+		{"config.poll", nil, `{"version":1,"config":{"poll":"soon"}}`},
+		{"config.strict", nil, `{"version":1,"config":{"strict":"yes"}}`},
+		{"config.colour", nil, `{"version":1,"config":{"colour":"blue"}}`},
+		{"config.idle_grace", func(s *dispatchstate.State) { s.Config.IdleGrace = -time.Second }, ""},
+		{"config.max_poll_failures", func(s *dispatchstate.State) { s.Config.MaxPollFailures = 0 }, ""},
 		{"wait", func(s *dispatchstate.State) { s.Wait = nil }, ""},
 		{"wait.archive_dir", func(s *dispatchstate.State) { s.Wait.ArchiveDir = "" }, ""},
 		{"wait.archive_seq", func(s *dispatchstate.State) { s.Wait.ArchiveSeq = -1 }, ""},

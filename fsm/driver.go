@@ -93,7 +93,7 @@ type Options struct {
 }
 
 // Wakeups are the signals that wake a wait before its next poll. None
-// decides anything: each makes the wait look again sooner. WatchResponse
+// decides anything: each makes the wait look again sooner. WakeSources.Open
 // builds the response file's; a tmux control client gives Output.
 type Wakeups struct {
 	// Hints, when set, wakes the wait before its next poll: a value says
@@ -254,12 +254,12 @@ func Wait(ctx context.Context, term handoff.Terminal, opts Options) (Result, err
 // lock makes sure the response folder exists and takes the role's slot for
 // the whole dispatch: one response file, one dispatch at a time.
 func (r *run) lock(ctx context.Context) (*responsefile.Slot, error) {
-	if err := responsefile.EnsureDir(r.workdir); err != nil {
+	if err := responsefile.EnsureDir(r.Workdir); err != nil {
 		return nil, err
 	}
-	slot, err := responsefile.Lock(ctx, r.path, r.role, r.workdir, r.waitSlot)
+	slot, err := responsefile.Lock(ctx, r.path, r.Role, r.Workdir, r.WaitSlot)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.role, err)
+		return nil, fmt.Errorf("%s: %w", r.Role, err)
 	}
 	return slot, nil
 }
@@ -279,11 +279,11 @@ func (r *run) canAct(s handoff.Sender, term handoff.Terminal) error {
 		r.keys = k
 	}
 	switch {
-	case r.cfg.Reminders > 0 && r.sender == nil:
+	case r.Config.Reminders > 0 && r.sender == nil:
 		return fmt.Errorf("%w: reminders need a wait that can send to the agent (use SendAndWait)", handoff.ErrInvalidConfig)
-	case r.cfg.StartOnOutput && !isFingerprinter(term):
+	case r.Config.StartOnOutput && !isFingerprinter(term):
 		return fmt.Errorf("%w: StartOnOutput needs a terminal that tells screens apart (handoff.Fingerprinter)", handoff.ErrInvalidConfig)
-	case r.cfg.AutoAnswer != "" && r.keys == nil:
+	case r.Config.AutoAnswer != "" && r.keys == nil:
 		return fmt.Errorf("%w: automatic answers need a terminal that can type keys (handoff.KeySender)", handoff.ErrInvalidConfig)
 	}
 	return nil
@@ -341,21 +341,21 @@ func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prom
 // send clears what an earlier turn left (the completion marker, a stale
 // response file, archived) and sends the prompt with its instruction.
 func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
-	if err := responsefile.ClearMarker(r.turnMarker); err != nil {
+	if err := responsefile.ClearMarker(r.TurnMarker); err != nil {
 		return err
 	}
-	stale, err := responsefile.ClearStale(r.path, r.role, r.archive)
+	stale, err := responsefile.ClearStale(r.path, r.Role, r.Archive)
 	if err != nil {
 		return fmt.Errorf("clear stale response file: %w", err)
 	}
 	if stale != "" {
-		r.log.Info("archived a stale response file before dispatch", "role", r.role, "archived", stale)
+		r.Logger.Info("archived a stale response file before dispatch", "role", r.Role, "archived", stale)
 	}
 	if err := r.pickReceipt(prompt); err != nil {
 		return err
 	}
-	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path, r.receipt)); err != nil {
-		return fmt.Errorf("send prompt to %s: %w", r.role, err)
+	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path, r.Receipt)); err != nil {
+		return fmt.Errorf("send prompt to %s: %w", r.Role, err)
 	}
 	return nil
 }
@@ -364,56 +364,30 @@ func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
 // one given, else the one of the prompt's own instruction for this file (so
 // the prompt holds the block once), else a new random one.
 func (r *run) pickReceipt(prompt string) error {
-	if r.receipt != "" {
+	if r.Receipt != "" {
 		return nil
 	}
 	rc, err := handoff.ReceiptFor(prompt, r.path, rand.Reader)
-	r.receipt = rc
+	r.Receipt = rc
 	return err
 }
 
-// run is one wait's resolved options.
+// run is one wait: its options with every default resolved (Config
+// validated, Workdir, Roles, Archive, Clock, Logger, Receipt, TurnMarker
+// set) and what the wait learns on its way.
 type run struct {
-	cfg      handoff.Config
-	role     string
-	workdir  string
-	path     string
-	archive  *responsefile.Archive
-	clk      clock.Clock
-	sleep    Sleeper
-	log      *slog.Logger
-	observer func(Entry)
-	onPoll   func(Poll)
+	Options
+	path string // the role's response file
+	wake *waker
 	// sender sends reminders, keys types automatic answers; nil when the
 	// wait cannot (then the config may not ask for them).
-	sender    handoff.Sender
-	keys      handoff.KeySender
-	attention func(Poll)
+	sender handoff.Sender
+	keys   handoff.KeySender
 	// fp is the first observation's screen fingerprint (StartOnOutput).
 	fp    uint64
 	fpSet bool
-	// hints wakes the wait early (Options.Hints); nil for plain polling.
-	hints      <-chan struct{}
-	turns      <-chan struct{}
-	turnNow    bool   // the next observation is a completion hook's
-	turnMarker string // the file a completion hook writes
-	output     <-chan struct{}
-	outQuiet   time.Duration
-	outEvery   time.Duration
-	hintPoll   time.Duration
-	hintWindow time.Duration
-	// hintUntil is when the fast polling after the last hint ends.
-	hintUntil time.Time
-	waitSlot  bool
-	// ident is the pane dispatched to (nil when the terminal does not say);
-	// paneDir holds its lock and marker.
-	ident   *handoff.PaneIdentity
-	paneDir string
-
-	resume       *Checkpoint
-	onCheckpoint func(Checkpoint) error
-	// receipt is the dispatch's (Options.Receipt); "" accepts any.
-	receipt handoff.Receipt
+	// ident is the pane dispatched to (nil when the terminal does not say).
+	ident *handoff.PaneIdentity
 }
 
 // Checkpoint is what a wait needs to go on in another process: the core's
@@ -435,234 +409,246 @@ type Checkpoint struct {
 	Receipt handoff.Receipt `json:"receipt,omitempty"`
 }
 
+// prepare resolves opts' defaults into a run.
 func prepare(opts Options) (*run, error) {
-	cfg := opts.Config.WithDefaults()
-	if err := cfg.Validate(); err != nil {
+	r := &run{Options: opts}
+	r.Config = opts.Config.WithDefaults()
+	if err := r.Config.Validate(); err != nil {
 		return nil, err
 	}
-	workdir := opts.Workdir
-	if workdir == "" {
-		workdir = "."
+	if r.Workdir == "" {
+		r.Workdir = "."
 	}
-	roles := opts.Roles
-	if roles == nil {
-		roles = handoff.DefaultRoleFiles()
+	if r.Roles == nil {
+		r.Roles = handoff.DefaultRoleFiles()
 	}
-	path, err := roles.Path(workdir, opts.Role)
+	path, err := r.Roles.Path(r.Workdir, r.Role)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{cfg: cfg, role: opts.Role, workdir: workdir, path: path,
-		archive: opts.Archive, clk: opts.Clock, log: opts.Logger,
-		observer: opts.Observer, onPoll: opts.OnPoll, attention: opts.OnAttention,
-		hints: opts.Hints, turns: opts.Turns, hintPoll: opts.HintPoll, hintWindow: opts.HintWindow,
-		output: opts.Output, outQuiet: opts.OutputQuiet, outEvery: opts.OutputEvery,
-		waitSlot: opts.WaitSlot, paneDir: opts.PaneDir, resume: opts.Resume, onCheckpoint: opts.OnCheckpoint, turnMarker: opts.TurnMarker,
-		receipt: opts.Receipt}
-	if r.receipt == "" && r.resume != nil {
-		r.receipt = r.resume.Receipt
+	r.path = path
+	if r.Receipt == "" && r.Resume != nil {
+		r.Receipt = r.Resume.Receipt
 	}
-	if r.receipt != "" {
-		if err := r.receipt.Validate(); err != nil {
+	if r.Receipt != "" {
+		if err := r.Receipt.Validate(); err != nil {
 			return nil, err
 		}
 	}
-	if r.turnMarker == "" {
-		r.turnMarker = responsefile.TurnMarker(path)
+	if r.TurnMarker == "" {
+		r.TurnMarker = responsefile.TurnMarker(path)
 	}
-	if r.outQuiet <= 0 {
-		r.outQuiet = DefaultOutputQuiet
+	if r.Clock == nil {
+		r.Clock = clock.New()
 	}
-	if r.outEvery <= 0 {
-		r.outEvery = cfg.Poll
-	}
-	if r.hintPoll <= 0 {
-		r.hintPoll = DefaultHintPoll
-	}
-	if r.hintWindow <= 0 {
-		r.hintWindow = DefaultHintWindow
-	}
-	if r.clk == nil {
-		r.clk = clock.New()
-	}
-	if s, ok := r.clk.(Sleeper); ok {
-		r.sleep = s
-	} else {
-		r.sleep = timerSleeper{r.clk}
-	}
-	if r.resume != nil && r.archive == nil && r.resume.ArchiveDir == "" {
+	r.wake = newWaker(r.Wakeups, r.Config.Poll, r.Clock)
+	if r.Resume != nil && r.Archive == nil && r.Resume.ArchiveDir == "" {
 		return nil, fmt.Errorf("%w: the checkpoint has no archive folder", ErrBadSnapshot)
 	}
 	switch {
-	case r.archive != nil:
-	case r.resume != nil:
-		r.archive = responsefile.OpenArchive(r.resume.ArchiveDir, r.resume.ArchiveSeq)
+	case r.Archive != nil:
+	case r.Resume != nil:
+		r.Archive = responsefile.OpenArchive(r.Resume.ArchiveDir, r.Resume.ArchiveSeq)
 	default:
-		r.archive = responsefile.NewArchive(workdir, r.clk.Now())
+		r.Archive = responsefile.NewArchive(r.Workdir, r.Clock.Now())
 	}
-	if r.log == nil {
-		r.log = slog.Default()
+	if r.Logger == nil {
+		r.Logger = slog.Default()
 	}
 	return r, nil
 }
 
+// wait is the driver loop: observe, record, act, end or sleep until the
+// next look. The core decides; the loop only carries out.
 func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 	core, res, err := r.start()
 	if err != nil {
 		return Result{}, err
 	}
-	res.Receipt = r.receipt
-	start := res.DispatchedAt
-	if r.observer == nil {
-		r.observer = func(e Entry) {
-			r.log.Info("transition", "role", r.role, "from", e.From, "to", e.To,
-				"event", e.Event, "status", e.Status, "elapsed", e.At.Sub(start))
-		}
+	res.Receipt = r.Receipt
+	if r.Observer == nil {
+		r.Observer = r.logTransition(res.DispatchedAt)
 	}
-	// A resumed wait first finishes the consume a crash cut short, or waits
-	// for the poll that was due when the snapshot was taken.
-	_, pending := core.Consuming()
-	if r.resume != nil && !pending {
-		if err := r.sleep.SleepUntil(ctx, r.wake(core, core.Snapshot().LastAt)); err != nil {
-			return res, err
-		}
-	}
-	if r.resume == nil {
-		if err := r.checkpoint(core, res); err != nil {
-			return res, err
-		}
+	if err := r.begin(ctx, core, res); err != nil {
+		return res, err
 	}
 	for {
-		var (
-			at    time.Time
-			p     Poll
-			rd    Ready
-			cause error
-			// answer and archived are the response, should this poll end
-			// the wait.
-			answer, archived string
-		)
-		if obs, ok := core.Consuming(); ok {
-			// Resumed between the snapshot and the consume: the poll that
-			// asked for it is complete once the file is consumed.
-			at = obs.At
-			p = Poll{Observation: Observation{At: at, Status: obs.Status, File: FilePresent}}
-			c, err := responsefile.Recover(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
-			if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
-				return res, err
-			}
-			answer, archived = c.Answer, c.Archived
-		} else {
-			if err := ctx.Err(); err != nil {
-				return res, err
-			}
-			at = r.clk.Now()
-			var obs Observation
-			var err error
-			// File times come from a coarse clock that can lag the wall
-			// clock by a few milliseconds: allow a second. (SendAndWait
-			// removes any marker before sending, so one seen is this turn's.)
-			if r.turnNow && responsefile.MarkerSince(r.turnMarker, start.Add(-time.Second)) {
-				obs, err = r.lookTurn(at)
-			} else {
-				obs, cause, err = r.look(ctx, term, at)
-			}
-			r.turnNow = false
-			if err != nil {
-				return res, err
-			}
-			p = Poll{Observation: obs}
-			p.At = at
-			rd = core.Step(obs)
-			if obs.Blank && (rd.Outcome != nil || rd.Action == ConsumeFile) {
-				p.Status = core.Snapshot().LastStatus
-			}
-			res.Polls++
-			if rd.Action == ConsumeFile {
-				// Persisted first, so a crash during the consume resumes
-				// by finishing it (responsefile.Recover).
-				if err := r.checkpoint(core, res); err != nil {
-					return res, err
-				}
-				c, err := responsefile.Consume(r.path, r.role, r.cfg.MaxResponseBytes, r.receipt, r.archive)
-				if rd, cause, err = r.afterConsume(core, &p, c, err); err != nil {
-					return res, err
-				}
-				answer, archived = c.Answer, c.Archived
-			}
-			if obs.Unreadable && rd.Outcome == nil {
-				r.log.Warn("the terminal could not be read; trying again on the next poll",
-					"role", r.role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.cfg.MaxPollFailures, "error", obs.Detail)
-			}
-		}
-		res.Journal = append(res.Journal, rd.Transitions...)
-		res.Elapsed = at.Sub(start)
-		for _, e := range rd.Transitions {
-			if e.Event == handoff.EventStartupTimeout {
-				r.log.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
-					"role", r.role, "status", e.Status, "elapsed", e.At.Sub(start), "startup_timeout", r.cfg.StartupTimeout())
-			}
-			r.observer(e)
-		}
-		p.Elapsed, p.N = res.Elapsed, res.Polls
-		p.Ready = rd
-		if w := core.WindowEnd(); !w.IsZero() && w.After(at) {
-			p.WindowLeft = w.Sub(at)
-		}
-		if rd.Action == FetchLastOutput {
-			last, err := term.LastOutput(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return res, ctx.Err()
-				}
-				return res, fmt.Errorf("%s: no response file; fallback to the terminal's last output failed: %w", r.role, err)
-			}
-			p.LastOutput = last
-			answer, archived = last, ""
-		}
-		if err := r.act(ctx, rd.Action, p); err != nil {
+		s, err := r.observe(ctx, core, term, &res)
+		if err != nil {
 			return res, err
 		}
-		r.poll(p)
-
-		if o := rd.Outcome; o != nil {
-			if o.Done() {
-				res.Content, res.Source, res.ArchivedPath = answer, Source(o.Name), archived
-				return res, nil
-			}
-			from := core.State()
-			if n := len(rd.Transitions); n > 0 {
-				from = rd.Transitions[n-1].From
-			}
-			we := &handoff.WaitError{Kind: o.Err, Role: r.role, State: from,
-				LastStatus: p.Status, Elapsed: res.Elapsed, Detail: p.Detail}
-			if o.Err == handoff.ErrTerminalError || o.Err == handoff.ErrResponseFile {
-				we.Cause = cause
-			}
-			return res, we
+		r.record(core, &res, &s)
+		if err := r.fallback(ctx, term, &s); err != nil {
+			return res, err
+		}
+		if err := r.act(ctx, s.Action, s.Poll); err != nil {
+			return res, err
+		}
+		if r.OnPoll != nil {
+			r.OnPoll(s.Poll)
+		}
+		if s.Outcome != nil {
+			return r.end(core, res, s)
 		}
 		if err := r.checkpoint(core, res); err != nil {
 			return res, err
 		}
-		wake := r.wake(core, at)
-		if fast := at.Add(r.hintPoll); at.Before(r.hintUntil) && fast.Before(wake) {
-			wake = fast
-		}
-		if err := r.sleepUntil(ctx, at, wake); err != nil {
+		if err := r.wake.sleepUntil(ctx, s.At, r.wake.next(s.At, r.due(core, s.At))); err != nil {
 			return res, err
 		}
 	}
 }
 
+// step is one look: what the caller sees of it (Poll), and what ends the
+// wait should this look end it.
+type step struct {
+	Poll
+	// cause is the terminal's error, or why the thing at the response path
+	// cannot be an answer: a failure's cause.
+	cause error
+	// answer and archived are the response and where its file went.
+	answer, archived string
+}
+
+// logTransition is the default Observer: each transition at Info level.
+func (r *run) logTransition(start time.Time) func(Entry) {
+	return func(e Entry) {
+		r.Logger.Info("transition", "role", r.Role, "from", e.From, "to", e.To,
+			"event", e.Event, "status", e.Status, "elapsed", e.At.Sub(start))
+	}
+}
+
+// begin checkpoints a new wait. A resumed one first finishes the consume a
+// crash cut short (the first look does), or waits for the look that was due
+// when the snapshot was taken.
+func (r *run) begin(ctx context.Context, core *Core, res Result) error {
+	if r.Resume == nil {
+		return r.checkpoint(core, res)
+	}
+	if _, pending := core.Consuming(); pending {
+		return nil
+	}
+	return r.wake.sleep.SleepUntil(ctx, r.due(core, core.Snapshot().LastAt))
+}
+
+// observe takes one look and steps the core on it: the terminal's status
+// (or the agent's turn-end hook) and the response file, then the file
+// consumed when the core asks for it. A resumed wait whose consume a crash
+// cut short finishes it instead.
+func (r *run) observe(ctx context.Context, core *Core, term handoff.Terminal, res *Result) (step, error) {
+	if obs, ok := core.Consuming(); ok {
+		// The poll that asked for the consume is complete once the file
+		// is consumed.
+		s := step{Poll: Poll{Observation: Observation{At: obs.At, Status: obs.Status, File: FilePresent}}}
+		c, err := responsefile.Recover(r.path, r.Role, r.Config.MaxResponseBytes, r.Receipt, r.Archive)
+		return s, r.consumed(core, &s, c, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return step{}, err
+	}
+	at := r.Clock.Now()
+	var s step
+	var err error
+	// File times come from a coarse clock that can lag the wall clock by a
+	// few milliseconds: allow a second. (SendAndWait removes any marker
+	// before sending, so one seen is this turn's.)
+	if r.wake.tookTurn() && responsefile.MarkerSince(r.TurnMarker, res.DispatchedAt.Add(-time.Second)) {
+		s.Observation, err = r.lookTurn(at)
+	} else {
+		s.Observation, s.cause, err = r.look(ctx, term, at)
+	}
+	if err != nil {
+		return s, err
+	}
+	s.Ready = core.Step(s.Observation)
+	if s.Blank && (s.Outcome != nil || s.Action == ConsumeFile) {
+		s.Status = core.Snapshot().LastStatus
+	}
+	res.Polls++
+	if s.Action == ConsumeFile {
+		// Persisted first, so a crash during the consume resumes by
+		// finishing it (responsefile.Recover).
+		if err := r.checkpoint(core, *res); err != nil {
+			return s, err
+		}
+		c, err := responsefile.Consume(r.path, r.Role, r.Config.MaxResponseBytes, r.Receipt, r.Archive)
+		if err := r.consumed(core, &s, c, err); err != nil {
+			return s, err
+		}
+	}
+	if s.Unreadable && s.Outcome == nil {
+		r.Logger.Warn("the terminal could not be read; trying again on the next poll",
+			"role", r.Role, "failures_in_a_row", core.Snapshot().PollFailures, "max", r.Config.MaxPollFailures, "error", s.Detail)
+	}
+	return s, nil
+}
+
+// record adds the look's transitions to the journal and tells the Observer
+// (warning when the startup guard was released), and completes the Poll.
+func (r *run) record(core *Core, res *Result, s *step) {
+	start := res.DispatchedAt
+	res.Journal = append(res.Journal, s.Transitions...)
+	res.Elapsed = s.At.Sub(start)
+	for _, e := range s.Transitions {
+		if e.Event == handoff.EventStartupTimeout {
+			r.Logger.Warn("startup guard released: the agent was not seen working within the startup timeout; the idle grace starts now",
+				"role", r.Role, "status", e.Status, "elapsed", e.At.Sub(start), "startup_timeout", r.Config.StartupTimeout())
+		}
+		r.Observer(e)
+	}
+	s.Elapsed, s.N = res.Elapsed, res.Polls
+	if w := core.WindowEnd(); !w.IsZero() && w.After(s.At) {
+		s.WindowLeft = w.Sub(s.At)
+	}
+}
+
+// fallback fetches the terminal's last output when the core takes it as the
+// response (strict handoff off).
+func (r *run) fallback(ctx context.Context, term handoff.Terminal, s *step) error {
+	if s.Action != FetchLastOutput {
+		return nil
+	}
+	last, err := term.LastOutput(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%s: no response file; fallback to the terminal's last output failed: %w", r.Role, err)
+	}
+	s.LastOutput = last
+	s.answer, s.archived = last, ""
+	return nil
+}
+
+// end is the wait's ending at the table's outcome: the response, or a
+// *handoff.WaitError naming the state it failed in.
+func (r *run) end(core *Core, res Result, s step) (Result, error) {
+	o := s.Outcome
+	if o.Done() {
+		res.Content, res.Source, res.ArchivedPath = s.answer, Source(o.Name), s.archived
+		return res, nil
+	}
+	from := core.State()
+	if n := len(s.Transitions); n > 0 {
+		from = s.Transitions[n-1].From
+	}
+	we := &handoff.WaitError{Kind: o.Err, Role: r.Role, State: from,
+		LastStatus: s.Status, Elapsed: res.Elapsed, Detail: s.Detail}
+	if o.Err == handoff.ErrTerminalError || o.Err == handoff.ErrResponseFile {
+		we.Cause = s.cause
+	}
+	return res, we
+}
+
 // start makes the core: a new one dispatched now, or the one the resumed
 // checkpoint holds, with the result so far.
 func (r *run) start() (*Core, Result, error) {
-	cp := r.resume
+	cp := r.Resume
 	if cp == nil {
-		now := r.clk.Now()
-		return NewCore(r.cfg, now), Result{DispatchedAt: now}, nil
+		now := r.Clock.Now()
+		return NewCore(r.Config, now), Result{DispatchedAt: now}, nil
 	}
-	core, err := Resume(r.cfg, cp.Core)
+	core, err := Resume(r.Config, cp.Core)
 	if err != nil {
 		return nil, Result{}, err
 	}
@@ -677,62 +663,59 @@ func (r *run) start() (*Core, Result, error) {
 	return core, res, nil
 }
 
-// wake is when to observe after an observation at at: one poll interval
-// later, or at the next deadline if that comes first.
-func (r *run) wake(core *Core, at time.Time) time.Time {
+// due is the latest next look after a look at at: one poll interval later,
+// or at the next deadline if that comes first.
+func (r *run) due(core *Core, at time.Time) time.Time {
 	if at.IsZero() {
-		return r.clk.Now()
+		return r.Clock.Now()
 	}
-	wake := at.Add(r.cfg.Poll)
-	if d := core.Deadline(); d.After(at) && d.Before(wake) {
-		wake = d
+	due := at.Add(r.Config.Poll)
+	if d := core.Deadline(); d.After(at) && d.Before(due) {
+		due = d
 	}
-	return wake
+	return due
 }
 
-// afterConsume reports to the core what Consume (or Recover) found and
-// notes it in p. A thing at the path that cannot be used as an answer
+// consumed reports to the core what Consume (or Recover) found and notes it
+// in s. A thing at the path that cannot be used as an answer
 // (handoff.ErrResponseFile) is an observation the table ends on, with err as
 // the failure's cause; any other error (the archive cannot be written) ends
 // the wait as an error.
-func (r *run) afterConsume(core *Core, p *Poll, c responsefile.Consumed, err error) (Ready, error, error) {
+func (r *run) consumed(core *Core, s *step, c responsefile.Consumed, err error) error {
 	switch {
 	case errors.Is(err, handoff.ErrResponseFile):
-		p.File, p.Detail, p.Problem = FileUnusable, err.Error(), responsefile.ProblemOf(err)
-		return core.FileConsumed(FileUnusable), err, nil
+		s.File, s.Detail, s.Problem = FileUnusable, err.Error(), responsefile.ProblemOf(err)
+		s.Ready, s.cause = core.FileConsumed(FileUnusable), err
+		return nil
 	case err != nil:
-		return Ready{}, nil, fmt.Errorf("%s: %w", r.role, err)
+		return fmt.Errorf("%s: %w", r.Role, err)
 	}
-	p.Content, p.Archived, p.File = c.Content, c.Archived, FileReady
+	s.Content, s.Archived, s.File = c.Content, c.Archived, FileReady
 	switch {
 	case c.Mismatched:
-		p.File = FileMismatched
+		s.File = FileMismatched
 		r.fpSet = false
-		r.log.Warn("the response file answers another prompt (its receipt is not this dispatch's): archived, not returned; waiting for the agent to answer this one",
-			"role", r.role, "receipt", c.Receipt, "want", r.receipt, "archived", c.Archived)
+		r.Logger.Warn("the response file answers another prompt (its receipt is not this dispatch's): archived, not returned; waiting for the agent to answer this one",
+			"role", r.Role, "receipt", c.Receipt, "want", r.Receipt, "archived", c.Archived)
 	case c.Blank:
-		p.File = FileBlank
+		s.File = FileBlank
 	}
-	return core.FileConsumed(p.File), nil, nil
+	s.Ready, s.cause = core.FileConsumed(s.File), nil
+	s.answer, s.archived = c.Answer, c.Archived
+	return nil
 }
 
 // checkpoint hands the wait's state to Options.OnCheckpoint.
 func (r *run) checkpoint(core *Core, res Result) error {
-	if r.onCheckpoint == nil {
+	if r.OnCheckpoint == nil {
 		return nil
 	}
 	cp := Checkpoint{Core: core.Snapshot(), Journal: append([]Entry{}, res.Journal...),
-		ArchiveDir: r.archive.Dir(), ArchiveSeq: r.archive.Seq(), Receipt: r.receipt, Pane: r.ident}
-	if err := r.onCheckpoint(cp); err != nil {
-		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.role, err)
+		ArchiveDir: r.Archive.Dir(), ArchiveSeq: r.Archive.Seq(), Receipt: r.Receipt, Pane: r.ident}
+	if err := r.OnCheckpoint(cp); err != nil {
+		return fmt.Errorf("%s: save the wait's checkpoint: %w", r.Role, err)
 	}
 	return nil
-}
-
-func (r *run) poll(p Poll) {
-	if r.onPoll != nil {
-		r.onPoll(p)
-	}
 }
 
 // lookTurn is an observation from the agent's completion hook: the turn is
@@ -742,7 +725,7 @@ func (r *run) lookTurn(at time.Time) (Observation, error) {
 	obs := Observation{At: at, Status: handoff.StatusCompleted, File: FileAbsent, TurnCompleted: true}
 	present, err := responsefile.Present(r.path)
 	if err != nil {
-		return obs, fmt.Errorf("%s: %w", r.role, err)
+		return obs, fmt.Errorf("%s: %w", r.Role, err)
 	}
 	if present {
 		obs.File = FilePresent
@@ -768,7 +751,7 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 			obs.Status, obs.Blank = "", true
 			present, err := responsefile.Present(r.path)
 			if err != nil {
-				return obs, cause, fmt.Errorf("%s: %w", r.role, err)
+				return obs, cause, fmt.Errorf("%s: %w", r.Role, err)
 			}
 			if present {
 				obs.File = FilePresent
@@ -790,7 +773,7 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 			obs.Classification = &c
 		}
 	}
-	if fp, ok := term.(handoff.Fingerprinter); ok && r.cfg.StartOnOutput && err == nil {
+	if fp, ok := term.(handoff.Fingerprinter); ok && r.Config.StartOnOutput && err == nil {
 		if !r.fpSet {
 			r.fp, r.fpSet = fp.Fingerprint(), true
 		}
@@ -798,7 +781,7 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 	}
 	present, err := responsefile.Present(r.path)
 	if err != nil {
-		return obs, cause, fmt.Errorf("%s: %w", r.role, err)
+		return obs, cause, fmt.Errorf("%s: %w", r.Role, err)
 	}
 	if present {
 		obs.File = FilePresent
@@ -806,93 +789,25 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 	return obs, cause, nil
 }
 
-// sleepUntil waits until wake, or, with hints, until a hint arrives: then
-// until HintPoll after the last observation (at), so a burst of hints costs
-// one observation per HintPoll, not one each.
-func (r *run) sleepUntil(ctx context.Context, at, wake time.Time) error {
-	if r.hints == nil && r.turns == nil && r.output == nil {
-		return r.sleep.SleepUntil(ctx, wake)
-	}
-	// With output, a look is due OutputQuiet after the last output (each
-	// new output pushes it back), but no later than OutputEvery after the
-	// first output since the last look; the poll, the hints and the
-	// deadlines (wake) still bound it.
-	var firstOut, outDue time.Time
-	for {
-		next := wake
-		if !outDue.IsZero() && outDue.Before(next) {
-			next = outDue
-		}
-		d := r.clk.Until(next)
-		if d <= 0 {
-			return ctx.Err()
-		}
-		tm := r.clk.Timer(d)
-		select {
-		case <-ctx.Done():
-			tm.Stop()
-			return ctx.Err()
-		case <-tm.C:
-			return nil
-		case _, ok := <-r.turns:
-			tm.Stop()
-			if !ok {
-				r.turns = nil
-				continue
-			}
-			// The agent says its turn is over: observe now.
-			r.turnNow = true
-			return nil
-		case _, ok := <-r.output:
-			tm.Stop()
-			if !ok {
-				r.output = nil
-				continue
-			}
-			now := r.clk.Now()
-			if firstOut.IsZero() {
-				firstOut = now
-			}
-			outDue = now.Add(r.outQuiet)
-			if limit := firstOut.Add(r.outEvery); limit.Before(outDue) {
-				outDue = limit
-			}
-			if soon := at.Add(r.hintPoll); outDue.Before(soon) {
-				outDue = soon
-			}
-		case _, ok := <-r.hints:
-			tm.Stop()
-			if !ok {
-				r.hints = nil // the source ended: plain polling from here
-				continue
-			}
-			r.hintUntil = r.clk.Now().Add(r.hintWindow)
-			if soon := at.Add(r.hintPoll); soon.Before(wake) {
-				wake = soon
-			}
-		}
-	}
-}
-
 // act carries out the actions that do not feed the core back: a reminder,
 // an automatic answer, a call for attention.
 func (r *run) act(ctx context.Context, a Action, p Poll) error {
 	switch a {
 	case SendReminder:
-		r.log.Warn("the grace ran out without a response file: reminding the agent", "role", r.role, "file", r.path, "elapsed", p.Elapsed)
-		if err := r.sender.Send(ctx, handoff.Reminder(r.path, r.receipt)); err != nil {
-			return fmt.Errorf("%s: send reminder: %w", r.role, err)
+		r.Logger.Warn("the grace ran out without a response file: reminding the agent", "role", r.Role, "file", r.path, "elapsed", p.Elapsed)
+		if err := r.sender.Send(ctx, handoff.Reminder(r.path, r.Receipt)); err != nil {
+			return fmt.Errorf("%s: send reminder: %w", r.Role, err)
 		}
 	case AnswerPrompt:
-		r.log.Info("the agent waits for the user: answering", "role", r.role, "keys", r.cfg.AutoAnswer, "elapsed", p.Elapsed)
-		if err := r.keys.SendKeys(ctx, r.cfg.AutoAnswer); err != nil {
-			return fmt.Errorf("%s: answer the agent's prompt: %w", r.role, err)
+		r.Logger.Info("the agent waits for the user: answering", "role", r.Role, "keys", r.Config.AutoAnswer, "elapsed", p.Elapsed)
+		if err := r.keys.SendKeys(ctx, r.Config.AutoAnswer); err != nil {
+			return fmt.Errorf("%s: answer the agent's prompt: %w", r.Role, err)
 		}
 	case NeedsAttention:
-		if r.attention != nil {
-			r.attention(p)
+		if r.OnAttention != nil {
+			r.OnAttention(p)
 		} else {
-			r.log.Warn("the agent waits for the user (a permission prompt or a question): answer it in the pane", "role", r.role, "elapsed", p.Elapsed)
+			r.Logger.Warn("the agent waits for the user (a permission prompt or a question): answer it in the pane", "role", r.Role, "elapsed", p.Elapsed)
 		}
 	}
 	return nil

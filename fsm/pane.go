@@ -71,23 +71,23 @@ func (r *run) lockPane(ctx context.Context, term handoff.Terminal) (*panelock.Lo
 	case errors.Is(err, handoff.ErrTerminalGone):
 		return nil, lostTerminal{err}, nil
 	default:
-		return nil, term, fmt.Errorf("%s: %w", r.role, err)
+		return nil, term, fmt.Errorf("%s: %w", r.Role, err)
 	}
-	if cp := r.resume; cp != nil && cp.Pane != nil {
+	if cp := r.Resume; cp != nil && cp.Pane != nil {
 		if what := cp.Pane.Changes(id); what != "" {
 			return nil, lostTerminal{fmt.Errorf("%w since the prompt was sent: %s", handoff.ErrPaneChanged, what)}, nil
 		}
 	}
 	r.ident = &id
-	if r.paneDir == "" {
-		if r.paneDir, err = panelock.Dir(); err != nil {
+	if r.PaneDir == "" {
+		if r.PaneDir, err = panelock.Dir(); err != nil {
 			return nil, term, err
 		}
 	}
-	l, err := panelock.Acquire(ctx, r.paneDir, id,
-		panelock.Holder{PID: os.Getpid(), Role: r.role, Workdir: r.workdir, Since: time.Now()}, r.waitSlot)
+	l, err := panelock.Acquire(ctx, r.PaneDir, id,
+		panelock.Holder{PID: os.Getpid(), Role: r.Role, Workdir: r.Workdir, Since: time.Now()}, r.WaitSlot)
 	if err != nil {
-		return nil, term, fmt.Errorf("%s: %w", r.role, err)
+		return nil, term, fmt.Errorf("%s: %w", r.Role, err)
 	}
 	return l, term, nil
 }
@@ -106,7 +106,7 @@ func (r *run) timedOut() *panelock.TimedOut {
 	if r.ident == nil {
 		return nil
 	}
-	return panelock.TimedOutOn(r.paneDir, *r.ident)
+	return panelock.TimedOutOn(r.PaneDir, *r.ident)
 }
 
 // paneName names the pane for messages; "" when unknown.
@@ -127,9 +127,9 @@ func (r *run) paneName() string {
 // may be about to start). A ready agent clears the pane's timed-out marker:
 // that turn is over.
 func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Duration) error {
-	check := !r.cfg.QueueWhenBusy
+	check := !r.Config.QueueWhenBusy
 	if m := r.timedOut(); m != nil && !check {
-		r.log.Warn("pasting into the agent's own queue: it may still be working on "+m.Describe(), "role", r.role)
+		r.Logger.Warn("pasting into the agent's own queue: it may still be working on "+m.Describe(), "role", r.Role)
 	}
 	if settle <= 0 && !check {
 		return nil
@@ -139,10 +139,10 @@ func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Dura
 		need = 2
 	}
 	if check {
-		bound = max(bound, r.cfg.BusyWait)
+		bound = max(bound, r.Config.BusyWait)
 	}
-	step := min(r.cfg.Poll, 250*time.Millisecond)
-	began := r.clk.Now()
+	step := min(r.Config.Poll, 250*time.Millisecond)
+	began := r.Clock.Now()
 	deadline := began.Add(bound)
 	var since time.Time
 	quiet, failures := 0, 0
@@ -154,14 +154,14 @@ func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Dura
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case st == handoff.StatusError || errors.Is(err, handoff.ErrTerminalGone):
-			return fmt.Errorf("%s: before sending: %w: %w", r.role, handoff.ErrTerminalError, err)
+			return fmt.Errorf("%s: before sending: %w: %w", r.Role, handoff.ErrTerminalError, err)
 		case errors.Is(err, handoff.ErrNothingShown):
 			// Alive and blank: no ready prompt yet, and no failed look.
 			quiet = 0
 		default:
 			// One failed look (tmux busy): try again, as the wait does.
-			if failures++; failures >= r.cfg.MaxPollFailures {
-				return fmt.Errorf("%s: before sending: %w: %w", r.role, handoff.ErrTerminalError, err)
+			if failures++; failures >= r.Config.MaxPollFailures {
+				return fmt.Errorf("%s: before sending: %w: %w", r.Role, handoff.ErrTerminalError, err)
 			}
 		}
 		switch {
@@ -174,22 +174,22 @@ func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Dura
 		default:
 			quiet, need = 0, 2
 			if since.IsZero() {
-				since = r.clk.Now()
-				r.log.Info("the agent is busy: waiting for a ready prompt before sending", "role", r.role, "status", st, "wait", bound)
+				since = r.Clock.Now()
+				r.Logger.Info("the agent is busy: waiting for a ready prompt before sending", "role", r.Role, "status", st, "wait", bound)
 			}
 		}
-		now := r.clk.Now()
+		now := r.Clock.Now()
 		if !now.Before(deadline) {
 			if since.IsZero() {
 				since = began
 			}
-			e := &BusyError{Role: r.role, Pane: r.paneName(), Status: st, Since: since, Waited: now.Sub(began), TimedOut: r.timedOut()}
+			e := &BusyError{Role: r.Role, Pane: r.paneName(), Status: st, Since: since, Waited: now.Sub(began), TimedOut: r.timedOut()}
 			if e.TimedOut != nil && e.TimedOut.Started.Before(since) {
 				e.Since = e.TimedOut.Started
 			}
 			return e
 		}
-		if err := r.sleep.SleepUntil(ctx, now.Add(min(step, deadline.Sub(now)))); err != nil {
+		if err := r.wake.sleep.SleepUntil(ctx, now.Add(min(step, deadline.Sub(now)))); err != nil {
 			return err
 		}
 	}
@@ -200,19 +200,19 @@ func (r *run) ready(ctx context.Context, term handoff.Terminal, settle time.Dura
 // is over.
 func (r *run) readyNow(began, busySince time.Time) {
 	if !busySince.IsZero() {
-		r.log.Info("the agent shows a ready prompt: sending", "role", r.role, "waited", r.clk.Since(began))
+		r.Logger.Info("the agent shows a ready prompt: sending", "role", r.Role, "waited", r.Clock.Since(began))
 	}
 	m := r.timedOut()
 	if m == nil {
 		return
 	}
 	msg := "the agent finished " + m.Describe()
-	if m.Role == r.role && m.Workdir == r.workdir {
+	if m.Role == r.Role && m.Workdir == r.Workdir {
 		msg += "; a late answer it wrote is archived as stale, not taken"
 	}
-	r.log.Info(msg, "role", r.role)
-	if err := panelock.ClearTimedOut(r.paneDir, *r.ident); err != nil {
-		r.log.Warn("could not clear the timed-out dispatch's marker", "role", r.role, "error", err)
+	r.Logger.Info(msg, "role", r.Role)
+	if err := panelock.ClearTimedOut(r.PaneDir, *r.ident); err != nil {
+		r.Logger.Warn("could not clear the timed-out dispatch's marker", "role", r.Role, "error", err)
 	}
 }
 
@@ -225,17 +225,17 @@ func (r *run) after(res Result, err error, prompt string) {
 	}
 	switch {
 	case err == nil:
-		if e := panelock.ClearTimedOut(r.paneDir, *r.ident); e != nil {
-			r.log.Warn("could not clear the timed-out dispatch's marker", "role", r.role, "error", e)
+		if e := panelock.ClearTimedOut(r.PaneDir, *r.ident); e != nil {
+			r.Logger.Warn("could not clear the timed-out dispatch's marker", "role", r.Role, "error", e)
 		}
 	case errors.Is(err, handoff.ErrTimeout):
-		m := panelock.TimedOut{Role: r.role, Workdir: r.workdir, PromptHead: panelock.PromptHead(strings.TrimSpace(prompt)),
+		m := panelock.TimedOut{Role: r.Role, Workdir: r.Workdir, PromptHead: panelock.PromptHead(strings.TrimSpace(prompt)),
 			Started: res.DispatchedAt, TimedOutAt: res.DispatchedAt.Add(res.Elapsed), PID: os.Getpid(), Pane: *r.ident}
-		if e := panelock.MarkTimedOut(r.paneDir, m); e != nil {
-			r.log.Warn("could not mark the pane busy with the timed-out dispatch", "role", r.role, "error", e)
+		if e := panelock.MarkTimedOut(r.PaneDir, m); e != nil {
+			r.Logger.Warn("could not mark the pane busy with the timed-out dispatch", "role", r.Role, "error", e)
 			return
 		}
-		r.log.Warn("the agent still works on this prompt: the pane is marked busy with it until a later dispatch sees it ready",
-			"role", r.role, "pane", r.ident.String())
+		r.Logger.Warn("the agent still works on this prompt: the pane is marked busy with it until a later dispatch sees it ready",
+			"role", r.Role, "pane", r.ident.String())
 	}
 }

@@ -113,8 +113,7 @@ func TestPropertiesOfRandomTimelines(t *testing.T) {
 		cfg, lines := randomTimeline(seed)
 		if msg := checkTimeline(root, seed, cfg, lines, table); msg != "" {
 			var b strings.Builder
-			c := trace.ConfigOf(cfg)
-			c.Receipt = propReceipt
+			c := trace.Config{Wait: cfg, Receipt: propReceipt}
 			_ = trace.Write(&b, trace.Trace{Config: &c, Lines: lines})
 			t.Fatalf("seed %d: %s\ntrace:\n%s", seed, msg, b.String())
 		}

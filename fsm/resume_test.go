@@ -170,7 +170,7 @@ func TestResumeAtEveryStepEndsAsTheUninterruptedWait(t *testing.T) {
 				}
 				rres, rerr := s.resume(work, cp)
 				if got := outcomeOf(work, rres, rerr); got != want {
-					c := trace.ConfigOf(cfg)
+					c := trace.Config{Wait: cfg}
 					var b strings.Builder
 					_ = trace.Write(&b, trace.Trace{Config: &c, Lines: lines})
 					t.Fatalf("seed %d, resumed at checkpoint %d of %d (moved %v, %+v):\n got: %s\nwant: %s\ntrace:\n%s",

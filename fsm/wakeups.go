@@ -1,19 +1,87 @@
 package fsm
 
-import "github.com/handoff-fsm/handoff-fsm/responsefile"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
-// WatchResponse watches the response file at path under workdir (making
-// its folder first) and returns the Wakeups that watch gives a wait (Hints
-// when the file is written, Turns when a Codex notify marker is) and the
-// function that ends the watch. A folder that cannot be watched is an
-// error; the wait then polls as without wakeups.
-func WatchResponse(workdir, path string) (Wakeups, func(), error) {
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
+)
+
+// WakeSources say where a dispatch's wake-ups come from; Open turns them
+// into the Wakeups of its Options. Every caller that dispatches (the
+// command, the service, the loop) wires them through here, so the eight
+// fields of Wakeups are set in one place.
+type WakeSources struct {
+	// Workdir and Path are the response file to watch (Hints when it is
+	// written, Turns when Codex's notify marker beside it is). Path ""
+	// watches nothing.
+	Workdir, Path string
+	// HookMarker, when set, is the marker file an agent's Stop hook writes
+	// (Claude Code: `handoff-fsm hook --dir DIR`, hookmark.Path): Turns
+	// comes from it instead, and it is the wait's TurnMarker.
+	HookMarker string
+	// Output is the terminal's output signal (a tmux control client's
+	// hints), nil for none.
+	Output <-chan struct{}
+	// CheapLooks says a look costs next to nothing (a control client: no
+	// process per look), so the wait looks again CheapHintPoll after a hint.
+	CheapLooks bool
+}
+
+// CheapHintPoll is the HintPoll of WakeSources.CheapLooks.
+const CheapHintPoll = 10 * time.Millisecond
+
+// Open starts the watches and returns the Wakeups and the function that
+// ends them (never nil). A watch that cannot start is left out — the wait
+// then polls without it — and said in the error, which names the folder;
+// the Wakeups that did start are returned with it.
+func (s WakeSources) Open() (Wakeups, func(), error) {
+	var w Wakeups
+	var stops []func()
+	stop := func() {
+		for _, f := range stops {
+			f()
+		}
+	}
+	var errs []error
+	if s.Path != "" {
+		if rw, err := watch(s.Workdir, s.Path); err != nil {
+			errs = append(errs, fmt.Errorf("cannot watch the response file: %w", err))
+		} else {
+			w.Hints, w.Turns = rw.C(), rw.Turns()
+			stops = append(stops, func() { _ = rw.Close() })
+		}
+	}
+	if s.HookMarker != "" {
+		dir := filepath.Dir(s.HookMarker)
+		hw, err := func() (*responsefile.Watcher, error) {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, err
+			}
+			return responsefile.Watch(s.HookMarker)
+		}()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cannot watch the hook folder %s: %w", dir, err))
+		} else {
+			w.Turns, w.TurnMarker = hw.C(), s.HookMarker
+			stops = append(stops, func() { _ = hw.Close() })
+		}
+	}
+	w.Output = s.Output
+	if s.Output != nil && s.CheapLooks {
+		w.HintPoll = CheapHintPoll
+	}
+	return w, stop, errors.Join(errs...)
+}
+
+// watch watches the response file at path under workdir, making its folder
+// first.
+func watch(workdir, path string) (*responsefile.Watcher, error) {
 	if err := responsefile.EnsureDir(workdir); err != nil {
-		return Wakeups{}, nil, err
+		return nil, err
 	}
-	w, err := responsefile.Watch(path)
-	if err != nil {
-		return Wakeups{}, nil, err
-	}
-	return Wakeups{Hints: w.C(), Turns: w.Turns()}, func() { _ = w.Close() }, nil
+	return responsefile.Watch(path)
 }

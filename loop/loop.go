@@ -26,7 +26,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/provider"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -208,7 +207,7 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	// and the engine's checkpoint.
 	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Target: a.Target, Socket: a.Socket,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: role, Workdir: workdir, Config: dispatchstate.ConfigOf(r.o.Config)}
+		Role: role, Workdir: workdir, Config: r.o.Config}
 	term, err := st.Pane(nil)
 	if err != nil {
 		return "", fmt.Errorf("step %d %s: %w", n, role, err)
@@ -235,11 +234,10 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	// A watch of the response file (and of the turn marker beside it,
 	// which Codex's notify hook writes) makes the wait look at once
 	// rather than at its next poll; without it the wait polls as usual.
-	if path, err := handoff.DefaultRoleFiles().Path(workdir, role); err == nil && responsefile.EnsureDir(workdir) == nil {
-		if w, err := responsefile.Watch(path); err == nil {
-			opts.Hints, opts.Turns = w.C(), w.Turns()
-			defer w.Close()
-		}
+	if path, err := handoff.DefaultRoleFiles().Path(workdir, role); err == nil {
+		wake, stop, _ := fsm.WakeSources{Workdir: workdir, Path: path}.Open()
+		defer stop()
+		opts.Wakeups = wake
 	}
 	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
 	if err != nil {

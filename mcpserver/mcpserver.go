@@ -26,6 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -49,7 +50,7 @@ type Options struct {
 	Provider string
 	// Config is the wait's settings for every dispatch (nil: the spec's
 	// defaults).
-	Config *serve.ConfigBody
+	Config *handoff.Config
 	// Version is reported to the client in the initialize handshake.
 	Version string
 	// Logger gets the server's own messages; nil discards them.

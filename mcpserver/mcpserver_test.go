@@ -46,9 +46,10 @@ type rig struct {
 	progress []string
 }
 
-func quickConfig() *serve.ConfigBody {
-	poll, grace, timeout := 0.25, 5.0, 120.0
-	return &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}
+func quickConfig() *handoff.Config {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
+	return &cfg
 }
 
 func newRig(t *testing.T, a *agents) *rig {

@@ -33,42 +33,22 @@ const MaxBody = 4 << 20
 const MaxWait = 10 * time.Minute
 
 // SubmitBody is the JSON of POST /v1/dispatches. Durations are seconds.
+// Config is the wait's settings in handoff.Config's JSON form: send's knobs
+// by their JSON names, a key left out is the spec's default (send --server
+// passes them all); nil is the defaults.
 type SubmitBody struct {
-	Target      string      `json:"target"`
-	Socket      string      `json:"socket,omitempty"`
-	SocketPath  string      `json:"socket_path,omitempty"`
-	Role        string      `json:"role"`
-	Workdir     string      `json:"workdir"`
-	Prompt      string      `json:"prompt"`
-	Provider    string      `json:"provider,omitempty"`
-	History     *int        `json:"history,omitempty"`
-	AllowShell  bool        `json:"allow_shell,omitempty"`
-	TmuxTimeout *float64    `json:"tmux_timeout,omitempty"`
-	WaitSlot    bool        `json:"wait_slot,omitempty"`
-	Config      *ConfigBody `json:"config,omitempty"`
-}
-
-// ConfigBody is the wait's settings in a SubmitBody; absent fields are the
-// spec's defaults.
-type ConfigBody struct {
-	Poll             *float64 `json:"poll,omitempty"`
-	IdleGrace        *float64 `json:"idle_grace,omitempty"`
-	ResponseTimeout  *float64 `json:"response_timeout,omitempty"`
-	Strict           *bool    `json:"strict,omitempty"`
-	MaxPollFailures  *int     `json:"max_poll_failures,omitempty"`
-	MaxResponseBytes *int64   `json:"max_response_bytes,omitempty"`
-	// What send's flags of the same names do: remind the agent of its file
-	// (--reminders), type a key when it waits for the user (--auto-answer,
-	// --answer-cooldown, --max-answers), wait for a busy agent before
-	// pasting or paste into its queue (--busy-wait, --when-busy=queue), and
-	// count any change of the screen as the start (--start-on-output).
-	Reminders      *int     `json:"reminders,omitempty"`
-	AutoAnswer     *string  `json:"auto_answer,omitempty"`
-	AnswerCooldown *float64 `json:"answer_cooldown,omitempty"`
-	MaxAnswers     *int     `json:"max_answers,omitempty"`
-	BusyWait       *float64 `json:"busy_wait,omitempty"`
-	QueueWhenBusy  *bool    `json:"queue_when_busy,omitempty"`
-	StartOnOutput  *bool    `json:"start_on_output,omitempty"`
+	Target      string          `json:"target"`
+	Socket      string          `json:"socket,omitempty"`
+	SocketPath  string          `json:"socket_path,omitempty"`
+	Role        string          `json:"role"`
+	Workdir     string          `json:"workdir"`
+	Prompt      string          `json:"prompt"`
+	Provider    string          `json:"provider,omitempty"`
+	History     *int            `json:"history,omitempty"`
+	AllowShell  bool            `json:"allow_shell,omitempty"`
+	TmuxTimeout *float64        `json:"tmux_timeout,omitempty"`
+	WaitSlot    bool            `json:"wait_slot,omitempty"`
+	Config      *handoff.Config `json:"config,omitempty"`
 }
 
 // APIError is the body of every 4xx and 5xx answer.
@@ -185,6 +165,8 @@ func readSubmit(r io.Reader) (*SubmitBody, error) {
 	if err := dec.Decode(&body); err != nil {
 		var typ *json.UnmarshalTypeError
 		switch {
+		case errors.Is(err, handoff.ErrInvalidConfig):
+			return nil, configBad(err)
 		case errors.As(err, &typ):
 			return nil, bad(typ.Field, "a %s is not a %v", typ.Value, typ.Type)
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -250,12 +232,24 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 		}
 		st.TmuxTimeout = d.String()
 	}
-	cfg, err := b.Config.config()
-	if err != nil {
-		return nil, err
+	st.Config = handoff.DefaultConfig()
+	if b.Config != nil {
+		st.Config = *b.Config
 	}
-	st.Config = dispatchstate.ConfigOf(cfg)
+	if err := st.Config.Validate(); err != nil {
+		return nil, configBad(err)
+	}
 	return st, nil
+}
+
+// configBad is a config that cannot be read or used, naming its key
+// (config.poll) when the error does (handoff.ConfigError).
+func configBad(err error) error {
+	var ce *handoff.ConfigError
+	if errors.As(err, &ce) {
+		return bad("config."+ce.Field, "%v", ce.Err)
+	}
+	return bad("config", "%v", err)
 }
 
 // checkWorkdir rejects a work folder that is a file, or lies below one:
@@ -278,57 +272,6 @@ func seconds(field string, v float64) (time.Duration, error) {
 		return 0, bad(field, "%v is not a number of seconds (non-negative)", v)
 	}
 	return time.Duration(math.Round(v * float64(time.Second))), nil
-}
-
-func (c *ConfigBody) config() (handoff.Config, error) {
-	cfg := handoff.DefaultConfig()
-	if c == nil {
-		return cfg, nil
-	}
-	for _, d := range []struct {
-		field string
-		v     *float64
-		into  *time.Duration
-	}{{"config.poll", c.Poll, &cfg.Poll}, {"config.idle_grace", c.IdleGrace, &cfg.IdleGrace},
-		{"config.response_timeout", c.ResponseTimeout, &cfg.ResponseTimeout},
-		{"config.answer_cooldown", c.AnswerCooldown, &cfg.AnswerCooldown}, {"config.busy_wait", c.BusyWait, &cfg.BusyWait}} {
-		if d.v == nil {
-			continue
-		}
-		v, err := seconds(d.field, *d.v)
-		if err != nil {
-			return cfg, err
-		}
-		*d.into = v
-	}
-	if c.Strict != nil {
-		cfg.Fallback = !*c.Strict
-	}
-	if c.MaxPollFailures != nil {
-		cfg.MaxPollFailures = *c.MaxPollFailures
-	}
-	if c.MaxResponseBytes != nil {
-		cfg.MaxResponseBytes = *c.MaxResponseBytes
-	}
-	if c.Reminders != nil {
-		cfg.Reminders = *c.Reminders
-	}
-	if c.AutoAnswer != nil {
-		cfg.AutoAnswer = *c.AutoAnswer
-	}
-	if c.MaxAnswers != nil {
-		cfg.MaxAnswers = *c.MaxAnswers
-	}
-	if c.QueueWhenBusy != nil {
-		cfg.QueueWhenBusy = *c.QueueWhenBusy
-	}
-	if c.StartOnOutput != nil {
-		cfg.StartOnOutput = *c.StartOnOutput
-	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, bad("config", "%v", err)
-	}
-	return cfg, nil
 }
 
 func (s *Service) getDispatch(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
@@ -22,7 +23,7 @@ func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
 	a := startAgents(t, 1, o)
 	s := startService(t, "", true)
 	b := a.body(a.Panes[0], "analyst", "FIRST task alpha")
-	*b.Config.IdleGrace, *b.Config.ResponseTimeout = 1, 2
+	b.Config.IdleGrace, b.Config.ResponseTimeout = time.Second, 2*time.Second
 	v, err := s.client.Submit(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
@@ -31,9 +32,9 @@ func startAgents(t testing.TB, n int, o simagent.Options) *agents {
 
 // body is a dispatch to pane of a, with quick settings.
 func (a *agents) body(pane, role, prompt string) serve.SubmitBody {
-	poll, grace, timeout := 0.25, 5.0, 120.0
-	return serve.SubmitBody{Target: pane, Socket: a.Priv.Socket, Role: role, Workdir: a.Workdir, Prompt: prompt,
-		Config: &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}}
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
+	return serve.SubmitBody{Target: pane, Socket: a.Priv.Socket, Role: role, Workdir: a.Workdir, Prompt: prompt, Config: &cfg}
 }
 
 // service is a Service on a fresh state folder, with its API on a test

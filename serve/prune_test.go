@@ -18,7 +18,7 @@ func finishedState(t *testing.T, stateDir, id string, ended time.Time) {
 	t.Helper()
 	st := &dispatchstate.State{Version: dispatchstate.Version, ID: id, Target: "%1", Socket: "agents", Provider: "codex",
 		TmuxTimeout: "5s", Role: "analyst", Workdir: "/tmp/w", Prompt: "hi", Created: ended.Add(-time.Minute),
-		Config: dispatchstate.ConfigOf(handoff.DefaultConfig()),
+		Config: handoff.DefaultConfig(),
 		Finished: &dispatchstate.Finished{Report: trace.Report{Outcome: "done", Source: "file", Content: "the answer\n"},
 			ArchivedPath: "/tmp/w/.tmp/run/001-analyst.md", Ended: ended}}
 	dir := filepath.Join(stateDir, "dispatches")

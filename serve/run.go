@@ -74,10 +74,7 @@ func (s *Service) release(d *dispatch) {
 
 // wait sends the dispatch (or resumes its wait) through the engine.
 func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State) (fsm.Result, error) {
-	cfg, err := st.Config.Engine()
-	if err != nil {
-		return fsm.Result{}, err
-	}
+	cfg := st.Config // validated when it was accepted or read
 	term, release, err := s.tmux.pane(ctx, &st)
 	if err != nil {
 		return fsm.Result{}, err
@@ -98,12 +95,8 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 		},
 		OnCheckpoint: d.checkpoint,
 	}
-	if s.o.Events {
-		if stop := watchResponse(st, &opts, log); stop != nil {
-			defer stop()
-		}
-	}
-	term.hints(&opts)
+	stop := wakeups(st, s.o.Events, term, &opts, log)
+	defer stop()
 	sender := &markingSender{d: d, pane: term.pane, s: s}
 	if st.Next() == dispatchstate.Resume {
 		opts.Resume = st.Wait
@@ -116,19 +109,19 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 	return fsm.SendAndWait(ctx, sender, term.pane, st.Prompt, opts)
 }
 
-// watchResponse wakes the wait when the response file is written (as
-// send's --events); nil when the folder cannot be watched (polling then).
-func watchResponse(st dispatchstate.State, opts *fsm.Options, log *slog.Logger) (stop func()) {
-	path, err := st.Roles().Path(st.Workdir, st.Role)
-	if err != nil {
-		return nil
+// wakeups sets opts' wake-ups (fsm.WakeSources): with events, the response
+// file's watch (as send's --events); the pane's wake channel. A watch that
+// cannot start is logged, and the wait polls without it.
+func wakeups(st dispatchstate.State, events bool, t term, opts *fsm.Options, log *slog.Logger) (stop func()) {
+	src := fsm.WakeSources{Output: t.wake}
+	if path, err := st.Roles().Path(st.Workdir, st.Role); err == nil && events {
+		src.Workdir, src.Path = st.Workdir, path
 	}
-	wake, stop, err := fsm.WatchResponse(st.Workdir, path)
+	wake, stop, err := src.Open()
 	if err != nil {
-		log.Warn("cannot watch the response file; polling only", "error", err)
-		return nil
+		log.Warn("polling only", "error", err)
 	}
-	opts.Hints, opts.Turns = wake.Hints, wake.Turns
+	opts.Wakeups = wake
 	return stop
 }
 

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -33,17 +32,11 @@ func newTerminals(control bool, notice func(string, ...any)) *terminals {
 }
 
 // term is a dispatch's pane, and a channel that wakes its wait when the
-// server's control client dies (the server may be gone: look now).
+// server's control client dies (the server may be gone: look now); the
+// wait takes it as output (fsm.WakeSources.Output).
 type term struct {
 	pane *tmuxdriver.Pane
 	wake <-chan struct{}
-}
-
-// hints hands the wake channel to the wait (as output: a look at once).
-func (t term) hints(opts *fsm.Options) {
-	if t.wake != nil {
-		opts.Output = t.wake
-	}
 }
 
 // pane opens st's pane; release when the dispatch is over.

@@ -98,8 +98,9 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	s := startService(t, "", true)
 	ctx := context.Background()
 	lazy := func(b serve.SubmitBody) serve.SubmitBody {
-		poll, grace, timeout := 60.0, 120.0, 600.0
-		b.Config = &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}
+		cfg := handoff.DefaultConfig()
+		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, 2*time.Minute, 10*time.Minute
+		b.Config = &cfg
 		return b
 	}
 	var doomedIDs []string

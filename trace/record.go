@@ -40,9 +40,7 @@ type Recorder struct {
 func NewRecorder(w io.Writer, cfg handoff.Config, receipt handoff.Receipt) (*Recorder, error) {
 	cfg = cfg.WithDefaults()
 	r := &Recorder{enc: NewEncoder(w)}
-	c := ConfigOf(cfg)
-	c.Receipt = receipt
-	if err := r.enc.Config(c); err != nil {
+	if err := r.enc.Config(Config{Wait: cfg, Receipt: receipt}); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -42,10 +42,10 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	if len(tr.Lines) != 5 || tr.Config == nil || *tr.Config.Poll != cfg.Poll {
+	if len(tr.Lines) != 5 || tr.Config == nil || tr.Config.Wait != cfg {
 		t.Fatalf("trace %+v", tr)
 	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.Config.Apply(handoff.DefaultConfig())})
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}

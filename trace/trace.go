@@ -3,8 +3,9 @@
 // on virtual time (Replay), attached to a bug report, or recorded from a
 // live dispatch (Encoder).
 //
-// A trace is JSON Lines. An optional first line sets the configuration, in
-// seconds (a field left out keeps its default):
+// A trace is JSON Lines. An optional first line sets the configuration in
+// handoff.Config's JSON form (durations in seconds; a key left out keeps its
+// default):
 //
 //	{"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}
 //
@@ -33,10 +34,9 @@
 //	               Classification.Reason; written by the recorder, shown by
 //	               explain --record; a replay does not use it)
 //
-// The config may also carry the knobs a recorded wait used beyond the
-// spec's four: "max_response_bytes", "max_poll_failures", "reminders",
-// "auto_answer" (tmux key names), "max_answers", "answer_cooldown" and
-// "start_on_output". A replay sends reminders and types answers into
+// The config carries every knob of the recorded wait, not only the spec's
+// four ("max_response_bytes", "reminders", "auto_answer" …: see
+// handoff.ConfigFields). A replay sends reminders and types answers into
 // nothing, as the live wait did into the agent, so it decides the same.
 //
 // Before the first line with a status the terminal reports "idle": the
@@ -63,96 +63,24 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
-// Config is a trace's configuration line. A nil field was not given and
-// keeps whatever it is applied to.
+// Config is a trace's configuration line: the wait's config in
+// handoff.Config's JSON form, and the dispatch's receipt.
 type Config struct {
-	Poll            *time.Duration
-	IdleGrace       *time.Duration
-	ResponseTimeout *time.Duration
-	Strict          *bool
-
-	MaxResponseBytes *int64
-	MaxPollFailures  *int
-	Reminders        *int
-	AutoAnswer       *string
-	MaxAnswers       *int
-	AnswerCooldown   *time.Duration
-	StartOnOutput    *bool
+	// Wait is the config the wait ran with; a key the line leaves out is
+	// its default.
+	Wait handoff.Config
 	// Receipt is the dispatch's receipt; "" for none (any file is taken).
 	// It is not part of handoff.Config: Replay reads it from here.
 	Receipt handoff.Receipt
 }
 
-// ConfigOf returns the trace configuration that sets every field of cfg the
-// format carries (a recorder writes this): the spec's four always, the
-// other knobs when they differ from the defaults.
-func ConfigOf(cfg handoff.Config) Config {
-	strict := cfg.Strict()
-	c := Config{Poll: &cfg.Poll, IdleGrace: &cfg.IdleGrace, ResponseTimeout: &cfg.ResponseTimeout, Strict: &strict}
-	// A zero knob is left out too: it was never set (a Config used as
-	// given, not from DefaultConfig).
-	def := handoff.DefaultConfig()
-	if n := cfg.MaxResponseBytes; n != 0 && n != def.MaxResponseBytes {
-		c.MaxResponseBytes = &n
+// WaitConfig is the config a replay of t runs with: its config line's, or
+// the defaults when it has none.
+func (t Trace) WaitConfig() handoff.Config {
+	if t.Config == nil {
+		return handoff.DefaultConfig()
 	}
-	if n := cfg.MaxPollFailures; n != 0 && n != def.MaxPollFailures {
-		c.MaxPollFailures = &n
-	}
-	if n := cfg.Reminders; n != 0 {
-		c.Reminders = &n
-	}
-	if k := cfg.AutoAnswer; k != "" {
-		c.AutoAnswer = &k
-	}
-	if n := cfg.MaxAnswers; n != 0 && n != def.MaxAnswers {
-		c.MaxAnswers = &n
-	}
-	if d := cfg.AnswerCooldown; d != 0 && d != def.AnswerCooldown {
-		c.AnswerCooldown = &d
-	}
-	if cfg.StartOnOutput {
-		on := true
-		c.StartOnOutput = &on
-	}
-	return c
-}
-
-// Apply returns base with the fields c sets replaced.
-func (c Config) Apply(base handoff.Config) handoff.Config {
-	if c.Poll != nil {
-		base.Poll = *c.Poll
-	}
-	if c.IdleGrace != nil {
-		base.IdleGrace = *c.IdleGrace
-	}
-	if c.ResponseTimeout != nil {
-		base.ResponseTimeout = *c.ResponseTimeout
-	}
-	if c.Strict != nil {
-		base.Fallback = !*c.Strict
-	}
-	if c.MaxResponseBytes != nil {
-		base.MaxResponseBytes = *c.MaxResponseBytes
-	}
-	if c.MaxPollFailures != nil {
-		base.MaxPollFailures = *c.MaxPollFailures
-	}
-	if c.Reminders != nil {
-		base.Reminders = *c.Reminders
-	}
-	if c.AutoAnswer != nil {
-		base.AutoAnswer = *c.AutoAnswer
-	}
-	if c.MaxAnswers != nil {
-		base.MaxAnswers = *c.MaxAnswers
-	}
-	if c.AnswerCooldown != nil {
-		base.AnswerCooldown = *c.AnswerCooldown
-	}
-	if c.StartOnOutput != nil {
-		base.StartOnOutput = *c.StartOnOutput
-	}
-	return base
+	return t.Config.Wait.WithDefaults()
 }
 
 // Line is one moment of a trace. A nil field did not change at that moment.
@@ -225,31 +153,15 @@ func (s *seconds) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-type configJSON struct {
-	Poll            *seconds `json:"poll,omitempty"`
-	IdleGrace       *seconds `json:"idle_grace,omitempty"`
-	ResponseTimeout *seconds `json:"response_timeout,omitempty"`
-	Strict          *bool    `json:"strict,omitempty"`
-
-	MaxResponseBytes *int64   `json:"max_response_bytes,omitempty"`
-	MaxPollFailures  *int     `json:"max_poll_failures,omitempty"`
-	Reminders        *int     `json:"reminders,omitempty"`
-	AutoAnswer       *string  `json:"auto_answer,omitempty"`
-	MaxAnswers       *int     `json:"max_answers,omitempty"`
-	AnswerCooldown   *seconds `json:"answer_cooldown,omitempty"`
-	StartOnOutput    *bool    `json:"start_on_output,omitempty"`
-	Receipt          string   `json:"receipt,omitempty"`
-}
-
 type lineJSON struct {
-	Config       *configJSON `json:"config,omitempty"`
-	At           *seconds    `json:"at,omitempty"`
-	Status       *string     `json:"status,omitempty"`
-	File         *string     `json:"file,omitempty"`
-	FileUnusable *string     `json:"file_unusable,omitempty"`
-	Changed      bool        `json:"changed,omitempty"`
-	LastOutput   *string     `json:"last_output,omitempty"`
-	Reason       string      `json:"reason,omitempty"`
+	Config       json.RawMessage `json:"config,omitempty"`
+	At           *seconds        `json:"at,omitempty"`
+	Status       *string         `json:"status,omitempty"`
+	File         *string         `json:"file,omitempty"`
+	FileUnusable *string         `json:"file_unusable,omitempty"`
+	Changed      bool            `json:"changed,omitempty"`
+	LastOutput   *string         `json:"last_output,omitempty"`
+	Reason       string          `json:"reason,omitempty"`
 }
 
 // Read parses a trace. Blank lines are skipped. Errors name the line and
@@ -356,41 +268,14 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	return nil
 }
 
+// parseConfig reads the config line: handoff.Config's JSON form and
+// "receipt".
 func parseConfig(raw json.RawMessage) (Config, error) {
 	fields, err := object(raw)
 	if err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
-	if err := onlyKeys(fields, "poll", "idle_grace", "response_timeout", "strict", "max_response_bytes",
-		"max_poll_failures", "reminders", "auto_answer", "max_answers", "answer_cooldown", "start_on_output", "receipt"); err != nil {
-		return Config{}, fmt.Errorf(`"config": %w`, err)
-	}
 	var c Config
-	for key, dst := range map[string]**time.Duration{"poll": &c.Poll, "idle_grace": &c.IdleGrace,
-		"response_timeout": &c.ResponseTimeout, "answer_cooldown": &c.AnswerCooldown} {
-		d, ok, err := durationField(fields, key)
-		if err != nil {
-			return Config{}, fmt.Errorf(`"config": %w`, err)
-		}
-		if ok {
-			*dst = &d
-		}
-	}
-	if v, ok := fields["strict"]; ok && string(v) != "null" {
-		var b bool
-		if err := json.Unmarshal(v, &b); err != nil {
-			return Config{}, fmt.Errorf(`"config": "strict": want true or false, got %s`, v)
-		}
-		c.Strict = &b
-	}
-	for key, dst := range map[string]any{"max_response_bytes": &c.MaxResponseBytes, "max_poll_failures": &c.MaxPollFailures,
-		"reminders": &c.Reminders, "max_answers": &c.MaxAnswers, "auto_answer": &c.AutoAnswer, "start_on_output": &c.StartOnOutput} {
-		if v, ok := fields[key]; ok && string(v) != "null" {
-			if err := json.Unmarshal(v, dst); err != nil {
-				return Config{}, fmt.Errorf(`"config": %q: %v`, key, err)
-			}
-		}
-	}
 	receipt, err := stringField(fields, "receipt")
 	if err != nil {
 		return Config{}, fmt.Errorf(`"config": %w`, err)
@@ -400,6 +285,14 @@ func parseConfig(raw json.RawMessage) (Config, error) {
 		if err := c.Receipt.Validate(); err != nil {
 			return Config{}, fmt.Errorf(`"config": "receipt": %w`, err)
 		}
+	}
+	delete(fields, "receipt")
+	rest, err := json.Marshal(fields)
+	if err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
+	}
+	if err := json.Unmarshal(rest, &c.Wait); err != nil {
+		return Config{}, fmt.Errorf(`"config": %w`, err)
 	}
 	return c, nil
 }
@@ -487,13 +380,15 @@ func (e *Encoder) Config(c Config) error {
 	if e.lines > 0 {
 		return fmt.Errorf("%w: the config line must be the first line", ErrOrder)
 	}
-	return e.write(lineJSON{Config: &configJSON{
-		Poll: (*seconds)(c.Poll), IdleGrace: (*seconds)(c.IdleGrace),
-		ResponseTimeout: (*seconds)(c.ResponseTimeout), Strict: c.Strict,
-		MaxResponseBytes: c.MaxResponseBytes, MaxPollFailures: c.MaxPollFailures, Reminders: c.Reminders,
-		AutoAnswer: c.AutoAnswer, MaxAnswers: c.MaxAnswers, AnswerCooldown: (*seconds)(c.AnswerCooldown),
-		StartOnOutput: c.StartOnOutput, Receipt: string(c.Receipt),
-	}})
+	b, err := json.Marshal(c.Wait)
+	if err != nil {
+		return fmt.Errorf("encode trace config: %w", err)
+	}
+	if c.Receipt != "" {
+		r, _ := json.Marshal(c.Receipt)
+		b = append(append(append(b[:len(b)-1], `,"receipt":`...), r...), '}')
+	}
+	return e.write(lineJSON{Config: b})
 }
 
 // Line writes one moment; At must not be negative nor before the previous

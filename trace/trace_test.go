@@ -37,11 +37,7 @@ func TestReplayGoldenTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := handoff.DefaultConfig()
-			if tr.Config != nil {
-				cfg = tr.Config.Apply(cfg)
-			}
-			rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: cfg})
+			rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +82,7 @@ func TestReadParsesEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := tr.Config.Apply(handoff.DefaultConfig())
+	c := tr.Config.Wait
 	if c.Poll != 500*time.Millisecond || c.IdleGrace != 1500*time.Millisecond || c.ResponseTimeout != 90*time.Second || !c.Fallback {
 		t.Errorf("config %+v", c)
 	}
@@ -102,15 +98,14 @@ func TestReadParsesEveryField(t *testing.T) {
 	}
 }
 
-func TestConfigLeavesUnsetFieldsAlone(t *testing.T) {
+func TestConfigLeavesUnsetFieldsAtTheirDefaults(t *testing.T) {
 	tr, err := trace.Read(strings.NewReader(`{"config":{"idle_grace":5}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := handoff.DefaultConfig()
-	want := def
+	want := handoff.DefaultConfig()
 	want.IdleGrace = 5 * time.Second
-	if got := tr.Config.Apply(def); got != want {
+	if got := tr.WaitConfig(); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
@@ -125,7 +120,7 @@ func TestReadRejectsMalformedTracesNamingTheLine(t *testing.T) {
 		"not an object":         {`[1,2]`, 1, "want"},
 		"two objects on a line": {`{"at":0} {"at":1}`, 1, "one object per line"},
 		"unknown key":           {`{"at":0,"stauts":"idle"}`, 1, `unknown key "stauts"`},
-		"unknown config key":    {`{"config":{"pol":2}}`, 1, `unknown key "pol"`},
+		"unknown config key":    {`{"config":{"pol":2}}`, 1, `"pol": unknown key`},
 		"missing at":            {`{"status":"idle"}`, 1, `missing "at"`},
 		"negative at":           {"\n\n" + `{"at":-1,"status":"idle"}`, 3, "non-negative"},
 		"at going backwards":    {`{"at":5,"status":"idle"}` + "\n" + `{"at":4.9,"status":"processing"}`, 2, "goes backwards"},
@@ -154,8 +149,9 @@ func TestReadRejectsMalformedTracesNamingTheLine(t *testing.T) {
 func TestWriteThenReadRoundTrips(t *testing.T) {
 	st := func(s handoff.Status) *handoff.Status { return &s }
 	str := func(s string) *string { return &s }
-	cfg := trace.ConfigOf(handoff.Config{Poll: 250 * time.Millisecond, IdleGrace: 4 * time.Second, ResponseTimeout: time.Hour, Fallback: true})
-	cfg.Receipt = "OURSRECEIPTAAAAAAAAA"
+	wait := handoff.DefaultConfig()
+	wait.Poll, wait.IdleGrace, wait.ResponseTimeout, wait.Fallback = 250*time.Millisecond, 4*time.Second, time.Hour, true
+	cfg := trace.Config{Wait: wait, Receipt: "OURSRECEIPTAAAAAAAAA"}
 	in := trace.Trace{Config: &cfg, Lines: []trace.Line{
 		{At: 0, Status: st("idle")},
 		{At: 1234567 * time.Microsecond, Status: st("processing"), LastOutput: str("…working \"hard\"\n")},
@@ -166,7 +162,9 @@ func TestWriteThenReadRoundTrips(t *testing.T) {
 	if err := trace.Write(&b, in); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(b.String(), `{"config":{"poll":0.25,"idle_grace":4,"response_timeout":3600,"strict":false,"receipt":"OURSRECEIPTAAAAAAAAA"}}`+"\n") {
+	if !strings.HasPrefix(b.String(), `{"config":{"poll":0.25,"idle_grace":4,"response_timeout":3600,"strict":false,"max_response_bytes":8388608,`+
+		`"max_poll_failures":3,"reminders":0,"auto_answer":"","answer_cooldown":5,"max_answers":3,"busy_wait":60,`+
+		`"queue_when_busy":false,"start_on_output":false,"receipt":"OURSRECEIPTAAAAAAAAA"}}`+"\n") {
 		t.Errorf("config line written as:\n%s", b.String())
 	}
 	out, err := trace.Read(&b)

@@ -68,8 +68,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
 	}
-	cfg := cf.config(demoDef)
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(demoDef)
+	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
 	}

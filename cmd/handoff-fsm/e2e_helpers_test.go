@@ -152,11 +152,7 @@ func replayFile(t *testing.T, path string) trace.Report {
 	if err != nil {
 		t.Fatalf("the recording is not a valid trace: %v", err)
 	}
-	cfg := handoff.DefaultConfig()
-	if tr.Config != nil {
-		cfg = tr.Config.Apply(cfg)
-	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: cfg})
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
 	if err != nil {
 		t.Fatalf("replay: %v", err)
 	}

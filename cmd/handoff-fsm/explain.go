@@ -286,10 +286,7 @@ func explainRecord(ctx context.Context, path string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "handoff-fsm explain: %s: %v\n", path, err)
 		return exitFailure
 	}
-	cfg := handoff.DefaultConfig()
-	if tr.Config != nil {
-		cfg = tr.Config.Apply(cfg)
-	}
+	cfg := tr.WaitConfig()
 	rep, err := trace.Replay(ctx, tr, trace.ReplayOptions{Config: cfg})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm explain: %s: %v\n", path, err)

@@ -67,8 +67,8 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
 		return usageErr("--provider: %v (or auto)", err)
 	}
-	cfg := cf.config(handoff.DefaultConfig())
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(handoff.DefaultConfig())
+	if err != nil {
 		return usageErr("%v", err)
 	}
 	dir := *workdir
@@ -79,7 +79,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		dir = wd
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err = filepath.Abs(dir)
 	if err != nil {
 		return usageErr("--workdir: %v", err)
 	}
@@ -120,7 +120,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		engine = serve.Local{S: svc}
 	}
 	s := mcpserver.New(engine, mcpserver.Options{Socket: *socket, Workdir: dir, Provider: *prov,
-		Config: configBody(cfg), Version: version.Get().Version, Logger: log})
+		Config: &cfg, Version: version.Get().Version, Logger: log})
 	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
 	if err := s.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
@@ -169,13 +169,6 @@ func pruneMCPRuns(runs string, keep time.Duration, log *slog.Logger) {
 	if folders > 0 {
 		log.Info("handoff-fsm mcp: removed the folders of earlier runs with no dispatch left", "folders", folders, "under", runs)
 	}
-}
-
-// configBody is cfg as the service's request carries it.
-func configBody(cfg handoff.Config) *serve.ConfigBody {
-	poll, grace, timeout := cfg.Poll.Seconds(), cfg.IdleGrace.Seconds(), cfg.ResponseTimeout.Seconds()
-	strict := cfg.Strict()
-	return &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout, Strict: &strict}
 }
 
 // readCloser and writeCloser give the command's stdin and stdout the

@@ -28,7 +28,7 @@ func TestMCPPrunesTheFoldersOfEarlierRuns(t *testing.T) {
 		if !ended.IsZero() {
 			st := &dispatchstate.State{Version: dispatchstate.Version, ID: "20250101-000000-x", Target: "%1", Provider: "codex",
 				TmuxTimeout: "5s", Role: "analyst", Workdir: "/tmp/w", Prompt: "hi", Created: ended,
-				Config:   dispatchstate.ConfigOf(handoff.DefaultConfig()),
+				Config:   handoff.DefaultConfig(),
 				Finished: &dispatchstate.Finished{Report: trace.Report{Outcome: "done"}, Ended: ended}}
 			if err := st.Write(filepath.Join(dir, "dispatches", st.ID+".json")); err != nil {
 				t.Fatal(err)

@@ -18,15 +18,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
-// remoteFlags are the send flags a service takes; any other given with
+// remoteFlags are the send flags besides the config's (configFlags, all
+// of which a service takes) that a service takes; any other given with
 // --server is refused rather than silently ignored.
 var remoteFlags = map[string]bool{
 	"server": true, "target": true, "socket": true, "socket-path": true, "provider": true, "history": true,
 	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
-	"poll": true, "idle-grace": true, "timeout": true, "strict": true, "max-poll-failures": true,
-	"json": true, "log-format": true, "wait-slot": true,
-	"reminders": true, "auto-answer": true, "answer-cooldown": true, "max-answers": true, "busy-wait": true,
-	"when-busy": true, "start-on-output": true, "no-wait": true,
+	"json": true, "log-format": true, "wait-slot": true, "no-wait": true,
 }
 
 // remoteSend is a send through a service (send --server): the same
@@ -48,7 +46,7 @@ type remoteSend struct {
 func unsupportedRemote(fs *flag.FlagSet) string {
 	bad := ""
 	fs.Visit(func(f *flag.Flag) {
-		if !remoteFlags[f.Name] && bad == "" {
+		if !remoteFlags[f.Name] && !isConfigFlag(f.Name) && bad == "" {
 			bad = f.Name
 		}
 	})
@@ -63,17 +61,11 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: --workdir: %v\n", err)
 		return exitUsage
 	}
-	secs := func(d time.Duration) *float64 { v := d.Seconds(); return &v }
-	strict, failures, maxBytes := r.cfg.Strict(), r.cfg.MaxPollFailures, r.cfg.MaxResponseBytes
+	tmuxTimeout := r.pf.tmuxWait.d.Seconds()
 	history := *r.pf.history
 	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
 		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
-		TmuxTimeout: secs(r.pf.tmuxWait.d), WaitSlot: r.waitSlot,
-		Config: &serve.ConfigBody{Poll: secs(r.cfg.Poll), IdleGrace: secs(r.cfg.IdleGrace), ResponseTimeout: secs(r.cfg.ResponseTimeout),
-			Strict: &strict, MaxPollFailures: &failures, MaxResponseBytes: &maxBytes,
-			Reminders: &r.cfg.Reminders, AutoAnswer: &r.cfg.AutoAnswer, AnswerCooldown: secs(r.cfg.AnswerCooldown),
-			MaxAnswers: &r.cfg.MaxAnswers, BusyWait: secs(r.cfg.BusyWait), QueueWhenBusy: &r.cfg.QueueWhenBusy,
-			StartOnOutput: &r.cfg.StartOnOutput}}
+		TmuxTimeout: &tmuxTimeout, WaitSlot: r.waitSlot, Config: &r.cfg}
 	v, err := r.client.Submit(ctx, body)
 	var se *serve.StatusError
 	switch {

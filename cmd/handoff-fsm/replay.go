@@ -11,7 +11,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
-const replayUsage = `usage: handoff-fsm replay [--poll S] [--idle-grace S] [--timeout S] [--strict=BOOL] [-v] FILE
+const replayUsage = `usage: handoff-fsm replay [--poll S] [--idle-grace S] [--timeout S] [--strict=BOOL] [config flags] [-v] FILE
 
 Runs the engine on virtual time against a scripted terminal and prints the outcome as one JSON
 object. FILE (- for stdin) is a trace, JSON Lines:
@@ -25,8 +25,10 @@ object. FILE (- for stdin) is a trace, JSON Lines:
 value other than idle/completed/error counts as the agent working); before the first status
 the terminal reports "idle" (the previous turn's stale prompt). "file": the agent writes the
 response file with this text ("" is an empty file). "last_output": the terminal's last output
-from then on (the fallback answer; "" if never given). Flags override the config line, which
-overrides the defaults (poll 2 s, idle grace 30 s, timeout 1800 s, strict).
+from then on (the fallback answer; "" if never given). The config line is the wait's settings
+in their JSON form (send's knobs by their JSON names, durations in seconds; see the README),
+with the dispatch's "receipt". Flags override the config line, which overrides the defaults
+(poll 2 s, idle grace 30 s, timeout 1800 s, strict).
 
 Output: {"outcome":"done"|"failed","source":"file"|"fallback","error":"terminal_error"|
 "no_response_file"|"timeout","content":"...","at":SECONDS,"transitions":[{"at","from","to",
@@ -74,12 +76,8 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitFailure
 	}
 
-	cfg := def
-	if tr.Config != nil {
-		cfg = tr.Config.Apply(cfg)
-	}
-	cfg = cf.override(cfg)
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.override(tr.WaitConfig())
+	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure
 	}

@@ -54,7 +54,7 @@ func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "handoff-fsm resume: %s: the prompt was never sent (or its sending was cut short); send it again\n", *statePath)
 		return exitUsage
 	}
-	cfg, _ := st.Config.Engine() // checked by Read
+	cfg := st.Config // checked by Read
 	pane, err := st.Pane(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)

@@ -15,7 +15,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
@@ -76,12 +75,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
 	def := handoff.DefaultConfig()
 	cf := addConfigFlags(fs, def, "")
-	reminders := fs.Int("reminders", 0, "when the grace runs out without the file, remind the agent up to N times (the startup guard re-armed each time) before failing or falling back")
-	autoAnswer := fs.String("auto-answer", "", "tmux key to type when the agent waits for the user (a permission prompt), e.g. Enter or y; default: answer nothing, say once on stderr that it needs you")
-	answerCooldown := durationVar(fs, "answer-cooldown", handoff.DefaultAnswerCooldown, "least time between two automatic answers")
 	settle := durationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
-	startOnOutput := fs.Bool("start-on-output", false, "count a change of the screen since dispatch as the agent having started (a turn over before the first poll then costs one grace, not two)")
-	maxAnswers := fs.Int("max-answers", handoff.DefaultMaxAnswers, "automatic answers per dispatch; the agent asking again after the last one ends the dispatch (exit 7)")
 	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
 	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
@@ -92,10 +86,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	noWait := fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
-	pollFailures := fs.Int("max-poll-failures", def.MaxPollFailures, "fail after this many status polls in a row could not read the pane (a gone pane fails at once)")
 	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
-	busyWait := durationVar(fs, "busy-wait", def.BusyWait, "before pasting, wait up to this long for an agent that works or waits for the user to show a ready prompt; then exit 8, nothing sent (0: fail at once when busy)")
-	whenBusy := fs.String("when-busy", "wait", "wait: no paste into a busy agent (see --busy-wait); queue: paste anyway, into the agent's own queue")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -129,19 +120,8 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if note != "" {
 		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
-	cfg := cf.config(def)
-	cfg.Reminders, cfg.AutoAnswer, cfg.AnswerCooldown, cfg.MaxAnswers = *reminders, *autoAnswer, answerCooldown.d, *maxAnswers
-	cfg.StartOnOutput = *startOnOutput
-	cfg.MaxPollFailures = *pollFailures
-	cfg.BusyWait = busyWait.d
-	switch *whenBusy {
-	case "wait":
-	case "queue":
-		cfg.QueueWhenBusy = true
-	default:
-		return usageErr("--when-busy %q: want wait or queue", *whenBusy)
-	}
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(def)
+	if err != nil {
 		return usageErr("%v", err)
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
@@ -430,43 +410,22 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 	return dispatchstate.ExitOf(res, err)
 }
 
-// watch sets opts.Hints to a watch of the response file, so the wait reacts
-// to the file at once rather than at the next poll. When the folder cannot
-// be watched it says so once and the wait polls as usual.
+// watch sets opts' wake-ups (fsm.WakeSources): the response file's watch,
+// so the wait reacts to the file at once rather than at the next poll; the
+// agent's Stop hook (--hook-dir); the control client's output. A watch
+// that cannot start is said once, and the wait polls without it.
 func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
-	wake, stop, err := fsm.WatchResponse(d.workdir, path)
-	if err != nil {
-		fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the response file (%v); polling every %v instead\n", err, d.cfg.Poll)
-		return nil
-	}
-	opts.Wakeups = wake
-	stops := []func(){stop}
+	src := fsm.WakeSources{Workdir: d.workdir, Path: path}
 	if d.hookDir != "" {
-		// The agent's Stop hook (handoff-fsm hook --dir DIR) says when its
-		// turn is over: the wait decides on that marker as on Codex's.
-		marker := hookmark.Path(d.hookDir, hookmark.Stopped)
-		hw, err := func() (*responsefile.Watcher, error) {
-			if err := os.MkdirAll(d.hookDir, 0o755); err != nil {
-				return nil, err
-			}
-			return responsefile.Watch(marker)
-		}()
-		if err != nil {
-			fmt.Fprintf(d.stderr, "handoff-fsm: cannot watch the hook folder %s (%v); the screen decides alone\n", d.hookDir, err)
-		} else {
-			opts.Turns, opts.TurnMarker = hw.C(), marker
-			stops = append(stops, func() { _ = hw.Close() })
-		}
+		src.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
 	}
 	if d.control != nil {
-		opts.Output = d.control.Hints()
-		// A look over the control client costs under a millisecond and no
-		// process: look again soon after a hint.
-		opts.HintPoll = 10 * time.Millisecond
+		src.Output, src.CheapLooks = d.control.Hints(), true
 	}
-	return func() {
-		for _, stop := range stops {
-			stop()
-		}
+	wake, stop, err := src.Open()
+	if err != nil {
+		fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
 	}
+	opts.Wakeups = wake
+	return stop
 }

@@ -316,11 +316,18 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 
 // apiDispatch is one dispatch through the service's API from this process:
 // submit, then wait for the answer, which must be the agent's echo.
+// benchConfig polls every 2 s, within 300 s.
+func benchConfig() *handoff.Config {
+	c := handoff.DefaultConfig()
+	c.Poll, c.ResponseTimeout = 2*time.Second, 300*time.Second
+	return &c
+}
+
 func apiDispatch(b *testing.B, sock, tmuxSocket, pane, work string, mu *sync.Mutex, failed *int, exit *time.Time) {
 	ctx := context.Background()
 	c := serve.NewClient(serve.Address{Network: "unix", Addr: sock}, "")
 	v, err := c.Submit(ctx, serve.SubmitBody{Target: pane, Socket: tmuxSocket, Role: "analyst", Workdir: work,
-		Prompt: "bench " + pane, TmuxTimeout: ptr(30.0), Config: &serve.ConfigBody{Poll: ptr(2.0), ResponseTimeout: ptr(300.0)}})
+		Prompt: "bench " + pane, TmuxTimeout: ptr(30.0), Config: benchConfig()})
 	if err == nil {
 		v, err = c.Wait(ctx, v.ID)
 	}

@@ -297,9 +297,10 @@ func TestServiceKilledWithDispatchesInFlightFinishesThemAll(t *testing.T) {
 
 // submitTo is a dispatch to a's pane with quick settings.
 func submitTo(a *agent, role, prompt string, waitSlot bool) serve.SubmitBody {
-	poll, grace, timeout := 0.25, 3.0, 120.0
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 3*time.Second, 120*time.Second
 	return serve.SubmitBody{Target: a.pane.Target(), Socket: a.srv.Socket, Role: role, Workdir: a.workdir, Prompt: prompt,
-		WaitSlot: waitSlot, Config: &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}}
+		WaitSlot: waitSlot, Config: &cfg}
 }
 
 // A coordinator on the command line: three sends to the service with

@@ -174,8 +174,8 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "handoff-fsm run: --task: %v\n", err)
 		return exitUsage
 	}
-	cfg := cf.config(def)
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.config(def)
+	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
 		return exitUsage
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -160,9 +161,10 @@ func startLive(t testing.TB, agents ...simagent.Options) *live {
 
 func (l *live) submit(t testing.TB, pane, role, prompt string) string {
 	t.Helper()
-	poll, grace, timeout := 0.25, 5.0, 120.0
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 2*time.Minute
 	v, err := l.client.Submit(context.Background(), serve.SubmitBody{Target: pane, Socket: l.priv.Socket, Role: role,
-		Workdir: l.workdir, Prompt: prompt, Config: &serve.ConfigBody{Poll: &poll, IdleGrace: &grace, ResponseTimeout: &timeout}})
+		Workdir: l.workdir, Prompt: prompt, Config: &cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

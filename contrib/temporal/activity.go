@@ -51,7 +51,7 @@ type DispatchInput struct {
 	Prompt  string `json:"prompt"`
 	// Config is the engine's settings; the zero Config is the spec's
 	// defaults.
-	Config dispatchstate.Config `json:"config"`
+	Config handoff.Config `json:"config"`
 }
 
 // DispatchOutput is a dispatch that produced a response.
@@ -187,20 +187,16 @@ func (in DispatchInput) state() (*dispatchstate.State, handoff.Config, error) {
 	if prov == "" {
 		prov = provider.Default
 	}
-	if in.Config == (dispatchstate.Config{}) {
-		in.Config = dispatchstate.ConfigOf(handoff.DefaultConfig())
-	}
 	if strings.TrimSpace(in.Prompt) == "" {
 		return nil, handoff.Config{}, errors.New("the prompt is empty")
 	}
 	st := &dispatchstate.State{Version: dispatchstate.Version, Target: in.Target, Socket: in.Socket, SocketPath: in.SocketPath,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: in.Role, Workdir: filepath.Clean(in.Workdir), Config: in.Config, Prompt: in.Prompt}
+		Role: in.Role, Workdir: filepath.Clean(in.Workdir), Config: in.Config.WithDefaults(), Prompt: in.Prompt}
 	if err := st.Validate(); err != nil {
 		return nil, handoff.Config{}, err
 	}
-	cfg, err := st.Config.Engine()
-	return st, cfg, err
+	return st, st.Config, nil
 }
 
 // activityError maps what SendAndWait returned to Temporal: the table's

@@ -19,7 +19,6 @@ import (
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -192,10 +191,10 @@ func sim(core, work string, flags ...string) string {
 }
 
 // quick is a config for simulated agents: fast polls, a short grace.
-func quick() dispatchstate.Config {
+func quick() handoff.Config {
 	c := handoff.DefaultConfig()
 	c.Poll, c.IdleGrace, c.ResponseTimeout = 200*time.Millisecond, 3*time.Second, 2*time.Minute
-	return dispatchstate.ConfigOf(c)
+	return c
 }
 
 // process starts a handoff-temporal process; the test kills it with

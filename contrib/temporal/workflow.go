@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	hloop "github.com/handoff-fsm/handoff-fsm/loop"
 )
 
@@ -61,7 +60,7 @@ type LoopInput struct {
 	Panes  map[string]Pane `json:"panes"`
 	// Config is the engine's settings for every dispatch (the spec's
 	// defaults if zero).
-	Config dispatchstate.Config `json:"config"`
+	Config handoff.Config `json:"config"`
 	// HeartbeatTimeout is how long a dispatch may go without a heartbeat
 	// before Temporal retries it elsewhere: the time to notice a dead
 	// worker (30s if zero).
@@ -190,13 +189,10 @@ func DispatchOn(ctx workflow.Context, queue string, in DispatchInput, heartbeat 
 	if heartbeat <= 0 {
 		heartbeat = 30 * time.Second
 	}
-	cfg := in.Config
-	if cfg == (dispatchstate.Config{}) {
-		cfg = dispatchstate.ConfigOf(handoff.DefaultConfig())
-	}
+	cfg := in.Config.WithDefaults()
 	limit := 31 * time.Minute
-	if e, err := cfg.Engine(); err == nil {
-		limit = e.ResponseTimeout + e.BusyWait + time.Minute
+	if cfg.Validate() == nil {
+		limit = cfg.ResponseTimeout + cfg.BusyWait + time.Minute
 	}
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           queue,

@@ -30,7 +30,6 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -199,7 +198,7 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "handoff-temporal run: %v\n", err)
 		return 2
 	}
-	in := handofftemporal.LoopInput{Task: *task, Rounds: *rounds, Panes: panes, Config: dispatchstate.ConfigOf(cfg), HeartbeatTimeout: *heartbeat}
+	in := handofftemporal.LoopInput{Task: *task, Rounds: *rounds, Panes: panes, Config: cfg, HeartbeatTimeout: *heartbeat}
 	cl, err := c.dial(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-temporal run: %v\n", err)
