@@ -32,7 +32,7 @@ func paint(line string, colour bool) string {
 // bench is the synthetic Claude Code captures the classifier is measured
 // on (internal/conformance builds them).
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      "✳ Claude Code",
 	History: []string{
 		"❯ Please look at the parser and tell me what it does with trailing commas",
@@ -113,7 +113,7 @@ func BenchmarkClassifyNoPrompt(b *testing.B) {
 func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
 // BenchmarkClassifyReal classifies the real Claude Code screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

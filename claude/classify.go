@@ -25,30 +25,18 @@ import (
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Reasons reported in handoff.Classification.Reason. Each names the signal
 // that decided the status.
 const (
-	ReasonEmpty       = "empty capture: nothing on the screen"
-	ReasonDialog      = "a dialog waits for a key (its key hint and highlighted option are at the bottom)"
-	ReasonBusyFooter  = "the footer offers 'esc to interrupt': a turn is running"
-	ReasonSpinner     = "the spinner line of a running turn is the newest line of the history"
-	ReasonRetry       = "a failed request waits to be retried: the retry line is the newest line of the history"
-	ReasonTitle       = "the pane title shows a spinner"
-	ReasonError       = "an API error is the newest cell after the last prompt"
-	ReasonErrorNote   = "a failure note follows the last prompt and the composer asks to resend"
-	ReasonNoComposer  = "no composer and no sign of work on the screen"
-	ReasonCompleted   = "the composer is ready and a reply follows the last prompt"
-	ReasonIdle        = "the composer is ready and nothing follows the last prompt"
-	ReasonIdleNoTurns = "the composer is ready and no prompt is on the screen"
-)
-
-// Chrome kinds, reported in Signals.Chrome.
-const (
-	ChromeNone     = "none"     // neither composer nor dialog at the bottom
-	ChromeComposer = "composer" // "❯" between two rules, footer below
-	ChromeDialog   = "dialog"   // a key hint and a highlighted option
+	ReasonDialog     = "a dialog waits for a key (its key hint and highlighted option are at the bottom)"
+	ReasonBusyFooter = "the footer offers 'esc to interrupt': a turn is running"
+	ReasonSpinner    = "the spinner line of a running turn is the newest line of the history"
+	ReasonRetry      = "a failed request waits to be retried: the retry line is the newest line of the history"
+	ReasonTitle      = "the pane title shows a spinner"
+	ReasonErrorNote  = "a failure note follows the last prompt and the composer asks to resend"
 )
 
 // Cell kinds, reported in Signals.Newest and Signals.Reply.
@@ -56,10 +44,6 @@ const (
 	CellSpinner = "spinner" // "✶ Computing…"
 	CellRetry   = "retry"   // "✻ API error · retrying in 1s · attempt 1/2"
 	CellDone    = "done"    // "✻ Brewed for 7s"
-	CellMessage = "message" // "● text"
-	CellTool    = "tool"    // "● Running a command" with "⎿ …" below it
-	CellError   = "error"   // "● API Error: …"
-	CellOther   = "other"   // any other text at column 0
 )
 
 // Signals are what the classifier found on a screen: the debug snapshot
@@ -103,32 +87,13 @@ type Signals struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// Classifier reads Claude Code screens. The zero value is ready to use; it
-// holds no state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns a Claude Code classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane title
+// classify reads a raw capture (escape sequences allowed) and the pane title
 // ("" when unknown) into a status, a reason and the signals behind it.
-func (Classifier) Classify(capture, title string) handoff.Classification {
+func classify(capture, title string) handoff.Classification {
 	sc := read(capture)
 	sc.sig.Title = titleSignal(title)
 	status, reason := sc.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: sc.sig}
-	if status == handoff.StatusError {
-		c.Detail = sc.sig.Error
-	}
-	return c
-}
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) {
-	return ExtractLastMessage(capture)
+	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
 }
 
 // reading is one reading of a capture: the chrome, then the history.
@@ -146,7 +111,7 @@ func read(capture string) *reading {
 	sc.lines.Init(capture)
 	sc.ls = &sc.lines
 	sc.chrome.read(sc.ls, &sc.sig)
-	if sc.chrome.kind != ChromeDialog {
+	if sc.chrome.kind != screen.ChromeDialog {
 		sc.history.read(sc.ls, sc.chrome.above, &sc.sig)
 	}
 	sc.sig.LinesScanned = sc.ls.N()
@@ -159,8 +124,8 @@ func (sc *reading) decide() (handoff.Status, string) {
 	h := &sc.history
 	switch {
 	case sc.chrome.nonBlank == 0 && h.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
-	case sc.chrome.kind == ChromeDialog:
+		return handoff.StatusError, screen.ReasonEmpty
+	case sc.chrome.kind == screen.ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case sc.sig.Busy:
 		return handoff.StatusProcessing, ReasonBusyFooter
@@ -170,19 +135,19 @@ func (sc *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonRetry
 	case sc.sig.Title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitle
-	case h.newest == CellError:
-		return handoff.StatusError, ReasonError
+	case h.newest == screen.CellError:
+		return handoff.StatusError, screen.ReasonError
 	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer):
 		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
 		return handoff.StatusError, ReasonErrorNote
-	case sc.chrome.kind == ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
+	case sc.chrome.kind == screen.ChromeNone:
+		return handoff.StatusIdle, screen.ReasonNoComposer
 	case sc.sig.Reply != "":
-		return handoff.StatusCompleted, ReasonCompleted
+		return handoff.StatusCompleted, screen.ReasonCompleted
 	case sc.sig.LastUserLine != 0:
-		return handoff.StatusIdle, ReasonIdle
+		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, ReasonIdleNoTurns
+	return handoff.StatusIdle, screen.ReasonIdleNoTurns
 }
 
 // chromeLines bounds how far up from the bottom the composer's lower rule
@@ -207,7 +172,7 @@ type chrome struct {
 // looks for a dialog: a key hint in the last lines and a highlighted option
 // above it.
 func (c *chrome) read(ls *lines, sig *Signals) {
-	c.kind = ChromeNone
+	c.kind = screen.ChromeNone
 	seen := make([]line, 0, 16) // non-blank lines from the bottom, newest first
 	lower := -1                 // index in seen of the composer's lower rule
 	panel := false              // the bottom lines are a panel's key hint: read up to its rule
@@ -254,7 +219,7 @@ func (c *chrome) read(ls *lines, sig *Signals) {
 		}
 	}
 	c.findDialog(seen, sig)
-	if c.kind == ChromeNone && !c.bareComposer(seen, sig) {
+	if c.kind == screen.ChromeNone && !c.bareComposer(seen, sig) {
 		c.above = seen
 	}
 }
@@ -272,16 +237,16 @@ func (c *chrome) bareComposer(seen []line, sig *Signals) bool {
 		if ln.Indent != 0 || !composerLine(ln.T) {
 			continue
 		}
-		c.kind = ChromeComposer
-		sig.Chrome = ChromeComposer
-		sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(ln.T, chevron)))
+		c.kind = screen.ChromeComposer
+		sig.Chrome = screen.ChromeComposer
+		sig.Composer = screen.Signal(trimLeftOnly(strings.TrimPrefix(ln.T, chevron)))
 		sig.ComposerLine = ln.N
 		for j := i - 1; j >= 0; j-- {
 			if isRule(seen[j].T) {
 				continue
 			}
 			if sig.FooterLine == 0 {
-				sig.Footer = excerpt(seen[j].T)
+				sig.Footer = screen.Signal(seen[j].T)
 				sig.FooterLine = seen[j].N
 			}
 			if busyFooter(seen[j].T) {
@@ -297,14 +262,14 @@ func (c *chrome) bareComposer(seen []line, sig *Signals) bool {
 // setComposer records the composer found between seen[upper] and
 // seen[lower], with the footer lines below it.
 func (c *chrome) setComposer(seen []line, lower, upper int, sig *Signals) {
-	c.kind = ChromeComposer
-	sig.Chrome = ChromeComposer
+	c.kind = screen.ChromeComposer
+	sig.Chrome = screen.ChromeComposer
 	first := seen[upper-1]
-	sig.Composer = excerpt(trimLeftOnly(strings.TrimPrefix(first.T, chevron)))
+	sig.Composer = screen.Signal(trimLeftOnly(strings.TrimPrefix(first.T, chevron)))
 	sig.ComposerLine = first.N
 	for i := lower - 1; i >= 0; i-- {
 		if sig.FooterLine == 0 {
-			sig.Footer = excerpt(seen[i].T)
+			sig.Footer = screen.Signal(seen[i].T)
 			sig.FooterLine = seen[i].N
 		}
 		if busyFooter(seen[i].T) {
@@ -327,7 +292,7 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 		}
 	}
 	if hint < 0 {
-		sig.Chrome = ChromeNone
+		sig.Chrome = screen.ChromeNone
 		return
 	}
 	for i := hint + 1; i < len(seen); i++ {
@@ -335,23 +300,23 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 			break // the dialog ends below the last prompt
 		}
 		if menuCursor(seen[i]) {
-			c.kind = ChromeDialog
-			sig.Chrome = ChromeDialog
-			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
-			sig.Menu, sig.MenuLine = excerpt(seen[i].T), seen[i].N
+			c.kind = screen.ChromeDialog
+			sig.Chrome = screen.ChromeDialog
+			sig.Dialog, sig.DialogLine = screen.Signal(seen[hint].T), seen[hint].N
+			sig.Menu, sig.MenuLine = screen.Signal(seen[i].T), seen[i].N
 			return
 		}
 		// A full-width panel without options (auto mode's "can't check
 		// actions" notice): its key hint offers Enter and another key,
 		// and a rule tops it.
 		if isRule(seen[i].T) && panelHint(seen[hint:i]) {
-			c.kind = ChromeDialog
-			sig.Chrome = ChromeDialog
-			sig.Dialog, sig.DialogLine = excerpt(seen[hint].T), seen[hint].N
+			c.kind = screen.ChromeDialog
+			sig.Chrome = screen.ChromeDialog
+			sig.Dialog, sig.DialogLine = screen.Signal(seen[hint].T), seen[hint].N
 			return
 		}
 	}
-	sig.Chrome = ChromeNone
+	sig.Chrome = screen.ChromeNone
 }
 
 // history is the second pass: from the chrome up to the last user prompt.
@@ -403,7 +368,7 @@ func (h *history) take(ln line, sig *Signals) bool {
 	below := h.below
 	h.below = ln
 	if text, ok := userPrompt(ln); ok {
-		sig.LastUser, sig.LastUserLine = excerpt(text), ln.N
+		sig.LastUser, sig.LastUserLine = screen.Signal(text), ln.N
 		return true
 	}
 	if ln.Indent > 0 {
@@ -412,7 +377,7 @@ func (h *history) take(ln line, sig *Signals) bool {
 		}
 		if h.newest == "" && h.note == "" {
 			if t, ok := noteText(ln); ok {
-				h.note, h.noteLine = excerpt(t), ln.N
+				h.note, h.noteLine = screen.Signal(t), ln.N
 			}
 		}
 		// A cell's text continues two columns in (the effort hint, tips
@@ -423,7 +388,7 @@ func (h *history) take(ln line, sig *Signals) bool {
 		return false
 	}
 	// A cell starts at column 0.
-	kind := CellOther
+	kind := screen.CellOther
 	text, isBullet := bulletText(ln)
 	switch {
 	case retryLine(ln):
@@ -433,26 +398,26 @@ func (h *history) take(ln line, sig *Signals) bool {
 	case doneLine(ln):
 		kind = CellDone
 	case isBullet && isErrorText(text):
-		kind = CellError
+		kind = screen.CellError
 	case isBullet && elbowLine(below) && !interruptedLine(below):
-		kind = CellTool
+		kind = screen.CellTool
 	case isBullet:
-		kind = CellMessage
+		kind = screen.CellMessage
 	}
 	if h.newest == "" {
 		h.newest = kind
-		sig.Newest, sig.NewestText, sig.NewestLine = kind, excerpt(ln.T), ln.N
-		if kind == CellError {
+		sig.Newest, sig.NewestText, sig.NewestLine = kind, screen.Signal(ln.T), ln.N
+		if kind == screen.CellError {
 			sig.Error, sig.ErrorLine = h.errorText(text), ln.N
 		}
 	}
 	switch kind {
-	case CellDone, CellMessage, CellTool:
+	case CellDone, screen.CellMessage, screen.CellTool:
 		if sig.ReplyLine == 0 {
 			sig.Reply, sig.ReplyLine = kind, ln.N
 		}
 	}
-	if kind == CellMessage && h.message < 0 {
+	if kind == screen.CellMessage && h.message < 0 {
 		h.message = ln.Start
 	}
 	return false
@@ -466,5 +431,5 @@ func (h *history) errorText(first string) string {
 		b.WriteByte(' ')
 		b.WriteString(h.cont[i])
 	}
-	return excerptN(b.String(), 400)
+	return strings.Clone(screen.Excerpt(b.String(), 400))
 }

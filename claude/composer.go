@@ -7,7 +7,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
@@ -22,7 +22,7 @@ import (
 //   - Esc Esc empties the composer but stays in bash mode; Backspace on
 //     the empty composer leaves it (on a loaded machine the Backspace can
 //     come before the Esc Esc is done: the driver looks and presses again).
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders:  "!/#",
 		Lead:     handoff.PromptLead,

@@ -10,5 +10,5 @@ import (
 // (a shell mode, or a plain message), and every mode character at the
 // start of a prompt gets the lead line.
 func TestComposerKeepsAPromptAMessage(t *testing.T) {
-	conformance.CheckComposer(t, Composer(), "testdata/composer", "!/#")
+	conformance.CheckComposer(t, composerRules(), "testdata/composer", "!/#")
 }

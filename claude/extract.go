@@ -1,15 +1,12 @@
 package claude
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
-// holds no assistant message after the last user prompt (or none at all).
-var ErrNoAssistantMessage = errors.New("claude: no assistant message on the screen")
-
-// ExtractLastMessage returns the last assistant message of a capture, for the
+// lastMessage returns the last assistant message of a capture, for the
 // fallback path (the agent answered on screen instead of in its response
 // file). It takes the bottom-most "● …" message after the last user prompt —
 // not a tool call (a bullet with "⎿ …" under it) and not an API error — and
@@ -20,21 +17,21 @@ var ErrNoAssistantMessage = errors.New("claude: no assistant message on the scre
 // Claude Code wraps a message at the pane's width itself, so a long
 // paragraph comes back with line breaks where the screen broke it.
 //
-// It returns an error wrapping ErrNoAssistantMessage when there is none: a
+// It returns an error wrapping screen.ErrNoAssistantMessage when there is none: a
 // reply from an earlier turn is never passed off as the answer.
-func ExtractLastMessage(capture string) (string, error) {
+func lastMessage(capture string) (string, error) {
 	sc := read(capture)
-	if sc.chrome.kind == ChromeDialog || sc.history.message < 0 {
+	if sc.chrome.kind == screen.ChromeDialog || sc.history.message < 0 {
 		if sc.sig.LastUserLine != 0 {
-			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, sc.sig.LastUser)
+			return "", fmt.Errorf("%w after the last prompt (%q)", screen.ErrNoAssistantMessage, sc.sig.LastUser)
 		}
-		return "", ErrNoAssistantMessage
+		return "", screen.ErrNoAssistantMessage
 	}
 	first, _ := sc.ls.LineAt(sc.history.message)
 	text, _ := bulletText(first)
 	msg := sc.ls.Message(sc.history.message, text, 2, endsMessage, nil)
 	if msg == "" {
-		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
+		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
 	}
 	return msg, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Claude Code.
@@ -17,12 +18,12 @@ var realDir = filepath.Join("testdata", "real-2.1.330")
 // status the manifest says it shows (internal/conformance): in two pane
 // sizes, each with and without colour.
 func TestRealClaude2_1_330Screens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	conformance.CheckScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 	// The main phases in other terminals and approval modes, each folder
 	// with its own manifest (e2e TestCaptureTerminals).
 	for _, dir := range conformance.Dirs(realDir)[1:] {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckSomeScreens(t, dir, New(), conformance.Want{Plain: true, Titles: true})
+			conformance.CheckSomeScreens(t, dir, Provider(), conformance.Want{Plain: true, Titles: true})
 		})
 	}
 }
@@ -30,22 +31,22 @@ func TestRealClaude2_1_330Screens(t *testing.T) {
 // TestRealClaude2_1_330LastMessage: the fallback text read off the real
 // screens the manifest gives no message for.
 func TestRealClaude2_1_330LastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
 	prefix := func(p string) func(string, error) bool {
 		return func(msg string, err error) bool {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Interrupted") && !strings.Contains(msg, "✻")
 		}
 	}
-	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
-		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool call so far"},
+	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "screen.ErrNoAssistantMessage: only the tool call so far"},
 		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the Interrupted note"},
 		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
-		{File: "error-api-500", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-permission", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
-		{File: "waiting-question", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "error-api-500", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-permission", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "waiting-question", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
 	})
 }
 
@@ -57,7 +58,7 @@ func TestRealScreensReadTheSameWithoutRules(t *testing.T) {
 	except := map[string]string{"waiting-auto-mode-panel": "auto mode's panel is found by its key hint up to the rule that tops it"}
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckWithoutDecoration(t, dir, New(), isRule, except)
+			conformance.CheckWithoutDecoration(t, dir, Provider(), isRule, except)
 		})
 	}
 }

@@ -6,10 +6,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Recognize reports a pane that runs Claude Code: its command names it, its
+// recognize reports a pane that runs Claude Code: its command names it, its
 // title does ("✳ Claude Code"), or its composer ("❯" between two rules) is
 // among the bottom lines.
-func Recognize(command, title, capture string) bool {
+func recognize(command, title, capture string) bool {
 	if strings.Contains(strings.ToLower(command), "claude") || strings.Contains(title, "Claude Code") {
 		return true
 	}

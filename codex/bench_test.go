@@ -28,7 +28,7 @@ func paint(line string, colour bool) string {
 // bench is the synthetic Codex captures the classifier is measured on
 // (internal/conformance builds them).
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      "proj",
 	History: []string{
 		"› Please look at the parser and tell me what it does with trailing commas",
@@ -115,7 +115,7 @@ func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
 // BenchmarkClassifyReal0169 classifies the real Codex 0.169 screens (40-line
 // coloured captures) with their titles.
-func BenchmarkClassifyReal0169(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+func BenchmarkClassifyReal0169(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

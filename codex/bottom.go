@@ -84,12 +84,12 @@ func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 		} else if s.nonBlank <= chromeLines {
 			if f := footer(t, indent); f != notFooter {
 				if !footerSeen {
-					b.footer, b.footerLine = excerpt(t), s.ls.N()
+					b.footer, b.footerLine = screen.Signal(t), s.ls.N()
 				}
 				footerSeen = true
 				b.start = start
 				if f == footerBusy && b.busy == "" {
-					b.busy, b.busyLine = excerpt(t), s.ls.N()
+					b.busy, b.busyLine = screen.Signal(t), s.ls.N()
 				}
 				continue
 			}
@@ -146,7 +146,7 @@ func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool)
 			if composer(kind, text, s.nonBlank, footerSeen) ||
 				apart && !(kind == chevronPrompt && isMenuItem(text)) && s.nonBlank <= chromeLines {
 				b.setPrompt(start, s.ls.N(), text)
-				b.unknown, b.unknownLine = excerpt(t0), n0
+				b.unknown, b.unknownLine = screen.Signal(t0), n0
 				return true
 			}
 			break
@@ -171,11 +171,11 @@ func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool)
 // addFooter records a footer or status line (kind f) read at line n.
 func (b *bottomPane) addFooter(f int, t string, n, start int, footerSeen bool) {
 	if !footerSeen {
-		b.footer, b.footerLine = excerpt(t), n
+		b.footer, b.footerLine = screen.Signal(t), n
 	}
 	b.start = start
 	if f == footerBusy && b.busy == "" {
-		b.busy, b.busyLine = excerpt(t), n
+		b.busy, b.busyLine = screen.Signal(t), n
 	}
 }
 
@@ -187,7 +187,7 @@ func (b *bottomPane) setPrompt(start, n int, text string) {
 		return
 	}
 	b.prompt = promptComposer
-	b.composer = excerpt(text)
+	b.composer = screen.Signal(text)
 	b.placeholder = isPlaceholder(text)
 }
 

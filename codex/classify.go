@@ -32,7 +32,6 @@ const (
 // Reasons reported in handoff.Classification.Reason. Each names the signal
 // that decided the status.
 const (
-	ReasonEmpty          = "empty capture: nothing on the screen"
 	ReasonMenu           = "an approval or choice menu waits on the screen"
 	ReasonLegacyWaiting  = "an approval question [y/n] follows the last user message"
 	ReasonTitleAction    = "the pane title says Action Required"
@@ -93,33 +92,14 @@ type Signals struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// Classifier reads Codex screens. The zero value is ready to use; it holds
-// no state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns a Codex classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane title
+// classify reads a raw capture (escape sequences allowed) and the pane title
 // ("" when unknown) into a status, a reason and the signals behind it.
-func (Classifier) Classify(capture, title string) handoff.Classification {
+func classify(capture, title string) handoff.Classification {
 	var r reading
 	r.read(capture, false)
 	ts := titleSignal(title)
 	status, reason := decide(&r, ts)
-	c := handoff.Classification{Status: status, Reason: reason, Signals: r.signals(ts)}
-	if status == handoff.StatusError {
-		c.Detail = r.history.errText
-	}
-	return c
-}
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) {
-	return ExtractLastMessage(capture)
+	return screen.Verdict(status, reason, r.signals(ts), r.history.errText)
 }
 
 // reading is one backward reading of a capture, in two passes over the same
@@ -214,7 +194,7 @@ func decide(r *reading, title string) (handoff.Status, string) {
 	b, h := &r.bottom, &r.history
 	switch {
 	case r.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
+		return handoff.StatusError, screen.ReasonEmpty
 	case h.menu:
 		return handoff.StatusWaitingUserAnswer, ReasonMenu
 	case h.legacyCounts(h.legacyWait):
@@ -248,6 +228,3 @@ func decide(r *reading, title string) (handoff.Status, string) {
 	}
 	return handoff.StatusIdle, ReasonIdleNoMessages
 }
-
-// excerpt shortens a line for the signals, at a rune boundary.
-func excerpt(s string) string { return screen.Excerpt(s, 120) }

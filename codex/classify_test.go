@@ -149,7 +149,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := New().Classify(tc.capture, tc.title)
+			got := Provider().Classify(tc.capture, tc.title)
 			if got.Status != tc.want {
 				sig, _ := json.Marshal(got.Signals)
 				t.Errorf("status %q (%s), want %q\nsignals: %s", got.Status, got.Reason, tc.want, sig)
@@ -169,18 +169,17 @@ func manyLines(line string, n int) []string {
 	return out
 }
 
-func TestClassifyZeroValueAndInterface(t *testing.T) {
-	for _, c := range []handoff.Classifier{Classifier{}, New()} {
-		got := c.Classify("› hi\n\n• Hello\n\n›\n100% context left\n", "")
-		if got.Status != handoff.StatusCompleted {
-			t.Fatalf("%T: %q, want completed", c, got.Status)
-		}
+// The provider value is the handoff.Classifier the driver is given.
+func TestTheProviderIsAClassifier(t *testing.T) {
+	var c handoff.Classifier = Provider()
+	if got := c.Classify("› hi\n\n• Hello\n\n›\n100% context left\n", ""); got.Status != handoff.StatusCompleted {
+		t.Fatalf("%q, want completed", got.Status)
 	}
 }
 
 func TestSignalsDescribeTheDecision(t *testing.T) {
 	capture := cat(ls("› Explain the parser", "", "• It reads tokens.", "", "  Worked for 11s • 04:28"), composer169)
-	got := New().Classify(capture, "⠴ proj")
+	got := Provider().Classify(capture, "⠴ proj")
 	sig := got.Signals.(Signals)
 	if got.Status != handoff.StatusProcessing || got.Reason != ReasonTitleSpinner {
 		t.Fatalf("got %q (%s), want processing because of the title spinner", got.Status, got.Reason)
@@ -228,7 +227,7 @@ func TestScanStopsAtTheLastUserMessage(t *testing.T) {
 		history = append(history, old...)
 	}
 	capture := cat(history, ls("› Explain", "", "• Done."), composer169)
-	got := New().Classify(capture, "proj")
+	got := Provider().Classify(capture, "proj")
 	sig := got.Signals.(Signals)
 	if got.Status != handoff.StatusCompleted {
 		t.Errorf("status %q (%s), want completed", got.Status, got.Reason)
@@ -242,11 +241,11 @@ func TestScanStopsAtTheLastUserMessage(t *testing.T) {
 // its ■ line there, and nothing else may.
 func TestErrorScreenQuotesItsLineInDetail(t *testing.T) {
 	capture := cat(ls("› Explain", "", "■ stream disconnected before completion: boom"), composer169)
-	got := New().Classify(capture, "proj")
+	got := Provider().Classify(capture, "proj")
 	if got.Status != handoff.StatusError || got.Detail != "■ stream disconnected before completion: boom" {
 		t.Fatalf("status %q, detail %q: want error quoting the ■ line", got.Status, got.Detail)
 	}
-	done := New().Classify(cat(ls("› Explain", "", "• It reads tokens."), composer169), "proj")
+	done := Provider().Classify(cat(ls("› Explain", "", "• It reads tokens."), composer169), "proj")
 	if done.Detail != "" {
 		t.Fatalf("a completed screen has detail %q", done.Detail)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // Codex 0.169's composer, tried on the real CLI with pasted text:
@@ -21,7 +21,7 @@ import (
 //   - Ctrl-C empties a composer that holds text and leaves shell mode (on
 //     an empty one it would offer to quit, so an empty shell-mode composer
 //     gets Backspace instead).
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders:  "!/",
 		Lead:     handoff.PromptLead,

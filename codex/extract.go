@@ -1,18 +1,13 @@
 package codex
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
-// holds no assistant message after the last user message (or none at all).
-var ErrNoAssistantMessage = errors.New("codex: no assistant message on the screen")
-
-// ExtractLastMessage returns the last assistant message of a capture, for the
+// lastMessage returns the last assistant message of a capture, for the
 // fallback path (the agent answered on screen instead of in its response
 // file). It takes the bottom-most message after the last user message — a
 // "• …" cell that is not a tool cell (• Ran, • Explored, • Edited …), or a
@@ -20,17 +15,17 @@ var ErrNoAssistantMessage = errors.New("codex: no assistant message on the scree
 // label, with the continuation indentation removed and its lines kept. The
 // prompt, footer, status line and "Worked for" line are never part of it.
 //
-// It returns an error wrapping ErrNoAssistantMessage when there is none: a
+// It returns an error wrapping screen.ErrNoAssistantMessage when there is none: a
 // reply from an earlier turn is never passed off as the answer.
-func ExtractLastMessage(capture string) (string, error) {
+func lastMessage(capture string) (string, error) {
 	var r reading
 	r.read(capture, true)
 	h := &r.history
 	if h.message < 0 {
 		if h.userFound {
-			return "", fmt.Errorf("%w after the last user message (%q)", ErrNoAssistantMessage, h.lastUser)
+			return "", fmt.Errorf("%w after the last user message (%q)", screen.ErrNoAssistantMessage, h.lastUser)
 		}
-		return "", ErrNoAssistantMessage
+		return "", screen.ErrNoAssistantMessage
 	}
 	var (
 		cl    screen.Lines // only its cleaner is used
@@ -74,7 +69,7 @@ func ExtractLastMessage(capture string) (string, error) {
 		out = out[1:]
 	}
 	if len(out) == 0 {
-		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
+		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
 	}
 	return strings.Join(out, "\n"), nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 func TestExtractLastMessage(t *testing.T) {
@@ -94,16 +96,16 @@ func TestExtractLastMessage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ExtractLastMessage(tc.capture)
+			got, err := lastMessage(tc.capture)
 			if err != nil {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
 			if got != tc.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
 			}
-			via, err := New().LastMessage(tc.capture)
+			via, err := Provider().LastMessage(tc.capture)
 			if err != nil || via != got {
-				t.Errorf("LastMessage = %q, %v; want the same as ExtractLastMessage", via, err)
+				t.Errorf("LastMessage = %q, %v; want the same as lastMessage", via, err)
 			}
 		})
 	}
@@ -122,9 +124,9 @@ func TestExtractLastMessageNone(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ExtractLastMessage(tc.capture)
-			if !errors.Is(err, ErrNoAssistantMessage) {
-				t.Fatalf("got %q, %v; want ErrNoAssistantMessage", got, err)
+			got, err := lastMessage(tc.capture)
+			if !errors.Is(err, screen.ErrNoAssistantMessage) {
+				t.Fatalf("got %q, %v; want screen.ErrNoAssistantMessage", got, err)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, menus, busy lines and
@@ -39,6 +40,6 @@ func FuzzClassify(f *testing.F) {
 	}
 
 	old := scrollback()
-	c := New()
-	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, "", old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	c := Provider()
+	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, "", old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
 }

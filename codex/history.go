@@ -159,7 +159,7 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 			if indent > 1 {
 				if !h.pending.active {
 					h.pending.active = true
-					h.pending.activeText, h.pending.activeLine = excerpt(t), n
+					h.pending.activeText, h.pending.activeLine = screen.Signal(t), n
 				}
 				continue
 			}
@@ -174,7 +174,7 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 			if indent > 1 && !bottom {
 				if !h.pending.menu {
 					h.pending.menu = true
-					h.pending.menuText, h.pending.menuLine = excerpt(t), n
+					h.pending.menuText, h.pending.menuLine = screen.Signal(t), n
 				}
 				h.pending.menuStart = start // the menu's topmost line so far
 			} else if !h.replies && !h.active {
@@ -292,7 +292,7 @@ func startsCell(t string) bool {
 
 func (h *history) user(t string, n int) {
 	h.userFound = true
-	h.lastUser, h.lastUserLine = excerpt(t), n
+	h.lastUser, h.lastUserLine = screen.Signal(t), n
 }
 
 func (h *history) setReply(kind string, n int) {
@@ -304,15 +304,15 @@ func (h *history) setReply(kind string, n int) {
 
 func (h *history) setActive(t string, n int) {
 	h.active = true
-	h.activeText, h.activeLine = excerpt(t), n
+	h.activeText, h.activeLine = screen.Signal(t), n
 }
 
 func (h *history) setWaiting(t string, n int) {
 	if h.waitingLine == 0 {
-		h.waiting, h.waitingLine = excerpt(t), n
+		h.waiting, h.waitingLine = screen.Signal(t), n
 	}
 }
 
 func (h *history) setError(t string, n int) {
-	h.errText, h.errLine = excerpt(t), n
+	h.errText, h.errLine = screen.Signal(t), n
 }

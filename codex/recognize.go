@@ -6,10 +6,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Recognize reports a pane that runs Codex: its command names it, or its
+// recognize reports a pane that runs Codex: its command names it, or its
 // composer ("› Ask Codex to do anything", or a draft after "› "; not a
 // numbered option such as "› 1. Yes") is among the bottom lines.
-func Recognize(command, _, capture string) bool {
+func recognize(command, _, capture string) bool {
 	if strings.Contains(strings.ToLower(command), "codex") {
 		return true
 	}

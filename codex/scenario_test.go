@@ -109,7 +109,7 @@ func TestSpecScenarios(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for i, capture := range tc.captures {
-				got := New().Classify(capture, "")
+				got := Provider().Classify(capture, "")
 				if !slices.Contains(tc.want, got.Status) {
 					t.Errorf("capture %d: status %q (%s), want one of %v\nsignals: %+v", i, got.Status, got.Reason, tc.want, got.Signals)
 				}
@@ -140,11 +140,11 @@ func TestUserPrefixMatchesOnlyOnItsLine(t *testing.T) {
 		}
 	}
 	// Across a newline: the classifier sees the lone › as the prompt.
-	sig := New().Classify("›\n100% context left\n", "").Signals.(Signals)
+	sig := Provider().Classify("›\n100% context left\n", "").Signals.(Signals)
 	if sig.LastUserLine != 0 || sig.Prompt != "bare" {
 		t.Errorf("lone › before the footer: last user line %d, prompt %q; want no user message and a bare prompt", sig.LastUserLine, sig.Prompt)
 	}
-	sig = New().Classify("› Reply with READY\n", "").Signals.(Signals)
+	sig = Provider().Classify("› Reply with READY\n", "").Signals.(Signals)
 	if sig.LastUserLine != 1 || sig.LastUser != "› Reply with READY" {
 		t.Errorf("› Reply with READY: last user %q at %d; want it as the user message on line 1", sig.LastUser, sig.LastUserLine)
 	}

@@ -57,7 +57,7 @@ func TestUnknownLinesAreNeutral(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := New().Classify(tc.capture, tc.title)
+			got := Provider().Classify(tc.capture, tc.title)
 			if got.Status != tc.want {
 				sig, _ := json.Marshal(got.Signals)
 				t.Errorf("status %q (%s), want %q\nsignals: %s", got.Status, got.Reason, tc.want, sig)
@@ -70,7 +70,7 @@ func TestUnknownLinesAreNeutral(t *testing.T) {
 // composer is still found.
 func TestUnknownFooterLineIsReported(t *testing.T) {
 	capture := cat(ls("› Explain", "", "• It reads tokens."), ls("", "› Ask Codex to do anything", "", "  ⚠ 1 warning · f2 to view"))
-	got := New().Classify(capture, "proj")
+	got := Provider().Classify(capture, "proj")
 	sig := got.Signals.(Signals)
 	if got.Status != handoff.StatusCompleted || sig.Prompt != "composer" || sig.Unknown != "⚠ 1 warning · f2 to view" || sig.UnknownLine != 1 {
 		b, _ := json.Marshal(got)

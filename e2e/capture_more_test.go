@@ -93,7 +93,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got := codex.New().Classify(string(b), it.Title)
+		got := codex.Provider().Classify(string(b), it.Title)
 		if got.Status != it.Status {
 			sig, _ := json.Marshal(got.Signals)
 			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcodex.StripANSI(string(b)))

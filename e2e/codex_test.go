@@ -29,7 +29,7 @@ func TestRealCodexEnterToProcessing(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	cl := codex.New()
+	cl := codex.Provider()
 	enter := time.Now()
 	r.keys("Enter")
 	var seen time.Duration

@@ -9,6 +9,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/pi"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 func needPi(t *testing.T) string { return needCLI(t, "pi", realpi.Binary) }
@@ -27,7 +28,7 @@ func newPiRigAt(t *testing.T, opts realpi.Options, root string) *rig {
 
 // piSignals reads a plain screen with pi's classifier.
 func piSignals(plain string) pi.Signals {
-	s, _ := pi.New().Classify(plain, "").Signals.(pi.Signals)
+	s, _ := pi.Provider().Classify(plain, "").Signals.(pi.Signals)
 	return s
 }
 
@@ -38,5 +39,5 @@ func piBusy(plain string) bool { return piSignals(plain).BusyLine != 0 }
 // busy, an empty editor, last in the newest block.
 func piFinished(plain, last string) bool {
 	s := piSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == pi.ChromeComposer && strings.Contains(plain, last)
+	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }

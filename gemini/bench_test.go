@@ -27,7 +27,7 @@ func paint(line string) string {
 // bench is the synthetic Gemini CLI captures the classifier is measured
 // on (internal/conformance builds them).
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      ready,
 	History: []string{
 		upper, " > Please look at the parser and tell me what it does with trailing commas", lower,
@@ -89,7 +89,7 @@ func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 // terminal.
 func BenchmarkClassifyReal(b *testing.B) {
 	for _, dir := range conformance.Dirs(realDir) {
-		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, New()) })
+		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, Provider()) })
 	}
 }
 

@@ -40,33 +40,12 @@ import (
 // Reasons reported in handoff.Classification.Reason. Each names the signal
 // that decided the status.
 const (
-	ReasonEmpty        = "empty capture: nothing on the screen"
 	ReasonDialog       = "a confirmation waits for a choice (a box with numbered options at the bottom)"
 	ReasonTitleAction  = "the pane title says Action Required"
 	ReasonBusy         = "the status line offers 'esc to cancel': a turn is running"
 	ReasonTitleWorking = "the pane title says Working"
 	ReasonQueued       = "a prompt is queued: it runs once the CLI is ready"
 	ReasonInitializing = "the CLI is initialising with a prompt queued: the note is the newest line"
-	ReasonError        = "an API error is the newest cell after the last prompt"
-	ReasonNoComposer   = "no composer and no sign of work on the screen"
-	ReasonCompleted    = "the composer is ready and a reply follows the last prompt"
-	ReasonIdle         = "the composer is ready and nothing follows the last prompt"
-	ReasonIdleNoTurns  = "the composer is ready and no prompt is on the screen"
-)
-
-// Chrome kinds, reported in Signals.Chrome.
-const (
-	ChromeNone     = "none"     // neither composer nor dialog at the bottom
-	ChromeComposer = "composer" // the composer under the rule and mode line
-	ChromeDialog   = "dialog"   // a rounded box with numbered options
-)
-
-// Cell kinds, reported in Signals.Newest and Signals.Reply.
-const (
-	CellMessage = "message" // "✦ text"
-	CellTool    = "tool"    // a rounded box: "│ ✓  Shell …"
-	CellError   = "error"   // "✕ [API Error: …]"
-	CellOther   = "other"   // any other text at column 0 (banner, tips)
 )
 
 // Title signals, reported in Signals.Title.
@@ -123,32 +102,13 @@ type Signals struct {
 	Initializing bool `json:"initializing,omitempty"`
 }
 
-// Classifier reads Gemini CLI screens. The zero value is ready to use; it
-// holds no state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns a Gemini CLI classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane title
+// classify reads a raw capture (escape sequences allowed) and the pane title
 // ("" when unknown) into a status, a reason and the signals behind it.
-func (Classifier) Classify(capture, title string) handoff.Classification {
+func classify(capture, title string) handoff.Classification {
 	r := read(capture)
 	r.sig.Title = titleSignal(title)
 	status, reason := r.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
-	if status == handoff.StatusError {
-		c.Detail = r.sig.Error
-	}
-	return c
-}
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) {
-	return ExtractLastMessage(capture)
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
 
 // reading is one reading of a capture: the chrome, then the history.
@@ -165,7 +125,7 @@ func read(capture string) *reading {
 	r := &reading{message: -1}
 	r.ls.Init(capture)
 	above := r.chrome()
-	if r.kind != ChromeDialog {
+	if r.kind != screen.ChromeDialog {
 		r.history(above)
 	}
 	r.sig.Chrome = r.kind
@@ -184,8 +144,8 @@ func (r *reading) decide() (handoff.Status, string) {
 	s := &r.sig
 	switch {
 	case r.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
-	case r.kind == ChromeDialog:
+		return handoff.StatusError, screen.ReasonEmpty
+	case r.kind == screen.ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case s.Title == TitleAction:
 		return handoff.StatusWaitingUserAnswer, ReasonTitleAction
@@ -197,16 +157,16 @@ func (r *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonQueued
 	case s.Initializing:
 		return handoff.StatusProcessing, ReasonInitializing
-	case s.Newest == CellError:
-		return handoff.StatusError, ReasonError
-	case r.kind == ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
+	case s.Newest == screen.CellError:
+		return handoff.StatusError, screen.ReasonError
+	case r.kind == screen.ChromeNone:
+		return handoff.StatusIdle, screen.ReasonNoComposer
 	case s.Reply != "":
-		return handoff.StatusCompleted, ReasonCompleted
+		return handoff.StatusCompleted, screen.ReasonCompleted
 	case s.LastUserLine != 0:
-		return handoff.StatusIdle, ReasonIdle
+		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, ReasonIdleNoTurns
+	return handoff.StatusIdle, screen.ReasonIdleNoTurns
 }
 
 // How far up from the bottom the passes look for the chrome's parts.
@@ -229,7 +189,7 @@ const (
 // draw: half-block rules with COLORTERM set, a shaded background without
 // it, "───" rules with NO_COLOR; it is skipped wherever it is drawn.
 func (r *reading) chrome() []screen.Line {
-	r.kind = ChromeNone
+	r.kind = screen.ChromeNone
 	var seen []screen.Line // non-blank lines from the bottom, decoration aside
 	for {
 		ln, ok := r.ls.PrevLine()
@@ -262,8 +222,8 @@ func (r *reading) chrome() []screen.Line {
 				// composer under it.
 				return seen
 			}
-			r.kind = ChromeComposer
-			r.sig.Composer = excerpt(strings.TrimLeft(ln.T[1:], " "))
+			r.kind = screen.ChromeComposer
+			r.sig.Composer = screen.Signal(strings.TrimLeft(ln.T[1:], " "))
 			r.sig.ComposerLine = ln.N
 			return nil
 		case ln.Indent == 0 || busyLine(ln) || i >= footerLines+composerLines:
@@ -340,11 +300,11 @@ func (r *reading) dialog() bool {
 			break // a box under a prompt is no dialog; one above it is history
 		}
 		if opt, ok := highlightedOption(ln.T); ok {
-			r.kind = ChromeDialog
-			r.sig.Dialog, r.sig.DialogLine = excerpt(opt), ln.N
+			r.kind = screen.ChromeDialog
+			r.sig.Dialog, r.sig.DialogLine = screen.Signal(opt), ln.N
 		}
 	}
-	return r.kind == ChromeDialog
+	return r.kind == screen.ChromeDialog
 }
 
 // history walks up from the chrome to the last user prompt: first the
@@ -380,13 +340,13 @@ func (r *reading) history(above []screen.Line) {
 			continue
 		}
 		if promptLine(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = excerpt(strings.TrimLeft(ln.T[1:], " ")), ln.N
+			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(strings.TrimLeft(ln.T[1:], " ")), ln.N
 			return
 		}
 		if status {
 			// Under the history: the status line, a queue of prompts.
 			if busyLine(ln) {
-				r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
 				continue
 			}
 			if strings.HasPrefix(ln.T, queuedHeader) {
@@ -420,15 +380,15 @@ func (r *reading) history(above []screen.Line) {
 			continue
 		}
 		if r.sig.Newest == "" {
-			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, excerpt(text), ln.N
-			if kind == CellError {
+			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, screen.Signal(text), ln.N
+			if kind == screen.CellError {
 				r.sig.Error, r.sig.ErrorLine = errorText(text, contLines), ln.N
 			}
 		}
-		if r.sig.Reply == "" && (kind == CellMessage || kind == CellTool) {
+		if r.sig.Reply == "" && (kind == screen.CellMessage || kind == screen.CellTool) {
 			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
 		}
-		if kind == CellMessage && r.message < 0 {
+		if kind == screen.CellMessage && r.message < 0 {
 			r.message = ln.Start
 		}
 		contLines = contLines[:0]

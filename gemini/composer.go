@@ -5,7 +5,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // Gemini CLI 0.61.0's composer, tried on the real CLI:
@@ -19,7 +19,7 @@ import (
 //   - '@path' anywhere includes that file's content in what the model
 //     reads (the text itself is kept).
 //   - Esc leaves shell mode; two more empty the composer.
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders: "!/?",
 		Lead:    handoff.PromptLead,

@@ -1,18 +1,13 @@
 package gemini
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
-// holds no assistant message after the last user prompt (or none at all).
-var ErrNoAssistantMessage = errors.New("gemini: no assistant message on the screen")
-
-// ExtractLastMessage returns the last assistant message of a capture, for
+// lastMessage returns the last assistant message of a capture, for
 // the fallback path: the bottom-most "✦ …" message after the last user
 // prompt, without the glyph, its continuation lines without their two
 // columns of indentation, its line breaks kept. Notes, tool boxes, the
@@ -20,19 +15,19 @@ var ErrNoAssistantMessage = errors.New("gemini: no assistant message on the scre
 //
 // Gemini CLI wraps a message at the pane's width itself, so a long
 // paragraph comes back with line breaks where the screen broke it.
-func ExtractLastMessage(capture string) (string, error) {
+func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	if r.kind == ChromeDialog || r.message < 0 {
+	if r.kind == screen.ChromeDialog || r.message < 0 {
 		if r.sig.LastUserLine != 0 {
-			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, r.sig.LastUser)
+			return "", fmt.Errorf("%w after the last prompt (%q)", screen.ErrNoAssistantMessage, r.sig.LastUser)
 		}
-		return "", ErrNoAssistantMessage
+		return "", screen.ErrNoAssistantMessage
 	}
 	first, _ := r.ls.LineAt(r.message)
 	_, text := cell(first.T)
 	msg := r.ls.Message(r.message, text, 2, endsMessage, nil)
 	if msg == "" {
-		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
+		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
 	}
 	return msg, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, busy lines
@@ -38,6 +39,6 @@ func FuzzClassify(f *testing.F) {
 	}
 
 	old := scrollback()
-	c := New()
-	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	c := Provider()
+	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
 }

@@ -127,21 +127,21 @@ func cell(t string) (kind, text string) {
 		return strings.TrimLeft(rest, " "), true
 	}
 	if rest, ok := glyph(messageGlyph); ok {
-		return CellMessage, rest
+		return screen.CellMessage, rest
 	}
 	if rest, ok := glyph(errorGlyph); ok {
-		return CellError, rest
+		return screen.CellError, rest
 	}
 	if rest, ok := glyph(noteGlyph); ok {
 		return cellNote, rest
 	}
 	switch {
 	case strings.HasPrefix(t, boxTop):
-		return CellTool, t
+		return screen.CellTool, t
 	case strings.HasPrefix(t, boxSide), strings.HasPrefix(t, boxBottom_):
 		return cellPart, t
 	}
-	return CellOther, t
+	return screen.CellOther, t
 }
 
 // titleSignal reads the pane title Gemini CLI sets (trailing blanks
@@ -160,9 +160,3 @@ func titleSignal(title string) string {
 	}
 	return TitleOther
 }
-
-// excerpt shortens a line for the signals and copies it (a cleaned line
-// lives in the walk's arena).
-func excerpt(s string) string { return excerptN(s, 160) }
-
-func excerptN(s string, max int) string { return strings.Clone(screen.Excerpt(s, max)) }

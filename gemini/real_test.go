@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Gemini CLI.
@@ -19,7 +20,7 @@ var realDir = filepath.Join("testdata", "real-0.61.0")
 func TestRealGemini0_61Screens(t *testing.T) {
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckScreens(t, dir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+			conformance.CheckScreens(t, dir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 		})
 	}
 }
@@ -27,26 +28,26 @@ func TestRealGemini0_61Screens(t *testing.T) {
 // TestRealGemini0_61LastMessage: the fallback text read off the real
 // screens the manifest gives no message for, in every terminal.
 func TestRealGemini0_61LastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
 	prefix := func(p string) func(string, error) bool {
 		return func(msg string, err error) bool {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Request cancelled") && !strings.Contains(msg, "esc to cancel")
 		}
 	}
 	cases := []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
-		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool box so far"},
+		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "screen.ErrNoAssistantMessage: only the tool box so far"},
 		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the cancel note"},
 		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
-		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "interrupted-retrying", OK: none, Want: "ErrNoAssistantMessage: cancelled before any answer"},
-		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
+		{File: "interrupted-retrying", OK: none, Want: "screen.ErrNoAssistantMessage: cancelled before any answer"},
+		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
 	}
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckLastMessages(t, dir, New(), []string{"80x24", "200x50"}, cases)
+			conformance.CheckLastMessages(t, dir, Provider(), []string{"80x24", "200x50"}, cases)
 		})
 	}
 }

@@ -18,7 +18,7 @@ func paint(line string) string {
 }
 
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      session,
 	History: []string{
 		"", "  ┃", "  ┃  Please look at the parser and tell me what it does with trailing commas", "  ┃", "",
@@ -61,7 +61,7 @@ func BenchmarkClassifyNoPrompt(b *testing.B) {
 func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
 // BenchmarkClassifyReal classifies the real OpenCode screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

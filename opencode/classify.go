@@ -30,20 +30,11 @@ import (
 
 // Reasons reported in handoff.Classification.Reason.
 const (
-	ReasonEmpty       = "empty capture: nothing on the screen"
 	ReasonDialog      = "a permission waits for a choice ('△ Permission required', 'Allow once   Allow always   Reject')"
 	ReasonBusy        = "the hint line under the composer says 'esc interrupt': a turn is running"
-	ReasonNoComposer  = "no composer and no sign of work on the screen"
 	ReasonError       = "the newest turn's footer has no duration and an error box sits above it"
 	ReasonCompleted   = "the composer is ready and the newest turn's footer has its duration"
 	ReasonIdleNoTurns = "the composer is ready and no turn is on the screen"
-)
-
-// Chrome kinds, reported in Signals.Chrome.
-const (
-	ChromeNone     = "none"
-	ChromeComposer = "composer"
-	ChromeDialog   = "dialog"
 )
 
 // Signals are what the classifier found on a screen. Line numbers count
@@ -65,31 +56,14 @@ type Signals struct {
 	StopLine int `json:"stop_line"`
 }
 
-// Classifier reads OpenCode screens. The zero value is ready to use; it
-// holds no state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns an OpenCode classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane
+// classify reads a raw capture (escape sequences allowed) and the pane
 // title (not needed: it does not change while a turn runs) into a status,
 // a reason and the signals behind it.
-func (Classifier) Classify(capture, _ string) handoff.Classification {
+func classify(capture, _ string) handoff.Classification {
 	r := read(capture)
 	status, reason := r.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
-	if status == handoff.StatusError {
-		c.Detail = r.sig.Error
-	}
-	return c
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) { return ExtractLastMessage(capture) }
 
 // How far the chrome pass looks up.
 const (
@@ -126,13 +100,13 @@ func (r *reading) decide() (handoff.Status, string) {
 	s := &r.sig
 	switch {
 	case r.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
-	case s.Chrome == ChromeDialog:
+		return handoff.StatusError, screen.ReasonEmpty
+	case s.Chrome == screen.ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case s.Busy != "":
 		return handoff.StatusProcessing, ReasonBusy
-	case s.Chrome == ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
+	case s.Chrome == screen.ChromeNone:
+		return handoff.StatusIdle, screen.ReasonNoComposer
 	case s.FooterLine == 0:
 		return handoff.StatusIdle, ReasonIdleNoTurns
 	case !s.FooterDone && s.Error != "":
@@ -145,7 +119,7 @@ func (r *reading) decide() (handoff.Status, string) {
 // permission dialog in its place. It reports whether the history above the
 // composer is to be read.
 func (r *reading) chrome() bool {
-	r.sig.Chrome = ChromeNone
+	r.sig.Chrome = screen.ChromeNone
 	seen, options := 0, false
 	for seen < dialogLines {
 		ln, ok := r.ls.PrevLine()
@@ -160,7 +134,7 @@ func (r *reading) chrome() bool {
 		t := unbox(ln.T)
 		switch {
 		case strings.HasPrefix(ln.T, "╹▀"):
-			r.sig.Chrome, r.sig.ComposerLine = ChromeComposer, ln.N
+			r.sig.Chrome, r.sig.ComposerLine = screen.ChromeComposer, ln.N
 			r.width = utf8.RuneCountInString(ln.Text)
 			r.skipComposer()
 			return true
@@ -169,7 +143,7 @@ func (r *reading) chrome() bool {
 		case strings.HasPrefix(t, "Allow once") && strings.Contains(t, "Reject"):
 			options = true
 		case options && strings.HasPrefix(t, "△ Permission required"):
-			r.sig.Chrome, r.sig.DialogLine, r.sig.StopLine = ChromeDialog, ln.N, ln.N
+			r.sig.Chrome, r.sig.DialogLine, r.sig.StopLine = screen.ChromeDialog, ln.N, ln.N
 			return false
 		case !options && seen > hintLines:
 			r.sig.StopLine = ln.N

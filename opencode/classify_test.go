@@ -27,7 +27,7 @@ func TestAPromptBoxAboveAnOpenFooterIsNoError(t *testing.T) {
 		{"an error after a tool", cat(promptLines("Run it."), ls("  ┃  $ ls", "  ┃  a.go", "  ┃", ""), ls("  ┃", "  ┃  Request failed.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := New().Classify(tc.capture, session)
+			got := Provider().Classify(tc.capture, session)
 			if got.Status != tc.want {
 				t.Fatalf("%s (%s, detail %q), want %s\n%s", got.Status, got.Reason, got.Detail, tc.want, tc.capture)
 			}

@@ -7,7 +7,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // OpenCode 1.18.33's composer, tried on the real CLI:
@@ -18,7 +18,7 @@ import (
 //     menu ("/review  review changes …") above the composer.
 //   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
 //     by line.
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders: "!/",
 		Lead:    handoff.PromptLead,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Synthetic screens, as OpenCode 1.18.33 draws them.
@@ -70,6 +71,6 @@ func FuzzClassify(f *testing.F) {
 	}
 
 	old := scrollback()
-	c := New()
-	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.StopLine }))
+	c := Provider()
+	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.StopLine }))
 }

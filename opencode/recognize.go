@@ -6,11 +6,11 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Recognize reports a pane that runs OpenCode: its command names it, its
+// recognize reports a pane that runs OpenCode: its command names it, its
 // title is OpenCode's ("OpenCode" before the first turn, "OC | <session
 // title>" after), or the composer's closing "╹▀▀▀" is among the bottom
 // lines (Gemini CLI's rule has no "╹").
-func Recognize(command, title, capture string) bool {
+func recognize(command, title, capture string) bool {
 	if strings.Contains(strings.ToLower(command), "opencode") {
 		return true
 	}

@@ -15,7 +15,7 @@ func paint(line string) string {
 }
 
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      "π - work",
 	History: strings.Split(strings.TrimSuffix(cat(block(" Please look at the parser and tell me what it does with trailing commas"),
 		block(" $ grep -n comma parser.go", "", " 12: // trailing commas", "", " Took 0.1s"),
@@ -51,7 +51,7 @@ func BenchmarkClassifyNoPrompt(b *testing.B) {
 func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 
 // BenchmarkClassifyReal classifies the real pi screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, New()) }
+func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
 
 // TestClassifyCPUTime reports the CPU time per Classify call (set
 // HANDOFF_CPUTIME=1).

@@ -34,20 +34,12 @@ import (
 
 // Reasons reported in handoff.Classification.Reason.
 const (
-	ReasonEmpty      = "empty capture: nothing on the screen"
 	ReasonDialog     = "a dialog waits for a choice ('enter select' under the options)"
 	ReasonBusy       = "the working line (a spinner and 'Working...') sits above the editor: a turn is running"
 	ReasonError      = "an error ('Error: …') is the newest line above the editor"
 	ReasonNoComposer = "no editor between two rules on the screen"
 	ReasonCompleted  = "the editor is ready and the newest block is a reply"
 	ReasonIdle       = "the editor is ready and only the header is above it: no prompt yet"
-)
-
-// Chrome kinds, reported in Signals.Chrome.
-const (
-	ChromeNone     = "none"
-	ChromeComposer = "composer"
-	ChromeDialog   = "dialog"
 )
 
 // Signals are what the classifier found on a screen. Line numbers count
@@ -75,31 +67,14 @@ type Signals struct {
 	Aborted  bool   `json:"aborted,omitempty"`
 }
 
-// Classifier reads pi screens. The zero value is ready to use; it holds no
-// state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns a pi classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane
+// classify reads a raw capture (escape sequences allowed) and the pane
 // title (unused: it does not change while a turn runs) into a status, a
 // reason and the signals behind it.
-func (Classifier) Classify(capture, _ string) handoff.Classification {
+func classify(capture, _ string) handoff.Classification {
 	r := read(capture)
 	status, reason := r.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
-	if status == handoff.StatusError {
-		c.Detail = r.sig.Error
-	}
-	return c
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) { return ExtractLastMessage(capture) }
 
 // reading is one reading of a capture: the chrome, then the newest block.
 type reading struct {
@@ -124,7 +99,7 @@ const (
 // newest block of the history (up to two blank lines in a row).
 func read(capture string) *reading {
 	r := &reading{}
-	r.sig.Chrome = ChromeNone
+	r.sig.Chrome = screen.ChromeNone
 	r.ls.Init(capture)
 	rules := 0
 	var inner []screen.Line // between the two rules, bottom up
@@ -194,19 +169,19 @@ func (r *reading) scanRest() {
 // chrome reads what sits between the two rules: a dialog (its hint line)
 // or the editor.
 func (r *reading) chrome(inner []screen.Line) {
-	r.sig.Chrome = ChromeComposer
+	r.sig.Chrome = screen.ChromeComposer
 	for _, ln := range inner {
 		if strings.Contains(ln.T, dialogHint) {
-			r.sig.Chrome = ChromeDialog
+			r.sig.Chrome = screen.ChromeDialog
 		}
 		if t, ok := strings.CutPrefix(ln.T, optionMark); ok && r.sig.Dialog == "" {
-			r.sig.Dialog = excerpt(t)
+			r.sig.Dialog = screen.Signal(t)
 		}
 	}
-	if r.sig.Chrome == ChromeComposer {
+	if r.sig.Chrome == screen.ChromeComposer {
 		for i := len(inner) - 1; i >= 0; i-- {
 			if inner[i].T != "" {
-				r.sig.Composer, r.sig.ComposerLine = excerpt(inner[i].T), inner[i].N
+				r.sig.Composer, r.sig.ComposerLine = screen.Signal(inner[i].T), inner[i].N
 				break
 			}
 		}
@@ -239,11 +214,11 @@ func (r *reading) history() {
 		}
 		blanks = 0
 		if len(r.block) == 0 && r.sig.BusyLine == 0 && workingLine(ln.T) {
-			r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+			r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
 			continue
 		}
 		if len(r.block) == 0 {
-			r.sig.Newest, r.sig.NewestLine = excerpt(ln.T), ln.N
+			r.sig.Newest, r.sig.NewestLine = screen.Signal(ln.T), ln.N
 			r.sig.Aborted = ln.T == aborted
 		}
 		if strings.HasPrefix(ln.T, headerEnd) || strings.HasPrefix(ln.T, "pi v") {
@@ -264,10 +239,10 @@ func workingLine(t string) bool {
 func (r *reading) decide() (handoff.Status, string) {
 	switch {
 	case r.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
-	case r.sig.Chrome == ChromeDialog:
+		return handoff.StatusError, screen.ReasonEmpty
+	case r.sig.Chrome == screen.ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, ReasonDialog
-	case r.sig.Chrome == ChromeNone:
+	case r.sig.Chrome == screen.ChromeNone:
 		return handoff.StatusIdle, ReasonNoComposer
 	case r.sig.BusyLine != 0:
 		return handoff.StatusProcessing, ReasonBusy
@@ -278,5 +253,3 @@ func (r *reading) decide() (handoff.Status, string) {
 	}
 	return handoff.StatusCompleted, ReasonCompleted
 }
-
-func excerpt(s string) string { return strings.Clone(screen.Excerpt(s, 160)) }

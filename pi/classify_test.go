@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 func TestClassifySyntheticScreens(t *testing.T) {
@@ -12,7 +13,7 @@ func TestClassifySyntheticScreens(t *testing.T) {
 		name    string
 		capture string
 		status  handoff.Status
-		msg     string // "" : ErrNoAssistantMessage
+		msg     string // "" : screen.ErrNoAssistantMessage
 	}{
 		{"fresh start", cat(block(header...), chrome(false, "")), handoff.StatusIdle, ""},
 		{"a prompt sent, no byte back", cat(block(header...), block(" Say hello"), chrome(true, "")), handoff.StatusProcessing, ""},
@@ -25,15 +26,15 @@ func TestClassifySyntheticScreens(t *testing.T) {
 		{"blank", "\n\n\n", handoff.StatusError, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := New().Classify(tc.capture, "π - work")
+			got := Provider().Classify(tc.capture, "π - work")
 			if got.Status != tc.status {
 				t.Fatalf("status %s (%s), want %s\n%s", got.Status, got.Reason, tc.status, tc.capture)
 			}
 			if tc.status == handoff.StatusError && tc.name == "an API error" && got.Detail != "Error: 400 Request contains an invalid argument (fake)." {
 				t.Fatalf("detail %q", got.Detail)
 			}
-			msg, err := ExtractLastMessage(tc.capture)
-			if tc.msg == "" && !errors.Is(err, ErrNoAssistantMessage) {
+			msg, err := lastMessage(tc.capture)
+			if tc.msg == "" && !errors.Is(err, screen.ErrNoAssistantMessage) {
 				t.Fatalf("message %q, %v; want none", msg, err)
 			}
 			if tc.msg != "" && (err != nil || msg != tc.msg) {
@@ -57,8 +58,8 @@ func TestRecognize(t *testing.T) {
 		{"bash", "bash", "$ ls\n", false},
 		{"node", "", cat([]string{"  > hi"}, []string{rule, "> ", rule}), false},
 	} {
-		if got := Recognize(tc.command, tc.title, tc.capture); got != tc.want {
-			t.Errorf("Recognize(%q, %q, …) = %v, want %v", tc.command, tc.title, got, tc.want)
+		if got := recognize(tc.command, tc.title, tc.capture); got != tc.want {
+			t.Errorf("recognize(%q, %q, …) = %v, want %v", tc.command, tc.title, got, tc.want)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // pi 0.73.1's editor, tried on the real CLI: a message that starts with
@@ -14,7 +14,7 @@ import (
 // lines of a paste, so a line break is no guard. Its bash mode shows only
 // as the editor's border colour, which a plain capture cannot see: the
 // lead line is the guard, and Mode reads nothing.
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders: "!/",
 		Lead:    handoff.PromptLead,

@@ -1,17 +1,12 @@
 package pi
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
-// holds no reply above the editor.
-var ErrNoAssistantMessage = errors.New("pi: no assistant message on the screen")
-
-// ExtractLastMessage returns the last assistant message of a capture, for
+// lastMessage returns the last assistant message of a capture, for
 // the fallback path: the newest block above the editor (after two blank
 // lines in a row), one column of indentation dropped, paragraph breaks
 // kept, without the "Operation aborted" note. pi wraps a message at the
@@ -19,10 +14,10 @@ var ErrNoAssistantMessage = errors.New("pi: no assistant message on the screen")
 // where the screen broke it. A block that is the header, an error or the
 // working line is no message; in a capture without colour, the prompt of
 // a turn that has not answered yet cannot be told from a reply.
-func ExtractLastMessage(capture string) (string, error) {
+func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	if r.sig.Chrome != ChromeComposer || r.sig.BusyLine != 0 || r.sig.Header || r.sig.Error != "" || len(r.block) == 0 {
-		return "", ErrNoAssistantMessage
+	if r.sig.Chrome != screen.ChromeComposer || r.sig.BusyLine != 0 || r.sig.Header || r.sig.Error != "" || len(r.block) == 0 {
+		return "", screen.ErrNoAssistantMessage
 	}
 	out := make([]string, 0, len(r.block))
 	for i := len(r.block) - 1; i >= 0; i-- {
@@ -35,7 +30,7 @@ func ExtractLastMessage(capture string) (string, error) {
 		out = out[:len(out)-1]
 	}
 	if len(out) == 0 {
-		return "", ErrNoAssistantMessage
+		return "", screen.ErrNoAssistantMessage
 	}
 	return strings.Clone(strings.Join(out, "\n")), nil
 }

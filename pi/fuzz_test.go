@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, working
@@ -26,7 +27,7 @@ func FuzzClassify(f *testing.F) {
 	for _, dir := range conformance.Dirs(realDir) {
 		conformance.AddScreens(f, dir)
 	}
-	f.Fuzz(conformance.Fuzz(New(), ErrNoAssistantMessage, ReasonEmpty, scrollback(), func(s Signals) (int, int) {
+	f.Fuzz(conformance.Fuzz(Provider(), screen.ErrNoAssistantMessage, screen.ReasonEmpty, scrollback(), func(s Signals) (int, int) {
 		return s.LinesScanned, s.BlockTop
 	}))
 }

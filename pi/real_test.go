@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real pi.
@@ -16,12 +17,12 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 // real pi, with its pane title, against the status the manifest says it
 // shows: two pane sizes, each with and without colour.
 func TestRealPiScreens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+	conformance.CheckScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 	// The main phases in other terminals and approval modes, each folder
 	// with its own manifest (e2e TestCaptureTerminals).
 	for _, dir := range conformance.Dirs(realDir)[1:] {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckSomeScreens(t, dir, New(), conformance.Want{Plain: true, Titles: true})
+			conformance.CheckSomeScreens(t, dir, Provider(), conformance.Want{Plain: true, Titles: true})
 		})
 	}
 }
@@ -29,17 +30,17 @@ func TestRealPiScreens(t *testing.T) {
 // TestRealPiLastMessage: the fallback text read off the real screens the
 // manifest gives no message for.
 func TestRealPiLastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
 	prefix := func(p string) func(string, error) bool {
 		return func(msg string, err error) bool {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Operation aborted")
 		}
 	}
-	conformance.CheckLastMessages(t, realDir, New(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: a turn runs"},
-		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
+		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: a turn runs"},
+		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the note"},
 	})
 }

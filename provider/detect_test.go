@@ -78,7 +78,7 @@ func TestDetectNoneOrTwoIsAnErrorNamingTheCandidates(t *testing.T) {
 }
 
 // Qwen Code and Gemini CLI are given a longer pause before Enter than the
-// driver's default (see qwen.EnterDelay, gemini.EnterDelay); the others
+// driver's default (their Provider().EnterDelay); the others
 // take the default.
 func TestEnterDelayIsTheProvidersOwn(t *testing.T) {
 	for _, n := range []string{"qwen", "gemini"} {

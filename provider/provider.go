@@ -1,8 +1,9 @@
 // Package provider is the one place that knows which agent CLIs handoff-fsm
-// can read: it maps a provider name ("codex", "claude", "gemini", …) to its
-// screen classifier, and says which CLI and version each is proven on. Every
-// command and library user picks a classifier here, so adding an agent CLI
-// is one new package and one line in registry.
+// can read: a list of provider values (screen.Provider, one exported by each
+// provider package), looked up by name ("codex", "claude", "gemini", …) or
+// recognised from a pane (Detect, Recognise). Every command and library user
+// picks a classifier here, so adding an agent CLI is one new package and one
+// entry in registry (docs/providers.md).
 //
 // The engine (fsm) and the tmux driver never import this package: they take
 // any handoff.Classifier.
@@ -23,6 +24,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/pi"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Default is the provider used when none is named.
@@ -31,47 +33,37 @@ const Default = "codex"
 // ErrUnknown is wrapped by Lookup's error for a name with no provider.
 var ErrUnknown = errors.New("unknown provider")
 
-// Info says what a provider reads.
-type Info struct {
-	// Name is the provider's name (--provider NAME).
-	Name string `json:"name"`
-	// CLI is the agent CLI: its npm package.
-	CLI string `json:"cli"`
-	// Version is the CLI version its real screens and end-to-end tests are
-	// proven on.
-	Version string `json:"version"`
-	// Hook is the CLI's hook (or notify event) that reports the end of a
-	// turn, registered as `handoff-fsm hook --dir DIR`.
-	Hook string `json:"hook"`
-	// EnterDelay is the pause the CLI needs between a paste and Enter when
-	// it is longer than the tmux driver's default (0: the default).
-	EnterDelay time.Duration `json:"-"`
-
-	classifier func() handoff.Classifier
-	// composer is what the CLI's message box does with a prompt.
-	composer handoff.Composer
-	// recognize reports a pane that runs this provider's CLI, from its
-	// foreground command, its title and its screen.
-	recognize func(command, title, capture string) bool
-}
-
-// registry lists the providers, one line each. A function, so no caller
-// can change the list for everyone.
-func registry() []Info {
-	return []Info{
-		{"claude", claude.CLI, claude.Version, claude.Hook, 0, func() handoff.Classifier { return claude.New() }, claude.Composer(), claude.Recognize},
-		{"codex", codex.CLI, codex.Version, codex.Hook, 0, func() handoff.Classifier { return codex.New() }, codex.Composer(), codex.Recognize},
-		{"gemini", gemini.CLI, gemini.Version, gemini.Hook, gemini.EnterDelay, func() handoff.Classifier { return gemini.New() }, gemini.Composer(), gemini.Recognize},
-		{"opencode", opencode.CLI, opencode.Version, opencode.Hook, 0, func() handoff.Classifier { return opencode.New() }, opencode.Composer(), opencode.Recognize},
-		{"pi", pi.CLI, pi.Version, pi.Hook, 0, func() handoff.Classifier { return pi.New() }, pi.Composer(), pi.Recognize},
-		{"qwen", qwen.CLI, qwen.Version, qwen.Hook, qwen.EnterDelay, func() handoff.Classifier { return qwen.New() }, qwen.Composer(), qwen.Recognize},
+// registry lists the providers: each package's one value (screen.Provider),
+// one entry each; a seventh provider adds its entry here. A function, so no
+// caller can change the list for everyone.
+func registry() []screen.Provider {
+	return []screen.Provider{
+		claude.Provider(),
+		codex.Provider(),
+		gemini.Provider(),
+		opencode.Provider(),
+		pi.Provider(),
+		qwen.Provider(),
 	}
 }
 
-// All lists what every provider reads, sorted by name.
-func All() []Info {
+// find is the named provider ("" is Default).
+func find(name string) (screen.Provider, bool) {
+	if name == "" {
+		name = Default
+	}
+	for _, p := range registry() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return screen.Provider{}, false
+}
+
+// All lists every provider, sorted by name.
+func All() []screen.Provider {
 	all := registry()
-	slices.SortFunc(all, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(all, func(a, b screen.Provider) int { return strings.Compare(a.Name, b.Name) })
 	return all
 }
 
@@ -88,22 +80,10 @@ func Names() []string {
 // which is also its handoff.Composer. An
 // unknown name is an error wrapping ErrUnknown that lists the known ones.
 func Lookup(name string) (handoff.Classifier, error) {
-	if name == "" {
-		name = Default
-	}
-	for _, p := range registry() {
-		if p.Name == name {
-			return composed{p.classifier(), p.composer}, nil
-		}
+	if p, ok := find(name); ok {
+		return p, nil
 	}
 	return nil, fmt.Errorf("%w %q: known providers are %s", ErrUnknown, name, strings.Join(Names(), ", "))
-}
-
-// composed is a provider's classifier with its composer: the tmux driver
-// finds the composer on the classifier it is given.
-type composed struct {
-	handoff.Classifier
-	handoff.Composer
 }
 
 // Command is the named provider's CLI executable, as its package installs
@@ -124,24 +104,15 @@ func Command(name string) string {
 // CLI's, from its foreground command, title and screen (what Detect asks
 // each provider). An unknown name recognises nothing.
 func Recognizes(name, command, title, capture string) bool {
-	if name == "" {
-		name = Default
-	}
-	for _, p := range registry() {
-		if p.Name == name {
-			return p.recognize(command, title, capture)
-		}
-	}
-	return false
+	p, ok := find(name)
+	return ok && p.Recognize(command, title, capture)
 }
 
 // EnterDelay is the pause the named provider's CLI needs between a paste
 // and Enter, 0 when the driver's default will do (or the name is unknown).
 func EnterDelay(name string) time.Duration {
-	for _, p := range registry() {
-		if p.Name == name {
-			return p.EnterDelay
-		}
+	if p, ok := find(name); ok && name != "" {
+		return p.EnterDelay
 	}
 	return 0
 }
@@ -180,7 +151,7 @@ var (
 func Detect(command, title, capture string) (string, error) {
 	var hits []string
 	for _, p := range All() {
-		if p.recognize(command, title, capture) {
+		if p.Recognize(command, title, capture) {
 			hits = append(hits, p.Name)
 		}
 	}

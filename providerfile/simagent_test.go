@@ -97,7 +97,7 @@ func simScreens() []simScreen {
 // The proof: the file that describes the simulated agent reads every screen
 // of it as the Go rules of codex/ do, status and last message alike.
 func TestSimagentFileReadsLikeTheCodexRules(t *testing.T) {
-	want := codex.New()
+	want := codex.Provider()
 	for _, path := range []string{"testdata/simagent.toml", "testdata/simagent.yaml"} {
 		c := load(t, path)
 		statuses := map[handoff.Status]int{}
@@ -129,7 +129,7 @@ func TestErrorLineAfterTheLastPrompt(t *testing.T) {
 	if got.Status != handoff.StatusError || got.Detail != "■ stream error: 503 Service Unavailable" {
 		t.Fatalf("got %s (%s) detail %q", got.Status, got.Reason, got.Detail)
 	}
-	if w := codex.New().Classify(capture, "tmp"); w.Status != got.Status {
+	if w := codex.Provider().Classify(capture, "tmp"); w.Status != got.Status {
 		t.Fatalf("codex says %s", w.Status)
 	}
 	if got := c.Classify("\n\n", ""); got.Status != handoff.StatusError {

@@ -19,7 +19,7 @@ func paint(line string) string {
 }
 
 var bench = conformance.Bench{
-	Classifier: New(),
+	Classifier: Provider(),
 	Title:      ready,
 	History: []string{
 		"  > Please look at the parser and tell me what it does with trailing commas",
@@ -68,7 +68,7 @@ func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
 // terminal.
 func BenchmarkClassifyReal(b *testing.B) {
 	for _, dir := range conformance.Dirs(realDir) {
-		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, New()) })
+		b.Run(filepath.Base(dir), func(b *testing.B) { conformance.ClassifyReal(b, dir, Provider()) })
 	}
 }
 

@@ -34,31 +34,14 @@ import (
 
 // Reasons reported in handoff.Classification.Reason.
 const (
-	ReasonEmpty         = "empty capture: nothing on the screen"
 	ReasonDialog        = "a confirmation waits for a choice (numbered options, '› 1. Yes, allow once')"
 	ReasonBusy          = "the busy line (a spinner and 'esc to cancel') sits above the composer: a turn is running"
 	ReasonTitleSpinning = "the pane title spins: a turn is running"
-	ReasonError         = "an API error is the newest cell after the last prompt"
-	ReasonNoComposer    = "no composer and no sign of work on the screen"
-	ReasonCompleted     = "the composer is ready and a reply follows the last prompt"
-	ReasonIdle          = "the composer is ready and nothing follows the last prompt"
-	ReasonIdleNoTurns   = "the composer is ready and no prompt is on the screen"
-)
-
-// Chrome kinds, reported in Signals.Chrome.
-const (
-	ChromeNone     = "none"
-	ChromeComposer = "composer"
-	ChromeDialog   = "dialog"
 )
 
 // Cell kinds, reported in Signals.Newest and Signals.Reply.
 const (
-	CellMessage = "message" // "◆︎ text"
-	CellTool    = "tool"    // "✓ Shell …"
-	CellError   = "error"   // "✕ [API Error: …]"
-	CellNote    = "note"    // "●︎ …"
-	CellOther   = "other"
+	CellNote = "note" // "●︎ …"
 )
 
 // Signals are what the classifier found on a screen. Line numbers count
@@ -84,31 +67,14 @@ type Signals struct {
 	ErrorLine     int    `json:"error_line"`
 }
 
-// Classifier reads Qwen Code screens. The zero value is ready to use; it
-// holds no state, so one value may serve many panes concurrently.
-type Classifier struct{}
-
-// New returns a Qwen Code classifier.
-func New() *Classifier { return &Classifier{} }
-
-var _ handoff.Classifier = Classifier{}
-
-// Classify reads a raw capture (escape sequences allowed) and the pane
+// classify reads a raw capture (escape sequences allowed) and the pane
 // title ("" when unknown) into a status, a reason and the signals behind it.
-func (Classifier) Classify(capture, title string) handoff.Classification {
+func classify(capture, title string) handoff.Classification {
 	r := read(capture)
 	r.sig.TitleSpinning = TitleSpinning(title)
 	status, reason := r.decide()
-	c := handoff.Classification{Status: status, Reason: reason, Signals: r.sig}
-	if status == handoff.StatusError {
-		c.Detail = r.sig.Error
-	}
-	return c
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
-
-// LastMessage returns the last assistant message on the screen; see
-// ExtractLastMessage.
-func (Classifier) LastMessage(capture string) (string, error) { return ExtractLastMessage(capture) }
 
 type reading struct {
 	sig      Signals
@@ -121,7 +87,7 @@ func read(capture string) *reading {
 	r := &reading{message: -1}
 	r.ls.Init(capture)
 	above := r.chrome()
-	if r.sig.Chrome != ChromeDialog {
+	if r.sig.Chrome != screen.ChromeDialog {
 		r.history(above)
 	}
 	r.sig.LinesScanned = r.ls.N()
@@ -137,23 +103,23 @@ func (r *reading) decide() (handoff.Status, string) {
 	s := &r.sig
 	switch {
 	case r.nonBlank == 0:
-		return handoff.StatusError, ReasonEmpty
-	case s.Chrome == ChromeDialog:
+		return handoff.StatusError, screen.ReasonEmpty
+	case s.Chrome == screen.ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case s.Busy != "":
 		return handoff.StatusProcessing, ReasonBusy
 	case s.TitleSpinning:
 		return handoff.StatusProcessing, ReasonTitleSpinning
-	case s.Newest == CellError:
-		return handoff.StatusError, ReasonError
-	case s.Chrome == ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
+	case s.Newest == screen.CellError:
+		return handoff.StatusError, screen.ReasonError
+	case s.Chrome == screen.ChromeNone:
+		return handoff.StatusIdle, screen.ReasonNoComposer
 	case s.Reply != "":
-		return handoff.StatusCompleted, ReasonCompleted
+		return handoff.StatusCompleted, screen.ReasonCompleted
 	case s.LastUserLine != 0:
-		return handoff.StatusIdle, ReasonIdle
+		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, ReasonIdleNoTurns
+	return handoff.StatusIdle, screen.ReasonIdleNoTurns
 }
 
 // How far up the chrome pass looks.
@@ -175,7 +141,7 @@ const (
 // less (Gemini CLI, which Qwen Code forked, drops its composer's frame
 // without COLORTERM).
 func (r *reading) chrome() []screen.Line {
-	r.sig.Chrome = ChromeNone
+	r.sig.Chrome = screen.ChromeNone
 	var seen []screen.Line
 	for {
 		ln, ok := r.ls.PrevLine()
@@ -196,8 +162,8 @@ func (r *reading) chrome() []screen.Line {
 		seen = append(seen, ln)
 		switch {
 		case composerLine(ln):
-			r.sig.Chrome = ChromeComposer
-			r.sig.Composer, r.sig.ComposerLine = excerpt(strings.TrimLeft(strings.TrimLeft(ln.T, ">*!"), " ")), ln.N
+			r.sig.Chrome = screen.ChromeComposer
+			r.sig.Composer, r.sig.ComposerLine = screen.Signal(strings.TrimLeft(strings.TrimLeft(ln.T, ">*!"), " ")), ln.N
 			return nil
 		case len(seen) > footerLines+composerLines || prompt(ln):
 			// No composer under a prompt: read no further up for one.
@@ -228,7 +194,7 @@ func composerLine(ln screen.Line) bool {
 func (r *reading) dialog(seen []screen.Line) bool {
 	check := func(ln screen.Line) bool {
 		if opt, ok := highlightedOption(ln.T); ok {
-			r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = ChromeDialog, excerpt(opt), ln.N
+			r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
 			return true
 		}
 		return false
@@ -319,13 +285,13 @@ func (r *reading) history(above []screen.Line) {
 		if status {
 			status = false
 			if busyLine(ln.T) {
-				r.sig.Busy, r.sig.BusyLine = excerpt(ln.T), ln.N
+				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
 				cont = cont[:0]
 				continue
 			}
 		}
 		if prompt(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = excerpt(ln.T[2:]), ln.N
+			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(ln.T[2:]), ln.N
 			return
 		}
 		kind, text := cell(ln.T)
@@ -334,15 +300,15 @@ func (r *reading) history(above []screen.Line) {
 			continue
 		}
 		if r.sig.Newest == "" {
-			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, excerpt(text), ln.N
-			if kind == CellError {
+			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, screen.Signal(text), ln.N
+			if kind == screen.CellError {
 				r.sig.Error, r.sig.ErrorLine = errorText(text, cont), ln.N
 			}
 		}
-		if r.sig.Reply == "" && (kind == CellMessage || kind == CellTool) {
+		if r.sig.Reply == "" && (kind == screen.CellMessage || kind == screen.CellTool) {
 			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
 		}
-		if kind == CellMessage && r.message < 0 {
+		if kind == screen.CellMessage && r.message < 0 {
 			r.message = ln.Start
 		}
 		cont = cont[:0]
@@ -375,25 +341,25 @@ func cell(t string) (kind, text string) {
 	g, size := utf8.DecodeRuneInString(t)
 	rest := strings.TrimPrefix(t[size:], "\ufe0e")
 	if rest != "" && rest[0] != ' ' {
-		return CellOther, t
+		return screen.CellOther, t
 	}
 	rest = strings.TrimLeft(rest, " ")
 	switch g {
 	case '◆':
-		return CellMessage, rest
+		return screen.CellMessage, rest
 	case '●':
 		return CellNote, rest
 	case '✕':
 		if strings.HasPrefix(rest, "[") {
-			return CellError, rest
+			return screen.CellError, rest
 		}
-		return CellTool, rest
+		return screen.CellTool, rest
 	case '✓', '⊶', '⊷', 'x', '?', '-', 'o':
 		if rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
-			return CellTool, rest
+			return screen.CellTool, rest
 		}
 	}
-	return CellOther, t
+	return screen.CellOther, t
 }
 
 // errorText joins an error's first line with its continuation lines (read
@@ -401,5 +367,3 @@ func cell(t string) (kind, text string) {
 func errorText(first string, cont []screen.Line) string {
 	return screen.JoinBottomUp(first, cont, 400)
 }
-
-func excerpt(s string) string { return strings.Clone(screen.Excerpt(s, 160)) }

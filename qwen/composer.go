@@ -5,7 +5,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Composer is the CLI's message box as rules (handoff.Composer): what
+// composerRules is the CLI's message box as rules (handoff.Composer): what
 // the driver needs to deliver a prompt as a plain message.
 //
 // Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
@@ -13,7 +13,7 @@ import (
 // to shell mode ("shell mode enabled (esc to disable)" under it); '/' and
 // '?' first make a command on submit, a typed '/' opens the command menu;
 // Esc leaves shell mode and Esc Esc empties the composer.
-func Composer() screen.Composer {
+func composerRules() screen.Composer {
 	return screen.Composer{
 		Leaders: "!/?",
 		Lead:    handoff.PromptLead,

@@ -1,35 +1,30 @@
 package qwen
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// ErrNoAssistantMessage is returned by ExtractLastMessage when the capture
-// holds no assistant message after the last user prompt (or none at all).
-var ErrNoAssistantMessage = errors.New("qwen: no assistant message on the screen")
-
-// ExtractLastMessage returns the last assistant message of a capture, for
+// lastMessage returns the last assistant message of a capture, for
 // the fallback path: the bottom-most "◆︎ …" message after the last user
 // prompt, without the glyph, its continuation lines without their four
 // columns of indentation, its line breaks kept. Qwen Code wraps a message
 // at the pane's width itself, so a long paragraph comes back with line
 // breaks where the screen broke it.
-func ExtractLastMessage(capture string) (string, error) {
+func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	if r.sig.Chrome == ChromeDialog || r.message < 0 {
+	if r.sig.Chrome == screen.ChromeDialog || r.message < 0 {
 		if r.sig.LastUserLine != 0 {
-			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, r.sig.LastUser)
+			return "", fmt.Errorf("%w after the last prompt (%q)", screen.ErrNoAssistantMessage, r.sig.LastUser)
 		}
-		return "", ErrNoAssistantMessage
+		return "", screen.ErrNoAssistantMessage
 	}
 	first, _ := r.ls.LineAt(r.message)
 	_, text := cell(unbar(first).T)
 	msg := r.ls.Message(r.message, text, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
 	if msg == "" {
-		return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
+		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
 	}
 	return msg, nil
 }

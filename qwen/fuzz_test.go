@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Synthetic screens, as Qwen Code 0.24.4 draws them.
@@ -65,6 +66,6 @@ func FuzzClassify(f *testing.F) {
 	}
 
 	old := scrollback()
-	c := New()
-	f.Fuzz(conformance.Fuzz(c, ErrNoAssistantMessage, ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	c := Provider()
+	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
 }

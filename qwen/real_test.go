@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Qwen Code.
@@ -18,7 +19,7 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 func TestRealQwenScreens(t *testing.T) {
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckScreens(t, dir, New(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
+			conformance.CheckScreens(t, dir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 		})
 	}
 }
@@ -26,22 +27,22 @@ func TestRealQwenScreens(t *testing.T) {
 // TestRealQwenLastMessage: the fallback text read off the real screens the
 // manifest gives no message for, in every terminal.
 func TestRealQwenLastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, ErrNoAssistantMessage) }
+	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
 	prefix := func(p string) func(string, error) bool {
 		return func(msg string, err error) bool {
 			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "esc to cancel") && !strings.Contains(msg, "Type your message")
 		}
 	}
 	cases := []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
-		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
+		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer"},
 	}
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckLastMessages(t, dir, New(), []string{"80x24", "200x50"}, cases)
+			conformance.CheckLastMessages(t, dir, Provider(), []string{"80x24", "200x50"}, cases)
 		})
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"unicode/utf8"
 )
 
-// Recognize reports a pane that runs Qwen Code: its command names it, or
+// recognize reports a pane that runs Qwen Code: its command names it, or
 // its title is Qwen Code's ("Qwen - <folder>", after a spinner while a turn
 // runs, after "✳︎" while it waits for a confirmation). Its chrome alone is
 // close to other CLIs', so the title decides.
-func Recognize(command, title, _ string) bool {
+func recognize(command, title, _ string) bool {
 	if strings.Contains(strings.ToLower(command), "qwen") {
 		return true
 	}

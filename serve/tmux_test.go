@@ -154,7 +154,7 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 // approve answers y to the agent in pane once it shows its approval menu.
 func approve(t testing.TB, a *agents, pane string) {
 	t.Helper()
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.New()})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.Provider()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestIdentityNamesThePaneAndItsProcess(t *testing.T) {
 	id := newWindow(t, srv, "sleep 600")
 	open := func(target string, starts tmuxdriver.ProcessStarts) handoff.PaneIdentity {
 		t.Helper()
-		p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: target, Classifier: codex.New(), Processes: starts})
+		p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: target, Classifier: codex.Provider(), Processes: starts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestIdentityNamesThePaneAndItsProcess(t *testing.T) {
 	if _, err := srv.Run(ctx, nil, "kill-pane", "-t", id); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: codex.New()})
+	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: codex.Provider()})
 	if _, err := p.Identity(ctx); !errors.Is(err, handoff.ErrTerminalGone) {
 		t.Fatalf("a killed pane: %v, want ErrTerminalGone", err)
 	}

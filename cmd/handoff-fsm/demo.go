@@ -130,7 +130,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		_ = os.RemoveAll(workdir)
 		return exitFailure
 	}
-	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: priv.Pane, Classifier: codex.New(), Composer: codex.Composer()})
+	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: priv.Pane, Classifier: codex.Provider()})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitFailure

@@ -96,7 +96,7 @@ func startAgent(t testing.TB, simArgs ...string) *agent {
 	})
 	srv := priv.Server
 	out := priv.Pane
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: out, Classifier: codex.New()})
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: out, Classifier: codex.Provider()})
 	if err != nil {
 		t.Fatal(err)
 	}

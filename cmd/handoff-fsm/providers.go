@@ -9,6 +9,7 @@ import (
 
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/providerfile"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 const providersUsage = `usage: handoff-fsm providers [--json] [--provider-file FILE]
@@ -38,7 +39,7 @@ func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return exitUsage
 		}
 		d := cl.File()
-		all = append(all, provider.Info{Name: "file:" + d.Name, CLI: d.CLI, Version: d.Version})
+		all = append(all, screen.Provider{Name: "file:" + d.Name, CLI: d.CLI, Version: d.Version})
 	}
 	var err error
 	if *asJSON {

@@ -45,7 +45,7 @@ func startRelAgentOn(t *testing.T, srv tmuxdriver.Server, workdir string, simArg
 		}
 		os.Remove(strings.TrimSpace(sock))
 	})
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.New()})
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: strings.TrimSpace(out), Classifier: codex.Provider()})
 	if err != nil {
 		t.Fatal(err)
 	}

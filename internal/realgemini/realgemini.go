@@ -147,7 +147,7 @@ var CLI = realcli.CLI{
 	Enters:    4,
 	// An Enter within about half a second of a paste is taken as part of
 	// it (a new line in the composer).
-	EnterDelay: gemini.EnterDelay,
+	EnterDelay: gemini.Provider().EnterDelay,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs

@@ -120,7 +120,7 @@ type Session = realcli.Session
 // CLI describes OpenCode to the harness.
 var CLI = realcli.CLI{
 	Pin:        pin(),
-	Package:    opencode.CLI,
+	Package:    opencode.Provider().CLI,
 	Session:    "opencode",
 	Ready:      Ready,
 	Submitted:  Submitted,

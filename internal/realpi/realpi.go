@@ -116,7 +116,7 @@ type Session = realcli.Session
 // CLI describes pi to the harness.
 var CLI = realcli.CLI{
 	Pin:       pin(),
-	Package:   pi.CLI,
+	Package:   pi.Provider().CLI,
 	Session:   "pi",
 	Ready:     Ready,
 	Submitted: Submitted,
@@ -152,15 +152,15 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 
 // Ready reports the first screen: the header and an empty editor.
 func Ready(text, _ string) bool {
-	c := pi.New().Classify(text, "")
+	c := pi.Provider().Classify(text, "")
 	s, _ := c.Signals.(pi.Signals)
-	return s.Chrome == pi.ChromeComposer && s.Composer == "" && strings.Contains(screen.Plain(text), "pi v"+Version)
+	return s.Chrome == screen.ChromeComposer && s.Composer == "" && strings.Contains(screen.Plain(text), "pi v"+Version)
 }
 
 // Submitted reports a screen on which the prompt was taken: the working
 // line shows, or the editor is empty again (a fast turn already ended).
 func Submitted(text, _ string) bool {
-	c := pi.New().Classify(text, "")
+	c := pi.Provider().Classify(text, "")
 	s, _ := c.Signals.(pi.Signals)
-	return s.BusyLine != 0 || (s.Chrome == pi.ChromeComposer && s.Composer == "")
+	return s.BusyLine != 0 || (s.Chrome == screen.ChromeComposer && s.Composer == "")
 }

@@ -127,7 +127,7 @@ type Session = realcli.Session
 // CLI describes Qwen Code to the harness.
 var CLI = realcli.CLI{
 	Pin:        pin(),
-	Package:    qwen.CLI,
+	Package:    qwen.Provider().CLI,
 	Session:    "qwen",
 	Ready:      Ready,
 	Submitted:  Submitted,

@@ -13,7 +13,7 @@ import (
 // screens the way it reads the real Codex 0.169: each phase of a turn,
 // rendered and classified.
 func TestCodexClassifierReadsEveryPhaseOfATurn(t *testing.T) {
-	c := codex.New()
+	c := codex.Provider()
 	now := time.Now()
 	classify := func(s Screen) handoff.Status {
 		return c.Classify(strings.Join(s.Render(now, 40, 100), "\n")+"\n", s.Title(now)).Status

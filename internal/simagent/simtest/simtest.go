@@ -85,7 +85,7 @@ func Start(t testing.TB, prefix string, n int, o simagent.Options) *Agents {
 // WaitQuiet waits until the agent in pane shows its prompt.
 func (a *Agents) WaitQuiet(t testing.TB, pane string) {
 	t.Helper()
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.New()})
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: a.Priv.Server, Target: pane, Classifier: codex.Provider()})
 	if err != nil {
 		t.Fatal(err)
 	}

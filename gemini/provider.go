@@ -1,0 +1,27 @@
+package gemini
+
+import (
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Version: the Gemini CLI build every screen in testdata comes from (and
+// the one the e2e suite installs).
+const Version = "0.61.0"
+
+// enterDelay is the pause Gemini CLI is given between a paste and Enter: an
+// Enter within about half a second of a paste, as its event loop sees it,
+// is taken as a new line in the composer, and on a loaded machine its loop
+// runs late. A paste of more than a few lines shows only as "[Pasted Text:
+// N lines]", so the driver cannot see such a new line and press Enter again
+// in time (a delivery row on a machine at load 19 kept its prompt in the
+// composer after four Enters at the driver's default quarter second).
+const enterDelay = time.Second
+
+// Provider is Google's Gemini CLI (@google/gemini-cli): its AfterAgent hook
+// fires when a turn ends, and it gets a longer pause before Enter.
+func Provider() screen.Provider {
+	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version, Hook: "AfterAgent", EnterDelay: enterDelay,
+		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+}

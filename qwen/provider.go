@@ -1,0 +1,27 @@
+package qwen
+
+import (
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Version of Qwen Code behind testdata/real-* and the end-to-end runs;
+// pinned by internal/realqwen.
+const Version = "0.24.4"
+
+// enterDelay is the pause Qwen Code is given between a paste and Enter.
+// It folds a long paste into "[Pasted Content N chars]" and unfolds it
+// when the prompt is submitted; with the driver's default pause (a quarter
+// second, then until the screen holds still) it sometimes sent the model
+// the placeholder itself (2 of 5 second dispatches on a loaded machine).
+// Its input handler reads the folded text from state, and it re-renders
+// half a second after a paste; a pause past that is the cure tried here.
+const enterDelay = 1500 * time.Millisecond
+
+// Provider is Qwen Code (@qwen-code/qwen-code), the Gemini CLI fork: its
+// Stop hook ends a turn, and a paste needs its own pause before Enter.
+func Provider() screen.Provider {
+	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version, Hook: "Stop", EnterDelay: enterDelay,
+		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+}
