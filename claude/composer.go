@@ -3,33 +3,8 @@ package claude
 import (
 	"strings"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
-
-// composerRules is the CLI's message box as rules (handoff.Composer): what
-// the driver needs to deliver a prompt as a plain message.
-//
-// Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
-//   - '!' as the message's first character switches it to bash mode (the
-//     prompt becomes "!", the hint below it "! for shell mode"), and Enter
-//     then runs the whole message in a shell; after a leading blank or
-//     line break it stays a message.
-//   - '/' first makes the message a slash command when it is submitted
-//     (the paste opens no menu): "/clear" would clear the session.
-//   - '#', '@', '&' and '?' first stay plain text when pasted ('@path'
-//     attaches a file that exists, wherever it stands).
-//   - Esc Esc empties the composer but stays in bash mode; Backspace on
-//     the empty composer leaves it (on a loaded machine the Backspace can
-//     come before the Esc Esc is done: the driver looks and presses again).
-func composerRules() screen.Composer {
-	return screen.Composer{
-		Leaders:  "!/#",
-		Lead:     handoff.PromptLead,
-		ClearFor: clearKeys,
-		Read:     composerMode,
-	}
-}
 
 // composerMode finds bash mode by its hint under the composer, or the
 // composer's first line behind "!" instead of "❯".

@@ -10,5 +10,18 @@ const Version = "2.1.330"
 // hook, run when a reply is done, reports the end of a turn.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "claude", CLI: "@anthropic-ai/claude-code", Version: Version, Hook: "Stop",
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
+		//   - '!' as the message's first character switches it to bash mode (the
+		//     prompt becomes "!", the hint below it "! for shell mode"), and Enter
+		//     then runs the whole message in a shell; after a leading blank or
+		//     line break it stays a message.
+		//   - '/' first makes the message a slash command when it is submitted
+		//     (the paste opens no menu): "/clear" would clear the session.
+		//   - '#', '@', '&' and '?' first stay plain text when pasted ('@path'
+		//     attaches a file that exists, wherever it stands).
+		//   - Esc Esc empties the composer but stays in bash mode; Backspace on
+		//     the empty composer leaves it (on a loaded machine the Backspace can
+		//     come before the Esc Esc is done: the driver looks and presses again).
+		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode}}
 }

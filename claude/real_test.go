@@ -38,15 +38,15 @@ func TestRealClaude2_1_330LastMessage(t *testing.T) {
 		}
 	}
 	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
-		{File: "processing-after-file", OK: none, Want: "screen.ErrNoAssistantMessage: only the tool call so far"},
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool call so far"},
 		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the Interrupted note"},
 		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
-		{File: "error-api-500", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-permission", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
-		{File: "waiting-question", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "error-api-500", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-permission", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
+		{File: "waiting-question", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 	})
 }
 

@@ -10,5 +10,17 @@ const Version = "0.169.0"
 // end is reported by its notify program (agent-turn-complete).
 func Provider() screen.Provider {
 	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version, Hook: "notify (agent-turn-complete)",
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// Codex 0.169's composer, tried on the real CLI with pasted text:
+		//   - '!' as the message's first character switches it to shell mode (the
+		//     prompt becomes "!", "Shell mode" shows at the right under it), and
+		//     Enter runs the message as a shell command: the model is never asked.
+		//     After a leading blank or line break it stays a message.
+		//   - '/' first makes the message a slash command when submitted ("/new",
+		//     "/quit"); the paste itself opens no menu.
+		//   - '@', '#', '$' and '?' first stay plain text when pasted.
+		//   - Ctrl-C empties a composer that holds text and leaves shell mode (on
+		//     an empty one it would offer to quit, so an empty shell-mode composer
+		//     gets Backspace instead).
+		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode}}
 }

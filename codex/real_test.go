@@ -43,10 +43,10 @@ func TestRealCodex0169LastMessage(t *testing.T) {
 		{File: "completed-streamed.txt", OK: startsWith("Streaming a long answer, chunk by chunk", "while it grows."), Want: "the whole streamed answer"},
 		{File: "interrupted-streaming.txt", OK: startsWith("A partial answer", ""), Want: "the partial answer"},
 		{File: "completed-draft.txt", OK: startsWith("A partial answer", ""), Want: "the partial answer, not the draft"},
-		{File: "completed-tool-only.txt", OK: none, Want: "screen.ErrNoAssistantMessage: the turn's only output is a tool cell"},
-		{File: "idle-fresh.txt", OK: none, Want: "screen.ErrNoAssistantMessage"},
-		{File: "processing-after-file.txt", OK: none, Want: "screen.ErrNoAssistantMessage: only a tool cell so far"},
-		{File: "approval-command.txt", OK: none, Want: "screen.ErrNoAssistantMessage: a pending command and its approval menu"},
-		{File: "error-stream-failed.txt", OK: none, Want: "screen.ErrNoAssistantMessage"},
+		{File: "completed-tool-only.txt", OK: none, Want: "ErrNoAssistantMessage: the turn's only output is a tool cell"},
+		{File: "idle-fresh.txt", OK: none, Want: "ErrNoAssistantMessage"},
+		{File: "processing-after-file.txt", OK: none, Want: "ErrNoAssistantMessage: only a tool cell so far"},
+		{File: "approval-command.txt", OK: none, Want: "ErrNoAssistantMessage: a pending command and its approval menu"},
+		{File: "error-stream-failed.txt", OK: none, Want: "ErrNoAssistantMessage"},
 	})
 }

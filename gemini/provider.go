@@ -23,5 +23,17 @@ const enterDelay = time.Second
 // fires when a turn ends, and it gets a longer pause before Enter.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version, Hook: "AfterAgent", EnterDelay: enterDelay,
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// Gemini CLI 0.61.0's composer, tried on the real CLI:
+		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
+		//     it to shell mode ("shell mode enabled (esc to disable)" above it,
+		//     the prompt "!"), where Enter runs the message in a shell. A composer
+		//     left in shell mode takes a paste as a command too.
+		//   - '/' and '?' first make the message a command when it is submitted;
+		//     the CLI trims the message before it looks, so leading blanks are no
+		//     guard.
+		//   - '@path' anywhere includes that file's content in what the model
+		//     reads (the text itself is kept).
+		//   - Esc leaves shell mode; two more empty the composer.
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
 }

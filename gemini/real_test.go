@@ -35,15 +35,15 @@ func TestRealGemini0_61LastMessage(t *testing.T) {
 		}
 	}
 	cases := []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
-		{File: "processing-after-file", OK: none, Want: "screen.ErrNoAssistantMessage: only the tool box so far"},
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "processing-after-file", OK: none, Want: "ErrNoAssistantMessage: only the tool box so far"},
 		{File: "processing-streaming", OK: prefix("Streaming a long answer, chunk by chunk"), Want: "the partial streamed answer"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the cancel note"},
 		{File: "completed-draft", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, not the draft"},
-		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
-		{File: "interrupted-retrying", OK: none, Want: "screen.ErrNoAssistantMessage: cancelled before any answer"},
-		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "interrupted-retrying", OK: none, Want: "ErrNoAssistantMessage: cancelled before any answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 	}
 	for _, dir := range conformance.Dirs(realDir) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {

@@ -10,5 +10,14 @@ const Version = "1.18.33"
 // rather than a command, so only its screen says a turn ended.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version,
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// OpenCode 1.18.33's composer, tried on the real CLI:
+		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
+		//     it to shell mode (its agent label reads "Shell", the footer "esc exit
+		//     shell mode"), where Enter runs the message in a shell.
+		//   - '/' first is a command when submitted; a typed one opens the command
+		//     menu ("/review  review changes …") above the composer.
+		//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
+		//     by line.
+		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode}}
 }

@@ -35,10 +35,10 @@ func TestRealOpenCodeLastMessage(t *testing.T) {
 		return err == nil && msg != "" && !strings.Contains(msg, "┃") && !strings.Contains(msg, "▣") && !strings.Contains(msg, "esc interrupt")
 	}
 	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no turn yet"},
-		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
-		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no turn yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 		{File: "processing-streaming", OK: clean, Want: "the part streamed so far, without chrome"},
 	})
 }

@@ -10,5 +10,12 @@ const Version = "0.73.1"
 // extensions, not hooks (docs/providers.md): no turn-end hook.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "pi", CLI: "@mariozechner/pi-coding-agent", Version: Version,
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// pi 0.73.1's editor, tried on the real CLI: a message that starts with
+		// '!' runs as a bash command when submitted ("!!" too, kept out of the
+		// context), and '/' first is a command; the editor drops leading empty
+		// lines of a paste, so a line break is no guard. Its bash mode shows only
+		// as the editor's border colour, which a plain capture cannot see: the
+		// lead line is the guard, and Mode reads nothing.
+		Composer: screen.Composer{Leaders: "!/"}}
 }

@@ -37,10 +37,10 @@ func TestRealPiLastMessage(t *testing.T) {
 		}
 	}
 	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: a turn runs"},
-		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: a turn runs"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer, without the note"},
 	})
 }

@@ -23,5 +23,11 @@ const enterDelay = 1500 * time.Millisecond
 // Stop hook ends a turn, and a paste needs its own pause before Enter.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version, Hook: "Stop", EnterDelay: enterDelay,
-		Composer: composerRules(), Read: classify, Last: lastMessage, Recognize: recognize}
+		Read: classify, Last: lastMessage, Recognize: recognize,
+		// Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
+		// CLI: a pasted '!' stays text, a typed one on the empty composer switches
+		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and
+		// '?' first make a command on submit, a typed '/' opens the command menu;
+		// Esc leaves shell mode and Esc Esc empties the composer.
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
 }

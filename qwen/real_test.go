@@ -34,10 +34,10 @@ func TestRealQwenLastMessage(t *testing.T) {
 		}
 	}
 	cases := []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "screen.ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "screen.ErrNoAssistantMessage: nothing answered yet"},
-		{File: "error-api-400", OK: none, Want: "screen.ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "screen.ErrNoAssistantMessage: a dialog"},
+		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
 		{File: "interrupted-streaming", OK: prefix("A partial answer that is cut short."), Want: "the partial answer"},
 	}
 	for _, dir := range conformance.Dirs(realDir) {

@@ -3,6 +3,8 @@ package screen
 import (
 	"strings"
 	"unicode"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // Composer is one agent CLI's message box as rules: what the tmux driver
@@ -13,7 +15,7 @@ type Composer struct {
 	// mode or make the message a command ('!' a shell, '/' a command).
 	Leaders string
 	// Lead is the plain line put before a message that starts with a
-	// leader (handoff.PromptLead).
+	// leader; "" is handoff.PromptLead.
 	Lead string
 	// Clear are the tmux keys that empty the composer and leave any mode.
 	Clear []string
@@ -35,6 +37,9 @@ func (c Composer) Inert(text string) string {
 		return text
 	}
 	if strings.ContainsRune(c.Leaders, []rune(first)[0]) {
+		if c.Lead == "" {
+			return handoff.PromptLead + "\n" + text
+		}
 		return c.Lead + "\n" + text
 	}
 	return text
