@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -90,5 +91,40 @@ func TestEnterDelayIsTheProvidersOwn(t *testing.T) {
 		if d := provider.EnterDelay(n); d != 0 {
 			t.Errorf("%s: %v, want 0 (the driver's default)", n, d)
 		}
+	}
+}
+
+// look is a pane looked at once, as a test gives it.
+type look struct {
+	command, title, capture string
+	err                     error
+}
+
+func (l look) Look(context.Context) (string, string, string, error) {
+	return l.command, l.title, l.capture, l.err
+}
+
+// The one rule for a pane's provider: the one that recognises it; else the
+// one its command names, with the reason none was recognised; a look that
+// failed keeps its error for errors.Is.
+func TestRecognisePicksTheRecogniserElseTheCommandsProvider(t *testing.T) {
+	ctx := context.Background()
+	if name, err := provider.Recognise(ctx, look{command: "node", title: "✳ Claude Code", capture: "hello\n"}); err != nil || name != "claude" {
+		t.Errorf("Claude Code's title: %q, %v", name, err)
+	}
+	name, err := provider.Recognise(ctx, look{command: "/bin/bash", title: "user@host", capture: "$ ls\n"})
+	if !errors.Is(err, provider.ErrNoMatch) || name != provider.Default {
+		t.Errorf("a shell: %q, %v; want the default and ErrNoMatch", name, err)
+	}
+	name, err = provider.Recognise(ctx, look{command: "node", title: "◇  Ready (work)", capture: "› Ask Codex to do anything\n"})
+	if !errors.Is(err, provider.ErrAmbiguous) || name != provider.Default {
+		t.Errorf("two recognise it: %q, %v; want the default and ErrAmbiguous", name, err)
+	}
+	gone := errors.New("pane gone")
+	if name, err := provider.Recognise(ctx, look{command: "opencode", err: gone}); !errors.Is(err, gone) || name != "opencode" {
+		t.Errorf("a failed look: %q, %v; want opencode (its command) and the look's error", name, err)
+	}
+	if name, err := provider.Pick("claude", "", "$\n"); err != nil || name != "claude" {
+		t.Errorf("Pick by command: %q, %v", name, err)
 	}
 }

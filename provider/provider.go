@@ -12,7 +12,6 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -115,51 +114,4 @@ func EnterDelay(name string) time.Duration {
 		return p.EnterDelay
 	}
 	return 0
-}
-
-// ForCommand picks the provider whose name is the base name of the pane's
-// command ("codex", "/usr/bin/claude", "codex-x86_64-linux"), else Default:
-// what a board of unknown panes reads them with. A command that only holds
-// a name ("pip", "spin", "epic") is not that provider.
-func ForCommand(command string) string {
-	base := strings.ToLower(filepath.Base(strings.TrimSpace(command)))
-	for _, n := range Names() {
-		if base == n {
-			return n
-		}
-		if rest, ok := strings.CutPrefix(base, n); ok && strings.IndexAny(rest[:1], "-_.@") == 0 {
-			return n
-		}
-	}
-	return Default
-}
-
-// Auto is the provider name that asks Detect to pick the provider from the
-// pane itself.
-const Auto = "auto"
-
-// Errors wrapped by Detect's error.
-var (
-	ErrNoMatch   = errors.New("no provider recognises the pane")
-	ErrAmbiguous = errors.New("more than one provider recognises the pane")
-)
-
-// Detect picks the provider whose CLI the pane runs: each provider
-// recognises its own pane by its foreground command, its title and its
-// screen. None or more than one is an error (wrapping ErrNoMatch or
-// ErrAmbiguous) that names the candidates.
-func Detect(command, title, capture string) (string, error) {
-	var hits []string
-	for _, p := range All() {
-		if p.Recognize(command, title, capture) {
-			hits = append(hits, p.Name)
-		}
-	}
-	switch len(hits) {
-	case 1:
-		return hits[0], nil
-	case 0:
-		return "", fmt.Errorf("%w (command %q, title %q); give --provider, one of %s", ErrNoMatch, command, strings.TrimSpace(title), strings.Join(Names(), ", "))
-	}
-	return "", fmt.Errorf("%w: %s match (command %q, title %q); give --provider", ErrAmbiguous, strings.Join(hits, " and "), command, strings.TrimSpace(title))
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -33,30 +34,29 @@ func (s *Service) recognise(st *dispatchstate.State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	snap, err := pane.Observe(ctx)
-	if err != nil {
-		if dispatchstate.Gone(err) {
-			return "", bad("target", "provider auto could not look at the pane: %v", err)
-		}
-		return "", fmt.Errorf("provider auto: %w", err)
-	}
-	name, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
-	if err != nil {
+	name, err := provider.Recognise(ctx, pane)
+	switch {
+	case errors.Is(err, provider.ErrNoMatch) || errors.Is(err, provider.ErrAmbiguous):
 		return "", bad("provider", "auto: %v; give the provider by name", err)
+	case err != nil && dispatchstate.Gone(err):
+		return "", bad("target", "provider auto could not %v", err)
+	case err != nil:
+		return "", fmt.Errorf("provider auto: %w", err)
 	}
 	return name, nil
 }
 
 // boardProvider is the provider a board row reads its pane with when none
-// was asked for ("" or "auto"): the one that recognises the pane, else the
-// one its command names. snap was read with the command's provider; it is
-// read again, without another look, when Detect picks another.
+// was asked for ("" or "auto"): provider.Pick's, the one that recognises
+// the pane, else the one its command names. snap was read with the
+// command's provider; it is read again, without another look, when Pick
+// names another.
 func boardProvider(name string, snap tmuxdriver.Snapshot) (string, handoff.Classification) {
 	if snap.Classification.Status == "" {
 		return name, snap.Classification // dead, or at a shell: nothing to read
 	}
-	picked, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
-	if err != nil || picked == name {
+	picked, _ := provider.Pick(snap.Command, snap.Title, snap.Capture)
+	if picked == name {
 		return name, snap.Classification
 	}
 	cl, err := provider.Lookup(picked)

@@ -180,6 +180,18 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 	return snap, nil
 }
 
+// Look reads the pane once, as Observe does, without classifying it: its
+// foreground command, its title and its screen, what recognises the CLI in
+// it before its classifier is known (provider.Recognise). A dead pane or
+// one back at a shell is an error, as for Observe.
+func (p *Pane) Look(ctx context.Context) (command, title, capture string, err error) {
+	snap, err := p.read(ctx, p.o.History)
+	if err == nil {
+		err = p.alive(snap)
+	}
+	return snap.Command, snap.Title, snap.Capture, err
+}
+
 // Status observes the pane and returns its classified status. A pane that
 // is gone (killed, dead, at a shell, server down, tmux missing) is
 // StatusError with an error saying which; it wraps handoff.ErrTerminalGone.

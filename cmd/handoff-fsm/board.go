@@ -180,24 +180,21 @@ func runeWidth(r rune) int {
 	return 1
 }
 
-// detectPane picks the provider of a pane for the board: the one that
-// recognises it (its command, title and screen), said on stderr; when none
-// or two do, the error is said and the pane is read with the provider its
-// command names, else the default.
+// detectPane picks the provider of a pane for the board (provider.Recognise):
+// the one that recognises it, said on stderr; when none or two do, the
+// error is said and the pane is read with the provider its command names,
+// else the default.
 func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInfo, history int, stderr io.Writer) string {
-	cl, _ := provider.Lookup(provider.Default)
+	cl, _ := provider.Lookup(provider.Default) // only to open the pane
 	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
-	if err == nil {
-		var snap tmuxdriver.Snapshot
-		if snap, err = pane.Observe(ctx); err == nil {
-			var name string
-			if name, err = provider.Detect(snap.Command, snap.Title, snap.Capture); err == nil {
-				fmt.Fprintf(stderr, "handoff-fsm watch: --provider auto: %s recognises pane %s (%s)\n", name, p.ID, p.Target)
-				return name
-			}
-		}
-	}
 	name := provider.ForCommand(p.Command)
-	fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
+	if err == nil {
+		name, err = provider.Recognise(ctx, pane)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
+		return name
+	}
+	fmt.Fprintf(stderr, "handoff-fsm watch: --provider auto: %s recognises pane %s (%s)\n", name, p.ID, p.Target)
 	return name
 }

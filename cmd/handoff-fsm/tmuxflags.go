@@ -99,11 +99,7 @@ func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, er
 	if err != nil {
 		return "", nil, err
 	}
-	snap, err := pane.Observe(context.Background())
-	if err != nil {
-		return "", nil, fmt.Errorf("--provider auto: %w", err)
-	}
-	name, err := provider.Detect(snap.Command, snap.Title, snap.Capture)
+	name, err := provider.Recognise(context.Background(), pane)
 	if err != nil {
 		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
