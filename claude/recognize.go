@@ -6,11 +6,11 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// recognize reports a pane that runs Claude Code: its command names it, its
-// title does ("✳ Claude Code"), or its composer ("❯" between two rules) is
-// among the bottom lines.
-func recognize(command, title, capture string) bool {
-	if strings.Contains(strings.ToLower(command), "claude") || strings.Contains(title, "Claude Code") {
+// recognize reports a pane of Claude Code (the registry matches the pane's
+// command by name): its title says so ("✳ Claude Code"), or its composer
+// ("❯" between two rules) is among the bottom lines.
+func recognize(title, capture string) bool {
+	if strings.Contains(title, "Claude Code") {
 		return true
 	}
 	for _, ln := range screen.Bottom(capture, 10) {

@@ -6,16 +6,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// recognize reports a pane that runs Gemini CLI: its command names it, its
-// title is one of Gemini CLI's ("◇  Ready (…)", "✦  Working… (…)", "✋
-// Action Required (…)"), or among the bottom lines is the composer's lower
-// half-block rule ("▀▀▀") or the footer's header ("workspace (/directory)
-// … sandbox … /model"): the header is there in every terminal, the rule
-// only where COLORTERM is set.
-func recognize(command, title, capture string) bool {
-	if strings.Contains(strings.ToLower(command), "gemini") {
-		return true
-	}
+// recognize reports a pane of Gemini CLI (the registry matches the pane's
+// command by name): its title is one of Gemini CLI's ("◇  Ready (…)", "✦
+// Working… (…)", "✋  Action Required (…)"), or among the bottom lines is
+// the composer's lower half-block rule ("▀▀▀") or the footer's header
+// ("workspace (/directory) … sandbox … /model"): the header is there in
+// every terminal, the rule only where COLORTERM is set.
+func recognize(title, capture string) bool {
 	for _, p := range []string{"◇  Ready (", "✦  Working… (", "✋  Action Required ("} {
 		if strings.HasPrefix(title, p) {
 			return true

@@ -18,12 +18,12 @@ func TestRecognizeRealScreensByScreen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := recognize("node", "", string(b)); !got && s.Status != "waiting_user_answer" {
+			if got := recognize("", string(b)); !got && s.Status != "waiting_user_answer" {
 				t.Errorf("%s: not recognised by its screen", filepath.Join(dir, s.File))
 			}
 		}
 	}
-	if recognize("bash", "", "$ ls\nworkspace\n$\n") {
+	if recognize("", "$ ls\nworkspace\n$\n") {
 		t.Error("a shell recognised as Gemini CLI")
 	}
 }

@@ -1,19 +1,17 @@
 package pi
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// recognize reports a pane that runs pi: its command is "pi" (the Node
-// process names itself), or its title is pi's ("π - <folder>"), or its
-// chrome is at the bottom: two full-width rules with the footer's context
-// line ("0.0%/128k (auto)") under them.
-func recognize(command, title, capture string) bool {
-	// The name itself, not a part of it: "pip" and "spin" are not pi.
-	if strings.EqualFold(filepath.Base(strings.TrimSpace(command)), "pi") || strings.HasPrefix(title, "π - ") {
+// recognize reports a pane of pi (the registry matches the pane's command
+// by name: the Node process names itself "pi"): its title is pi's ("π -
+// <folder>"), or its chrome is at the bottom: two full-width rules with the
+// footer's context line ("0.0%/128k (auto)") under them.
+func recognize(title, capture string) bool {
+	if strings.HasPrefix(title, "π - ") {
 		return true
 	}
 	r := read(capture)

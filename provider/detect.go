@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // ForCommand picks the provider whose name is the base name of the pane's
@@ -13,16 +15,26 @@ import (
 // what a board of unknown panes reads them with. A command that only holds
 // a name ("pip", "spin", "epic") is not that provider.
 func ForCommand(command string) string {
-	base := strings.ToLower(filepath.Base(strings.TrimSpace(command)))
-	for _, n := range Names() {
-		if base == n {
-			return n
-		}
-		if rest, ok := strings.CutPrefix(base, n); ok && strings.IndexAny(rest[:1], "-_.@") == 0 {
-			return n
+	for _, p := range All() {
+		if named(p, command) {
+			return p.Name
 		}
 	}
 	return Default
+}
+
+// named reports a command whose base name is p's name, alone or before a
+// platform or version suffix ("codex-x86_64-linux", "claude.exe").
+func named(p screen.Provider, command string) bool {
+	base := strings.ToLower(filepath.Base(strings.TrimSpace(command)))
+	rest, ok := strings.CutPrefix(base, p.Name)
+	return ok && (rest == "" || strings.IndexAny(rest[:1], "-_.@") == 0)
+}
+
+// recognises reports a pane of p: its command names p, or p recognises its
+// title and screen.
+func recognises(p screen.Provider, command, title, capture string) bool {
+	return named(p, command) || p.Recognize(title, capture)
 }
 
 // Auto is the provider name that asks Detect to pick the provider from the
@@ -42,7 +54,7 @@ var (
 func Detect(command, title, capture string) (string, error) {
 	var hits []string
 	for _, p := range All() {
-		if p.Recognize(command, title, capture) {
+		if recognises(p, command, title, capture) {
 			hits = append(hits, p.Name)
 		}
 	}

@@ -104,7 +104,7 @@ func Command(name string) string {
 // each provider). An unknown name recognises nothing.
 func Recognizes(name, command, title, capture string) bool {
 	p, ok := find(name)
-	return ok && p.Recognize(command, title, capture)
+	return ok && recognises(p, command, title, capture)
 }
 
 // EnterDelay is the pause the named provider's CLI needs between a paste

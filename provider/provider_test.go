@@ -122,6 +122,16 @@ func TestForCommandComparesTheBaseName(t *testing.T) {
 			t.Errorf("ForCommand(%q) = %q, want %q", cmd, got, want)
 		}
 	}
+	// Detect goes by the same rule: a shell named like a provider is
+	// nobody's.
+	for _, cmd := range []string{"pip", "spin", "/usr/bin/epic", "claudette", "mycodex"} {
+		if got, err := provider.Detect(cmd, "user@host", "$ ls\n"); !errors.Is(err, provider.ErrNoMatch) {
+			t.Errorf("Detect(%q) = %q, %v; want ErrNoMatch", cmd, got, err)
+		}
+	}
+	if !provider.Recognizes("pi", "/usr/local/bin/pi", "", "") || provider.Recognizes("pi", "pip", "", "") {
+		t.Error("Recognizes does not compare the command's base name")
+	}
 }
 
 // Every provider's classifier carries its composer, so every pane built

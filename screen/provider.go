@@ -42,9 +42,10 @@ type Provider struct {
 	// Last returns the last assistant message of a capture, or an error
 	// wrapping ErrNoAssistantMessage.
 	Last func(capture string) (string, error) `json:"-"`
-	// Recognize reports a pane that runs this CLI, from its foreground
-	// command, its title and its screen (what --provider auto asks).
-	Recognize func(command, title, capture string) bool `json:"-"`
+	// Recognize reports a pane that runs this CLI from its title and its
+	// screen (what --provider auto asks). Its foreground command is matched
+	// by the registry, the same way for every provider: by Name.
+	Recognize func(title, capture string) bool `json:"-"`
 }
 
 // ErrNoAssistantMessage is wrapped by a Provider's LastMessage error when
