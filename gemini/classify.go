@@ -80,20 +80,9 @@ type Signals struct {
 	Queued     bool `json:"queued,omitempty"`
 	QueuedLine int  `json:"queued_line"`
 
-	// LastUser is the last user prompt (first line).
-	LastUser     string `json:"last_user,omitempty"`
-	LastUserLine int    `json:"last_user_line"`
-	// Newest is the kind of the newest cell after the last prompt (notes
-	// such as "ℹ Request cancelled." aside).
-	Newest     string `json:"newest,omitempty"`
-	NewestText string `json:"newest_text,omitempty"`
-	NewestLine int    `json:"newest_line"`
-	// Reply is the bottom-most reply after the last prompt: message or tool.
-	Reply     string `json:"reply,omitempty"`
-	ReplyLine int    `json:"reply_line"`
-	// Error is the error cell (joined) when it is the newest cell.
-	Error     string `json:"error,omitempty"`
-	ErrorLine int    `json:"error_line"`
+	// Turn: the last prompt, the newest cell after it (notes such as "ℹ
+	// Request cancelled." aside), the bottom-most reply, an error.
+	screen.Turn
 	// Cancelled: "ℹ Request cancelled." follows the last prompt.
 	Cancelled bool `json:"cancelled,omitempty"`
 	// Initializing: "ℹ Initializing... Prompts will be queued." is the
@@ -175,7 +164,6 @@ const (
 	composerLines = 30 // a draft of many lines
 	modeLines     = 3  // the approval-mode line(s) above the composer
 	dialogLines   = 60 // a confirmation box with a long command in it
-	maxCont       = 16 // continuation lines of an error cell joined into its detail
 )
 
 // chrome reads the bottom of the screen: the footer, the composer, the
@@ -313,26 +301,10 @@ func (r *reading) dialog() bool {
 // newest cell, the bottom-most reply, an error. A prompt is " > text", one
 // column in (its frame, when drawn, is decoration).
 func (r *reading) history(above []screen.Line) {
-	status := true              // still in the status area under the history
-	var contLines []screen.Line // indented lines since the last cell: its continuation
-	next := func() (screen.Line, bool) {
-		if len(above) > 0 {
-			ln := above[0]
-			above = above[1:]
-			return ln, true
-		}
-		for {
-			ln, ok := r.ls.PrevLine()
-			if !ok || ln.T != "" {
-				if ok {
-					r.nonBlank++
-				}
-				return ln, ok
-			}
-		}
-	}
+	status := true // still in the status area under the history
+	h := screen.History{Lines: &r.ls, Above: above, NonBlank: &r.nonBlank, Turn: &r.sig.Turn, Message: &r.message}
 	for {
-		ln, ok := next()
+		ln, ok := h.Next()
 		if !ok {
 			return
 		}
@@ -351,17 +323,12 @@ func (r *reading) history(above []screen.Line) {
 			}
 			if strings.HasPrefix(ln.T, queuedHeader) {
 				r.sig.Queued, r.sig.QueuedLine = true, ln.N
-				contLines = contLines[:0] // the queued prompts' text
+				h.Drop() // the queued prompts' text
 				continue
 			}
 		}
 		if ln.Indent > 0 {
-			// An error cell's text is a few lines; keep the nearest ones.
-			if len(contLines) == maxCont {
-				copy(contLines, contLines[1:])
-				contLines = contLines[:maxCont-1]
-			}
-			contLines = append(contLines, ln)
+			h.Continue(ln)
 			continue
 		}
 		status = false
@@ -376,27 +343,9 @@ func (r *reading) history(above []screen.Line) {
 			if strings.HasPrefix(text, "Initializing") && r.sig.Newest == "" && !r.sig.Cancelled {
 				r.sig.Initializing = true
 			}
-			contLines = contLines[:0]
+			h.Drop()
 			continue
 		}
-		if r.sig.Newest == "" {
-			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, screen.Signal(text), ln.N
-			if kind == screen.CellError {
-				r.sig.Error, r.sig.ErrorLine = errorText(text, contLines), ln.N
-			}
-		}
-		if r.sig.Reply == "" && (kind == screen.CellMessage || kind == screen.CellTool) {
-			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
-		}
-		if kind == screen.CellMessage && r.message < 0 {
-			r.message = ln.Start
-		}
-		contLines = contLines[:0]
+		h.Cell(kind, text, ln)
 	}
-}
-
-// errorText joins an error cell's first line with its continuation lines
-// (read bottom-up, so reversed).
-func errorText(first string, cont []screen.Line) string {
-	return screen.JoinBottomUp(first, cont, 400)
 }

@@ -56,15 +56,9 @@ type Signals struct {
 	DialogLine    int    `json:"dialog_line"`
 	Busy          string `json:"busy,omitempty"`
 	BusyLine      int    `json:"busy_line"`
-	LastUser      string `json:"last_user,omitempty"`
-	LastUserLine  int    `json:"last_user_line"`
-	Newest        string `json:"newest,omitempty"`
-	NewestText    string `json:"newest_text,omitempty"`
-	NewestLine    int    `json:"newest_line"`
-	Reply         string `json:"reply,omitempty"`
-	ReplyLine     int    `json:"reply_line"`
-	Error         string `json:"error,omitempty"`
-	ErrorLine     int    `json:"error_line"`
+	// Turn: the last prompt, the newest cell after it, the bottom-most
+	// reply, an error.
+	screen.Turn
 }
 
 // classify reads a raw capture (escape sequences allowed) and the pane
@@ -127,7 +121,6 @@ const (
 	footerLines   = 6  // footer lines under the composer (they wrap in narrow panes)
 	composerLines = 30 // a draft of many lines
 	dialogLines   = 40 // a confirmation with a long command in it
-	maxCont       = 16 // continuation lines of an error joined into its detail
 )
 
 // chrome reads the footer and the composer; without them, a confirmation
@@ -251,42 +244,21 @@ func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10
 // busy line, then the cells (two columns in) and their continuation lines.
 func (r *reading) history(above []screen.Line) {
 	status := true
-	var cont []screen.Line
-	next := func() (screen.Line, bool) {
-		if len(above) > 0 {
-			ln := above[0]
-			above = above[1:]
-			return ln, true
-		}
-		for {
-			ln, ok := r.ls.PrevLine()
-			ln = unbar(ln)
-			if !ok || ln.T != "" {
-				if ok {
-					r.nonBlank++
-				}
-				return ln, ok
-			}
-		}
-	}
+	h := screen.History{Lines: &r.ls, Above: above, Clean: unbar, NonBlank: &r.nonBlank, Turn: &r.sig.Turn, Message: &r.message}
 	for {
-		ln, ok := next()
+		ln, ok := h.Next()
 		if !ok {
 			return
 		}
 		if ln.Indent != 2 {
-			if len(cont) == maxCont {
-				copy(cont, cont[1:])
-				cont = cont[:maxCont-1]
-			}
-			cont = append(cont, ln)
+			h.Continue(ln)
 			continue
 		}
 		if status {
 			status = false
 			if busyLine(ln.T) {
 				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-				cont = cont[:0]
+				h.Drop()
 				continue
 			}
 		}
@@ -296,22 +268,10 @@ func (r *reading) history(above []screen.Line) {
 		}
 		kind, text := cell(ln.T)
 		if kind == CellNote {
-			cont = cont[:0]
+			h.Drop()
 			continue
 		}
-		if r.sig.Newest == "" {
-			r.sig.Newest, r.sig.NewestText, r.sig.NewestLine = kind, screen.Signal(text), ln.N
-			if kind == screen.CellError {
-				r.sig.Error, r.sig.ErrorLine = errorText(text, cont), ln.N
-			}
-		}
-		if r.sig.Reply == "" && (kind == screen.CellMessage || kind == screen.CellTool) {
-			r.sig.Reply, r.sig.ReplyLine = kind, ln.N
-		}
-		if kind == screen.CellMessage && r.message < 0 {
-			r.message = ln.Start
-		}
-		cont = cont[:0]
+		h.Cell(kind, text, ln)
 	}
 }
 
@@ -360,10 +320,4 @@ func cell(t string) (kind, text string) {
 		}
 	}
 	return screen.CellOther, t
-}
-
-// errorText joins an error's first line with its continuation lines (read
-// bottom-up, so reversed).
-func errorText(first string, cont []screen.Line) string {
-	return screen.JoinBottomUp(first, cont, 400)
 }

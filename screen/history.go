@@ -1,0 +1,109 @@
+package screen
+
+// Turn is what a history of cells says about the newest turn, read from
+// the composer up to the last prompt: the part of a provider's Signals
+// that Gemini CLI and Qwen Code (a fork) share, embedded in theirs. Line
+// numbers count from the end of the capture (1 = last line); 0: not found.
+type Turn struct {
+	// LastUser is the last user prompt (first line).
+	LastUser     string `json:"last_user,omitempty"`
+	LastUserLine int    `json:"last_user_line"`
+	// Newest is the kind of the newest cell after the last prompt (notes
+	// aside).
+	Newest     string `json:"newest,omitempty"`
+	NewestText string `json:"newest_text,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	// Reply is the bottom-most reply after the last prompt: message or tool.
+	Reply     string `json:"reply,omitempty"`
+	ReplyLine int    `json:"reply_line"`
+	// Error is the error cell (joined with its continuation lines) when it
+	// is the newest cell.
+	Error     string `json:"error,omitempty"`
+	ErrorLine int    `json:"error_line"`
+}
+
+// maxCont is how many continuation lines of a cell a History keeps: an
+// error's text is a few lines, and the nearest ones are kept.
+const maxCont = 16
+
+// History walks a history of cells up from a provider's chrome to the last
+// prompt, the walk Gemini CLI's and Qwen Code's readers share: Next gives
+// the lines, Continue and Drop keep a cell's continuation lines, Cell
+// records a cell into Turn. The provider says which line is which.
+type History struct {
+	// Lines is the walk, where the chrome pass left it.
+	Lines *Lines
+	// Above are the lines the chrome pass read but did not take, newest
+	// first: Next gives them before it reads on.
+	Above []Line
+	// Clean, when set, rewrites each line read from Lines (a scrollbar in
+	// the last column).
+	Clean func(Line) Line
+	// NonBlank counts the non-blank lines read from Lines.
+	NonBlank *int
+	// Turn is where Cell records what it finds.
+	Turn *Turn
+	// Message is set to the byte offset of the newest message's first line
+	// (it stays as it is, -1 by the provider's convention, when none is).
+	Message *int
+
+	cont []Line
+	seen bool // a message was recorded
+}
+
+// Next is the next non-blank line up: one of Above, then one of Lines.
+func (h *History) Next() (Line, bool) {
+	if len(h.Above) > 0 {
+		ln := h.Above[0]
+		h.Above = h.Above[1:]
+		return ln, true
+	}
+	for {
+		ln, ok := h.Lines.PrevLine()
+		if ok && h.Clean != nil {
+			ln = h.Clean(ln)
+		}
+		if !ok || ln.T != "" {
+			if ok {
+				*h.NonBlank++
+			}
+			return ln, ok
+		}
+	}
+}
+
+// Continue keeps ln as a continuation line of the cell above it (the
+// nearest maxCont of them).
+func (h *History) Continue(ln Line) {
+	if len(h.cont) == maxCont {
+		copy(h.cont, h.cont[1:])
+		h.cont = h.cont[:maxCont-1]
+	}
+	h.cont = append(h.cont, ln)
+}
+
+// Drop forgets the continuation lines kept so far: they belonged to a line
+// that is no cell of the turn (a note, the queue).
+func (h *History) Drop() { h.cont = h.cont[:0] }
+
+// Cell records the cell at ln, of kind (CellMessage, CellTool, CellError,
+// or the provider's own) with text after its glyph: the newest cell (an
+// error's text joined with its continuation lines), the bottom-most reply,
+// the newest message's offset. Its continuation lines are then forgotten.
+func (h *History) Cell(kind, text string, ln Line) {
+	t := h.Turn
+	if t.Newest == "" {
+		t.Newest, t.NewestText, t.NewestLine = kind, Signal(text), ln.N
+		if kind == CellError {
+			t.Error, t.ErrorLine = JoinBottomUp(text, h.cont, 400), ln.N
+		}
+	}
+	if t.Reply == "" && (kind == CellMessage || kind == CellTool) {
+		t.Reply, t.ReplyLine = kind, ln.N
+	}
+	if kind == CellMessage && !h.seen {
+		h.seen = true
+		*h.Message = ln.Start
+	}
+	h.Drop()
+}
