@@ -67,22 +67,10 @@ type Signals struct {
 	Menu         string `json:"menu,omitempty"` // the dialog's highlighted option
 	MenuLine     int    `json:"menu_line"`
 
-	// LastUser is the last user prompt above the composer (first line).
-	LastUser     string `json:"last_user,omitempty"`
-	LastUserLine int    `json:"last_user_line"`
-	// Newest is the kind of the newest cell (the bottom-most line at column
-	// 0) of the history after the last prompt.
-	Newest     string `json:"newest,omitempty"`
-	NewestText string `json:"newest_text,omitempty"`
-	NewestLine int    `json:"newest_line"`
-	// Reply is the bottom-most sign of a reply after the last prompt: done,
-	// message or tool.
-	Reply     string `json:"reply,omitempty"`
-	ReplyLine int    `json:"reply_line"`
-	// Error is the API error (the whole cell, joined) when it is the newest
-	// cell.
-	Error     string `json:"error,omitempty"`
-	ErrorLine int    `json:"error_line"`
+	// Turn: the last prompt above the composer, the newest cell after it
+	// (the bottom-most line at column 0), the bottom-most reply (done,
+	// message or tool), an API error (the whole cell) when it is the newest.
+	screen.Turn
 	// Interrupted: "⎿ Interrupted · …" follows the last prompt.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
@@ -135,19 +123,11 @@ func (sc *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonRetry
 	case sc.sig.Title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitle
-	case h.newest == screen.CellError:
-		return handoff.StatusError, screen.ReasonError
 	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer):
 		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
 		return handoff.StatusError, ReasonErrorNote
-	case sc.chrome.kind == screen.ChromeNone:
-		return handoff.StatusIdle, screen.ReasonNoComposer
-	case sc.sig.Reply != "":
-		return handoff.StatusCompleted, screen.ReasonCompleted
-	case sc.sig.LastUserLine != 0:
-		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, screen.ReasonIdleNoTurns
+	return sc.sig.Settled(sc.chrome.kind)
 }
 
 // chromeLines bounds how far up from the bottom the composer's lower rule

@@ -146,16 +146,8 @@ func (r *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonQueued
 	case s.Initializing:
 		return handoff.StatusProcessing, ReasonInitializing
-	case s.Newest == screen.CellError:
-		return handoff.StatusError, screen.ReasonError
-	case r.kind == screen.ChromeNone:
-		return handoff.StatusIdle, screen.ReasonNoComposer
-	case s.Reply != "":
-		return handoff.StatusCompleted, screen.ReasonCompleted
-	case s.LastUserLine != 0:
-		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, screen.ReasonIdleNoTurns
+	return s.Settled(r.kind)
 }
 
 // How far up from the bottom the passes look for the chrome's parts.

@@ -104,16 +104,8 @@ func (r *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonBusy
 	case s.TitleSpinning:
 		return handoff.StatusProcessing, ReasonTitleSpinning
-	case s.Newest == screen.CellError:
-		return handoff.StatusError, screen.ReasonError
-	case s.Chrome == screen.ChromeNone:
-		return handoff.StatusIdle, screen.ReasonNoComposer
-	case s.Reply != "":
-		return handoff.StatusCompleted, screen.ReasonCompleted
-	case s.LastUserLine != 0:
-		return handoff.StatusIdle, screen.ReasonIdle
 	}
-	return handoff.StatusIdle, screen.ReasonIdleNoTurns
+	return s.Settled(s.Chrome)
 }
 
 // How far up the chrome pass looks.

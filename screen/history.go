@@ -1,9 +1,12 @@
 package screen
 
+import handoff "github.com/handoff-fsm/handoff-fsm"
+
 // Turn is what a history of cells says about the newest turn, read from
 // the composer up to the last prompt: the part of a provider's Signals
-// that Gemini CLI and Qwen Code (a fork) share, embedded in theirs. Line
-// numbers count from the end of the capture (1 = last line); 0: not found.
+// that Claude Code, Gemini CLI and Qwen Code share, embedded in theirs.
+// Line numbers count from the end of the capture (1 = last line); 0: not
+// found.
 type Turn struct {
 	// LastUser is the last user prompt (first line).
 	LastUser     string `json:"last_user,omitempty"`
@@ -13,13 +16,32 @@ type Turn struct {
 	Newest     string `json:"newest,omitempty"`
 	NewestText string `json:"newest_text,omitempty"`
 	NewestLine int    `json:"newest_line"`
-	// Reply is the bottom-most reply after the last prompt: message or tool.
+	// Reply is the bottom-most sign of a reply after the last prompt: a
+	// message, a tool call (or a kind of the provider's own).
 	Reply     string `json:"reply,omitempty"`
 	ReplyLine int    `json:"reply_line"`
 	// Error is the error cell (joined with its continuation lines) when it
 	// is the newest cell.
 	Error     string `json:"error,omitempty"`
 	ErrorLine int    `json:"error_line"`
+}
+
+// Settled is the verdict on a screen with no dialog and no sign of work,
+// given what sits at the bottom (chrome: ChromeComposer or ChromeNone): an
+// API error as the newest cell; no composer; a reply after the last prompt
+// (the turn completed); a prompt with nothing after it; no prompt at all.
+func (t *Turn) Settled(chrome string) (handoff.Status, string) {
+	switch {
+	case t.Newest == CellError:
+		return handoff.StatusError, ReasonError
+	case chrome == ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case t.Reply != "":
+		return handoff.StatusCompleted, ReasonCompleted
+	case t.LastUserLine != 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusIdle, ReasonIdleNoTurns
 }
 
 // maxCont is how many continuation lines of a cell a History keeps: an

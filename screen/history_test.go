@@ -1,0 +1,60 @@
+package screen
+
+import (
+	"strings"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// A walk up a history of cells: the error's continuation lines join its
+// text (the nearest ones only), the newest cell and the bottom-most reply
+// are kept, the newest message's offset is found, and the verdict follows.
+func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
+	var lines []string
+	lines = append(lines, "> the prompt", "* an old answer", "! boom")
+	for i := range 20 {
+		lines = append(lines, "  part "+string(rune('a'+i)))
+	}
+	capture := strings.Join(lines, "\n") + "\n"
+	var ls Lines
+	ls.Init(capture)
+	var turn Turn
+	message, nonBlank := -1, 0
+	h := History{Lines: &ls, NonBlank: &nonBlank, Turn: &turn, Message: &message}
+	for {
+		ln, ok := h.Next()
+		if !ok {
+			break
+		}
+		switch {
+		case strings.HasPrefix(ln.T, "> "):
+			turn.LastUser, turn.LastUserLine = ln.T[2:], ln.N
+		case ln.Indent > 0:
+			h.Continue(ln)
+		case strings.HasPrefix(ln.T, "! "):
+			h.Cell(CellError, ln.T[2:], ln)
+		case strings.HasPrefix(ln.T, "* "):
+			h.Cell(CellMessage, ln.T[2:], ln)
+		}
+	}
+	if turn.Newest != CellError || turn.Reply != CellMessage || turn.LastUser != "the prompt" || nonBlank != 23 {
+		t.Fatalf("turn %+v after %d lines", turn, nonBlank)
+	}
+	if want := "boom part a part b"; !strings.HasPrefix(turn.Error, want) || !strings.HasSuffix(turn.Error, "part p") {
+		t.Errorf("error %q: want the cell and the 16 lines right under it, %q … part p", turn.Error, want)
+	}
+	if message != strings.Index(capture, "* an old answer") {
+		t.Errorf("message at %d", message)
+	}
+	if st, reason := turn.Settled(ChromeComposer); st != handoff.StatusError || reason != ReasonError {
+		t.Errorf("settled: %s (%s)", st, reason)
+	}
+	turn.Newest = CellMessage
+	if st, _ := turn.Settled(ChromeComposer); st != handoff.StatusCompleted {
+		t.Errorf("a reply: %s", st)
+	}
+	if st, reason := turn.Settled(ChromeNone); st != handoff.StatusIdle || reason != ReasonNoComposer {
+		t.Errorf("no composer: %s (%s)", st, reason)
+	}
+}
