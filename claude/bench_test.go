@@ -95,26 +95,16 @@ var bench = conformance.Bench{
 	},
 	NoPrompt: []string{rule, "❯\u00a0", rule, "  ⏵⏵ bypass permissions on"},
 	Paint:    func(line string) string { return paint(line, true) },
+	Filler:   "  a line of a very long answer whose prompt scrolled out",
+	Real:     realDir,
 }
 
-func TestBenchCapturesClassifyAsNamed(t *testing.T) { bench.CheckCaptures(t) }
+// TestBench: the benchmarks' captures classify as the state they are
+// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines, idle/completed/
-// processing, plain and coloured. The cost follows the lines after the last
-// prompt, so it must stay flat as the scrollback grows.
-func BenchmarkClassify(b *testing.B) { bench.Classify(b) }
-
-// BenchmarkClassifyNoPrompt is the worst case: no prompt on the screen, so
-// the whole capture is read.
-func BenchmarkClassifyNoPrompt(b *testing.B) {
-	bench.ClassifyNoPrompt(b, "  a line of a very long answer whose prompt scrolled out")
-}
-
-func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
-
-// BenchmarkClassifyReal classifies the real Claude Code screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
-
-// TestClassifyCPUTime reports the CPU time per Classify call (set
-// HANDOFF_CPUTIME=1).
-func TestClassifyCPUTime(t *testing.T) { bench.CPUTime(t) }
+// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
+// processing, plain and coloured (the cost must stay flat as the
+// scrollback grows), the worst case (no prompt), the last message, and
+// the real screens (internal/conformance's Bench.Run).
+func BenchmarkClassify(b *testing.B) { bench.Run(b) }

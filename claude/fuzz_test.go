@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, spinners,
@@ -31,17 +30,8 @@ func scrollback() string {
 // The seed corpus is every real Claude Code screen of testdata/real-2.1.330
 // plus the files in testdata/fuzz/FuzzClassify.
 func FuzzClassify(f *testing.F) {
-	f.Add("❯ hi\n\n● Hello\n✻ Brewed for 1s\n"+rule+"\n❯\u00a0\n"+rule+"\n  ⏵⏵ bypass permissions on\n", "✳ Claude Code")
-	f.Add("❯ hi\n✶ Computing…\n"+rule+"\n❯\u00a0\n"+rule+"\n  esc to interrupt\n", "⠋ x")
-	f.Add(" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend\n", "✳ Claude Code")
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	// Every terminal's and mode's screens too (conformance.Dirs).
-	for _, dir := range conformance.Dirs(realDir) {
-		conformance.AddScreens(f, dir)
-	}
-
-	old := scrollback()
-	c := Provider()
-	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+		"❯ hi\n\n● Hello\n✻ Brewed for 1s\n"+rule+"\n❯\u00a0\n"+rule+"\n  ⏵⏵ bypass permissions on\n", "✳ Claude Code",
+		"❯ hi\n✶ Computing…\n"+rule+"\n❯\u00a0\n"+rule+"\n  esc to interrupt\n", "⠋ x",
+		" Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend\n", "✳ Claude Code")
 }

@@ -1,13 +1,10 @@
 package claude
 
 import (
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Claude Code.
@@ -16,27 +13,17 @@ var realDir = filepath.Join("testdata", "real-2.1.330")
 // TestRealClaude2_1_330Screens runs the classifier over every screen
 // captured from the real Claude Code, with its pane title, against the
 // status the manifest says it shows (internal/conformance): in two pane
-// sizes, each with and without colour.
+// sizes, each with and without colour; and the main phases in other
+// terminals and approval modes.
 func TestRealClaude2_1_330Screens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
-	// The main phases in other terminals and approval modes, each folder
-	// with its own manifest (e2e TestCaptureTerminals).
-	for _, dir := range conformance.Dirs(realDir)[1:] {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckSomeScreens(t, dir, Provider(), conformance.Want{Plain: true, Titles: true})
-		})
-	}
+	conformance.CheckRealScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 }
 
 // TestRealClaude2_1_330LastMessage: the fallback text read off the real
 // screens the manifest gives no message for.
 func TestRealClaude2_1_330LastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
-	prefix := func(p string) func(string, error) bool {
-		return func(msg string, err error) bool {
-			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Interrupted") && !strings.Contains(msg, "✻")
-		}
-	}
+	none := conformance.NoMessage
+	prefix := func(p string) func(string, error) bool { return conformance.Prefix(p, "Interrupted", "✻") }
 	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
 		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
 		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},

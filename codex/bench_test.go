@@ -96,27 +96,16 @@ var bench = conformance.Bench{
 	},
 	NoPrompt: []string{"", "› Ask Codex to do anything", "", "  gpt-5.5 high · ~/work/proj"},
 	Paint:    func(line string) string { return paint(line, true) },
+	Filler:   "  a line of a very long answer whose user message scrolled out",
+	Real:     realDir,
 }
 
-func TestBenchCapturesClassifyAsNamed(t *testing.T) { bench.CheckCaptures(t) }
+// TestBench: the benchmarks' captures classify as the state they are
+// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines, idle/completed/
-// processing, plain and coloured. The cost follows the lines after the last
-// user message, so it must stay flat as the scrollback grows.
-func BenchmarkClassify(b *testing.B) { bench.Classify(b) }
-
-// BenchmarkClassifyNoUserMessage is the worst case: no user message on the
-// screen, so the whole capture is read.
-func BenchmarkClassifyNoUserMessage(b *testing.B) {
-	bench.ClassifyNoPrompt(b, "  a line of a very long answer whose user message scrolled out")
-}
-
-func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
-
-// BenchmarkClassifyReal0169 classifies the real Codex 0.169 screens (40-line
-// coloured captures) with their titles.
-func BenchmarkClassifyReal0169(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
-
-// TestClassifyCPUTime reports the CPU time per Classify call (set
-// HANDOFF_CPUTIME=1).
-func TestClassifyCPUTime(t *testing.T) { bench.CPUTime(t) }
+// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
+// processing, plain and coloured (the cost must stay flat as the
+// scrollback grows), the worst case (no prompt), the last message, and
+// the real screens (internal/conformance's Bench.Run).
+func BenchmarkClassify(b *testing.B) { bench.Run(b) }

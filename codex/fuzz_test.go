@@ -1,12 +1,10 @@
 package codex
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, menus, busy lines and
@@ -27,19 +25,9 @@ func scrollback() string {
 // message — scrollback put above it changes neither the verdict nor the
 // number of lines looked at.
 func FuzzClassify(f *testing.F) {
-	f.Add("› hi\n\n• Hello\n\n›\n100% context left\n", "")
-	f.Add("› Explain\n\n◦ Working (0s • esc to interrupt)\n\n› Ask Codex to do anything\n\n  gpt-5.5 high · ~/w\n  tab to queue message\n", "⠋ w")
-	f.Add("› Clean\n\nWould you like to run the following command?\n\n› 1. Yes, proceed (y)\n  2. No (esc)\n", "[ ! ] Action Required | w")
-	f.Add("\x1b[1m›\x1b[0m \x1b[2mAsk Codex to do anything\r\n\x1b]8;;x\x07  gpt · /w\r", "w")
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-
-	// Every terminal's and mode's screens too (conformance.Dirs).
-	for _, dir := range conformance.Dirs(filepath.Join("testdata", "real-0.169")) {
-		conformance.AddScreens(f, dir)
-	}
-
-	old := scrollback()
-	c := Provider()
-	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, "", old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+		"› hi\n\n• Hello\n\n›\n100% context left\n", "",
+		"› Explain\n\n◦ Working (0s • esc to interrupt)\n\n› Ask Codex to do anything\n\n  gpt-5.5 high · ~/w\n  tab to queue message\n", "⠋ w",
+		"› Clean\n\nWould you like to run the following command?\n\n› 1. Yes, proceed (y)\n  2. No (esc)\n", "[ ! ] Action Required | w",
+		"\x1b[1m›\x1b[0m \x1b[2mAsk Codex to do anything\r\n\x1b]8;;x\x07  gpt · /w\r", "w")
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, busy lines
@@ -29,16 +28,8 @@ func scrollback() string {
 // The seed corpus is every real Gemini CLI screen of testdata/real-0.61.0
 // plus the files in testdata/fuzz/FuzzClassify.
 func FuzzClassify(f *testing.F) {
-	f.Add(cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready)
-	f.Add(cat(prompt("hi"), chrome(busyStatus, placeholder)), working)
-	f.Add(cat(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	for _, dir := range conformance.Dirs(realDir) {
-		conformance.AddScreens(f, dir)
-	}
-
-	old := scrollback()
-	c := Provider()
-	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+		cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready,
+		cat(prompt("hi"), chrome(busyStatus, placeholder)), working,
+		cat(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
 }

@@ -1,13 +1,10 @@
 package gemini
 
 import (
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Gemini CLI.
@@ -18,21 +15,15 @@ var realDir = filepath.Join("testdata", "real-0.61.0")
 // manifest says it shows (internal/conformance): in two pane sizes, each
 // with and without colour.
 func TestRealGemini0_61Screens(t *testing.T) {
-	for _, dir := range conformance.Dirs(realDir) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckScreens(t, dir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
-		})
-	}
+	conformance.CheckRealScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true, Every: true})
 }
 
 // TestRealGemini0_61LastMessage: the fallback text read off the real
 // screens the manifest gives no message for, in every terminal.
 func TestRealGemini0_61LastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
+	none := conformance.NoMessage
 	prefix := func(p string) func(string, error) bool {
-		return func(msg string, err error) bool {
-			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Request cancelled") && !strings.Contains(msg, "esc to cancel")
-		}
+		return conformance.Prefix(p, "Request cancelled", "esc to cancel")
 	}
 	cases := []conformance.LastMessageCase{
 		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},

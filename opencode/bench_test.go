@@ -44,25 +44,16 @@ var bench = conformance.Bench{
 	},
 	NoPrompt: strings.Split(strings.TrimSuffix(cat(ls("", footer(true)), chrome(folder)), "\n"), "\n"),
 	Paint:    paint,
+	Filler:   "     a line of a very long answer whose prompt scrolled out",
+	Real:     realDir,
 }
 
-func TestBenchCapturesClassifyAsNamed(t *testing.T) { bench.CheckCaptures(t) }
+// TestBench: the benchmarks' captures classify as the state they are
+// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines; the cost must stay
-// flat as the scrollback grows.
-func BenchmarkClassify(b *testing.B) { bench.Classify(b) }
-
-// BenchmarkClassifyNoPrompt is the worst case: a message taller than the
-// capture above the newest footer, read up to its cap.
-func BenchmarkClassifyNoPrompt(b *testing.B) {
-	bench.ClassifyNoPrompt(b, "     a line of a very long answer whose prompt scrolled out")
-}
-
-func BenchmarkExtractLastMessage(b *testing.B) { bench.LastMessage(b) }
-
-// BenchmarkClassifyReal classifies the real OpenCode screens.
-func BenchmarkClassifyReal(b *testing.B) { conformance.ClassifyReal(b, realDir, Provider()) }
-
-// TestClassifyCPUTime reports the CPU time per Classify call (set
-// HANDOFF_CPUTIME=1).
-func TestClassifyCPUTime(t *testing.T) { bench.CPUTime(t) }
+// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
+// processing, plain and coloured (the cost must stay flat as the
+// scrollback grows), the worst case (no prompt), the last message, and
+// the real screens (internal/conformance's Bench.Run).
+func BenchmarkClassify(b *testing.B) { bench.Run(b) }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Synthetic screens, as OpenCode 1.18.33 draws them.
@@ -58,19 +57,10 @@ func scrollback() string {
 // above where the reading stopped changes neither the verdict nor the work
 // done. The seed corpus is every real OpenCode screen.
 func FuzzClassify(f *testing.F) {
-	f.Add(cat(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session)
-	f.Add(cat(promptLines("hi"), ls(footer(false)), chrome(hint)), session)
-	f.Add(cat(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session)
-	f.Add(cat(promptLines("hi"), ls("     $ echo hi", footer(false), "  ┃", "  ┃  △ Permission required", "  ┃  $ echo hi",
-		"  ┃   Allow once   Allow always   Reject        enter confirm", "  ┃")), session)
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\x97")
-	// Every terminal's and mode's screens too (conformance.Dirs).
-	for _, dir := range conformance.Dirs(realDir) {
-		conformance.AddScreens(f, dir)
-	}
-
-	old := scrollback()
-	c := Provider()
-	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.StopLine }))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
+		cat(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session,
+		cat(promptLines("hi"), ls(footer(false)), chrome(hint)), session,
+		cat(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session,
+		cat(promptLines("hi"), ls("     $ echo hi", footer(false), "  ┃", "  ┃  △ Permission required", "  ┃  $ echo hi",
+			"  ┃   Allow once   Allow always   Reject        enter confirm", "  ┃")), session)
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // scrollback is what may sit above a turn: old errors, dialogs, working
@@ -18,16 +17,8 @@ func scrollback() string {
 // FuzzClassify checks the properties every classification has
 // (conformance.Fuzz) on every real pi screen and on synthetic ones.
 func FuzzClassify(f *testing.F) {
-	f.Add(cat(block(header...), chrome(false, "")), "π - work")
-	f.Add(cat(block(" hi"), chrome(true, "")), "π - work")
-	f.Add(cat(block(" hi"), []string{" Hello."}, chrome(false, "")), "π - work")
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\xa0")
-	// Every terminal's and mode's screens too (conformance.Dirs).
-	for _, dir := range conformance.Dirs(realDir) {
-		conformance.AddScreens(f, dir)
-	}
-	f.Fuzz(conformance.Fuzz(Provider(), screen.ErrNoAssistantMessage, screen.ReasonEmpty, scrollback(), func(s Signals) (int, int) {
-		return s.LinesScanned, s.BlockTop
-	}))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.BlockTop },
+		cat(block(header...), chrome(false, "")), "π - work",
+		cat(block(" hi"), chrome(true, "")), "π - work",
+		cat(block(" hi"), []string{" Hello."}, chrome(false, "")), "π - work")
 }

@@ -1,13 +1,10 @@
 package pi
 
 import (
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real pi.
@@ -15,27 +12,17 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 
 // TestRealPiScreens runs the classifier over every screen captured from the
 // real pi, with its pane title, against the status the manifest says it
-// shows: two pane sizes, each with and without colour.
+// shows: two pane sizes, each with and without colour;
+// and the main phases in other terminals and approval modes.
 func TestRealPiScreens(t *testing.T) {
-	conformance.CheckScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
-	// The main phases in other terminals and approval modes, each folder
-	// with its own manifest (e2e TestCaptureTerminals).
-	for _, dir := range conformance.Dirs(realDir)[1:] {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckSomeScreens(t, dir, Provider(), conformance.Want{Plain: true, Titles: true})
-		})
-	}
+	conformance.CheckRealScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 }
 
 // TestRealPiLastMessage: the fallback text read off the real screens the
 // manifest gives no message for.
 func TestRealPiLastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
-	prefix := func(p string) func(string, error) bool {
-		return func(msg string, err error) bool {
-			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "Operation aborted")
-		}
-	}
+	none := conformance.NoMessage
+	prefix := func(p string) func(string, error) bool { return conformance.Prefix(p, "Operation aborted") }
 	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
 		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
 		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: a turn runs"},

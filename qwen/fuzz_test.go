@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Synthetic screens, as Qwen Code 0.24.4 draws them.
@@ -56,16 +55,8 @@ func scrollback() string {
 // above the last prompt changes neither the verdict nor the work done.
 // The seed corpus is every real Qwen Code screen.
 func FuzzClassify(f *testing.F) {
-	f.Add(cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready)
-	f.Add(cat(promptLines("hi"), chrome(busy, placeholder)), spinning)
-	f.Add(cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
-	f.Add("", "")
-	f.Add("\r\r\n\x1b[", "\xe2\x97")
-	for _, dir := range conformance.Dirs(realDir) {
-		conformance.AddScreens(f, dir)
-	}
-
-	old := scrollback()
-	c := Provider()
-	f.Fuzz(conformance.Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine }))
+	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+		cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready,
+		cat(promptLines("hi"), chrome(busy, placeholder)), spinning,
+		cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
 }

@@ -1,13 +1,10 @@
 package qwen
 
 import (
-	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // realDir holds the screens captured from the real Qwen Code.
@@ -17,21 +14,15 @@ var realDir = filepath.Join("testdata", "real-"+Version)
 // the real Qwen Code, with its pane title, against the status the manifest
 // says it shows: two pane sizes, each with and without colour.
 func TestRealQwenScreens(t *testing.T) {
-	for _, dir := range conformance.Dirs(realDir) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			conformance.CheckScreens(t, dir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
-		})
-	}
+	conformance.CheckRealScreens(t, realDir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true, Every: true})
 }
 
 // TestRealQwenLastMessage: the fallback text read off the real screens the
 // manifest gives no message for, in every terminal.
 func TestRealQwenLastMessage(t *testing.T) {
-	none := func(msg string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
+	none := conformance.NoMessage
 	prefix := func(p string) func(string, error) bool {
-		return func(msg string, err error) bool {
-			return err == nil && strings.HasPrefix(msg, p) && !strings.Contains(msg, "esc to cancel") && !strings.Contains(msg, "Type your message")
-		}
+		return conformance.Prefix(p, "esc to cancel", "Type your message")
 	}
 	cases := []conformance.LastMessageCase{
 		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},

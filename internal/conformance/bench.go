@@ -30,6 +30,35 @@ type Bench struct {
 	NoPrompt []string
 	// Paint colours a line as the CLI draws it (capture-pane -e).
 	Paint func(line string) string
+	// Filler is a line of a long answer whose prompt scrolled out: the
+	// worst case fills the capture with it.
+	Filler string
+	// Real is the folder of the real screens (testdata/real-VERSION); each
+	// folder under it with a manifest is benchmarked too.
+	Real string
+}
+
+// Test is every provider's test of its benchmarks: the captures classify
+// as the state they are built in (CheckCaptures), and, with
+// HANDOFF_CPUTIME=1, the CPU time per Classify call (CPUTime).
+func (bn Bench) Test(t *testing.T) {
+	t.Run("Captures", bn.CheckCaptures)
+	t.Run("CPUTime", bn.CPUTime)
+}
+
+// Run is every provider's benchmarks: Classify, NoPrompt (the worst case:
+// no prompt, the whole capture read), LastMessage, and Real (the real
+// screens, of every terminal).
+func (bn Bench) Run(b *testing.B) {
+	b.Run("Classify", bn.Classify)
+	b.Run("NoPrompt", func(b *testing.B) { bn.ClassifyNoPrompt(b, bn.Filler) })
+	b.Run("LastMessage", bn.LastMessage)
+	if bn.Real == "" {
+		return
+	}
+	for _, dir := range Dirs(bn.Real) {
+		b.Run("Real/"+filepath.Base(dir), func(b *testing.B) { ClassifyReal(b, dir, bn.Classifier) })
+	}
 }
 
 // BenchStates are the states the benchmarks build captures in.

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Screen is one entry of a provider's testdata/real-<version>/manifest.json:
@@ -80,6 +81,47 @@ type Want struct {
 	Plain bool
 	// Titles: every screen carries its pane title.
 	Titles bool
+	// Every: each folder under the real screens' (another terminal, an
+	// approval mode) shows every status and size too, not only some.
+	Every bool
+}
+
+// CheckRealScreens checks the real screens of dir (CheckScreens) and of
+// each folder under it that has a manifest (Dirs): those with
+// CheckSomeScreens, or CheckScreens when want.Every.
+func CheckRealScreens(t *testing.T, dir string, c handoff.Classifier, want Want) {
+	t.Helper()
+	for i, d := range Dirs(dir) {
+		t.Run(filepath.Base(d), func(t *testing.T) {
+			if i == 0 || want.Every {
+				CheckScreens(t, d, c, want)
+				return
+			}
+			some := want
+			some.Sizes = 0
+			CheckSomeScreens(t, d, c, some)
+		})
+	}
+}
+
+// NoMessage judges a LastMessage result that must be "no message": an
+// error wrapping screen.ErrNoAssistantMessage.
+func NoMessage(_ string, err error) bool { return errors.Is(err, screen.ErrNoAssistantMessage) }
+
+// Prefix judges a LastMessage result that must be a message starting with
+// p and holding none of not (a note, a spinner, the chrome).
+func Prefix(p string, not ...string) func(string, error) bool {
+	return func(msg string, err error) bool {
+		if err != nil || !strings.HasPrefix(msg, p) {
+			return false
+		}
+		for _, n := range not {
+			if strings.Contains(msg, n) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 func words(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -279,6 +321,24 @@ func CheckReadsToTheLastPrompt(t *testing.T, c handoff.Classifier, capture, titl
 	if moreMsg != msg || (moreErr == nil) != (err == nil) {
 		t.Fatalf("with scrollback above, the last message changed: %q (%v) vs %q (%v)", moreMsg, moreErr, msg, err)
 	}
+}
+
+// FuzzScreens is every provider's FuzzClassify: seeds (capture, title,
+// capture, title, …), an empty and a broken capture, and every real screen
+// under realDir (AddScreens, each of Dirs) as the corpus; the body is Fuzz
+// with screen.ErrNoAssistantMessage and screen.ReasonEmpty, and old as the
+// scrollback.
+func FuzzScreens[S any](f *testing.F, c handoff.Classifier, realDir, old string, scan func(S) (scanned, lastUser int), seeds ...string) {
+	for i := 0; i+1 < len(seeds); i += 2 {
+		f.Add(seeds[i], seeds[i+1])
+	}
+	f.Add("", "")
+	f.Add("\r\r\n\x1b[", "\xe2\xa0")
+	f.Add("\r\r\n\x1b[", "\xe2\x97")
+	for _, dir := range Dirs(realDir) {
+		AddScreens(f, dir)
+	}
+	f.Fuzz(Fuzz(c, screen.ErrNoAssistantMessage, screen.ReasonEmpty, old, scan))
 }
 
 // Fuzz is the body every provider's FuzzClassify runs (f.Fuzz(Fuzz(…))):
