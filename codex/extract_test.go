@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -16,35 +17,35 @@ func TestExtractLastMessage(t *testing.T) {
 	}{
 		{
 			name:    "0.169 one-line answer with Worked-for and chrome",
-			capture: cat(ls("› Say hello", "", "• Hello there.", "", "  Worked for 4s • 05:13"), composer169),
+			capture: conformance.Capture(ls("› Say hello", "", "• Hello there.", "", "  Worked for 4s • 05:13"), composer169),
 			want:    "Hello there.",
 		},
 		{
 			name: "0.169 multi-line answer keeps its lines and paragraphs",
-			capture: cat(ls("› Explain", "", "• The parser has two parts:", "", "  - a lexer", "  - a reader", "",
+			capture: conformance.Capture(ls("› Explain", "", "• The parser has two parts:", "", "  - a lexer", "  - a reader", "",
 				"  ```go", "  func main() {", "      run()", "  }", "  ```", "", "  Worked for 9s • 05:20"), composer169),
 			want: "The parser has two parts:\n\n- a lexer\n- a reader\n\n```go\nfunc main() {\n    run()\n}\n```",
 		},
 		{
 			name: "0.169 last message after tool cells, not the tool cell",
-			capture: cat(ls("› Write the file", "", "• I will write it.", "", "• Ran cat << 'AGENT_EOF' > out.md", "  │ # Title", "  └ (no output)", "",
+			capture: conformance.Capture(ls("› Write the file", "", "• I will write it.", "", "• Ran cat << 'AGENT_EOF' > out.md", "  │ # Title", "  └ (no output)", "",
 				"• Wrote out.md.", "  It has a title.", "", "  Worked for 3s • 05:30"), composer169),
 			want: "Wrote out.md.\nIt has a title.",
 		},
 		{
 			name: "0.169 message followed only by a tool cell",
-			capture: cat(ls("› Write the file", "", "• I will write it.", "", "• Ran cat << 'AGENT_EOF' > out.md", "  └ (no output)", "",
+			capture: conformance.Capture(ls("› Write the file", "", "• I will write it.", "", "• Ran cat << 'AGENT_EOF' > out.md", "  └ (no output)", "",
 				"  Worked for 3s • 05:30"), composer169),
 			want: "I will write it.",
 		},
 		{
 			name:    "0.169 message that starts with a tool verb is still a message",
-			capture: cat(ls("› Did the tests pass?", "", "• Ran them all; they pass."), composer169),
+			capture: conformance.Capture(ls("› Did the tests pass?", "", "• Ran them all; they pass."), composer169),
 			want:    "Ran them all; they pass.",
 		},
 		{
 			name:    "0.169 list bullets inside a message are not messages",
-			capture: cat(ls("› List", "", "• Two things:", "  • first", "  • second"), composer169),
+			capture: conformance.Capture(ls("› List", "", "• Two things:", "  • first", "  • second"), composer169),
 			want:    "Two things:\n• first\n• second",
 		},
 		{
@@ -60,37 +61,37 @@ func TestExtractLastMessage(t *testing.T) {
 		},
 		{
 			name:    "plain tool verb without output is a message (no colour to tell)",
-			capture: cat(ls("› Do it", "", "• Running the tests is not needed."), composer169),
+			capture: conformance.Capture(ls("› Do it", "", "• Running the tests is not needed."), composer169),
 			want:    "Running the tests is not needed.",
 		},
 		{
 			name:    "0.169 tip line under a reply is not part of it",
-			capture: cat(ls("› Question", "", "• Short answer.", "  Second line.", "  └ Tip: Use /compact to free up context.", "", "  Worked for 1s • 05:22"), composer169),
+			capture: conformance.Capture(ls("› Question", "", "• Short answer.", "  Second line.", "  └ Tip: Use /compact to free up context.", "", "  Worked for 1s • 05:22"), composer169),
 			want:    "Short answer.\nSecond line.",
 		},
 		{
 			name:    "0.169 tip line does not make a message a tool cell",
-			capture: cat(ls("› Did it pass?", "", "• Ran the suite: all green.", "  └ Tip: Use /compact to free up context."), composer169),
+			capture: conformance.Capture(ls("› Did it pass?", "", "• Ran the suite: all green.", "  └ Tip: Use /compact to free up context."), composer169),
 			want:    "Ran the suite: all green.",
 		},
 		{
 			name:    "legacy label",
-			capture: screenOf("You hi", "assistant: Hello.", "Second line.", "❯"),
+			capture: conformance.Text("You hi", "assistant: Hello.", "Second line.", "❯"),
 			want:    "Hello.\nSecond line.",
 		},
 		{
 			name:    "v0.104 with context footer",
-			capture: screenOf("› hi", "", "• Hello.", "", "›", "100% context left"),
+			capture: conformance.Text("› hi", "", "• Hello.", "", "›", "100% context left"),
 			want:    "Hello.",
 		},
 		{
 			name:    "user message scrolled out: the last message on the screen",
-			capture: cat(ls("  end of a long earlier paragraph", "", "• Final words."), composer169),
+			capture: conformance.Capture(ls("  end of a long earlier paragraph", "", "• Final words."), composer169),
 			want:    "Final words.",
 		},
 		{
 			name:    "CRLF",
-			capture: strings.ReplaceAll(screenOf("› hi", "", "• Hello.", "  Bye.", "", "›", "100% context left"), "\n", "\r\n"),
+			capture: strings.ReplaceAll(conformance.Text("› hi", "", "• Hello.", "  Bye.", "", "›", "100% context left"), "\n", "\r\n"),
 			want:    "Hello.\nBye.",
 		},
 	}
@@ -117,10 +118,10 @@ func TestExtractLastMessageNone(t *testing.T) {
 		capture string
 	}{
 		{"empty", ""},
-		{"fresh screen", cat(banner169, composer169)},
-		{"user message without reply", cat(ls("› Explain", "", "◦ Working (1s • esc to interrupt)"), composer169)},
-		{"reply from an earlier turn only", cat(ls("› one", "", "• Answer one.", "", "› two", "", "■ stream disconnected before completion"), composer169)},
-		{"tool cell only", cat(ls("› write", "", "• Ran cat << 'AGENT_EOF' > x.md", "  └ (no output)", "", "  Worked for 1s • 05:00"), composer169)},
+		{"fresh screen", conformance.Capture(banner169, composer169)},
+		{"user message without reply", conformance.Capture(ls("› Explain", "", "◦ Working (1s • esc to interrupt)"), composer169)},
+		{"reply from an earlier turn only", conformance.Capture(ls("› one", "", "• Answer one.", "", "› two", "", "■ stream disconnected before completion"), composer169)},
+		{"tool cell only", conformance.Capture(ls("› write", "", "• Ran cat << 'AGENT_EOF' > x.md", "  └ (no output)", "", "  Worked for 1s • 05:00"), composer169)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

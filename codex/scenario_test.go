@@ -2,15 +2,11 @@ package codex
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
-
-// screenOf joins lines into a capture as tmux prints it (one "\n" after
-// each line).
-func screenOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 
 // TestSpecScenarios covers every Codex "#### Scenario" of
 // ../shared/spec/file-handoff-spec.md (beside the repository), by name.
@@ -23,7 +19,7 @@ func TestSpecScenarios(t *testing.T) {
 	}{
 		{
 			name: "Narrative keyword does not block idle detection",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"› Please stop running commands and summarise.",
 				"",
 				"• Okay, I will stop running commands. Nothing is executing or working now.",
@@ -35,7 +31,7 @@ func TestSpecScenarios(t *testing.T) {
 		},
 		{
 			name: "Active work UI correctly blocks idle detection",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"› Refactor the parser",
 				"",
 				"• Done with the first pass.",
@@ -44,7 +40,7 @@ func TestSpecScenarios(t *testing.T) {
 				"",
 				"›",
 				"100% context left",
-			), screenOf(
+			), conformance.Text(
 				"› Look around the repository",
 				"",
 				"• Exploring",
@@ -57,7 +53,7 @@ func TestSpecScenarios(t *testing.T) {
 		},
 		{
 			name: "Narrative \"exploring\" does not block idle detection",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"› What did you do?",
 				"",
 				"• I was exploring the codebase and found the parser.",
@@ -70,7 +66,7 @@ func TestSpecScenarios(t *testing.T) {
 		},
 		{
 			name: "USER_PREFIX_PATTERN does not match across newlines",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"• READY",
 				"",
 				"›",
@@ -82,7 +78,7 @@ func TestSpecScenarios(t *testing.T) {
 		},
 		{
 			name: "Standalone chevron prompt not misdetected as user input",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"› Reply with READY",
 				"",
 				"• READY",
@@ -94,7 +90,7 @@ func TestSpecScenarios(t *testing.T) {
 		},
 		{
 			name: "Standalone chevron with prior assistant produces completed",
-			captures: []string{screenOf(
+			captures: []string{conformance.Text(
 				"› Summarise the change",
 				"",
 				"• The parser now accepts trailing commas.",

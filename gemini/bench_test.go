@@ -47,13 +47,13 @@ var bench = conformance.Bench{
 	Tail: func(state handoff.Status) []string {
 		switch state {
 		case handoff.StatusCompleted:
-			return cat2(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions",
+			return conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions",
 				"  2. the parser reports the line of an error", "  3. the tests cover both", ""), chrome(idleStatus, placeholder))
 		case handoff.StatusProcessing:
-			return cat2(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions", ""),
+			return conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions", ""),
 				chrome(busyStatus, placeholder))
 		case handoff.StatusIdle:
-			return cat2(prompt("Summarise what you changed"), ls("", "ℹ Request cancelled.", ""), chrome(idleStatus, placeholder))
+			return conformance.Join(prompt("Summarise what you changed"), ls("", "ℹ Request cancelled.", ""), chrome(idleStatus, placeholder))
 		}
 		return nil
 	},
@@ -61,14 +61,6 @@ var bench = conformance.Bench{
 	Paint:    paint,
 	Filler:   "  a line of a very long answer whose prompt scrolled out",
 	Real:     realDir,
-}
-
-func cat2(parts ...[]string) []string {
-	var all []string
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return all
 }
 
 // TestBench: the benchmarks' captures classify as the state they are

@@ -12,7 +12,7 @@ import (
 func scrollback() string {
 	var b strings.Builder
 	for range 40 {
-		b.WriteString(cat(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
+		b.WriteString(conformance.Capture(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
 			"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer", "\x1b]0;unterminated")))
 	}
 	return b.String()
@@ -29,7 +29,7 @@ func scrollback() string {
 // plus the files in testdata/fuzz/FuzzClassify.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
-		cat(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready,
-		cat(prompt("hi"), chrome(busyStatus, placeholder)), working,
-		cat(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
+		conformance.Capture(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready,
+		conformance.Capture(prompt("hi"), chrome(busyStatus, placeholder)), working,
+		conformance.Capture(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")
 }

@@ -32,17 +32,17 @@ var bench = conformance.Bench{
 		var s string
 		switch state {
 		case handoff.StatusCompleted:
-			s = cat(promptLines("Summarise what you changed"), ls("     I changed three things:", "", "     1. the lexer keeps positions", "", footer(true)), chrome(folder))
+			s = conformance.Capture(promptLines("Summarise what you changed"), ls("     I changed three things:", "", "     1. the lexer keeps positions", "", footer(true)), chrome(folder))
 		case handoff.StatusProcessing:
-			s = cat(promptLines("Summarise what you changed"), ls("     I changed three things:", "", footer(false)), chrome(hint))
+			s = conformance.Capture(promptLines("Summarise what you changed"), ls("     I changed three things:", "", footer(false)), chrome(hint))
 		case handoff.StatusIdle:
 			// After turns OpenCode is idle only without its composer
 			// (another screen in its place); the first screen has no turn.
-			s = cat(ls("", "  Select session", "", "  Today", "  Handoff session   10:30 PM", "", "  ↑↓ select  enter confirm", ""))
+			s = conformance.Capture(ls("", "  Select session", "", "  Today", "  Handoff session   10:30 PM", "", "  ↑↓ select  enter confirm", ""))
 		}
 		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	},
-	NoPrompt: strings.Split(strings.TrimSuffix(cat(ls("", footer(true)), chrome(folder)), "\n"), "\n"),
+	NoPrompt: conformance.Join(ls("", footer(true)), chrome(folder)),
 	Paint:    paint,
 	Filler:   "     a line of a very long answer whose prompt scrolled out",
 	Real:     realDir,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 // A box right above a footer without a duration is an error only when
@@ -16,15 +17,15 @@ func TestAPromptBoxAboveAnOpenFooterIsNoError(t *testing.T) {
 		capture string
 		want    handoff.Status
 	}{
-		{"a turn just begun, first on the screen", cat(promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
-		{"a turn just begun below an earlier one", cat(promptLines("hi"), ls("     Hello", "", footer(true)), promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
-		{"the API error below its prompt", cat(promptLines("Review the code."), ls("  ┃", "  ┃  Request contains an invalid argument (fake).", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
+		{"a turn just begun, first on the screen", conformance.Capture(promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
+		{"a turn just begun below an earlier one", conformance.Capture(promptLines("hi"), ls("     Hello", "", footer(true)), promptLines("Review the code."), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
+		{"the API error below its prompt", conformance.Capture(promptLines("Review the code."), ls("  ┃", "  ┃  Request contains an invalid argument (fake).", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
 		// A prompt of several paragraphs is one box with empty bars in it
 		// (a CI run read its lower paragraph as an error box below its
 		// upper ones).
-		{"a prompt of paragraphs, a turn just begun", cat(ls("", "  ┃", "  ┃  Review the code.", "  ┃", "  ┃  RESPONSE FILE INSTRUCTION", "  ┃  cat << 'EOF' > f", "  ┃", "  ┃  Write the file once, as your last action.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
-		{"the API error below a prompt of paragraphs", cat(ls("", "  ┃", "  ┃  Review the code.", "  ┃", "  ┃  Write the file once.", "  ┃", ""), ls("  ┃", "  ┃  Request contains an invalid argument (fake).", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
-		{"an error after a tool", cat(promptLines("Run it."), ls("  ┃  $ ls", "  ┃  a.go", "  ┃", ""), ls("  ┃", "  ┃  Request failed.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
+		{"a prompt of paragraphs, a turn just begun", conformance.Capture(ls("", "  ┃", "  ┃  Review the code.", "  ┃", "  ┃  RESPONSE FILE INSTRUCTION", "  ┃  cat << 'EOF' > f", "  ┃", "  ┃  Write the file once, as your last action.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusCompleted},
+		{"the API error below a prompt of paragraphs", conformance.Capture(ls("", "  ┃", "  ┃  Review the code.", "  ┃", "  ┃  Write the file once.", "  ┃", ""), ls("  ┃", "  ┃  Request contains an invalid argument (fake).", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
+		{"an error after a tool", conformance.Capture(promptLines("Run it."), ls("  ┃  $ ls", "  ┃  a.go", "  ┃", ""), ls("  ┃", "  ┃  Request failed.", "  ┃", ""), ls(footer(false)), chrome(folder)), handoff.StatusError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Provider().Classify(tc.capture, session)

@@ -32,20 +32,12 @@ func footer(done bool) string {
 	return "     ▣  Build · fake-model"
 }
 
-func cat(parts ...[]string) string {
-	var all []string
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return strings.Join(all, "\n") + "\n"
-}
-
 // scrollback is what may sit above a turn: old errors, dialogs, hint lines
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
 	var b strings.Builder
 	for range 40 {
-		b.WriteString(cat(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
+		b.WriteString(conformance.Capture(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
 			"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")))
 	}
 	return b.String()
@@ -58,9 +50,9 @@ func scrollback() string {
 // done. The seed corpus is every real OpenCode screen.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
-		cat(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session,
-		cat(promptLines("hi"), ls(footer(false)), chrome(hint)), session,
-		cat(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session,
-		cat(promptLines("hi"), ls("     $ echo hi", footer(false), "  ┃", "  ┃  △ Permission required", "  ┃  $ echo hi",
+		conformance.Capture(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session,
+		conformance.Capture(promptLines("hi"), ls(footer(false)), chrome(hint)), session,
+		conformance.Capture(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session,
+		conformance.Capture(promptLines("hi"), ls("     $ echo hi", footer(false), "  ┃", "  ┃  △ Permission required", "  ┃  $ echo hi",
 			"  ┃   Allow once   Allow always   Reject        enter confirm", "  ┃")), session)
 }

@@ -17,22 +17,22 @@ func paint(line string) string {
 var bench = conformance.Bench{
 	Classifier: Provider(),
 	Title:      "π - work",
-	History: strings.Split(strings.TrimSuffix(cat(block(" Please look at the parser and tell me what it does with trailing commas"),
+	History: conformance.Join(block(" Please look at the parser and tell me what it does with trailing commas"),
 		block(" $ grep -n comma parser.go", "", " 12: // trailing commas", "", " Took 0.1s"),
-		block(" The parser accepts trailing commas in lists and objects. Working... is", " not shown; Error: none.")), "\n"), "\n"),
+		block(" The parser accepts trailing commas in lists and objects. Working... is", " not shown; Error: none.")),
 	Tail: func(state handoff.Status) []string {
 		var s string
 		switch state {
 		case handoff.StatusCompleted:
-			s = cat(block(" Summarise what you changed"), []string{" I changed three things:", "", " 1. the lexer keeps positions"}, chrome(false, ""))
+			s = conformance.Capture(block(" Summarise what you changed"), []string{" I changed three things:", "", " 1. the lexer keeps positions"}, chrome(false, ""))
 		case handoff.StatusProcessing:
-			s = cat(block(" Summarise what you changed"), chrome(true, ""))
+			s = conformance.Capture(block(" Summarise what you changed"), chrome(true, ""))
 		case handoff.StatusIdle:
-			s = cat(block(header...), chrome(false, ""))
+			s = conformance.Capture(block(header...), chrome(false, ""))
 		}
 		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 	},
-	NoPrompt: strings.Split(strings.TrimSuffix(cat(chrome(false, "")), "\n"), "\n"),
+	NoPrompt: conformance.Join(chrome(false, "")),
 	Paint:    paint,
 	Filler:   " a line of a very long answer whose prompt scrolled out",
 	Real:     realDir,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -15,13 +16,13 @@ func TestClassifySyntheticScreens(t *testing.T) {
 		status  handoff.Status
 		msg     string // "" : screen.ErrNoAssistantMessage
 	}{
-		{"fresh start", cat(block(header...), chrome(false, "")), handoff.StatusIdle, ""},
-		{"a prompt sent, no byte back", cat(block(header...), block(" Say hello"), chrome(true, "")), handoff.StatusProcessing, ""},
-		{"answered", cat(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false, "")), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
-		{"a draft below an answer", cat(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft")), handoff.StatusCompleted, "Hello."},
-		{"an API error", cat(block(" Fail"), []string{" Error: 400 Request contains an invalid argument", " (fake)."}, chrome(false, "")), handoff.StatusError, ""},
-		{"interrupted", cat(block(" Go"), []string{" A partial answer", "", " Operation aborted"}, chrome(false, "")), handoff.StatusCompleted, "A partial answer"},
-		{"a dialog", cat(block(" Go"), block(" $ echo hi > x"), []string{"", working, "", rule, " Run this command?", "", "   echo hi > x", "", " → Allow", "   Block", "", " ↑↓ navigate  enter select  escape/ctrl+c cancel", rule, footerDir, footerStats}), handoff.StatusWaitingUserAnswer, ""},
+		{"fresh start", conformance.Capture(block(header...), chrome(false, "")), handoff.StatusIdle, ""},
+		{"a prompt sent, no byte back", conformance.Capture(block(header...), block(" Say hello"), chrome(true, "")), handoff.StatusProcessing, ""},
+		{"answered", conformance.Capture(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false, "")), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
+		{"a draft below an answer", conformance.Capture(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft")), handoff.StatusCompleted, "Hello."},
+		{"an API error", conformance.Capture(block(" Fail"), []string{" Error: 400 Request contains an invalid argument", " (fake)."}, chrome(false, "")), handoff.StatusError, ""},
+		{"interrupted", conformance.Capture(block(" Go"), []string{" A partial answer", "", " Operation aborted"}, chrome(false, "")), handoff.StatusCompleted, "A partial answer"},
+		{"a dialog", conformance.Capture(block(" Go"), block(" $ echo hi > x"), []string{"", working, "", rule, " Run this command?", "", "   echo hi > x", "", " → Allow", "   Block", "", " ↑↓ navigate  enter select  escape/ctrl+c cancel", rule, footerDir, footerStats}), handoff.StatusWaitingUserAnswer, ""},
 		{"no chrome", "some shell output\n$ \n", handoff.StatusIdle, ""},
 		{"blank", "\n\n\n", handoff.StatusError, ""},
 	} {
@@ -45,7 +46,7 @@ func TestClassifySyntheticScreens(t *testing.T) {
 }
 
 func TestRecognize(t *testing.T) {
-	fresh := cat(block(header...), chrome(false, ""))
+	fresh := conformance.Capture(block(header...), chrome(false, ""))
 	for _, tc := range []struct {
 		title, capture string
 		want           bool
@@ -53,7 +54,7 @@ func TestRecognize(t *testing.T) {
 		{"π - work", "", true},
 		{"", fresh, true},
 		{"bash", "$ ls\n", false},
-		{"", cat([]string{"  > hi"}, []string{rule, "> ", rule}), false},
+		{"", conformance.Capture([]string{"  > hi"}, []string{rule, "> ", rule}), false},
 	} {
 		if got := recognize(tc.title, tc.capture); got != tc.want {
 			t.Errorf("recognize(%q, …) = %v, want %v", tc.title, got, tc.want)

@@ -10,7 +10,7 @@ import (
 // scrollback is what may sit above a turn: old errors, dialogs, working
 // lines and replies. None of it may change how the turn below is read.
 func scrollback() string {
-	return cat(block(header...), block(" Error: 400 old"), block(" → Allow", " ↑↓ navigate  enter select"), block(working), block(" an old reply"),
+	return conformance.Capture(block(header...), block(" Error: 400 old"), block(" → Allow", " ↑↓ navigate  enter select"), block(working), block(" an old reply"),
 		[]string{strings.Repeat("─", 80)})
 }
 
@@ -18,7 +18,7 @@ func scrollback() string {
 // (conformance.Fuzz) on every real pi screen and on synthetic ones.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.BlockTop },
-		cat(block(header...), chrome(false, "")), "π - work",
-		cat(block(" hi"), chrome(true, "")), "π - work",
-		cat(block(" hi"), []string{" Hello."}, chrome(false, "")), "π - work")
+		conformance.Capture(block(header...), chrome(false, "")), "π - work",
+		conformance.Capture(block(" hi"), chrome(true, "")), "π - work",
+		conformance.Capture(block(" hi"), []string{" Hello."}, chrome(false, "")), "π - work")
 }

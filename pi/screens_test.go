@@ -33,12 +33,3 @@ func chrome(busy bool, draft string) []string {
 // block is one history block: its lines, then the two blank lines that
 // part it from the next.
 func block(lines ...string) []string { return append(lines, "", "") }
-
-// cat joins groups of lines into a capture.
-func cat(groups ...[]string) string {
-	var all []string
-	for _, g := range groups {
-		all = append(all, g...)
-	}
-	return strings.Join(all, "\n") + "\n"
-}

@@ -35,18 +35,18 @@ var bench = conformance.Bench{
 	Tail: func(state handoff.Status) []string {
 		switch state {
 		case handoff.StatusCompleted:
-			return strings.Split(strings.TrimSuffix(cat(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", "",
-				"    1. the lexer keeps positions", "    2. the parser reports the line of an error", ""), chrome("", placeholder)), "\n"), "\n")
+			return conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", "",
+				"    1. the lexer keeps positions", "    2. the parser reports the line of an error", ""), chrome("", placeholder))
 		case handoff.StatusProcessing:
-			return strings.Split(strings.TrimSuffix(cat(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", ""),
-				chrome(busy, placeholder)), "\n"), "\n")
+			return conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", ""),
+				chrome(busy, placeholder))
 		case handoff.StatusIdle:
-			return strings.Split(strings.TrimSuffix(cat(promptLines("Summarise what you changed"), ls("  ●︎ Request cancelled.", ""),
-				chrome("", placeholder)), "\n"), "\n")
+			return conformance.Join(promptLines("Summarise what you changed"), ls("  ●︎ Request cancelled.", ""),
+				chrome("", placeholder))
 		}
 		return nil
 	},
-	NoPrompt: strings.Split(strings.TrimSuffix(cat(chrome("", placeholder)), "\n"), "\n"),
+	NoPrompt: conformance.Join(chrome("", placeholder)),
 	Paint:    paint,
 	Filler:   "    a line of a very long answer whose prompt scrolled out",
 	Real:     realDir,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -26,16 +27,16 @@ func TestClassify(t *testing.T) {
 		want                 handoff.Status
 		reason               string
 	}{
-		{"reply", cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready, handoff.StatusCompleted, screen.ReasonCompleted},
-		{"busy", cat(promptLines("hi"), chrome(busy, placeholder)), ready, handoff.StatusProcessing, ReasonBusy},
-		{"error", cat(promptLines("hi"), ls("  ✕ [API Error: 400 bad request]"), chrome("", placeholder)), ready, handoff.StatusError, screen.ReasonError},
-		{"a draft", cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", "> a draft")), ready, handoff.StatusCompleted, screen.ReasonCompleted},
-		{"no rules: reply", cat(promptLines("hi"), ls("  ◆︎ Hello"), bare("", placeholder)), ready, handoff.StatusCompleted, screen.ReasonCompleted},
-		{"no rules: busy", cat(promptLines("hi"), bare(busy, placeholder)), ready, handoff.StatusProcessing, ReasonBusy},
-		{"no rules: error", cat(promptLines("hi"), ls("  ✕ [API Error: 400 bad request]"), bare("", placeholder)), ready, handoff.StatusError, screen.ReasonError},
-		{"no rules: nothing after the prompt", cat(promptLines("hi"), ls("  ●︎ Request cancelled."), bare("", placeholder)), ready, handoff.StatusIdle, screen.ReasonIdle},
-		{"a prompt at the bottom is no composer", cat(ls("  ◆︎ old"), promptLines("hi"), ls("  ➜ work · fake-model")), ready, handoff.StatusIdle, screen.ReasonNoComposer},
-		{"dialog", cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning, handoff.StatusWaitingUserAnswer, ReasonDialog},
+		{"reply", conformance.Capture(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready, handoff.StatusCompleted, screen.ReasonCompleted},
+		{"busy", conformance.Capture(promptLines("hi"), chrome(busy, placeholder)), ready, handoff.StatusProcessing, ReasonBusy},
+		{"error", conformance.Capture(promptLines("hi"), ls("  ✕ [API Error: 400 bad request]"), chrome("", placeholder)), ready, handoff.StatusError, screen.ReasonError},
+		{"a draft", conformance.Capture(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", "> a draft")), ready, handoff.StatusCompleted, screen.ReasonCompleted},
+		{"no rules: reply", conformance.Capture(promptLines("hi"), ls("  ◆︎ Hello"), bare("", placeholder)), ready, handoff.StatusCompleted, screen.ReasonCompleted},
+		{"no rules: busy", conformance.Capture(promptLines("hi"), bare(busy, placeholder)), ready, handoff.StatusProcessing, ReasonBusy},
+		{"no rules: error", conformance.Capture(promptLines("hi"), ls("  ✕ [API Error: 400 bad request]"), bare("", placeholder)), ready, handoff.StatusError, screen.ReasonError},
+		{"no rules: nothing after the prompt", conformance.Capture(promptLines("hi"), ls("  ●︎ Request cancelled."), bare("", placeholder)), ready, handoff.StatusIdle, screen.ReasonIdle},
+		{"a prompt at the bottom is no composer", conformance.Capture(ls("  ◆︎ old"), promptLines("hi"), ls("  ➜ work · fake-model")), ready, handoff.StatusIdle, screen.ReasonNoComposer},
+		{"dialog", conformance.Capture(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning, handoff.StatusWaitingUserAnswer, ReasonDialog},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

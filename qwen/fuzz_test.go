@@ -30,20 +30,12 @@ func chrome(status string, composer string) []string {
 
 func promptLines(text string) []string { return ls("", "  > "+text, "") }
 
-func cat(parts ...[]string) string {
-	var all []string
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	return strings.Join(all, "\n") + "\n"
-}
-
 // scrollback is what may sit above a turn: old errors, dialogs, busy lines
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
 	var b strings.Builder
 	for range 40 {
-		b.WriteString(cat(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
+		b.WriteString(conformance.Capture(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
 			"  ◆︎ an old answer", "  ✓ Shell ls", "\x1b]0;unterminated")))
 	}
 	return b.String()
@@ -56,7 +48,7 @@ func scrollback() string {
 // The seed corpus is every real Qwen Code screen.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
-		cat(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready,
-		cat(promptLines("hi"), chrome(busy, placeholder)), spinning,
-		cat(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
+		conformance.Capture(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready,
+		conformance.Capture(promptLines("hi"), chrome(busy, placeholder)), spinning,
+		conformance.Capture(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)
 }
