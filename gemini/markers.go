@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -98,8 +97,7 @@ func busyLine(ln screen.Line) bool {
 	if ln.Indent != 1 {
 		return false
 	}
-	r, size := utf8.DecodeRuneInString(ln.T)
-	if r < 0x2801 || r > 0x28ff || !strings.HasPrefix(ln.T[size:], " ") {
+	if rest, ok := screen.SpinnerGlyph(ln.T); !ok || !strings.HasPrefix(rest, " ") {
 		return false
 	}
 	_, rest, ok := strings.Cut(ln.T, "(esc to cancel")

@@ -26,7 +26,6 @@ package pi
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -231,8 +230,8 @@ func (r *reading) history() {
 // workingLine reports pi's working line: a braille spinner glyph, then
 // "Working...".
 func workingLine(t string) bool {
-	g, size := utf8.DecodeRuneInString(t)
-	return g >= 0x2800 && g <= 0x28FF && strings.HasPrefix(strings.TrimSpace(t[size:]), workingText)
+	rest, ok := screen.SpinnerGlyph(t)
+	return ok && strings.HasPrefix(strings.TrimSpace(rest), workingText)
 }
 
 // decide turns the reading into a status.

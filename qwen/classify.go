@@ -283,8 +283,8 @@ func unbar(ln screen.Line) screen.Line {
 // busyLine reports the busy line: a braille spinner glyph, then the phrase
 // ("⠋Have you tried… (1s · esc to cancel)"; the end may wrap).
 func busyLine(t string) bool {
-	r, _ := utf8.DecodeRuneInString(t)
-	return r > 0x2800 && r <= 0x28ff
+	_, ok := screen.SpinnerGlyph(t)
+	return ok
 }
 
 // cell says what a line two columns in starts, and its text after the

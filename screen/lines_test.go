@@ -131,6 +131,13 @@ func TestRulesAndTitleSpinner(t *testing.T) {
 			t.Errorf("BrailleSpinner(%q) = %v", title, !want)
 		}
 	}
+	// A busy line's glyph: at the very start, the blank pattern is none.
+	for line, want := range map[string]string{"⠼ Thinking...": " Thinking...", "⣿": "", "⠀ x": "-", " ⠼ x": "-", "Working": "-", "": "-"} {
+		rest, ok := SpinnerGlyph(line)
+		if got := map[bool]string{true: rest, false: "-"}[ok]; got != want {
+			t.Errorf("SpinnerGlyph(%q) = %q, %v", line, rest, ok)
+		}
+	}
 }
 
 func TestPlainKeepsLinesAndDropsEscapes(t *testing.T) {

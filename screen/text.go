@@ -99,3 +99,13 @@ func BrailleSpinner(title string) bool {
 	t, _ := TrimLeft(title)
 	return len(t) >= 3 && t[0] == 0xe2 && t[1] >= 0xa0 && t[1] <= 0xa3 && !(t[1] == 0xa0 && t[2] == 0x80)
 }
+
+// SpinnerGlyph reports whether s starts with a braille pattern other than
+// the blank U+2800 (a frame of the spinner CLIs draw on their busy line,
+// "⠼ Thinking..."), and returns the rest of s after it.
+func SpinnerGlyph(s string) (rest string, ok bool) {
+	if !BrailleSpinner(s[:min(len(s), 3)]) {
+		return s, false
+	}
+	return s[3:], true
+}
