@@ -2,9 +2,26 @@ package handoff_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// deps is what pkg imports from this module, directly or not.
+func deps(t *testing.T, pkg string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	var mine []string
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/handoff-fsm/handoff-fsm" || strings.HasPrefix(dep, "github.com/handoff-fsm/handoff-fsm/") {
+			mine = append(mine, dep)
+		}
+	}
+	return mine
+}
 
 // The engine and the tmux driver never name a provider: everything that
 // knows one agent CLI's screens is chosen in provider/ by the command (or
@@ -16,15 +33,34 @@ func TestEngineAndDriverImportNoProvider(t *testing.T) {
 		providers = append(providers, mod+p)
 	}
 	for _, pkg := range []string{"./fsm", "./tmuxdriver", "./tmuxcontrol", "./responsefile", "./trace", "./screen", "."} {
-		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
-		}
-		for _, dep := range strings.Fields(string(out)) {
+		for _, dep := range deps(t, pkg) {
 			for _, p := range providers {
 				if dep == p || strings.HasPrefix(dep, p+"/") {
 					t.Errorf("%s depends on %s", pkg, dep)
 				}
+			}
+		}
+	}
+}
+
+// A provider package holds its CLI's rules only, on the shared toolkit:
+// it imports the vocabulary (the root) and screen/, never another
+// provider, the registry, the driver or the engine. The registry stands
+// above the six and below the driver: it imports no tmux.
+func TestProvidersStandOnTheToolkitOnly(t *testing.T) {
+	const mod = "github.com/handoff-fsm/handoff-fsm"
+	allowed := []string{mod, mod + "/screen"}
+	for _, p := range []string{"codex", "claude", "gemini", "qwen", "opencode", "pi"} {
+		for _, dep := range deps(t, "./"+p) {
+			if dep != mod+"/"+p && !slices.Contains(allowed, dep) {
+				t.Errorf("%s depends on %s: a provider holds its rules on screen/ only", p, dep)
+			}
+		}
+	}
+	for _, dep := range deps(t, "./provider") {
+		for _, above := range []string{"/tmuxdriver", "/tmuxcontrol", "/fsm", "/serve", "/cmd/"} {
+			if strings.HasPrefix(dep, mod+above) {
+				t.Errorf("provider depends on %s, which stands above it", dep)
 			}
 		}
 	}
