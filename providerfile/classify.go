@@ -1,7 +1,6 @@
 package providerfile
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -11,8 +10,9 @@ import (
 )
 
 // ErrNoMessage is wrapped by LastMessage's error when no reply follows the
-// last user prompt.
-var ErrNoMessage = errors.New("providerfile: no assistant message on the screen")
+// last user prompt. It wraps screen.ErrNoAssistantMessage, as every
+// provider's does.
+var ErrNoMessage = fmt.Errorf("providerfile: %w", screen.ErrNoAssistantMessage)
 
 // Reasons reported in handoff.Classification.Reason.
 const (
@@ -87,6 +87,16 @@ func (c *Classifier) mode(capture string) string {
 
 // File returns the description the classifier was built from.
 func (c *Classifier) File() File { return c.file }
+
+// Provider is the described CLI as a provider value, the shape every
+// shipped provider has (screen.Provider): the file's name, CLI and version,
+// its composer and its rules. It recognises a pane by its command only (the
+// file's name; docs/providers.md): a file says nothing a screen would be
+// known by.
+func (c *Classifier) Provider() screen.Provider {
+	return screen.Provider{Name: c.file.Name, CLI: c.file.CLI, Version: c.file.Version, Composer: c.composer(),
+		Read: c.Classify, Last: c.LastMessage, Recognize: func(string, string) bool { return false }}
+}
 
 func matchAny(res []*regexp.Regexp, s string) bool {
 	for _, re := range res {

@@ -39,6 +39,15 @@ func CheckComposer(t *testing.T, comp handoff.Composer, dir string, leaders stri
 	if mode := comp.Mode(""); mode != "" {
 		t.Errorf("an empty screen reads as %q", mode)
 	}
+	CheckInert(t, comp, leaders)
+}
+
+// CheckInert checks what every composer's Inert guarantees: a prompt that
+// starts with one of leaders (after blanks and line breaks too) is led by
+// handoff.PromptLead, a plain one is left as it is, and the prompt itself
+// is kept whole.
+func CheckInert(t *testing.T, comp handoff.Composer, leaders string) {
+	t.Helper()
 	for _, r := range leaders {
 		for _, before := range []string{"", "  ", "\n\n", " \t\n "} {
 			prompt := before + string(r) + "rm -rf ~/x; echo hi\nsecond line"
