@@ -10,10 +10,7 @@ import (
 
 // paint wraps a line in the escapes Claude Code 2.1.330 emits (as captured
 // with capture-pane -e): 256-colour glyphs and text, resets, padding.
-func paint(line string, colour bool) string {
-	if !colour || line == "" {
-		return line
-	}
+func paint(line string) string {
 	switch {
 	case strings.HasPrefix(line, "● "):
 		return "\x1b[38;5;231m\x1b[49m●\x1b[39m " + line[len("● "):] + "\x1b[39m" + strings.Repeat(" ", 20)
@@ -94,7 +91,7 @@ var bench = conformance.Bench{
 		return nil
 	},
 	NoPrompt: []string{rule, "❯\u00a0", rule, "  ⏵⏵ bypass permissions on"},
-	Paint:    func(line string) string { return paint(line, true) },
+	Paint:    paint,
 	Filler:   "  a line of a very long answer whose prompt scrolled out",
 	Real:     realDir,
 }

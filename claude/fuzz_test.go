@@ -10,14 +10,10 @@ import (
 // scrollback is what may sit above a turn: old errors, dialogs, spinners,
 // retries and replies. None of it may change how the turn below is read.
 func scrollback() string {
-	var b strings.Builder
-	for range 40 {
-		b.WriteString("❯ an old question\n● API Error: 500 Internal server error.\n")
-		b.WriteString("✶ Computing… (3s · esc to interrupt)\n ❯ 1. Yes\n Esc to cancel · Tab to amend\n")
-		b.WriteString(rule + "\n❯\u00a0\n" + rule + "\n  ⏵⏵ bypass permissions on · esc to interrupt\n")
-		b.WriteString("✻ API error · retrying in 1s · attempt 1/2\n● an old answer\n✻ Brewed for 2s\n\x1b]0;unterminated\n")
-	}
-	return b.String()
+	return strings.Repeat("❯ an old question\n● API Error: 500 Internal server error.\n"+
+		"✶ Computing… (3s · esc to interrupt)\n ❯ 1. Yes\n Esc to cancel · Tab to amend\n"+
+		rule+"\n❯\u00a0\n"+rule+"\n  ⏵⏵ bypass permissions on · esc to interrupt\n"+
+		"✻ API error · retrying in 1s · attempt 1/2\n● an old answer\n✻ Brewed for 2s\n\x1b]0;unterminated\n", 40)
 }
 
 // FuzzClassify: any input is read without panicking into one of the five

@@ -10,10 +10,7 @@ import (
 
 // paint wraps a line's marker in the escapes Codex 0.169 emits (as captured
 // with capture-pane -e): dim/bold glyphs, 256-colour bands, resets.
-func paint(line string, colour bool) string {
-	if !colour || line == "" {
-		return line
-	}
+func paint(line string) string {
 	switch {
 	case strings.HasPrefix(line, "› "):
 		return "\x1b[1;2m› \x1b[0m\x1b[38;5;255m\x1b[48;5;238m" + line[len("› "):] + "\x1b[39m\x1b[49m"
@@ -95,7 +92,7 @@ var bench = conformance.Bench{
 		return nil
 	},
 	NoPrompt: []string{"", "› Ask Codex to do anything", "", "  gpt-5.5 high · ~/work/proj"},
-	Paint:    func(line string) string { return paint(line, true) },
+	Paint:    paint,
 	Filler:   "  a line of a very long answer whose user message scrolled out",
 	Real:     realDir,
 }

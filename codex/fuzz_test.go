@@ -10,13 +10,9 @@ import (
 // scrollback is what may sit above a turn: old errors, menus, busy lines and
 // replies. None of it may change how the turn below is read.
 func scrollback() string {
-	var b strings.Builder
-	for range 50 {
-		b.WriteString("› an old question\n■ stream disconnected before completion\n")
-		b.WriteString("• Working (3s • esc to interrupt)\n› 1. Yes, proceed (y)\n")
-		b.WriteString("Error: old\n• an old answer\n  Worked for 2s • 01:00\n\x1b]0;unterminated\n")
-	}
-	return b.String()
+	return strings.Repeat("› an old question\n■ stream disconnected before completion\n"+
+		"• Working (3s • esc to interrupt)\n› 1. Yes, proceed (y)\n"+
+		"Error: old\n• an old answer\n  Worked for 2s • 01:00\n\x1b]0;unterminated\n", 50)
 }
 
 // FuzzClassify: any input is read without panicking into one of the five

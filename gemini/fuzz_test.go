@@ -10,12 +10,8 @@ import (
 // scrollback is what may sit above a turn: old errors, dialogs, busy lines
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
-	var b strings.Builder
-	for range 40 {
-		b.WriteString(conformance.Capture(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
-			"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer", "\x1b]0;unterminated")))
-	}
-	return b.String()
+	return strings.Repeat(conformance.Capture(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
+		"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer", "\x1b]0;unterminated")), 40)
 }
 
 // FuzzClassify: any input is read without panicking into one of the five

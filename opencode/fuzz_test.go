@@ -35,12 +35,8 @@ func footer(done bool) string {
 // scrollback is what may sit above a turn: old errors, dialogs, hint lines
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
-	var b strings.Builder
-	for range 40 {
-		b.WriteString(conformance.Capture(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
-			"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")))
-	}
-	return b.String()
+	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
+		"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")), 40)
 }
 
 // FuzzClassify: any input is read into one of the five statuses with a

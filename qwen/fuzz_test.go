@@ -33,12 +33,8 @@ func promptLines(text string) []string { return ls("", "  > "+text, "") }
 // scrollback is what may sit above a turn: old errors, dialogs, busy lines
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
-	var b strings.Builder
-	for range 40 {
-		b.WriteString(conformance.Capture(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
-			"  ◆︎ an old answer", "  ✓ Shell ls", "\x1b]0;unterminated")))
-	}
-	return b.String()
+	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
+		"  ◆︎ an old answer", "  ✓ Shell ls", "\x1b]0;unterminated")), 40)
 }
 
 // FuzzClassify: any input is read into one of the five statuses with a
