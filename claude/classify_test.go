@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,11 +90,7 @@ func TestSyntheticScreens(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.screen, tc.title)
-			if got.Status != tc.want || got.Reason != tc.reason {
-				sig, _ := json.Marshal(got.Signals)
-				t.Fatalf("got %s (%s), want %s (%s)\nsignals: %s", got.Status, got.Reason, tc.want, tc.reason, sig)
-			}
+			conformance.CheckStatus(t, Provider(), tc.screen, tc.title, tc.want, tc.reason)
 		})
 	}
 }

@@ -142,11 +142,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.capture, tc.title)
-			if got.Status != tc.want {
-				sig, _ := json.Marshal(got.Signals)
-				t.Errorf("status %q (%s), want %q\nsignals: %s", got.Status, got.Reason, tc.want, sig)
-			}
+			got := conformance.CheckStatus(t, Provider(), tc.capture, tc.title, tc.want, "")
 			if got.Reason == "" || strings.ContainsAny(got.Reason, "\n\r") {
 				t.Errorf("reason %q must be one non-empty line", got.Reason)
 			}

@@ -58,11 +58,7 @@ func TestUnknownLinesAreNeutral(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.capture, tc.title)
-			if got.Status != tc.want {
-				sig, _ := json.Marshal(got.Signals)
-				t.Errorf("status %q (%s), want %q\nsignals: %s", got.Status, got.Reason, tc.want, sig)
-			}
+			conformance.CheckStatus(t, Provider(), tc.capture, tc.title, tc.want, "")
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
@@ -40,11 +39,7 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.capture, tc.title)
-			if got.Status != tc.want || got.Reason != tc.reason {
-				sig, _ := json.Marshal(got.Signals)
-				t.Errorf("%s (%s), want %s (%s)\nsignals: %s", got.Status, got.Reason, tc.want, tc.reason, sig)
-			}
+			conformance.CheckStatus(t, Provider(), tc.capture, tc.title, tc.want, tc.reason)
 		})
 	}
 }

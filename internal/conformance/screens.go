@@ -206,6 +206,18 @@ func checkScreens(t *testing.T, dir string, c handoff.Classifier, want Want) (ma
 var Statuses = []handoff.Status{handoff.StatusIdle, handoff.StatusProcessing, handoff.StatusCompleted,
 	handoff.StatusWaitingUserAnswer, handoff.StatusError}
 
+// CheckStatus classifies capture with its title and wants status and,
+// when reason is not "", that reason; a mismatch shows the signals.
+func CheckStatus(t *testing.T, c handoff.Classifier, capture, title string, status handoff.Status, reason string) handoff.Classification {
+	t.Helper()
+	got := c.Classify(capture, title)
+	if got.Status != status || (reason != "" && got.Reason != reason) {
+		sig, _ := json.Marshal(got.Signals)
+		t.Errorf("%s (%s), want %s (%s)\nsignals: %s", got.Status, got.Reason, status, reason, sig)
+	}
+	return got
+}
+
 // CheckClassification checks what holds for any classification of any
 // input (the fuzz tests' properties): one of the five statuses, a one-line
 // reason, JSON-encodable, an empty capture is an error, and the message
