@@ -110,11 +110,10 @@ func read(capture string) *reading {
 // dialog, then positive signs of work, then an error, then the composer.
 func (sc *reading) decide() (handoff.Status, string) {
 	h := &sc.history
+	if st, reason, ok := screen.Blocked(sc.chrome.nonBlank+h.nonBlank, sc.chrome.kind, ReasonDialog); ok {
+		return st, reason
+	}
 	switch {
-	case sc.chrome.nonBlank == 0 && h.nonBlank == 0:
-		return handoff.StatusError, screen.ReasonEmpty
-	case sc.chrome.kind == screen.ChromeDialog:
-		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case sc.sig.Busy:
 		return handoff.StatusProcessing, ReasonBusyFooter
 	case h.newest == CellSpinner:

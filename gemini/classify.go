@@ -130,12 +130,11 @@ func read(capture string) *reading {
 // decide turns the signals into a status. The order is the precedence: a
 // dialog, then positive signs of work, then an error, then the composer.
 func (r *reading) decide() (handoff.Status, string) {
+	if st, reason, ok := screen.Blocked(r.nonBlank, r.kind, ReasonDialog); ok {
+		return st, reason
+	}
 	s := &r.sig
 	switch {
-	case r.nonBlank == 0:
-		return handoff.StatusError, screen.ReasonEmpty
-	case r.kind == screen.ChromeDialog:
-		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case s.Title == TitleAction:
 		return handoff.StatusWaitingUserAnswer, ReasonTitleAction
 	case s.Busy != "":

@@ -97,12 +97,11 @@ func read(capture string) *reading {
 }
 
 func (r *reading) decide() (handoff.Status, string) {
+	if st, reason, ok := screen.Blocked(r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+		return st, reason
+	}
 	s := &r.sig
 	switch {
-	case r.nonBlank == 0:
-		return handoff.StatusError, screen.ReasonEmpty
-	case s.Chrome == screen.ChromeDialog:
-		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case s.Busy != "":
 		return handoff.StatusProcessing, ReasonBusy
 	case s.Chrome == screen.ChromeNone:

@@ -236,11 +236,10 @@ func workingLine(t string) bool {
 
 // decide turns the reading into a status.
 func (r *reading) decide() (handoff.Status, string) {
+	if st, reason, ok := screen.Blocked(r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+		return st, reason
+	}
 	switch {
-	case r.nonBlank == 0:
-		return handoff.StatusError, screen.ReasonEmpty
-	case r.sig.Chrome == screen.ChromeDialog:
-		return handoff.StatusWaitingUserAnswer, ReasonDialog
 	case r.sig.Chrome == screen.ChromeNone:
 		return handoff.StatusIdle, ReasonNoComposer
 	case r.sig.BusyLine != 0:

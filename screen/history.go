@@ -44,6 +44,20 @@ func (t *Turn) Settled(chrome string) (handoff.Status, string) {
 	return handoff.StatusIdle, ReasonIdleNoTurns
 }
 
+// Blocked is the verdict every provider reads first, before any sign of
+// work: a screen of blanks only (nonBlank lines read: none) is an error, and
+// a dialog in the composer's place (chrome ChromeDialog) waits for the
+// user, with the provider's reason for its dialog. ok is false for neither.
+func Blocked(nonBlank int, chrome, dialogReason string) (status handoff.Status, reason string, ok bool) {
+	switch {
+	case nonBlank == 0:
+		return handoff.StatusError, ReasonEmpty, true
+	case chrome == ChromeDialog:
+		return handoff.StatusWaitingUserAnswer, dialogReason, true
+	}
+	return "", "", false
+}
+
 // maxCont is how many continuation lines of a cell a History keeps: an
 // error's text is a few lines, and the nearest ones are kept.
 const maxCont = 16

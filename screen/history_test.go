@@ -58,3 +58,16 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 		t.Errorf("no composer: %s (%s)", st, reason)
 	}
 }
+
+// Before any sign of work: blanks only are an error, a dialog waits.
+func TestBlockedIsAnEmptyScreenOrADialog(t *testing.T) {
+	if st, reason, ok := Blocked(0, ChromeDialog, "a dialog"); !ok || st != handoff.StatusError || reason != ReasonEmpty {
+		t.Errorf("blanks only: %s (%s) %v", st, reason, ok)
+	}
+	if st, reason, ok := Blocked(3, ChromeDialog, "a dialog"); !ok || st != handoff.StatusWaitingUserAnswer || reason != "a dialog" {
+		t.Errorf("a dialog: %s (%s) %v", st, reason, ok)
+	}
+	if _, _, ok := Blocked(3, ChromeComposer, "a dialog"); ok {
+		t.Error("a composer is not blocked")
+	}
+}
