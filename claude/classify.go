@@ -110,7 +110,7 @@ func read(capture string) *reading {
 // dialog, then positive signs of work, then an error, then the composer.
 func (sc *reading) decide() (handoff.Status, string) {
 	h := &sc.history
-	if st, reason, ok := screen.Blocked(sc.chrome.nonBlank+h.nonBlank, sc.chrome.kind, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(sc.ls.Capture(), sc.chrome.nonBlank+h.nonBlank, sc.chrome.kind, ReasonDialog); ok {
 		return st, reason
 	}
 	switch {

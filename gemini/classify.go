@@ -119,18 +119,13 @@ func read(capture string) *reading {
 	}
 	r.sig.Chrome = r.kind
 	r.sig.LinesScanned = r.ls.N()
-	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
-		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
-		// still an empty screen.
-		r.nonBlank = 0
-	}
 	return r
 }
 
 // decide turns the signals into a status. The order is the precedence: a
 // dialog, then positive signs of work, then an error, then the composer.
 func (r *reading) decide() (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.nonBlank, r.kind, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.kind, ReasonDialog); ok {
 		return st, reason
 	}
 	s := &r.sig

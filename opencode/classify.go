@@ -97,7 +97,7 @@ func read(capture string) *reading {
 }
 
 func (r *reading) decide() (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	s := &r.sig

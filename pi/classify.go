@@ -236,7 +236,7 @@ func workingLine(t string) bool {
 
 // decide turns the reading into a status.
 func (r *reading) decide() (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	switch {

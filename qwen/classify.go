@@ -85,16 +85,11 @@ func read(capture string) *reading {
 		r.history(above)
 	}
 	r.sig.LinesScanned = r.ls.N()
-	if r.nonBlank > 0 && strings.TrimSpace(capture) == "" {
-		// Only blanks the line walk does not trim (U+2002 EN SPACE …):
-		// still an empty screen.
-		r.nonBlank = 0
-	}
 	return r
 }
 
 func (r *reading) decide() (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	s := &r.sig

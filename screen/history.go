@@ -1,6 +1,10 @@
 package screen
 
-import handoff "github.com/handoff-fsm/handoff-fsm"
+import (
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
 
 // Turn is what a history of cells says about the newest turn, read from
 // the composer up to the last prompt: the part of a provider's Signals
@@ -45,12 +49,14 @@ func (t *Turn) Settled(chrome string) (handoff.Status, string) {
 }
 
 // Blocked is the verdict every provider reads first, before any sign of
-// work: a screen of blanks only (nonBlank lines read: none) is an error, and
-// a dialog in the composer's place (chrome ChromeDialog) waits for the
-// user, with the provider's reason for its dialog. ok is false for neither.
-func Blocked(nonBlank int, chrome, dialogReason string) (status handoff.Status, reason string, ok bool) {
+// work: a screen of blanks only is an error (the walk read no non-blank
+// line, or capture holds only blanks the walk does not trim, U+2002 EN
+// SPACE …), and a dialog in the composer's place (chrome ChromeDialog) waits
+// for the user, with the provider's reason for its dialog. ok is false for
+// neither.
+func Blocked(capture string, nonBlank int, chrome, dialogReason string) (status handoff.Status, reason string, ok bool) {
 	switch {
-	case nonBlank == 0:
+	case nonBlank == 0 || strings.TrimSpace(capture) == "":
 		return handoff.StatusError, ReasonEmpty, true
 	case chrome == ChromeDialog:
 		return handoff.StatusWaitingUserAnswer, dialogReason, true

@@ -61,13 +61,16 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 
 // Before any sign of work: blanks only are an error, a dialog waits.
 func TestBlockedIsAnEmptyScreenOrADialog(t *testing.T) {
-	if st, reason, ok := Blocked(0, ChromeDialog, "a dialog"); !ok || st != handoff.StatusError || reason != ReasonEmpty {
+	if st, reason, ok := Blocked("x", 0, ChromeDialog, "a dialog"); !ok || st != handoff.StatusError || reason != ReasonEmpty {
 		t.Errorf("blanks only: %s (%s) %v", st, reason, ok)
 	}
-	if st, reason, ok := Blocked(3, ChromeDialog, "a dialog"); !ok || st != handoff.StatusWaitingUserAnswer || reason != "a dialog" {
+	if st, reason, ok := Blocked("x", 3, ChromeDialog, "a dialog"); !ok || st != handoff.StatusWaitingUserAnswer || reason != "a dialog" {
 		t.Errorf("a dialog: %s (%s) %v", st, reason, ok)
 	}
-	if _, _, ok := Blocked(3, ChromeComposer, "a dialog"); ok {
+	if _, _, ok := Blocked("x", 3, ChromeComposer, "a dialog"); ok {
 		t.Error("a composer is not blocked")
+	}
+	if st, _, ok := Blocked("\u2002\n\u3000\n", 2, ChromeNone, ""); !ok || st != handoff.StatusError {
+		t.Errorf("blanks the walk keeps: %s %v", st, ok)
 	}
 }
