@@ -49,7 +49,7 @@ func ruleLine(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T
 // column in (at column 0 with NO_COLOR, where the frame's padding goes
 // too), then its text.
 func promptLine(ln screen.Line) bool {
-	return ln.Indent <= 1 && ln.T != "" && ln.T[0] == '>' && (len(ln.T) == 1 || ln.T[1] == ' ')
+	return ln.Indent <= 1 && screen.Glyph(ln.T, ">")
 }
 
 // boxBottom reports the bottom border of a rounded box.
@@ -57,16 +57,7 @@ func boxBottom(t string) bool { return strings.HasPrefix(t, boxBottom_) }
 
 // composerLine reports the composer's first line: "*" (YOLO mode), ">" or
 // "!" (shell mode), then the placeholder or a draft, one column in.
-func composerLine(ln screen.Line) bool {
-	if ln.Indent != 1 || ln.T == "" {
-		return false
-	}
-	switch ln.T[0] {
-	case '*', '>', '!':
-		return len(ln.T) == 1 || ln.T[1] == ' '
-	}
-	return false
-}
+func composerLine(ln screen.Line) bool { return ln.Indent == 1 && screen.Glyph(ln.T, "*>!") }
 
 // highlightedOption returns the text of a box line "│ ● 1. Allow once │".
 func highlightedOption(t string) (string, bool) {

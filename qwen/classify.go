@@ -157,16 +157,7 @@ func (r *reading) chrome() []screen.Line {
 // composerLine reports the composer's first line: at column 0, "*" (YOLO
 // mode), ">" or "!" (shell mode), then blanks and the placeholder or a
 // draft.
-func composerLine(ln screen.Line) bool {
-	if ln.Indent != 0 || ln.T == "" {
-		return false
-	}
-	switch ln.T[0] {
-	case '*', '>', '!':
-		return len(ln.T) == 1 || ln.T[1] == ' '
-	}
-	return false
-}
+func composerLine(ln screen.Line) bool { return ln.Indent == 0 && screen.Glyph(ln.T, "*>!") }
 
 // dialog looks for a highlighted numbered option ("› 1. Yes, allow once")
 // among the bottom lines (those already read and up to dialogLines more).

@@ -131,6 +131,11 @@ func TestRulesAndTitleSpinner(t *testing.T) {
 			t.Errorf("BrailleSpinner(%q) = %v", title, !want)
 		}
 	}
+	for line, want := range map[string]bool{"* Type": true, ">": true, "! ls": true, "*x": false, "": false, "- a": false} {
+		if Glyph(line, "*>!") != want {
+			t.Errorf("Glyph(%q) = %v", line, !want)
+		}
+	}
 	// A busy line's glyph: at the very start, the blank pattern is none.
 	for line, want := range map[string]string{"⠼ Thinking...": " Thinking...", "⣿": "", "⠀ x": "-", " ⠼ x": "-", "Working": "-", "": "-"} {
 		rest, ok := SpinnerGlyph(line)

@@ -77,6 +77,13 @@ func Excerpt(s string, max int) string {
 	return s[:i]
 }
 
+// Glyph reports a line that is one of glyphs (ASCII characters) alone or
+// followed by a space: a composer's "*", ">" or "!" before its text, a
+// prompt's ">".
+func Glyph(t, glyphs string) bool {
+	return t != "" && strings.IndexByte(glyphs, t[0]) >= 0 && (len(t) == 1 || t[1] == ' ')
+}
+
 // IsRule reports a line drawn with the box-drawing "─" (U+2500) only, at
 // least min of them: the rules CLIs draw around their composer.
 func IsRule(t string, min int) bool {
