@@ -94,11 +94,8 @@ func composerLine(t string) bool {
 
 // menuItem reports the text of a numbered option: "1. Yes".
 func menuItem(text string) bool {
-	i := 0
-	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
-		i++
-	}
-	return i > 0 && i < 3 && strings.HasPrefix(text[i:], ". ")
+	n := screen.Numbered(text)
+	return n > 0 && n < 3
 }
 
 // bulletText returns the text of a "● text" cell at column 0.

@@ -49,13 +49,7 @@ func promptLine(t string) (kind int, text string) {
 // isMenuItem reports whether the text after a "›" is a numbered menu option
 // ("1. Yes, proceed (y)"): there the chevron is the menu cursor, not a user
 // message or the composer.
-func isMenuItem(text string) bool {
-	i := 0
-	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
-		i++
-	}
-	return i > 0 && i+1 < len(text) && text[i] == '.' && (text[i+1] == ' ' || text[i+1] == '\t')
-}
+func isMenuItem(text string) bool { return screen.Numbered(text) > 0 }
 
 // isLegacyUser reports whether t is a legacy "You …" user line (column 0).
 func isLegacyUser(t string, indent int) bool {

@@ -12,18 +12,9 @@ import (
 // lines.
 func recognize(_, capture string) bool {
 	for _, ln := range screen.Bottom(capture, 8) {
-		if rest, ok := strings.CutPrefix(ln.T, "› "); ok && ln.Indent == 0 && !numbered(rest) {
+		if rest, ok := strings.CutPrefix(ln.T, "› "); ok && ln.Indent == 0 && screen.Numbered(rest) == 0 {
 			return true
 		}
 	}
 	return false
-}
-
-// numbered reports "1. …": a dialog's option, not a composer.
-func numbered(s string) bool {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i > 0 && strings.HasPrefix(s[i:], ". ")
 }

@@ -70,11 +70,7 @@ func highlightedOption(t string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	if i == 0 || !strings.HasPrefix(rest[i:], ". ") {
+	if screen.Numbered(rest) == 0 {
 		return "", false
 	}
 	return strings.TrimRight(strings.TrimSuffix(strings.TrimRight(rest, " "), boxSide), " "), true

@@ -201,14 +201,7 @@ func highlightedOption(t string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	i := 0
-	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-		i++
-	}
-	if i == 0 || !strings.HasPrefix(rest[i:], ". ") {
-		return "", false
-	}
-	return rest, true
+	return rest, screen.Numbered(rest) > 0
 }
 
 // prompt reports a user prompt's first line: "> text", two columns in.

@@ -136,6 +136,11 @@ func TestRulesAndTitleSpinner(t *testing.T) {
 			t.Errorf("Glyph(%q) = %v", line, !want)
 		}
 	}
+	for option, want := range map[string]int{"1. Yes": 1, "12.\tNo": 2, "1.": 0, "1.x": 0, "x. y": 0, "": 0, "3 . z": 0} {
+		if got := Numbered(option); got != want {
+			t.Errorf("Numbered(%q) = %d, want %d", option, got, want)
+		}
+	}
 	// A busy line's glyph: at the very start, the blank pattern is none.
 	for line, want := range map[string]string{"⠼ Thinking...": " Thinking...", "⣿": "", "⠀ x": "-", " ⠼ x": "-", "Working": "-", "": "-"} {
 		rest, ok := SpinnerGlyph(line)

@@ -84,6 +84,20 @@ func Glyph(t, glyphs string) bool {
 	return t != "" && strings.IndexByte(glyphs, t[0]) >= 0 && (len(t) == 1 || t[1] == ' ')
 }
 
+// Numbered is how many digits start s when they number an option, "1. Yes"
+// (digits, a dot, a space or tab): the options of the CLIs' menus and
+// dialogs. 0 when s is no numbered option.
+func Numbered(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(s) || s[i] != '.' || (s[i+1] != ' ' && s[i+1] != '\t') {
+		return 0
+	}
+	return i
+}
+
 // IsRule reports a line drawn with the box-drawing "─" (U+2500) only, at
 // least min of them: the rules CLIs draw around their composer.
 func IsRule(t string, min int) bool {
