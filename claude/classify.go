@@ -75,15 +75,6 @@ type Signals struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane title
-// ("" when unknown) into a status, a reason and the signals behind it.
-func classify(capture, title string) handoff.Classification {
-	sc := read(capture)
-	sc.sig.Title = titleSignal(title)
-	status, reason := sc.decide()
-	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
-}
-
 // reading is one reading of a capture: the chrome, then the history.
 type reading struct {
 	sig     Signals

@@ -1,6 +1,9 @@
 package claude
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version is the Claude Code release its captured screens and the
 // end-to-end tests were taken from; realclaude installs this one.
@@ -24,4 +27,13 @@ func Provider() screen.Provider {
 		//     the empty composer leaves it (on a loaded machine the Backspace can
 		//     come before the Esc Esc is done: the driver looks and presses again).
 		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode}}
+}
+
+// classify is Claude Code's Read: the chrome, the history, the decision;
+// a spinner in the title, should one show, is a sign of work.
+func classify(capture, title string) handoff.Classification {
+	sc := read(capture)
+	sc.sig.Title = titleSignal(title)
+	status, reason := sc.decide()
+	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
 }

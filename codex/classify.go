@@ -92,16 +92,6 @@ type Signals struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane title
-// ("" when unknown) into a status, a reason and the signals behind it.
-func classify(capture, title string) handoff.Classification {
-	var r reading
-	r.read(capture, false)
-	ts := titleSignal(title)
-	status, reason := decide(&r, ts)
-	return screen.Verdict(status, reason, r.signals(ts), r.history.errText)
-}
-
 // reading is one backward reading of a capture, in two passes over the same
 // walk from the last line up: the bottom pass reads Codex's bottom pane
 // (footer, status line, composer; bottom.go), the history pass reads the

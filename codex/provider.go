@@ -1,6 +1,9 @@
 package codex
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version is the Codex CLI release whose real screens (testdata/real-0.169)
 // and end-to-end runs prove this package; the real-CLI harness pins it.
@@ -23,4 +26,14 @@ func Provider() screen.Provider {
 		//     an empty one it would offer to quit, so an empty shell-mode composer
 		//     gets Backspace instead).
 		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode}}
+}
+
+// classify is Codex's Read: the bottom pane and the history, with the pane
+// title's spinner as a second input (a streaming answer looks idle).
+func classify(capture, title string) handoff.Classification {
+	var r reading
+	r.read(capture, false)
+	ts := titleSignal(title)
+	status, reason := decide(&r, ts)
+	return screen.Verdict(status, reason, r.signals(ts), r.history.errText)
 }

@@ -91,15 +91,6 @@ type Signals struct {
 	Initializing bool `json:"initializing,omitempty"`
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane title
-// ("" when unknown) into a status, a reason and the signals behind it.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.Title = titleSignal(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
-
 // reading is one reading of a capture: the chrome, then the history.
 type reading struct {
 	sig      Signals

@@ -3,6 +3,7 @@ package gemini
 import (
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -36,4 +37,13 @@ func Provider() screen.Provider {
 		//     reads (the text itself is kept).
 		//   - Esc leaves shell mode; two more empty the composer.
 		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
+}
+
+// classify is Gemini CLI's Read; its title says Ready, Working or Action
+// Required, and counts.
+func classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.Title = titleSignal(title)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

@@ -56,15 +56,6 @@ type Signals struct {
 	StopLine int `json:"stop_line"`
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane
-// title (not needed: it does not change while a turn runs) into a status,
-// a reason and the signals behind it.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
-
 // How far the chrome pass looks up.
 const (
 	hintLines   = 4  // non-blank lines under the composer

@@ -1,6 +1,9 @@
 package opencode
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version: the OpenCode release (npm opencode-ai) these rules were written
 // against; internal/realopencode installs it for the e2e tests.
@@ -20,4 +23,12 @@ func Provider() screen.Provider {
 		//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
 		//     by line.
 		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode}}
+}
+
+// classify is OpenCode's Read. Its title stays the same while a turn
+// runs, so only the screen is read.
+func classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

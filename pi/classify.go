@@ -66,15 +66,6 @@ type Signals struct {
 	Aborted  bool   `json:"aborted,omitempty"`
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane
-// title (unused: it does not change while a turn runs) into a status, a
-// reason and the signals behind it.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
-
 // reading is one reading of a capture: the chrome, then the newest block.
 type reading struct {
 	sig      Signals

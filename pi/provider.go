@@ -1,6 +1,9 @@
 package pi
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version is the pi coding agent release whose screens are in testdata; the
 // harness in internal/realpi runs this one.
@@ -18,4 +21,12 @@ func Provider() screen.Provider {
 		// as the editor's border colour, which a plain capture cannot see: the
 		// lead line is the guard, and Mode reads nothing.
 		Composer: screen.Composer{Leaders: "!/"}}
+}
+
+// classify is pi's Read: the screen only, as pi's title does not change
+// while a turn runs.
+func classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

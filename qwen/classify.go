@@ -61,15 +61,6 @@ type Signals struct {
 	screen.Turn
 }
 
-// classify reads a raw capture (escape sequences allowed) and the pane
-// title ("" when unknown) into a status, a reason and the signals behind it.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.TitleSpinning = TitleSpinning(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
-
 type reading struct {
 	sig      Signals
 	ls       screen.Lines

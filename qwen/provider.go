@@ -3,6 +3,7 @@ package qwen
 import (
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -30,4 +31,12 @@ func Provider() screen.Provider {
 		// '?' first make a command on submit, a typed '/' opens the command menu;
 		// Esc leaves shell mode and Esc Esc empties the composer.
 		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
+}
+
+// classify is Qwen Code's Read; a spinning title is a sign of work.
+func classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.TitleSpinning = TitleSpinning(title)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
