@@ -4,7 +4,11 @@
 // the scrollback), escape-sequence stripping line by line, blanks trimmed
 // the way terminals pad lines, box-drawing rules, and the pane title's
 // spinner. A provider package (codex/, claude/, gemini/, …) keeps only its
-// own rules: which lines mean what.
+// own rules: which lines mean what, as one Provider value (the type is here,
+// below every provider, so the registry can list them and nothing depends
+// the wrong way); what they share is here too: the composer's delivery
+// rules (Composer), the walk up a history of cells (History, Turn), the
+// verdicts every provider reads the same way (Blocked, Settled, Verdict).
 package screen
 
 import "strings"
