@@ -403,3 +403,12 @@ func (h *history) errorText(first string) string {
 	}
 	return strings.Clone(screen.Excerpt(b.String(), 400))
 }
+
+// classify is Claude Code's Read: the chrome, the history, the decision;
+// a spinner in the title, should one show, is a sign of work.
+func classify(capture, title string) handoff.Classification {
+	sc := read(capture)
+	sc.sig.Title = titleSignal(title)
+	status, reason := sc.decide()
+	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
+}

@@ -1,9 +1,6 @@
 package claude
 
-import (
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // Version is the Claude Code release its captured screens and the
 // end-to-end tests were taken from; realclaude installs this one.
@@ -12,8 +9,7 @@ const Version = "2.1.330"
 // Provider is Anthropic's Claude Code (@anthropic-ai/claude-code). Its Stop
 // hook, run when a reply is done, reports the end of a turn.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "claude", CLI: "@anthropic-ai/claude-code", Version: Version, Hook: "Stop",
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "claude", CLI: "@anthropic-ai/claude-code", Version: Version, Hook: "Stop", Read: classify, Last: lastMessage, Recognize: recognize,
 		// Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
 		//   - '!' as the message's first character switches it to bash mode (the
 		//     prompt becomes "!", the hint below it "! for shell mode"), and Enter
@@ -27,13 +23,4 @@ func Provider() screen.Provider {
 		//     the empty composer leaves it (on a loaded machine the Backspace can
 		//     come before the Esc Esc is done: the driver looks and presses again).
 		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode}}
-}
-
-// classify is Claude Code's Read: the chrome, the history, the decision;
-// a spinner in the title, should one show, is a sign of work.
-func classify(capture, title string) handoff.Classification {
-	sc := read(capture)
-	sc.sig.Title = titleSignal(title)
-	status, reason := sc.decide()
-	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
 }

@@ -218,3 +218,13 @@ func decide(r *reading, title string) (handoff.Status, string) {
 	}
 	return handoff.StatusIdle, ReasonIdleNoMessages
 }
+
+// classify is Codex's Read: the bottom pane and the history, with the pane
+// title's spinner as a second input (a streaming answer looks idle).
+func classify(capture, title string) handoff.Classification {
+	var r reading
+	r.read(capture, false)
+	ts := titleSignal(title)
+	status, reason := decide(&r, ts)
+	return screen.Verdict(status, reason, r.signals(ts), r.history.errText)
+}

@@ -1,9 +1,6 @@
 package codex
 
-import (
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // Version is the Codex CLI release whose real screens (testdata/real-0.169)
 // and end-to-end runs prove this package; the real-CLI harness pins it.
@@ -12,8 +9,7 @@ const Version = "0.169.0"
 // Provider is Codex CLI (npm @openai/codex) as the registry lists it. A turn's
 // end is reported by its notify program (agent-turn-complete).
 func Provider() screen.Provider {
-	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version, Hook: "notify (agent-turn-complete)",
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version, Hook: "notify (agent-turn-complete)", Read: classify, Last: lastMessage, Recognize: recognize,
 		// Codex 0.169's composer, tried on the real CLI with pasted text:
 		//   - '!' as the message's first character switches it to shell mode (the
 		//     prompt becomes "!", "Shell mode" shows at the right under it), and
@@ -26,14 +22,4 @@ func Provider() screen.Provider {
 		//     an empty one it would offer to quit, so an empty shell-mode composer
 		//     gets Backspace instead).
 		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode}}
-}
-
-// classify is Codex's Read: the bottom pane and the history, with the pane
-// title's spinner as a second input (a streaming answer looks idle).
-func classify(capture, title string) handoff.Classification {
-	var r reading
-	r.read(capture, false)
-	ts := titleSignal(title)
-	status, reason := decide(&r, ts)
-	return screen.Verdict(status, reason, r.signals(ts), r.history.errText)
 }

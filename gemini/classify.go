@@ -326,3 +326,12 @@ func (r *reading) history(above []screen.Line) {
 		h.Cell(kind, text, ln)
 	}
 }
+
+// classify is Gemini CLI's Read; its title says Ready, Working or Action
+// Required, and counts.
+func classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.Title = titleSignal(title)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
+}

@@ -3,7 +3,6 @@ package gemini
 import (
 	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -23,8 +22,7 @@ const enterDelay = time.Second
 // Provider is Google's Gemini CLI (@google/gemini-cli): its AfterAgent hook
 // fires when a turn ends, and it gets a longer pause before Enter.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version, Hook: "AfterAgent", EnterDelay: enterDelay,
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version, Hook: "AfterAgent", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
 		// Gemini CLI 0.61.0's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode ("shell mode enabled (esc to disable)" above it,
@@ -37,13 +35,4 @@ func Provider() screen.Provider {
 		//     reads (the text itself is kept).
 		//   - Esc leaves shell mode; two more empty the composer.
 		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
-}
-
-// classify is Gemini CLI's Read; its title says Ready, Working or Action
-// Required, and counts.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.Title = titleSignal(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

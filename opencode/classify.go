@@ -304,3 +304,11 @@ func unbox(t string) string {
 	}
 	return t
 }
+
+// classify is OpenCode's Read. Its title stays the same while a turn
+// runs, so only the screen is read.
+func classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
+}

@@ -1,9 +1,6 @@
 package opencode
 
-import (
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // Version: the OpenCode release (npm opencode-ai) these rules were written
 // against; internal/realopencode installs it for the e2e tests.
@@ -12,8 +9,7 @@ const Version = "1.18.33"
 // Provider is OpenCode. No hook is registered: OpenCode's would be a plugin
 // rather than a command, so only its screen says a turn ended.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version,
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version, Read: classify, Last: lastMessage, Recognize: recognize,
 		// OpenCode 1.18.33's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode (its agent label reads "Shell", the footer "esc exit
@@ -23,12 +19,4 @@ func Provider() screen.Provider {
 		//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
 		//     by line.
 		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode}}
-}
-
-// classify is OpenCode's Read. Its title stays the same while a turn
-// runs, so only the screen is read.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

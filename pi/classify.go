@@ -242,3 +242,11 @@ func (r *reading) decide() (handoff.Status, string) {
 	}
 	return handoff.StatusCompleted, ReasonCompleted
 }
+
+// classify is pi's Read: the screen only, as pi's title does not change
+// while a turn runs.
+func classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
+}

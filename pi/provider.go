@@ -1,9 +1,6 @@
 package pi
 
-import (
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // Version is the pi coding agent release whose screens are in testdata; the
 // harness in internal/realpi runs this one.
@@ -12,8 +9,7 @@ const Version = "0.73.1"
 // Provider is pi, the coding agent (@mariozechner/pi-coding-agent). It has
 // extensions, not hooks (docs/providers.md): no turn-end hook.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "pi", CLI: "@mariozechner/pi-coding-agent", Version: Version,
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "pi", CLI: "@mariozechner/pi-coding-agent", Version: Version, Read: classify, Last: lastMessage, Recognize: recognize,
 		// pi 0.73.1's editor, tried on the real CLI: a message that starts with
 		// '!' runs as a bash command when submitted ("!!" too, kept out of the
 		// context), and '/' first is a command; the editor drops leading empty
@@ -21,12 +17,4 @@ func Provider() screen.Provider {
 		// as the editor's border colour, which a plain capture cannot see: the
 		// lead line is the guard, and Mode reads nothing.
 		Composer: screen.Composer{Leaders: "!/"}}
-}
-
-// classify is pi's Read: the screen only, as pi's title does not change
-// while a turn runs.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }

@@ -282,3 +282,11 @@ func cell(t string) (kind, text string) {
 	}
 	return screen.CellOther, t
 }
+
+// classify is Qwen Code's Read; a spinning title is a sign of work.
+func classify(capture, title string) handoff.Classification {
+	r := read(capture)
+	r.sig.TitleSpinning = TitleSpinning(title)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
+}

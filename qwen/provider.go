@@ -3,7 +3,6 @@ package qwen
 import (
 	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -23,20 +22,11 @@ const enterDelay = 1500 * time.Millisecond
 // Provider is Qwen Code (@qwen-code/qwen-code), the Gemini CLI fork: its
 // Stop hook ends a turn, and a paste needs its own pause before Enter.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version, Hook: "Stop", EnterDelay: enterDelay,
-		Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version, Hook: "Stop", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
 		// Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
 		// CLI: a pasted '!' stays text, a typed one on the empty composer switches
 		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and
 		// '?' first make a command on submit, a typed '/' opens the command menu;
 		// Esc leaves shell mode and Esc Esc empties the composer.
 		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
-}
-
-// classify is Qwen Code's Read; a spinning title is a sign of work.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.TitleSpinning = TitleSpinning(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
 }
