@@ -12,6 +12,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
 
@@ -52,7 +53,7 @@ func mergeManifest(t *testing.T, dir string, items []fixture) {
 // modelLine is a readiness check for panes too narrow to show the cwd in
 // the status line: the line shows the model.
 func modelLine(text, _ string) bool {
-	for _, l := range strings.Split(realcodex.StripANSI(text), "\n") {
+	for _, l := range strings.Split(realcli.StripANSI(text), "\n") {
 		if strings.Contains(strings.ToLower(l), realcodex.DefaultModel) && strings.Contains(l, " · ") {
 			return true
 		}
@@ -69,7 +70,7 @@ func modelLine(text, _ string) bool {
 //	HANDOFF_CAPTURE_MORE=1 go test ./e2e -run TestCaptureMoreRealScreens -v
 func TestCaptureMoreRealScreens(t *testing.T) {
 	if os.Getenv(captureMoreEnv) == "" {
-		t.Skipf("set %s=1 to capture more real Codex %s screens into %s", captureMoreEnv, realcodex.Version, fixtureDir())
+		t.Skipf("set %s=1 to capture more real Codex %s screens into %s", captureMoreEnv, realcodex.CLI.Version, fixtureDir())
 	}
 	c := &capturer{t: t, dir: fixtureDir()}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
@@ -96,7 +97,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		got := codex.New().Classify(string(b), it.Title)
 		if got.Status != it.Status {
 			sig, _ := json.Marshal(got.Signals)
-			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcodex.StripANSI(string(b)))
+			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcli.StripANSI(string(b)))
 		}
 	}
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY") // a part's name, to capture one part
@@ -139,7 +140,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		// 80x24, the unknown key too: the warning counter has no room
 		// next to the footer hint.
 		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Width: 80, Height: 24, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 80, Height: 24}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-narrow-warning.txt", handoff.StatusIdle,
 			"80x24 pane, unknown config key: fresh screen with the warning counter '⚠ 1 warning · f2 to view' in the footer")
@@ -166,7 +167,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	if part("tiny") {
 		// 60x20: even less room for the footer and the warning counter.
 		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Width: 60, Height: 20, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 60, Height: 20}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-tiny-warning.txt", handoff.StatusIdle,
 			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
@@ -181,7 +182,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("wide") {
 		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 220x50 pane, default config"
-		r := newRig(t, realcodex.Options{Width: 220, Height: 50})
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 220, Height: 50}})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-wide.txt", handoff.StatusIdle, "220x50 pane: fresh screen, banner, composer, status line")
 		check(r)
@@ -208,10 +209,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		if err := r.cli.Close(); err != nil {
 			t.Fatal(err)
 		}
-		s, err := realcodex.Start(context.Background(), realcodex.Options{
-			Bin: needCodex(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL,
-			Args: []string{"resume", "--last"},
-		})
+		s, err := realcodex.Start(context.Background(), realcodex.Options{Common: realcli.Common{Bin: needCodex(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL}, Args: []string{"resume", "--last"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ import (
 )
 
 // needClaude returns the Claude Code binary and checks tmux (see needCLI).
-func needClaude(t *testing.T) string { return needCLI(t, "Claude Code", realclaude.Binary) }
+func needClaude(t *testing.T) string { return needCLI(t, "Claude Code", realclaude.CLI.Binary) }
 
 // newClaudeRig starts a fake model and Claude Code in a fresh work folder
 // and HOME; opts sets the rest (permissions, retries, size; zero values are

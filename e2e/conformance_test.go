@@ -81,7 +81,7 @@ func conformers() []conformer {
 			start: func(t *testing.T, s setup) *rig {
 				// Tips hidden: Codex prints a random "└ Tip: …" under some
 				// replies, which the fallback would take along.
-				opts := realcodex.Options{HideTips: true, Terminal: s.Terminal}
+				opts := realcodex.Options{Common: realcli.Common{Terminal: s.Terminal}, HideTips: true}
 				if s.Ask {
 					opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
 				}
@@ -102,7 +102,7 @@ func conformers() []conformer {
 			provider: "claude",
 			need:     func(t *testing.T) { needClaude(t) },
 			start: func(t *testing.T, s setup) *rig {
-				opts := realclaude.Options{MaxRetries: s.Retries, Terminal: s.Terminal}
+				opts := realclaude.Options{Common: realcli.Common{Terminal: s.Terminal}, MaxRetries: s.Retries}
 				if s.Ask {
 					opts.Permissions = realclaude.Ask
 				}
@@ -128,7 +128,7 @@ func conformers() []conformer {
 			start: func(t *testing.T, s setup) *rig {
 				// Gemini CLI retries on its own (a 500 for a long time);
 				// setup.Retries has nothing to set.
-				return newGeminiRig(t, realgemini.Options{Ask: s.Ask, Terminal: s.Terminal})
+				return newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -145,7 +145,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needQwen(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newQwenRig(t, realqwen.Options{Ask: s.Ask, Terminal: s.Terminal})
+				return newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -166,7 +166,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needOpenCode(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newOpenCodeRigAt(t, realopencode.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
+				return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -183,7 +183,7 @@ func conformers() []conformer {
 			need:     func(t *testing.T) { needPi(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newPiRigAt(t, realpi.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
+				return newPiRigAt(t, realpi.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{

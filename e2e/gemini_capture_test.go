@@ -7,6 +7,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
@@ -17,7 +18,7 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealGeminiScreens -v -timeout 30m
 func TestCaptureRealGeminiScreens(t *testing.T) {
-	geminiCapture.capture(t, "Gemini CLI "+realgemini.Version)
+	geminiCapture.capture(t, "Gemini CLI "+realgemini.CLI.Version)
 }
 
 // TestCaptureRealGeminiTerminals takes the same screens in the terminals
@@ -28,7 +29,7 @@ func TestCaptureRealGeminiScreens(t *testing.T) {
 func TestCaptureRealGeminiTerminals(t *testing.T) {
 	for _, env := range captureTerminals("auto_edit") {
 		t.Run(env.name(), func(t *testing.T) {
-			geminiCaptureIn(env).capture(t, "Gemini CLI "+realgemini.Version+" in "+env.name())
+			geminiCaptureIn(env).capture(t, "Gemini CLI "+realgemini.CLI.Version+" in "+env.name())
 		})
 	}
 }
@@ -41,7 +42,7 @@ func geminiCaptureIn(env terminalEnv) captureScript {
 	s := geminiScript
 	s.sub, s.captured = env.folder(), env.captured("--yolo")
 	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		opts := realgemini.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
+		opts := realgemini.Options{Common: realcli.Common{Width: w, Height: h, Terminal: env.terminal}, Ask: ask}
 		if ask {
 			opts.Approval = env.ask
 		}
@@ -51,7 +52,7 @@ func geminiCaptureIn(env terminalEnv) captureScript {
 }
 
 var geminiScript = captureScript{
-	provider: "gemini", version: realgemini.Version,
+	provider: "gemini", version: realgemini.CLI.Version,
 	busy:        func(p, _ string) bool { return geminiBusy(p) },
 	quiet:       geminiQuiet,
 	finished:    geminiFinished,

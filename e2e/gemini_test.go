@@ -17,7 +17,7 @@ import (
 )
 
 // needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
-func needGemini(t *testing.T) string { return needCLI(t, "Gemini CLI", realgemini.Binary) }
+func needGemini(t *testing.T) string { return needCLI(t, "Gemini CLI", realgemini.CLI.Binary) }
 
 // newGeminiRig starts a fake Gemini API and Gemini CLI in a fresh work
 // folder and HOME; opts sets the rest. Everything is ended in t.Cleanup.
@@ -89,7 +89,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
 	needGemini(t)
-	r := newGeminiRig(t, realgemini.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	r := newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
@@ -162,7 +162,7 @@ func TestRealGeminiOutlivesKillServer(t *testing.T) {
 		}
 	}
 	if len(left) == 0 {
-		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.Version)
+		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.CLI.Version)
 	}
 	// A SIGKILLed process is gone only once the kernel has torn it down
 	// (a ~300 MB Node process takes a moment on a loaded machine); the

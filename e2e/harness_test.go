@@ -47,7 +47,7 @@ func parallel(t *testing.T) {
 }
 
 // needCodex returns the Codex binary and checks tmux (see needCLI).
-func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.Binary) }
+func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.CLI.Binary) }
 
 // needCLI returns the binary that find locates and checks tmux. A missing
 // component skips the test on a developer machine and fails it in CI (CI

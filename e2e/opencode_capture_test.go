@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 )
 
@@ -14,13 +15,13 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealOpenCodeScreens -v -timeout 30m
 func TestCaptureRealOpenCodeScreens(t *testing.T) {
-	openCodeCapture.capture(t, "OpenCode "+realopencode.Version)
+	openCodeCapture.capture(t, "OpenCode "+realopencode.CLI.Version)
 }
 
 var openCodeCapture = captureScript{
-	provider: "opencode", version: realopencode.Version,
+	provider: "opencode", version: realopencode.CLI.Version,
 	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newOpenCodeRigAt(t, realopencode.Options{Width: w, Height: h, Ask: ask}, root)
+		return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
 	},
 	busy:        func(p, _ string) bool { return openCodeBusy(p) },
 	quiet:       func(p, _ string) bool { return !openCodeBusy(p) },

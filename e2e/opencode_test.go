@@ -11,7 +11,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 )
 
-func needOpenCode(t *testing.T) string { return needCLI(t, "OpenCode", realopencode.Binary) }
+func needOpenCode(t *testing.T) string { return needCLI(t, "OpenCode", realopencode.CLI.Binary) }
 
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.

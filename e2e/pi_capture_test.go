@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 )
 
@@ -13,12 +14,12 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealPiScreens -v -timeout 30m
-func TestCaptureRealPiScreens(t *testing.T) { piCapture.capture(t, "pi "+realpi.Version) }
+func TestCaptureRealPiScreens(t *testing.T) { piCapture.capture(t, "pi "+realpi.CLI.Version) }
 
 var piCapture = captureScript{
-	provider: "pi", version: realpi.Version,
+	provider: "pi", version: realpi.CLI.Version,
 	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newPiRigAt(t, realpi.Options{Width: w, Height: h, Ask: ask}, root)
+		return newPiRigAt(t, realpi.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
 	},
 	busy:        func(p, _ string) bool { return piBusy(p) },
 	quiet:       func(p, _ string) bool { return !piBusy(p) },

@@ -11,7 +11,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/pi"
 )
 
-func needPi(t *testing.T) string { return needCLI(t, "pi", realpi.Binary) }
+func needPi(t *testing.T) string { return needCLI(t, "pi", realpi.CLI.Binary) }
 
 // newPiRigAt starts a fake Chat Completions API (shell tool bash) and pi
 // in root's work folder and HOME; opts sets the rest. Everything ends in

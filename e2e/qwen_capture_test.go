@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
@@ -14,7 +15,9 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealQwenScreens -v -timeout 30m
-func TestCaptureRealQwenScreens(t *testing.T) { qwenCapture.capture(t, "Qwen Code "+realqwen.Version) }
+func TestCaptureRealQwenScreens(t *testing.T) {
+	qwenCapture.capture(t, "Qwen Code "+realqwen.CLI.Version)
+}
 
 // TestCaptureRealQwenTerminals takes the same screens in the terminals of
 // captureTerminals, each into its own folder (real-0.24.4/<name>/, with its
@@ -24,7 +27,7 @@ func TestCaptureRealQwenScreens(t *testing.T) { qwenCapture.capture(t, "Qwen Cod
 func TestCaptureRealQwenTerminals(t *testing.T) {
 	for _, env := range captureTerminals("auto-edit") {
 		t.Run(env.name(), func(t *testing.T) {
-			qwenCaptureIn(env).capture(t, "Qwen Code "+realqwen.Version+" in "+env.name())
+			qwenCaptureIn(env).capture(t, "Qwen Code "+realqwen.CLI.Version+" in "+env.name())
 		})
 	}
 }
@@ -37,7 +40,7 @@ func qwenCaptureIn(env terminalEnv) captureScript {
 	s := qwenScript
 	s.sub, s.captured = env.folder(), env.captured("--yolo")
 	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		opts := realqwen.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
+		opts := realqwen.Options{Common: realcli.Common{Width: w, Height: h, Terminal: env.terminal}, Ask: ask}
 		if ask {
 			opts.Approval = env.ask
 		}
@@ -47,7 +50,7 @@ func qwenCaptureIn(env terminalEnv) captureScript {
 }
 
 var qwenScript = captureScript{
-	provider: "qwen", version: realqwen.Version,
+	provider: "qwen", version: realqwen.CLI.Version,
 	// The busy line wraps in a narrow pane; the title spins all the same.
 	busy:     func(p, title string) bool { return qwenBusy(p) || qwen.TitleSpinning(title) },
 	quiet:    func(p, title string) bool { return !qwenBusy(p) && !qwen.TitleSpinning(title) },

@@ -15,7 +15,7 @@ import (
 )
 
 // needQwen returns the Qwen Code launcher and checks tmux (see needCLI).
-func needQwen(t *testing.T) string { return needCLI(t, "Qwen Code", realqwen.Binary) }
+func needQwen(t *testing.T) string { return needCLI(t, "Qwen Code", realqwen.CLI.Binary) }
 
 // newQwenRig starts a fake Chat Completions API and Qwen Code in a fresh
 // work folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
@@ -74,6 +74,6 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
 	needQwen(t)
-	r := newQwenRig(t, realqwen.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	r := newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
 }
