@@ -209,7 +209,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		if err := r.cli.Close(); err != nil {
 			t.Fatal(err)
 		}
-		s, err := realcodex.Start(context.Background(), realcodex.Options{Common: realcli.Common{Bin: needCodex(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL}, Args: []string{"resume", "--last"}})
+		s, err := realcodex.Start(context.Background(), realcodex.Options{Common: realcli.Common{Bin: realcodex.CLI.Require(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL}, Args: []string{"resume", "--last"}})
 		if err != nil {
 			t.Fatal(err)
 		}

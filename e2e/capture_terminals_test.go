@@ -362,14 +362,3 @@ var piTerms = termProfile{
 	dialogShown: piCapture.dialogShown,
 	approve:     piCapture.approve,
 }
-
-// newCodexRigAt is newRig with the work folder and CODEX_HOME under root
-// (a fixed path: the status line shows it).
-func newCodexRigAt(t *testing.T, opts realcodex.Options, root string) *rig {
-	t.Helper()
-	bin := needCodex(t)
-	return startRig(t, "codex", fakemodel.OpenAIResponses{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realcodex.Start(ctx, opts)
-	})
-}

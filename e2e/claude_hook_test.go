@@ -14,7 +14,7 @@ import (
 // minute, there is no file watch, and the wait still ends within seconds.
 func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
 	parallel(t)
-	needClaude(t)
+	realclaude.CLI.Require(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
 	r := newClaudeRig(t, realclaude.Options{Hooks: map[string]string{

@@ -77,7 +77,7 @@ func conformers() []conformer {
 	return []conformer{
 		{
 			provider: "codex",
-			need:     func(t *testing.T) { needCodex(t) },
+			need:     func(t *testing.T) { realcodex.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// Tips hidden: Codex prints a random "└ Tip: …" under some
 				// replies, which the fallback would take along.
@@ -100,7 +100,7 @@ func conformers() []conformer {
 		},
 		{
 			provider: "claude",
-			need:     func(t *testing.T) { needClaude(t) },
+			need:     func(t *testing.T) { realclaude.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				opts := realclaude.Options{Common: realcli.Common{Terminal: s.Terminal}, MaxRetries: s.Retries}
 				if s.Ask {
@@ -124,7 +124,7 @@ func conformers() []conformer {
 		},
 		{
 			provider: "gemini",
-			need:     func(t *testing.T) { needGemini(t) },
+			need:     func(t *testing.T) { realgemini.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// Gemini CLI retries on its own (a 500 for a long time);
 				// setup.Retries has nothing to set.
@@ -142,7 +142,7 @@ func conformers() []conformer {
 		},
 		{
 			provider: "qwen",
-			need:     func(t *testing.T) { needQwen(t) },
+			need:     func(t *testing.T) { realqwen.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
@@ -163,7 +163,7 @@ func conformers() []conformer {
 		},
 		{
 			provider: "opencode",
-			need:     func(t *testing.T) { needOpenCode(t) },
+			need:     func(t *testing.T) { realopencode.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
@@ -180,7 +180,7 @@ func conformers() []conformer {
 		},
 		{
 			provider: "pi",
-			need:     func(t *testing.T) { needPi(t) },
+			need:     func(t *testing.T) { realpi.CLI.Require(t) },
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newPiRigAt(t, realpi.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -279,20 +278,7 @@ func TestSendCommandDeliversHostilePromptsInertly(t *testing.T) {
 			r := c.start(t, setup{})
 			canary := filepath.Join(t.TempDir(), "RAN")
 			send := func(prompt string) (string, string, int) {
-				cmd := exec.Command(bin, "send", "--provider", c.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
-					"--workdir", r.workdir, "--role", "tester", "--poll", "250ms", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
-				var o, e strings.Builder
-				cmd.Stdout, cmd.Stderr = &o, &e
-				err := cmd.Run()
-				var ee *exec.ExitError
-				code := 0
-				switch {
-				case errors.As(err, &ee):
-					code = ee.ExitCode()
-				case err != nil:
-					t.Fatal(err)
-				}
-				return o.String(), e.String(), code
+				return r.runSend(bin, "--provider", c.provider, "--role", "tester", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
 			}
 			for i, prompt := range []string{
 				"!touch " + canary + "; echo this only looks like shell",

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -16,9 +15,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
-// needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
-func needGemini(t *testing.T) string { return needCLI(t, "Gemini CLI", realgemini.CLI.Binary) }
-
 // newGeminiRig starts a fake Gemini API and Gemini CLI in a fresh work
 // folder and HOME; opts sets the rest. Everything is ended in t.Cleanup.
 func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
@@ -29,11 +25,8 @@ func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
 // newGeminiRigAt is newGeminiRig with the work folder and HOME under root.
 func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 	t.Helper()
-	bin := needGemini(t)
-	return startRig(t, "gemini", fakemodel.Gemini{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realgemini.Start(ctx, opts)
-	})
+	return startRig(t, realgemini.CLI, fakemodel.Gemini{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realgemini.Start(ctx, opts) })
 }
 
 // geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
@@ -53,7 +46,7 @@ func geminiFinished(plain, title, last string) bool {
 // there is no file watch, and the wait still ends within seconds.
 func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 	parallel(t)
-	needGemini(t)
+	realgemini.CLI.Require(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
 	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
@@ -79,7 +72,7 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 // in the same pane, an API error exits 4 with nothing on stdout.
 func TestRealGeminiSendCommand(t *testing.T) {
 	parallel(t)
-	needGemini(t)
+	realgemini.CLI.Require(t)
 	sendAnswerThenError(t, newGeminiRig(t, realgemini.Options{}), fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
@@ -88,7 +81,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 // and prompts there, and the answer and the API error must still be read.
 func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
-	needGemini(t)
+	realgemini.CLI.Require(t)
 	r := newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
@@ -101,21 +94,8 @@ func sendAnswerThenError(t *testing.T, r *rig, apiError fakemodel.Reply) {
 	bin := buildCommand(t)
 	run := func(args ...string) (stdout string, code int) {
 		t.Helper()
-		base := []string{"send", "--provider", r.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
-			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "90s"}
-		cmd := exec.Command(bin, append(base, args...)...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-		case err != nil:
-			t.Fatal(err)
-		}
-		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
-		return o.String(), code
+		stdout, _, code = r.runSend(bin, append([]string{"--provider", r.provider, "--idle-grace", "8s", "--timeout", "90s"}, args...)...)
+		return stdout, code
 	}
 	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 	if stdout, code := run("--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {

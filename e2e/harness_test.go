@@ -46,34 +46,6 @@ func parallel(t *testing.T) {
 	t.Cleanup(func() { <-heavy })
 }
 
-// needCodex returns the Codex binary and checks tmux (see needCLI).
-func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.CLI.Binary) }
-
-// needCLI returns the binary that find locates and checks tmux. A missing
-// component skips the test on a developer machine and fails it in CI (CI
-// set).
-func needCLI(t *testing.T, name string, find func() (string, error)) string {
-	t.Helper()
-	missing := func(what string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s", what)
-		}
-		t.Skipf("skipping real %s test: %s", name, what)
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		missing("tmux is not installed")
-	}
-	bin, err := find()
-	if errors.Is(err, realcli.ErrNoBinary) {
-		missing(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // rig is one real agent CLI in tmux talking to its own fake model.
 type rig struct {
 	t        *testing.T
@@ -84,11 +56,15 @@ type rig struct {
 }
 
 // startRig starts a fake model server speaking api and, through start, the
-// provider's CLI on it, in a work folder and home under root. Both end in
-// t.Cleanup (a failure to end the CLI fails the test).
-func startRig(t *testing.T, provider string, api fakemodel.API, root string,
-	start func(ctx context.Context, baseURL, workdir, home string) (*realcli.Session, error)) *rig {
+// CLI that cli describes on it, in a work folder and home under root:
+// before start, common (the options start reads) gets the binary (a
+// missing one skips, see realcli.Pin.Require), the folders and the model's
+// URL. Both end in t.Cleanup (a failure to end the CLI fails the test).
+func startRig(t *testing.T, cli realcli.CLI, api fakemodel.API, root string, common *realcli.Common,
+	start func(context.Context) (*realcli.Session, error)) *rig {
 	t.Helper()
+	provider := cli.Name
+	common.Bin = cli.Require(t)
 	ctx := context.Background()
 	workdir := filepath.Join(root, "work")
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
@@ -104,7 +80,8 @@ func startRig(t *testing.T, provider string, api fakemodel.API, root string,
 			t.Logf("fake model: %s", p)
 		}
 	})
-	s, err := start(ctx, srv.URL, workdir, filepath.Join(root, "home"))
+	common.Workdir, common.Home, common.BaseURL = workdir, filepath.Join(root, "home"), srv.URL
+	s, err := start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +107,7 @@ func startRig(t *testing.T, provider string, api fakemodel.API, root string,
 // realcodex's defaults). Everything is ended in t.Cleanup.
 func newRig(t *testing.T, opts realcodex.Options) *rig {
 	t.Helper()
-	bin := needCodex(t)
-	r := startRig(t, "codex", fakemodel.OpenAIResponses{}, t.TempDir(), func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realcodex.Start(ctx, opts)
-	})
+	r := newCodexRigAt(t, opts, t.TempDir())
 	home := r.cli.Home
 	t.Cleanup(func() {
 		// With daemon_auto_start off, Codex must neither start the
@@ -146,6 +119,14 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 		}
 	})
 	return r
+}
+
+// newCodexRigAt is newRig with the work folder and CODEX_HOME under root
+// (a fixed path: the status line shows it).
+func newCodexRigAt(t *testing.T, opts realcodex.Options, root string) *rig {
+	t.Helper()
+	return startRig(t, realcodex.CLI, fakemodel.OpenAIResponses{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realcodex.Start(ctx, opts) })
 }
 
 // waitScreen waits up to timeout for cond on the plain screen text and the
@@ -201,6 +182,27 @@ func (r *rig) keys(keys ...string) {
 	if err := r.cli.Keys(context.Background(), keys...); err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// runSend runs the built command bin as `handoff-fsm send` against the
+// rig's pane with a 250 ms poll and args (the provider, the wait's other
+// knobs, the prompt), and returns what it printed and its exit status.
+func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
+	base := []string{"send", "--socket", r.cli.Socket, "--target", r.cli.Target, "--workdir", r.workdir, "--poll", "250ms"}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		r.t.Fatal(err)
+	}
+	r.t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
+	return o.String(), e.String(), code
 }
 
 // has reports whether every part occurs in s.

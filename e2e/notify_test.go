@@ -22,7 +22,7 @@ import (
 // of the turn.
 func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	parallel(t)
-	needCodex(t)
+	realcodex.CLI.Require(t)
 	cli := buildCommand(t)
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
 	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir), fakemodel.Answer("I wrote the response file."))

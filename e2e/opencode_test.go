@@ -11,19 +11,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 )
 
-func needOpenCode(t *testing.T) string { return needCLI(t, "OpenCode", realopencode.CLI.Binary) }
-
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.
 // Everything ends in t.Cleanup. The side call (the session's title) is
 // answered with a fixed title, so the pane title is stable.
 func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig {
 	t.Helper()
-	bin := needOpenCode(t)
-	r := startRig(t, "opencode", fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realopencode.Start(ctx, opts)
-	})
+	r := startRig(t, realopencode.CLI, fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realopencode.Start(ctx, opts) })
 	r.model.SetSide(fakemodel.Answer("Handoff session"))
 	return r
 }

@@ -11,18 +11,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/pi"
 )
 
-func needPi(t *testing.T) string { return needCLI(t, "pi", realpi.CLI.Binary) }
-
 // newPiRigAt starts a fake Chat Completions API (shell tool bash) and pi
 // in root's work folder and HOME; opts sets the rest. Everything ends in
 // t.Cleanup.
 func newPiRigAt(t *testing.T, opts realpi.Options, root string) *rig {
 	t.Helper()
-	bin := needPi(t)
-	return startRig(t, "pi", fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realpi.Start(ctx, opts)
-	})
+	return startRig(t, realpi.CLI, fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realpi.Start(ctx, opts) })
 }
 
 // piSignals reads a plain screen with pi's classifier.

@@ -14,9 +14,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
-// needQwen returns the Qwen Code launcher and checks tmux (see needCLI).
-func needQwen(t *testing.T) string { return needCLI(t, "Qwen Code", realqwen.CLI.Binary) }
-
 // newQwenRig starts a fake Chat Completions API and Qwen Code in a fresh
 // work folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
 func newQwenRig(t *testing.T, opts realqwen.Options) *rig {
@@ -27,11 +24,8 @@ func newQwenRig(t *testing.T, opts realqwen.Options) *rig {
 // newQwenRigAt is newQwenRig with the work folder and HOME under root.
 func newQwenRigAt(t *testing.T, opts realqwen.Options, root string) *rig {
 	t.Helper()
-	bin := needQwen(t)
-	return startRig(t, "qwen", fakemodel.ChatCompletions{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realqwen.Start(ctx, opts)
-	})
+	return startRig(t, realqwen.CLI, fakemodel.ChatCompletions{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realqwen.Start(ctx, opts) })
 }
 
 // qwenBusy reports Qwen Code's busy line: "⠹ Thinking... (3s · esc to
@@ -53,7 +47,7 @@ func qwenFinished(plain, title, last string) bool {
 // is no file watch, and the wait still ends within seconds.
 func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 	parallel(t)
-	needQwen(t)
+	realqwen.CLI.Require(t)
 	bin := buildCommand(t)
 	events := t.TempDir()
 	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
@@ -73,7 +67,7 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 // 0), then an API error in the same pane exits 4.
 func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
-	needQwen(t)
+	realqwen.CLI.Require(t)
 	r := newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
 }
