@@ -16,12 +16,10 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/provider"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -370,7 +368,7 @@ func (r *rig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll
 		Config:  cfg,
 		Role:    role,
 		Workdir: r.workdir,
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:  discard(),
 		Observer: func(e fsm.Entry) {
 			r.t.Logf("transition %s → %s on %s (status %s)", e.From, e.To, e.Event, e.Status)
 		},
@@ -403,6 +401,10 @@ func compact(ss []handoff.Status) []string {
 	return out
 }
 
+// discard is the logger of the dispatches the tests run themselves: what
+// matters is in the polls and the result.
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
 // metric logs a measured number in one greppable format.
 func metric(t *testing.T, name string, d time.Duration) {
 	t.Helper()
@@ -412,42 +414,6 @@ func metric(t *testing.T, name string, d time.Duration) {
 // The answer spans lines and carries quotes, $ and a backslash: the heredoc
 // must hand it over byte for byte.
 const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
-
-// waitOnStopMarker dispatches prompt to the analyst role with the hook's
-// stopped marker in events as the turn marker (what `send --hook-dir`
-// does), a one-minute poll and no file watch, and checks that the wait
-// returned want and was decided by the hook's observation, before the
-// first regular poll.
-func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
-	r.t.Helper()
-	marker := hookmark.Path(events, hookmark.Stopped)
-	w, err := responsefile.Watch(marker)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	defer w.Close()
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	var polls []fsm.Poll
-	p := r.pane()
-	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Wakeups: fsm.Wakeups{Turns: w.C(), TurnMarker: marker},
-		OnPoll:  func(p fsm.Poll) { polls = append(polls, p) }})
-	if err != nil {
-		r.fail("dispatch failed: %v (polls %+v)", err, polls)
-	}
-	if res.Content != want {
-		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
-	}
-	last := polls[len(polls)-1]
-	if !last.TurnCompleted || res.Elapsed >= cfg.Poll {
-		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
-	}
-	return res, polls
-}
 
 // descendantsOf lists the processes below pid, from /proc.
 func descendantsOf(pid int) []int {

@@ -4,10 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
@@ -38,28 +35,6 @@ func qwenBusy(plain string) bool {
 // on the screen, nothing busy, the title not spinning.
 func qwenFinished(plain, title, last string) bool {
 	return strings.Contains(plain, last) && strings.Contains(plain, "◆") && !qwenBusy(plain) && !qwen.TitleSpinning(title)
-}
-
-// Qwen Code's Stop hook fires in this offline setup when a turn ends.
-// Registered as `handoff-fsm hook --dir DIR`, it leaves the stopped
-// marker, and with it as the turn marker (what `send --hook-dir DIR` does)
-// the wait decides on it, not on the screen: the poll is a minute, there
-// is no file watch, and the wait still ends within seconds.
-func TestRealQwenStopHookEndsTheWait(t *testing.T) {
-	parallel(t)
-	realqwen.CLI.Require(t)
-	bin := buildCommand(t)
-	events := t.TempDir()
-	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
-	r := newQwenRig(t, realqwen.Options{Hooks: map[string]string{"Stop": hook}})
-	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
-
-	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
-	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
-	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
-	if err != nil || !ok || stopped.Hook != "Stop" || stopped.LastMessage != "Final words." || stopped.Session == "" {
-		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
-	}
 }
 
 // The shipped command with --provider qwen in a pane that, like an
