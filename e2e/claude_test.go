@@ -159,3 +159,13 @@ func TestRealClaudeSendCommand(t *testing.T) {
 		}
 	})
 }
+
+// Claude Code's Stop hook ends the wait (see hookEndsTheWait), with the stopped marker as the turn marker
+// (what `send --hook-dir DIR` does).
+func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realclaude.CLI.Require(t)
+	hookEndsTheWait(t, "Stop", func(hooks map[string]string) *rig {
+		return newClaudeRig(t, realclaude.Options{Hooks: hooks})
+	})
+}

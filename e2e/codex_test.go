@@ -14,8 +14,10 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // Codex shows its busy UI this long after Enter: measured on the raw pane
@@ -165,4 +167,30 @@ func TestRealCodexSendCommand(t *testing.T) {
 			t.Fatalf("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 		}
 	})
+}
+
+// Codex's notify program (handoff-fsm hook) reports the turn complete,
+// and the wait ends on it (see hookEndsTheWait).
+func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realcodex.CLI.Require(t)
+	cli := buildCommand(t)
+	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
+	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir), fakemodel.Answer("I wrote the response file."))
+
+	path, _ := handoff.ResponsePath(r.workdir, "analyst")
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
+		t.Fatal(err)
+	}
+	w, err := responsefile.Watch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	res, polls := r.waitOnHook(fsm.Wakeups{Turns: w.Turns()}, "Analyse the project.", answer+"\n")
+	marker, err := os.ReadFile(responsefile.TurnMarker(path))
+	if err != nil || !strings.Contains(string(marker), `"agent-turn-complete"`) {
+		t.Fatalf("the hook's marker holds %q (%v)", marker, err)
+	}
+	t.Logf("done %v after dispatch, on the notify hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
 }

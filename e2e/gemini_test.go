@@ -9,6 +9,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
@@ -125,4 +126,19 @@ func TestRealGeminiOutlivesKillServer(t *testing.T) {
 		}
 	}
 	t.Logf("after kill-server alone, %d of %d processes still ran (ended them by pid): %v", len(left), len(ps), left)
+}
+
+// Gemini CLI's hooks fire in this offline setup: BeforeAgent when it takes
+// a prompt, AfterAgent (with the turn's response) when a turn ends, and the
+// wait decides on the AfterAgent marker (see hookEndsTheWait).
+func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realgemini.CLI.Require(t)
+	events := hookEndsTheWait(t, "AfterAgent", func(hooks map[string]string) *rig {
+		return newGeminiRig(t, realgemini.Options{Hooks: hooks})
+	}, "BeforeAgent")
+	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
+	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {
+		t.Fatalf("submit marker %+v, %v, %v", sub, ok, err)
+	}
 }

@@ -16,10 +16,12 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -464,4 +466,74 @@ func (r *rig) drained() {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A CLI's end-of-turn hook, registered as `handoff-fsm hook --dir DIR`,
+// reports the turn over, and the wait decides on it, not on the screen:
+// the poll is a minute, there is no file watch, and the wait still ends
+// within seconds of the turn (hookEndsTheWait, waitOnHook; each CLI's test
+// beside its other tests).
+//
+// hookEndsTheWait starts a CLI (start, given its hooks) whose stop hook and
+// other hooks run `handoff-fsm hook --dir DIR`, waits for an answer on the
+// stopped marker (waitOnStopMarker), and checks that stop wrote that
+// marker with the turn's last message. It returns DIR.
+func hookEndsTheWait(t *testing.T, stop string, start func(hooks map[string]string) *rig, others ...string) string {
+	t.Helper()
+	bin := buildCommand(t)
+	events := t.TempDir()
+	hooks := map[string]string{}
+	for _, h := range append([]string{stop}, others...) {
+		hooks[h] = handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
+	}
+	r := start(hooks)
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the %s hook (%d polls)", res.Elapsed.Round(time.Millisecond), stop, len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != stop || stopped.LastMessage != "Final words." || stopped.Session == "" {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+	return events
+}
+
+// waitOnStopMarker is waitOnHook with the hook's stopped marker in events
+// as the turn marker (what `send --hook-dir` does).
+func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	marker := hookmark.Path(events, hookmark.Stopped)
+	w, err := responsefile.Watch(marker)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer w.Close()
+	return r.waitOnHook(fsm.Wakeups{Turns: w.C(), TurnMarker: marker}, prompt, want)
+}
+
+// waitOnHook dispatches prompt to the analyst role woken by wake (a hook's
+// turn reports), with a one-minute poll and no file watch, and checks
+// that the wait returned want and was decided by the hook's observation,
+// before the first regular poll.
+func (r *rig) waitOnHook(wake fsm.Wakeups, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: discard(), Wakeups: wake,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		r.fail("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != want {
+		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
+	}
+	if last := polls[len(polls)-1]; !last.TurnCompleted || res.Elapsed >= cfg.Poll {
+		r.fail("decided after %v by %+v: want the hook's observation, before the first regular poll (polls %+v)", res.Elapsed, last, polls)
+	}
+	return res, polls
 }

@@ -16,7 +16,7 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealQwenScreens -v -timeout 30m
 func TestCaptureRealQwenScreens(t *testing.T) {
-	qwenCapture.capture(t, "Qwen Code "+realqwen.CLI.Version)
+	qwenScript.in(terminalEnv{}, startQwen).capture(t, "Qwen Code "+realqwen.CLI.Version)
 }
 
 // TestCaptureRealQwenTerminals takes the same screens in the terminals of
@@ -25,28 +25,12 @@ func TestCaptureRealQwenScreens(t *testing.T) {
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealQwenTerminals/xterm-256color-default$' -v -timeout 30m
 func TestCaptureRealQwenTerminals(t *testing.T) {
-	for _, env := range captureTerminals("auto-edit") {
-		t.Run(env.name(), func(t *testing.T) {
-			qwenCaptureIn(env).capture(t, "Qwen Code "+realqwen.CLI.Version+" in "+env.name())
-		})
-	}
+	qwenScript.inTerminals(t, "Qwen Code "+realqwen.CLI.Version, "auto-edit", startQwen)
 }
 
-var qwenCapture = qwenCaptureIn(terminalEnv{})
-
-// qwenCaptureIn is the capture script in env (the default terminal and
-// modes when zero).
-func qwenCaptureIn(env terminalEnv) captureScript {
-	s := qwenScript
-	s.sub, s.captured = env.folder(), env.captured("--yolo")
-	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		opts := realqwen.Options{Common: realcli.Common{Width: w, Height: h, Terminal: env.terminal}, Ask: ask}
-		if ask {
-			opts.Approval = env.ask
-		}
-		return newQwenRigAt(t, opts, root)
-	}
-	return s
+// startQwen starts Qwen Code for a capture (see captureScript.in).
+func startQwen(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig {
+	return newQwenRigAt(t, realqwen.Options{Common: c, Ask: ask, Approval: approval}, root)
 }
 
 var qwenScript = captureScript{

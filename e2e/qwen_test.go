@@ -46,3 +46,13 @@ func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
 	r := newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
 }
+
+// Qwen Code's Stop hook fires in this offline setup when a turn ends, and
+// the wait decides on its marker (see hookEndsTheWait).
+func TestRealQwenStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realqwen.CLI.Require(t)
+	hookEndsTheWait(t, "Stop", func(hooks map[string]string) *rig {
+		return newQwenRig(t, realqwen.Options{Hooks: hooks})
+	})
+}
