@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 	again.Release()
 
 	// Another role, or another folder, is another slot.
-	other, err := responsefile.Lock(context.Background(), responseFile(t, work, "tester"), "tester", work, false)
+	other, err := responsefile.Lock(context.Background(), testkit.ResponseFile(t, work, "tester"), "tester", work, false)
 	if err != nil {
 		t.Fatalf("another role's slot: %v", err)
 	}
@@ -76,7 +77,7 @@ func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 
 func TestWaitingForTheSlot(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +134,7 @@ func TestSlotHoldsAcrossProcessesAndDiesWithTheHolder(t *testing.T) {
 	for i := range 3 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			work := t.TempDir()
-			p := responseFile(t, work, "analyst")
+			p := testkit.ResponseFile(t, work, "analyst")
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), childEnv+"=lock:"+p)
 			stdin, _ := cmd.StdinPipe()
