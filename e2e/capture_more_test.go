@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,15 +137,24 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		check(r)
 	}
 
+	// warned starts Codex in a w×h pane whose config has an unknown
+	// top-level key (Codex counts it as a warning in its footer) and takes
+	// the fresh screen as name.
+	warned := func(w, h int, name, note string) *rig {
+		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, " +
+			strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: w, Height: h}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, name, handoff.StatusIdle, note)
+		check(r)
+		return r
+	}
+
 	if part("narrow") {
 		// 80x24, the unknown key too: the warning counter has no room
 		// next to the footer hint.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 80, Height: 24}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
-		time.Sleep(800 * time.Millisecond)
-		c.shot(r, "idle-narrow-warning.txt", handoff.StatusIdle,
+		r := warned(80, 24, "idle-narrow-warning.txt",
 			"80x24 pane, unknown config key: fresh screen with the warning counter '⚠ 1 warning · f2 to view' in the footer")
-		check(r)
 		long := "Please read this long request carefully. " + strings.Repeat("It goes on and on so that the composer and the history must wrap it over several lines of a narrow pane. ", 5) + "End of the long request."
 		r.model.Script(fakemodel.Answer("Short reply to a long request.").After(4 * time.Second))
 		r.submit(long)
@@ -166,12 +176,8 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("tiny") {
 		// 60x20: even less room for the footer and the warning counter.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 60, Height: 20}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
-		time.Sleep(800 * time.Millisecond)
-		c.shot(r, "idle-tiny-warning.txt", handoff.StatusIdle,
+		r := warned(60, 20, "idle-tiny-warning.txt",
 			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
-		check(r)
 		r.model.Script(fakemodel.Answer("Tiny pane answer."))
 		r.submit("Answer in a tiny pane")
 		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Tiny pane answer.") })

@@ -28,9 +28,9 @@ import (
 // grace a loaded machine needs, the errors the API can send, how a
 // confirmation is asked for and answered).
 type conformer struct {
-	provider string
-	// need skips (or, in CI, fails) the test when the CLI is missing.
-	need func(t *testing.T)
+	// cli is the CLI's descriptor: its name is the provider's, and a test
+	// without its binary skips (or, in CI, fails).
+	cli realcli.CLI
 	// start runs the CLI in a private tmux server against its own fake
 	// model; everything ends with the test.
 	start func(t *testing.T, s setup) *rig
@@ -76,8 +76,7 @@ type apiError struct {
 func conformers() []conformer {
 	return []conformer{
 		{
-			provider: "codex",
-			need:     func(t *testing.T) { realcodex.CLI.Require(t) },
+			cli: realcodex.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// Tips hidden: Codex prints a random "└ Tip: …" under some
 				// replies, which the fallback would take along.
@@ -99,8 +98,7 @@ func conformers() []conformer {
 			approve: "y",
 		},
 		{
-			provider: "claude",
-			need:     func(t *testing.T) { realclaude.CLI.Require(t) },
+			cli: realclaude.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				opts := realclaude.Options{Common: realcli.Common{Terminal: s.Terminal}, MaxRetries: s.Retries}
 				if s.Ask {
@@ -123,8 +121,7 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "gemini",
-			need:     func(t *testing.T) { realgemini.CLI.Require(t) },
+			cli: realgemini.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// Gemini CLI retries on its own (a 500 for a long time);
 				// setup.Retries has nothing to set.
@@ -141,8 +138,7 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "qwen",
-			need:     func(t *testing.T) { realqwen.CLI.Require(t) },
+			cli: realqwen.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
@@ -162,8 +158,7 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "opencode",
-			need:     func(t *testing.T) { realopencode.CLI.Require(t) },
+			cli: realopencode.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
@@ -179,8 +174,7 @@ func conformers() []conformer {
 			approve: "Enter",
 		},
 		{
-			provider: "pi",
-			need:     func(t *testing.T) { realpi.CLI.Require(t) },
+			cli: realpi.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
 				return newPiRigAt(t, realpi.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
@@ -206,9 +200,9 @@ func conformers() []conformer {
 func TestConformance(t *testing.T) {
 	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
-		t.Run(c.provider, func(t *testing.T) {
+		t.Run(c.cli.Name, func(t *testing.T) {
 			parallel(t)
-			c.need(t)
+			c.cli.Require(t)
 			t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
 			t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
 			t.Run("no-file-strict-fails", c.noFileStrict)
@@ -264,9 +258,9 @@ func (c conformer) fileBack(t *testing.T) {
 	if d.fileAt.IsZero() {
 		t.Fatal("never saw the response file appear")
 	}
-	metric(t, c.provider+"_send_duration(paste+Enter+verify)", d.sendDur)
-	metric(t, c.provider+"_file_written_to_done", d.doneAt().Sub(d.fileAt))
-	metric(t, c.provider+"_dispatch_total", d.res.Elapsed)
+	metric(t, c.cli.Name+"_send_duration(paste+Enter+verify)", d.sendDur)
+	metric(t, c.cli.Name+"_file_written_to_done", d.doneAt().Sub(d.fileAt))
+	metric(t, c.cli.Name+"_dispatch_total", d.res.Elapsed)
 
 	// The pane is ready again: a second dispatch gets its own answer.
 	r.model.Script(fakemodel.WriteResponse("second answer"), fakemodel.Answer("Written."))

@@ -110,10 +110,10 @@ var dropZeroWidth = change{"the zero-width space, word joiner and BOM (U+200B, U
 func TestDelivery(t *testing.T) {
 	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
-		t.Run(c.provider, func(t *testing.T) {
+		t.Run(c.cli.Name, func(t *testing.T) {
 			parallel(t)
-			c.need(t)
-			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.provider {
+			c.cli.Require(t)
+			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
 				t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
 			}
 			r := c.start(t, setup{Terminal: tmuxTerminal})
@@ -155,7 +155,7 @@ func TestDelivery(t *testing.T) {
 					if !found {
 						r.fail("no request to the model carries the dispatch's receipt %s", d.res.Receipt)
 					}
-					want := received(c.provider, dc.prompt)
+					want := received(c.cli.Name, dc.prompt)
 					if n := strings.Count(first, want); n != 1 {
 						t.Errorf("the prompt (%d bytes) reached the model %d times, want once whole; the model got %d bytes:\n%s",
 							len(want), n, len(first), excerptDiff(first, want))
@@ -176,7 +176,7 @@ func TestDelivery(t *testing.T) {
 			}
 			last := turns[len(turns)-1]
 			for _, dc := range cases {
-				want := received(c.provider, dc.prompt)
+				want := received(c.cli.Name, dc.prompt)
 				n := 0
 				for _, u := range last.UserTexts {
 					n += strings.Count(u, want)
@@ -196,12 +196,12 @@ func TestDelivery(t *testing.T) {
 // next dispatch goes through. pi's bash mode shows only as a colour, so
 // it is not read there (its lead line is the guard).
 func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
-	if c.provider == "pi" {
+	if c.cli.Name == "pi" {
 		return
 	}
 	t.Run("composer-left-in-shell-mode", func(t *testing.T) {
 		r := r.in(t)
-		cl, err := provider.Lookup(c.provider)
+		cl, err := provider.Lookup(c.cli.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,17 +268,17 @@ func excerptDiff(got, want string) string {
 func TestSendCommandDeliversHostilePromptsInertly(t *testing.T) {
 	t.Parallel() // holds no heavy slot: its providers take them
 	for _, c := range conformers() {
-		if c.provider != "claude" && c.provider != "codex" {
+		if c.cli.Name != "claude" && c.cli.Name != "codex" {
 			continue
 		}
-		t.Run(c.provider, func(t *testing.T) {
+		t.Run(c.cli.Name, func(t *testing.T) {
 			parallel(t)
-			c.need(t)
+			c.cli.Require(t)
 			bin := buildCommand(t)
 			r := c.start(t, setup{})
 			canary := filepath.Join(t.TempDir(), "RAN")
 			send := func(prompt string) (string, string, int) {
-				return r.runSend(bin, "--provider", c.provider, "--role", "tester", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
+				return r.runSend(bin, "--provider", c.cli.Name, "--role", "tester", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
 			}
 			for i, prompt := range []string{
 				"!touch " + canary + "; echo this only looks like shell",
