@@ -20,6 +20,10 @@ import (
 // captureMoreEnv turns on TestCaptureMoreRealScreens.
 const captureMoreEnv = "HANDOFF_CAPTURE_MORE"
 
+// moreHow starts the manifest's note on how TestCaptureMoreRealScreens
+// took a screen; the pane and the config follow.
+const moreHow = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, "
+
 // mergeManifest writes items into dir's manifest.json: an entry for the same
 // file is replaced, new files are added at the end, the others are kept.
 func mergeManifest(t *testing.T, dir string, items []fixture) {
@@ -107,7 +111,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("config") {
 		// An unknown key in config.toml: Codex warns about it.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = moreHow + "120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-config-warning.txt", handoff.StatusIdle,
@@ -122,7 +126,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("status") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, default config; /status typed after one turn"
+		c.how = moreHow + "120x40 pane, default config; /status typed after one turn"
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.Answer("First answer."))
 		r.submit("First question")
@@ -141,8 +145,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	// top-level key (Codex counts it as a warning in its footer) and takes
 	// the fresh screen as name.
 	warned := func(w, h int, name, note string) *rig {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, " +
-			strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = moreHow + strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: w, Height: h}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, name, handoff.StatusIdle, note)
@@ -187,7 +190,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("wide") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 220x50 pane, default config"
+		c.how = moreHow + "220x50 pane, default config"
 		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 220, Height: 50}})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-wide.txt", handoff.StatusIdle, "220x50 pane: fresh screen, banner, composer, status line")
@@ -206,7 +209,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("resume") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
+		c.how = moreHow + "120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.Answer("Answer before the restart."))
 		r.submit("Question before the restart")
