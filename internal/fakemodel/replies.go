@@ -58,6 +58,20 @@ type Call struct {
 	Input any
 }
 
+// tool is the call as an agent whose shell tool is named shell takes it:
+// a shell call with its command and, when it has one, its description;
+// any other call to its own tool with its Input.
+func (c *Call) tool(shell string) (name string, input any) {
+	if !c.Shell {
+		return c.Name, c.Input
+	}
+	in := map[string]any{"command": c.Command}
+	if c.Description != "" {
+		in["description"] = c.Description
+	}
+	return shell, in
+}
+
 // Fault is an error the API reports inside the stream.
 type Fault struct{ Type, Message string }
 
