@@ -13,7 +13,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // CaptureEnv turns on TestCaptureRealScreens, which (re)writes the Codex
@@ -142,13 +142,7 @@ func TestCaptureRealScreens(t *testing.T) {
 
 	// The response file is written before the turn ends: one more model
 	// request follows the tool output (made slow here to catch it).
-	if err := responsefile.EnsureDir(wd); err != nil {
-		t.Fatal(err)
-	}
-	path, err := handoff.ResponsePath(wd, "analyst")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, wd, "analyst")
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete.").In(wd), fakemodel.Answer("I wrote the response file.").After(4*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)

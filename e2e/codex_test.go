@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -178,10 +179,7 @@ func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
 	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
 	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir), fakemodel.Answer("I wrote the response file."))
 
-	path, _ := handoff.ResponsePath(r.workdir, "analyst")
-	if err := responsefile.EnsureDir(r.workdir); err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, r.workdir, "analyst")
 	w, err := responsefile.Watch(path)
 	if err != nil {
 		t.Fatal(err)
