@@ -198,19 +198,32 @@ func conformers() []conformer {
 // table allows. The providers run side by side (each case starts its own
 // rig), their cases one after another.
 func TestConformance(t *testing.T) {
-	t.Parallel() // holds no heavy slot: its providers take them
+	eachConformer(t, func(t *testing.T, c conformer) {
+		t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
+		t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
+		t.Run("no-file-strict-fails", c.noFileStrict)
+		t.Run("no-file-fallback-returns-the-message", c.noFileFallback)
+		for _, e := range c.apiErrors {
+			t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
+		}
+		t.Run("confirmation-dialog-is-waiting-user-answer", c.confirmation)
+	})
+}
+
+// eachConformer runs test on each provider's real CLI (only those named,
+// when names are given) side by side; each takes a heavy slot (parallel),
+// once its CLI is found (a missing one skips, or in CI fails, its
+// subtest). The test itself holds no slot: its providers take them.
+func eachConformer(t *testing.T, test func(t *testing.T, c conformer), names ...string) {
+	t.Parallel()
 	for _, c := range conformers() {
+		if len(names) > 0 && !slices.Contains(names, c.cli.Name) {
+			continue
+		}
 		t.Run(c.cli.Name, func(t *testing.T) {
 			parallel(t)
 			c.cli.Require(t)
-			t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
-			t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
-			t.Run("no-file-strict-fails", c.noFileStrict)
-			t.Run("no-file-fallback-returns-the-message", c.noFileFallback)
-			for _, e := range c.apiErrors {
-				t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
-			}
-			t.Run("confirmation-dialog-is-waiting-user-answer", c.confirmation)
+			test(t, c)
 		})
 	}
 }
