@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,33 @@ func TestPrivateServerStartsAloneAndCloseLeavesNothing(t *testing.T) {
 	// The other server was not touched.
 	if _, err := b.Run(ctx, nil, "list-sessions"); err != nil {
 		t.Errorf("closing one private server hurt another: %v", err)
+	}
+}
+
+// NewWindow puts one more command on the server, in its own window of the
+// session and in the folder asked for; Close ends it with the rest.
+func TestPrivateNewWindowRunsACommandInItsFolder(t *testing.T) {
+	requireTmux(t)
+	ctx := context.Background()
+	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test", Session: "agents"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	dir, err := filepath.EvalSymlinks(t.TempDir()) // tmux shows the real path
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane, err := p.NewWindow(ctx, dir, "sleep 600")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(pane, "%") || pane == p.Pane {
+		t.Fatalf("pane %q (first pane %s)", pane, p.Pane)
+	}
+	out, err := p.Run(ctx, nil, "display-message", "-p", "-t", pane, "#{session_name} #{window_index} #{pane_current_path}")
+	if err != nil || out != "agents 1 "+dir+"\n" {
+		t.Fatalf("new pane: %q (%v), want session agents, window 1, in %s", out, err, dir)
 	}
 }
 
