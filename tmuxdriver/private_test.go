@@ -73,14 +73,16 @@ func TestPrivateNewWindowRunsACommandInItsFolder(t *testing.T) {
 	if !strings.HasPrefix(pane, "%") || pane == p.Pane {
 		t.Fatalf("pane %q (first pane %s)", pane, p.Pane)
 	}
-	out, err := p.Run(ctx, nil, "display-message", "-p", "-t", pane, "#{session_name} #{window_index} #{pane_current_path}")
-	where, path, _ := strings.Cut(strings.TrimSpace(out), " 1 ")
-	// tmux shows the folder's real path: compare the folders, not names.
+	// tmux reads the pane's folder from its process, which may not have
+	// started yet; it shows the folder's real path: compare the folders.
 	want, _ := os.Stat(dir)
-	got, statErr := os.Stat(path)
-	if err != nil || where != "agents" || statErr != nil || !os.SameFile(got, want) {
-		t.Fatalf("new pane: %q (%v), want session agents, window 1, in %s", out, err, dir)
-	}
+	var out string
+	waitFor(t, "the new pane in window 1 of agents, in "+dir, func() bool {
+		out, err = p.Run(ctx, nil, "display-message", "-p", "-t", pane, "#{session_name} #{window_index} #{pane_current_path}")
+		where, path, _ := strings.Cut(strings.TrimSpace(out), " 1 ")
+		got, statErr := os.Stat(path)
+		return err == nil && where == "agents" && statErr == nil && os.SameFile(got, want)
+	})
 }
 
 // An agent that ignores the hang-up tmux sends when its server dies (as
