@@ -417,7 +417,8 @@ func metric(t *testing.T, name string, d time.Duration) {
 // must hand it over byte for byte.
 const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
 
-// descendantsOf lists the processes below pid, from /proc.
+// descendantsOf lists the processes below pid, from /proc: read here, not
+// with tmuxdriver's own walk, since it checks what that walk lets Close end.
 func descendantsOf(pid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	children := map[int][]int{}
