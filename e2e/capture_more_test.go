@@ -109,6 +109,28 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	part := func(name string) bool { return only == "" || strings.Contains(only, name) }
 
+	// answered has r's model answer prompt with answer and takes the
+	// finished turn as name.
+	answered := func(r *rig, prompt, answer, name, note string) {
+		r.model.Script(fakemodel.Answer(answer))
+		r.submit(prompt)
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, answer) })
+		c.shotMsg(r, name, handoff.StatusCompleted, note, answer)
+		check(r)
+	}
+
+	// warned starts Codex in a w×h pane whose config has an unknown
+	// top-level key (Codex counts it as a warning in its footer) and takes
+	// the fresh screen as name.
+	warned := func(w, h int, name, note string) *rig {
+		c.how = moreHow + strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: w, Height: h}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, name, handoff.StatusIdle, note)
+		check(r)
+		return r
+	}
+
 	if part("config") {
 		// An unknown key in config.toml: Codex warns about it.
 		c.how = moreHow + "120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
@@ -117,12 +139,8 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		c.shot(r, "idle-config-warning.txt", handoff.StatusIdle,
 			"started with an unknown top-level key in config.toml: Codex's configuration warning on an idle fresh screen")
 		check(r)
-		r.model.Script(fakemodel.Answer("Answered despite the warning."))
-		r.submit("Answer once")
-		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answered despite the warning.") })
-		c.shotMsg(r, "completed-config-warning.txt", handoff.StatusCompleted,
-			"a finished turn in a session started with the configuration warning", "Answered despite the warning.")
-		check(r)
+		answered(r, "Answer once", "Answered despite the warning.", "completed-config-warning.txt",
+			"a finished turn in a session started with the configuration warning")
 	}
 
 	if part("status") {
@@ -139,18 +157,6 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		c.shot(r, "completed-status-panel.txt", handoff.StatusCompleted,
 			"the /status panel (a boxed card: model, directory, permissions, account, limits) printed after a finished turn; the slash command is not a user message")
 		check(r)
-	}
-
-	// warned starts Codex in a w×h pane whose config has an unknown
-	// top-level key (Codex counts it as a warning in its footer) and takes
-	// the fresh screen as name.
-	warned := func(w, h int, name, note string) *rig {
-		c.how = moreHow + strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: w, Height: h}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
-		time.Sleep(800 * time.Millisecond)
-		c.shot(r, name, handoff.StatusIdle, note)
-		check(r)
-		return r
 	}
 
 	if part("narrow") {
@@ -181,12 +187,8 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		// 60x20: even less room for the footer and the warning counter.
 		r := warned(60, 20, "idle-tiny-warning.txt",
 			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
-		r.model.Script(fakemodel.Answer("Tiny pane answer."))
-		r.submit("Answer in a tiny pane")
-		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Tiny pane answer.") })
-		c.shotMsg(r, "completed-tiny-warning.txt", handoff.StatusCompleted,
-			"60x20 pane with the configuration warning: a finished turn", "Tiny pane answer.")
-		check(r)
+		answered(r, "Answer in a tiny pane", "Tiny pane answer.", "completed-tiny-warning.txt",
+			"60x20 pane with the configuration warning: a finished turn")
 	}
 
 	if part("wide") {
