@@ -237,7 +237,7 @@ func archiveNumbersFilesInOrder(t *testing.T, renamer string) {
 // stale before it sends).
 func TestAbandonArchivesWhatACancelledDispatchLeft(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	a := responsefile.NewArchive(work, time.Now())
 	if archived, err := responsefile.Abandon(context.Background(), p, "analyst", work, a); err != nil || archived != "" {
 		t.Fatalf("Abandon with no file = %q, %v; want \"\", nil", archived, err)
