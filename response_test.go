@@ -17,6 +17,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // testReceipt stands for a dispatch's random receipt, fixed so the tests
@@ -73,20 +74,8 @@ func TestUnknownRoleIsAClearError(t *testing.T) {
 	}
 }
 
-func responseFile(t *testing.T, work, role string) string {
-	t.Helper()
-	if err := responsefile.EnsureDir(work); err != nil {
-		t.Fatal(err)
-	}
-	p, err := handoff.ResponsePath(work, role)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestAnalystPromptIncludesFileInstruction(t *testing.T) {
-	p := responseFile(t, t.TempDir(), "analyst")
+	p := testkit.ResponseFile(t, t.TempDir(), "analyst")
 	prompt := handoff.WithInstruction("Summarise the repository.", p, testReceipt)
 	i := strings.Index(prompt, handoff.InstructionHeader)
 	if i < 0 {
@@ -103,7 +92,7 @@ func TestAnalystPromptIncludesFileInstruction(t *testing.T) {
 func TestAllFiveAgentRolesHaveFileInstructions(t *testing.T) {
 	work := t.TempDir()
 	for role, name := range roleFiles {
-		p := responseFile(t, work, role)
+		p := testkit.ResponseFile(t, work, role)
 		prompt := handoff.WithInstruction("Do the "+role+" work.", p, testReceipt)
 		block := prompt[strings.Index(prompt, handoff.InstructionHeader):]
 		if !strings.Contains(block, p) || !strings.HasSuffix(p, string(filepath.Separator)+name) {
@@ -118,7 +107,7 @@ func TestAllFiveAgentRolesHaveFileInstructions(t *testing.T) {
 }
 
 func TestInstructionAppearsExactlyOnce(t *testing.T) {
-	p := responseFile(t, t.TempDir(), "tester")
+	p := testkit.ResponseFile(t, t.TempDir(), "tester")
 	once := handoff.WithInstruction("Run the tests.", p, testReceipt)
 	twice := handoff.WithInstruction(once, p, testReceipt)
 	if twice != once || strings.Count(twice, handoff.InstructionHeader) != 1 {
@@ -137,7 +126,7 @@ func TestInstructionHeredocWorksInAShell(t *testing.T) {
 	for _, dir := range []string{"plain", "with space", `it's "quoted"`, "dollar $HOME and `tick` and \\ back"} {
 		t.Run(dir, func(t *testing.T) {
 			work := filepath.Join(t.TempDir(), dir)
-			p := responseFile(t, work, "programmer")
+			p := testkit.ResponseFile(t, work, "programmer")
 			block := handoff.Instruction(p, testReceipt)
 			delim := testReceipt.Delimiter()
 			start := strings.Index(block, "cat << '"+delim+"'")
@@ -209,7 +198,7 @@ func (a *sendAndWaitAgent) LastOutput(context.Context) (string, error) {
 
 func TestNormalSendAndWaitFlow(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	if err := os.WriteFile(p, []byte("stale answer"), 0o644); err != nil {
 		t.Fatal(err)
 	}

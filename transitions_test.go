@@ -17,6 +17,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
@@ -452,13 +453,7 @@ func runTransitionRow(t *testing.T, row transitionRow) {
 		row.cfg(&cfg)
 	}
 	work := t.TempDir()
-	if err := responsefile.EnsureDir(work); err != nil {
-		t.Fatal(err)
-	}
-	path, err := handoff.ResponsePath(work, "analyst")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, work, "analyst")
 	clk := vclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	start := clk.Now()
 	term := &countingTerminal{Terminal: trace.NewScript(row.timeline, clk, path)}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +13,16 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 )
 
 // captureMoreEnv turns on TestCaptureMoreRealScreens.
 const captureMoreEnv = "HANDOFF_CAPTURE_MORE"
+
+// moreHow starts the manifest's note on how TestCaptureMoreRealScreens
+// took a screen; the pane and the config follow.
+const moreHow = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, "
 
 // mergeManifest writes items into dir's manifest.json: an entry for the same
 // file is replaced, new files are added at the end, the others are kept.
@@ -52,7 +58,7 @@ func mergeManifest(t *testing.T, dir string, items []fixture) {
 // modelLine is a readiness check for panes too narrow to show the cwd in
 // the status line: the line shows the model.
 func modelLine(text, _ string) bool {
-	for _, l := range strings.Split(realcodex.StripANSI(text), "\n") {
+	for _, l := range strings.Split(realcli.StripANSI(text), "\n") {
 		if strings.Contains(strings.ToLower(l), realcodex.DefaultModel) && strings.Contains(l, " · ") {
 			return true
 		}
@@ -69,7 +75,7 @@ func modelLine(text, _ string) bool {
 //	HANDOFF_CAPTURE_MORE=1 go test ./e2e -run TestCaptureMoreRealScreens -v
 func TestCaptureMoreRealScreens(t *testing.T) {
 	if os.Getenv(captureMoreEnv) == "" {
-		t.Skipf("set %s=1 to capture more real Codex %s screens into %s", captureMoreEnv, realcodex.Version, fixtureDir())
+		t.Skipf("set %s=1 to capture more real Codex %s screens into %s", captureMoreEnv, realcodex.CLI.Version, fixtureDir())
 	}
 	c := &capturer{t: t, dir: fixtureDir()}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
@@ -96,31 +102,49 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		got := codex.Provider().Classify(string(b), it.Title)
 		if got.Status != it.Status {
 			sig, _ := json.Marshal(got.Signals)
-			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcodex.StripANSI(string(b)))
+			t.Errorf("%s: classified %q (%s), want %q\nsignals: %s\nscreen:\n%s", it.File, got.Status, got.Reason, it.Status, sig, realcli.StripANSI(string(b)))
 		}
 	}
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY") // a part's name, to capture one part
 
 	part := func(name string) bool { return only == "" || strings.Contains(only, name) }
 
+	// answered has r's model answer prompt with answer and takes the
+	// finished turn as name.
+	answered := func(r *rig, prompt, answer, name, note string) {
+		r.model.Script(fakemodel.Answer(answer))
+		r.submit(prompt)
+		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, answer) })
+		c.shotMsg(r, name, handoff.StatusCompleted, note, answer)
+		check(r)
+	}
+
+	// warned starts Codex in a w×h pane whose config has an unknown
+	// top-level key (Codex counts it as a warning in its footer) and takes
+	// the fresh screen as name.
+	warned := func(w, h int, name, note string) *rig {
+		c.how = moreHow + strconv.Itoa(w) + "x" + strconv.Itoa(h) + " pane, config.toml with the unknown top-level key handoff_unknown_key"
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: w, Height: h}, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
+		time.Sleep(800 * time.Millisecond)
+		c.shot(r, name, handoff.StatusIdle, note)
+		check(r)
+		return r
+	}
+
 	if part("config") {
 		// An unknown key in config.toml: Codex warns about it.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
+		c.how = moreHow + "120x40 pane, config.toml with the unknown top-level key handoff_unknown_key"
 		r := newRig(t, realcodex.Options{TopConfig: "handoff_unknown_key = true\n"})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-config-warning.txt", handoff.StatusIdle,
 			"started with an unknown top-level key in config.toml: Codex's configuration warning on an idle fresh screen")
 		check(r)
-		r.model.Script(fakemodel.Answer("Answered despite the warning."))
-		r.submit("Answer once")
-		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Answered despite the warning.") })
-		c.shotMsg(r, "completed-config-warning.txt", handoff.StatusCompleted,
-			"a finished turn in a session started with the configuration warning", "Answered despite the warning.")
-		check(r)
+		answered(r, "Answer once", "Answered despite the warning.", "completed-config-warning.txt",
+			"a finished turn in a session started with the configuration warning")
 	}
 
 	if part("status") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane, default config; /status typed after one turn"
+		c.how = moreHow + "120x40 pane, default config; /status typed after one turn"
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.Answer("First answer."))
 		r.submit("First question")
@@ -138,12 +162,8 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	if part("narrow") {
 		// 80x24, the unknown key too: the warning counter has no room
 		// next to the footer hint.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 80x24 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Width: 80, Height: 24, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
-		time.Sleep(800 * time.Millisecond)
-		c.shot(r, "idle-narrow-warning.txt", handoff.StatusIdle,
+		r := warned(80, 24, "idle-narrow-warning.txt",
 			"80x24 pane, unknown config key: fresh screen with the warning counter '⚠ 1 warning · f2 to view' in the footer")
-		check(r)
 		long := "Please read this long request carefully. " + strings.Repeat("It goes on and on so that the composer and the history must wrap it over several lines of a narrow pane. ", 5) + "End of the long request."
 		r.model.Script(fakemodel.Answer("Short reply to a long request.").After(4 * time.Second))
 		r.submit(long)
@@ -165,23 +185,15 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 
 	if part("tiny") {
 		// 60x20: even less room for the footer and the warning counter.
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 60x20 pane, config.toml with the unknown top-level key handoff_unknown_key"
-		r := newRig(t, realcodex.Options{Width: 60, Height: 20, Ready: modelLine, TopConfig: "handoff_unknown_key = true\n"})
-		time.Sleep(800 * time.Millisecond)
-		c.shot(r, "idle-tiny-warning.txt", handoff.StatusIdle,
+		r := warned(60, 20, "idle-tiny-warning.txt",
 			"60x20 pane, unknown config key: fresh screen; footer hints and the warning counter squeezed (or dropped) under the composer")
-		check(r)
-		r.model.Script(fakemodel.Answer("Tiny pane answer."))
-		r.submit("Answer in a tiny pane")
-		r.waitScreen(short, "turn finished", func(p, title string) bool { return finished(p, title, "Tiny pane answer.") })
-		c.shotMsg(r, "completed-tiny-warning.txt", handoff.StatusCompleted,
-			"60x20 pane with the configuration warning: a finished turn", "Tiny pane answer.")
-		check(r)
+		answered(r, "Answer in a tiny pane", "Tiny pane answer.", "completed-tiny-warning.txt",
+			"60x20 pane with the configuration warning: a finished turn")
 	}
 
 	if part("wide") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 220x50 pane, default config"
-		r := newRig(t, realcodex.Options{Width: 220, Height: 50})
+		c.how = moreHow + "220x50 pane, default config"
+		r := newRig(t, realcodex.Options{Common: realcli.Common{Width: 220, Height: 50}})
 		time.Sleep(800 * time.Millisecond)
 		c.shot(r, "idle-wide.txt", handoff.StatusIdle, "220x50 pane: fresh screen, banner, composer, status line")
 		check(r)
@@ -199,7 +211,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 	}
 
 	if part("resume") {
-		c.how = "TestCaptureMoreRealScreens (e2e/capture_more_test.go), real Codex 0.169 in tmux against internal/fakemodel (OpenAI Responses), capture-pane -p -e -J -S -200, 120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
+		c.how = moreHow + "120x40 pane; one turn, Codex closed, then started again as `codex resume --last` with the same CODEX_HOME"
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.Answer("Answer before the restart."))
 		r.submit("Question before the restart")
@@ -208,10 +220,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 		if err := r.cli.Close(); err != nil {
 			t.Fatal(err)
 		}
-		s, err := realcodex.Start(context.Background(), realcodex.Options{
-			Bin: needCodex(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL,
-			Args: []string{"resume", "--last"},
-		})
+		s, err := realcodex.Start(context.Background(), realcodex.Options{Common: realcli.Common{Bin: realcodex.CLI.Require(t), Workdir: r.workdir, Home: home, BaseURL: r.model.URL}, Args: []string{"resume", "--last"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // captureScript is what differs between CLIs when their real screens are
@@ -144,13 +144,7 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	s.shot(c, r, "completed-tool", handoff.StatusCompleted, "The command finished.")
 
 	// The response file is written before the turn ends.
-	if err := responsefile.EnsureDir(r.workdir); err != nil {
-		t.Fatal(err)
-	}
-	path, err := handoff.ResponsePath(r.workdir, "analyst")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, r.workdir, "analyst")
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(6*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)

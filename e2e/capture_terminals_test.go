@@ -255,9 +255,9 @@ func describe(t realcli.Terminal) string {
 var codexTerms = termProfile{
 	provider: "codex", version: "0.169",
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realcodex.Options{Width: w, Height: h, Terminal: term, Mode: mode}
+		opts := realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Mode: mode}
 		if mode == "ask" {
-			opts = realcodex.Options{Width: w, Height: h, Terminal: term, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
+			opts = realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
 		}
 		// The status line cannot show the whole work folder at 80 columns.
 		opts.Ready = modelLine
@@ -288,9 +288,9 @@ var codexTerms = termProfile{
 }
 
 var claudeTerms = termProfile{
-	provider: "claude", version: realclaude.Version,
+	provider: "claude", version: realclaude.CLI.Version,
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Terminal: term, Permissions: mode}, root)
+		return newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Permissions: mode}, root)
 	},
 	askMode:  realclaude.Ask,
 	modes:    []string{realclaude.Bypass, realclaude.AcceptEdits, realclaude.Ask},
@@ -322,10 +322,9 @@ const (
 )
 
 var openCodeTerms = termProfile{
-	provider: "opencode", version: realopencode.Version,
+	provider: "opencode", version: realopencode.CLI.Version,
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realopencode.Options{Width: w, Height: h, Terminal: term,
-			Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
+		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
 		return newOpenCodeRigAt(t, opts, root)
 	},
 	askMode:     openCodeAsk,
@@ -345,9 +344,9 @@ var openCodeTerms = termProfile{
 const piAsk = "ask"
 
 var piTerms = termProfile{
-	provider: "pi", version: realpi.Version,
+	provider: "pi", version: realpi.CLI.Version,
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newPiRigAt(t, realpi.Options{Width: w, Height: h, Terminal: term, Ask: mode == piAsk}, root)
+		return newPiRigAt(t, realpi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == piAsk}, root)
 	},
 	askMode: piAsk,
 	// The working line, read as text.
@@ -362,15 +361,4 @@ var piTerms = termProfile{
 	errorDetail: piCapture.errorDetail,
 	dialogShown: piCapture.dialogShown,
 	approve:     piCapture.approve,
-}
-
-// newCodexRigAt is newRig with the work folder and CODEX_HOME under root
-// (a fixed path: the status line shows it).
-func newCodexRigAt(t *testing.T, opts realcodex.Options, root string) *rig {
-	t.Helper()
-	bin := needCodex(t)
-	return startRig(t, "codex", fakemodel.OpenAIResponses{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realcodex.Start(ctx, opts)
-	})
 }

@@ -11,8 +11,9 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // CaptureEnv turns on TestCaptureRealScreens, which (re)writes the Codex
@@ -92,7 +93,7 @@ func (c *capturer) writeManifest() {
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealScreens -v
 func TestCaptureRealScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture real Codex %s screens into %s", captureEnv, realcodex.Version, fixtureDir())
+		t.Skipf("set %s=1 to capture real Codex %s screens into %s", captureEnv, realcodex.CLI.Version, fixtureDir())
 	}
 	c := &capturer{t: t, dir: fixtureDir()}
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
@@ -141,13 +142,7 @@ func TestCaptureRealScreens(t *testing.T) {
 
 	// The response file is written before the turn ends: one more model
 	// request follows the tool output (made slow here to catch it).
-	if err := responsefile.EnsureDir(wd); err != nil {
-		t.Fatal(err)
-	}
-	path, err := handoff.ResponsePath(wd, "analyst")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, wd, "analyst")
 	r.model.Script(fakemodel.WriteResponse("The analysis is complete.").In(wd), fakemodel.Answer("I wrote the response file.").After(4*time.Second))
 	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
 	waitFile(t, path, short)
@@ -191,7 +186,7 @@ func TestCaptureRealScreens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain := realcodex.StripANSI(text)
+		plain := realcli.StripANSI(text)
 		if tip := strings.LastIndex(plain, "Tip:"); tip > strings.LastIndex(plain, reply) {
 			c.shotMsg(r, "completed-tip.txt", handoff.StatusCompleted,
 				"a reply followed by Codex's random dim '  └ Tip: …' line: the tip is not part of the assistant's message", reply)

@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -24,7 +25,7 @@ func claudeFixtureDir() string {
 	if d := os.Getenv("HANDOFF_CAPTURE_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "claude", "testdata", "real-"+realclaude.Version)
+	return filepath.Join("..", "claude", "testdata", "real-"+realclaude.CLI.Version)
 }
 
 // screenCapturer stores a CLI's screens as fixtures: each twice (with and
@@ -86,7 +87,7 @@ func (c *screenCapturer) shot(r *rig, name string, status handoff.Status, note s
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClaudeScreens -v -timeout 20m
 func TestCaptureRealClaudeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
+		t.Skipf("set %s=1 to capture real Claude Code %s screens into %s", captureEnv, realclaude.CLI.Version, claudeFixtureDir())
 	}
 	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeSize), false)
 }
@@ -160,7 +161,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 	busy := func(p, _ string) bool { return has(p, "esc to interrupt") }
 	quiet := func(p, _ string) bool { return !has(p, "esc to interrupt") }
 
-	r := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h}, fixedRoot(t, "main"))
+	r := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}}, fixedRoot(t, "main"))
 	wd := r.workdir
 	c.shot(r, "idle-fresh", handoff.StatusIdle,
 		"fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'")
@@ -302,7 +303,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 		"an unsent draft '❯ a draft that is not sent yet' in the composer after the interrupted streamed reply")
 
 	// Retries: each failure shows a retry line while Claude Code backs off.
-	rr := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, MaxRetries: 2}, fixedRoot(t, "retries"))
+	rr := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, MaxRetries: 2}, fixedRoot(t, "retries"))
 	rr.model.Script(fakemodel.ServerError(), fakemodel.ServerError().After(6*time.Second), fakemodel.ServerError())
 	rr.submit("This request fails and is retried")
 	rr.waitScreen(short, "retry line", func(p, _ string) bool { return has(p, "retrying") })
@@ -318,7 +319,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 		"HTTP 500 on every attempt: after the retries '● API Error: 500 …', placeholder 'Resend your message to try again'", "", "API Error: 500")
 
 	// The permission prompt: a session that asks before tools.
-	a := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
+	a := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
 	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
 	a.submit("Write a marker file")
 	a.waitScreen(short, "permission prompt", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
@@ -331,7 +332,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 		"after approving: the command ran, final message, '✻ … for Ns'; footer '⏸ manual mode on'", "Wrote the marker file.")
 
 	// A startup dialog: an untrusted folder.
-	u := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Untrusted: true}, fixedRoot(t, "untrusted"))
+	u := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, Untrusted: true}, fixedRoot(t, "untrusted"))
 	time.Sleep(time.Second)
 	c.shot(u, "waiting-trust-dialog", handoff.StatusWaitingUserAnswer,
 		"startup dialog for an untrusted folder: 'Accessing workspace: … Quick safety check: Is this a project you created or one you trust?' '❯ No, exit' / 'Yes, I trust this folder', 'Enter to confirm · Esc to cancel'")
@@ -348,7 +349,7 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClaudeAutoModeScreens -v -timeout 20m
 func TestCaptureRealClaudeAutoModeScreens(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture real Claude Code %s auto-mode screens into %s", captureEnv, realclaude.Version, claudeFixtureDir())
+		t.Skipf("set %s=1 to capture real Claude Code %s auto-mode screens into %s", captureEnv, realclaude.CLI.Version, claudeFixtureDir())
 	}
 	writeManifest(t, claudeFixtureDir(), captureSizes(t, claudeFixtureDir(), captureClaudeAutoMode), true)
 }
@@ -361,7 +362,7 @@ func captureClaudeAutoMode(t *testing.T, c *screenCapturer, w, h int) {
 	for _, path := range []struct {
 		name, key string
 	}{{"enter", "Enter"}, {"shift-tab", "BTab"}, {"escape", "Escape"}} {
-		r := newClaudeRigAt(t, realclaude.Options{Width: w, Height: h, Permissions: realclaude.Auto}, fixedRoot(t, "auto-"+path.name))
+		r := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, Permissions: realclaude.Auto}, fixedRoot(t, "auto-"+path.name))
 		if path.name == "enter" {
 			c.shot(r, "idle-auto-mode-fresh", handoff.StatusIdle,
 				"default permission mode (no flag): the banner 'Auto mode is now Claude Code's default permission mode.', empty composer, footer '⏵⏵ auto mode on (shift+tab to cycle)'")

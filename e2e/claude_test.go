@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,9 +17,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
-// needClaude returns the Claude Code binary and checks tmux (see needCLI).
-func needClaude(t *testing.T) string { return needCLI(t, "Claude Code", realclaude.Binary) }
-
 // newClaudeRig starts a fake model and Claude Code in a fresh work folder
 // and HOME; opts sets the rest (permissions, retries, size; zero values are
 // realclaude's defaults). Everything is ended in t.Cleanup.
@@ -32,11 +28,8 @@ func newClaudeRig(t *testing.T, opts realclaude.Options) *rig {
 // newClaudeRigAt is newClaudeRig with the work folder and HOME under root.
 func newClaudeRigAt(t *testing.T, opts realclaude.Options, root string) *rig {
 	t.Helper()
-	bin := needClaude(t)
-	return startRig(t, "claude", fakemodel.AnthropicMessages{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realclaude.Start(ctx, opts)
-	})
+	return startRig(t, realclaude.CLI, fakemodel.AnthropicMessages{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realclaude.Start(ctx, opts) })
 }
 
 // turnDone matches the line that ends a Claude Code turn: "✻ Brewed for 3s".
@@ -66,7 +59,7 @@ func claudeConfig(strict bool) handoff.Config {
 // The test also measures when the Stop marker appears against the screen.
 func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 	parallel(t)
-	needClaude(t) // skip before building when Claude Code is missing
+	realclaude.CLI.Require(t) // skip before building when Claude Code is missing
 	bin := buildCommand(t)
 	events := filepath.Join(t.TempDir(), "events")
 	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
@@ -144,25 +137,12 @@ func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 // exactly what Claude Code wrote (exit 0), and an API error exits 4.
 func TestRealClaudeSendCommand(t *testing.T) {
 	parallel(t)
-	needClaude(t)
+	realclaude.CLI.Require(t)
 	bin := buildCommand(t)
 	run := func(r *rig, args ...string) (stdout string, code int) {
 		t.Helper()
-		base := []string{"send", "--provider", "claude", "--socket", r.cli.Socket, "--target", r.cli.Target,
-			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "6s", "--timeout", "60s"}
-		cmd := exec.Command(bin, append(base, args...)...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-		case err != nil:
-			t.Fatal(err)
-		}
-		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
-		return o.String(), code
+		stdout, _, code = r.runSend(bin, append([]string{"--provider", "claude", "--idle-grace", "6s", "--timeout", "60s"}, args...)...)
+		return stdout, code
 	}
 	t.Run("file", func(t *testing.T) {
 		r := newClaudeRig(t, realclaude.Options{})
@@ -177,5 +157,15 @@ func TestRealClaudeSendCommand(t *testing.T) {
 		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 4 || stdout != "" {
 			r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 		}
+	})
+}
+
+// Claude Code's Stop hook ends the wait (see hookEndsTheWait), with the stopped marker as the turn marker
+// (what `send --hook-dir DIR` does).
+func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realclaude.CLI.Require(t)
+	hookEndsTheWait(t, "Stop", func(hooks map[string]string) *rig {
+		return newClaudeRig(t, realclaude.Options{Hooks: hooks})
 	})
 }

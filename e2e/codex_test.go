@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,8 +14,11 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 // Codex shows its busy UI this long after Enter: measured on the raw pane
@@ -120,31 +122,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// runSend runs `handoff-fsm send` against the rig's pane.
-func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code int) {
-	r.t.Helper()
-	base := []string{"send", "--socket", r.cli.Socket, "--target", r.cli.Target,
-		"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "3s", "--timeout", "60s"}
-	cmd := exec.Command(bin, append(base, args...)...)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		r.t.Fatal(err)
-	}
-	r.t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
-	return o.String(), e.String(), code
-}
-
 // The shipped command, end to end: `handoff-fsm send` prints exactly what
 // Codex wrote, and exits with the documented codes.
 func TestRealCodexSendCommand(t *testing.T) {
 	parallel(t)
-	needCodex(t) // skip before building when Codex is missing
+	realcodex.CLI.Require(t) // skip before building when Codex is missing
 	bin := buildCommand(t)
 	t.Run("file", func(t *testing.T) {
 		r := newRig(t, realcodex.Options{})
@@ -152,7 +134,7 @@ func TestRealCodexSendCommand(t *testing.T) {
 		// Working is then seen whatever the machine's timing.
 		r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir).After(time.Second), fakemodel.Answer("I wrote the response file."))
 		trace := filepath.Join(t.TempDir(), "session.jsonl")
-		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.", "--record", trace)
+		stdout, stderr, code := r.runSend(bin, "--idle-grace", "3s", "--timeout", "60s", "--role", "analyst", "--prompt", "Analyse the project.", "--record", trace)
 		if code != 0 || stdout != answer+"\n" {
 			t.Fatalf("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
@@ -181,9 +163,32 @@ func TestRealCodexSendCommand(t *testing.T) {
 	t.Run("server-error", func(t *testing.T) {
 		r := newRig(t, realcodex.Options{})
 		r.model.Script(fakemodel.HTTPError(500, "server_error", "fake internal error"))
-		stdout, stderr, code := r.runSend(bin, "--role", "analyst", "--prompt", "Analyse the project.")
+		stdout, stderr, code := r.runSend(bin, "--idle-grace", "3s", "--timeout", "60s", "--role", "analyst", "--prompt", "Analyse the project.")
 		if code != 4 || stdout != "" || !strings.Contains(stderr, "terminal error") {
 			t.Fatalf("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 		}
 	})
+}
+
+// Codex's notify program (handoff-fsm hook) reports the turn complete,
+// and the wait ends on it (see hookEndsTheWait).
+func TestRealCodexNotifyHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realcodex.CLI.Require(t)
+	cli := buildCommand(t)
+	r := newRig(t, realcodex.Options{Notify: []string{cli, "hook"}})
+	r.model.Script(fakemodel.WriteResponse(answer).In(r.workdir), fakemodel.Answer("I wrote the response file."))
+
+	path := testkit.ResponseFile(t, r.workdir, "analyst")
+	w, err := responsefile.Watch(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	res, polls := r.waitOnHook(fsm.Wakeups{Turns: w.Turns()}, "Analyse the project.", answer+"\n")
+	marker, err := os.ReadFile(responsefile.TurnMarker(path))
+	if err != nil || !strings.Contains(string(marker), `"agent-turn-complete"`) {
+		t.Fatalf("the hook's marker holds %q (%v)", marker, err)
+	}
+	t.Logf("done %v after dispatch, on the notify hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
 }

@@ -28,9 +28,9 @@ import (
 // grace a loaded machine needs, the errors the API can send, how a
 // confirmation is asked for and answered).
 type conformer struct {
-	provider string
-	// need skips (or, in CI, fails) the test when the CLI is missing.
-	need func(t *testing.T)
+	// cli is the CLI's descriptor: its name is the provider's, and a test
+	// without its binary skips (or, in CI, fails).
+	cli realcli.CLI
 	// start runs the CLI in a private tmux server against its own fake
 	// model; everything ends with the test.
 	start func(t *testing.T, s setup) *rig
@@ -76,12 +76,11 @@ type apiError struct {
 func conformers() []conformer {
 	return []conformer{
 		{
-			provider: "codex",
-			need:     func(t *testing.T) { needCodex(t) },
+			cli: realcodex.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// Tips hidden: Codex prints a random "└ Tip: …" under some
 				// replies, which the fallback would take along.
-				opts := realcodex.Options{HideTips: true, Terminal: s.Terminal}
+				opts := realcodex.Options{Common: realcli.Common{Terminal: s.Terminal}, HideTips: true}
 				if s.Ask {
 					opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
 				}
@@ -99,10 +98,9 @@ func conformers() []conformer {
 			approve: "y",
 		},
 		{
-			provider: "claude",
-			need:     func(t *testing.T) { needClaude(t) },
+			cli: realclaude.CLI,
 			start: func(t *testing.T, s setup) *rig {
-				opts := realclaude.Options{MaxRetries: s.Retries, Terminal: s.Terminal}
+				opts := realclaude.Options{Common: realcli.Common{Terminal: s.Terminal}, MaxRetries: s.Retries}
 				if s.Ask {
 					opts.Permissions = realclaude.Ask
 				}
@@ -123,12 +121,11 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "gemini",
-			need:     func(t *testing.T) { needGemini(t) },
+			cli: realgemini.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// Gemini CLI retries on its own (a 500 for a long time);
 				// setup.Retries has nothing to set.
-				return newGeminiRig(t, realgemini.Options{Ask: s.Ask, Terminal: s.Terminal})
+				return newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -141,11 +138,10 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "qwen",
-			need:     func(t *testing.T) { needQwen(t) },
+			cli: realqwen.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newQwenRig(t, realqwen.Options{Ask: s.Ask, Terminal: s.Terminal})
+				return newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -162,11 +158,10 @@ func conformers() []conformer {
 			approve: "1",
 		},
 		{
-			provider: "opencode",
-			need:     func(t *testing.T) { needOpenCode(t) },
+			cli: realopencode.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newOpenCodeRigAt(t, realopencode.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
+				return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -179,11 +174,10 @@ func conformers() []conformer {
 			approve: "Enter",
 		},
 		{
-			provider: "pi",
-			need:     func(t *testing.T) { needPi(t) },
+			cli: realpi.CLI,
 			start: func(t *testing.T, s setup) *rig {
 				// A 400 is not retried; setup.Retries has nothing to set.
-				return newPiRigAt(t, realpi.Options{Ask: s.Ask, Terminal: s.Terminal}, t.TempDir())
+				return newPiRigAt(t, realpi.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
 			},
 			config: nodeConfig,
 			apiErrors: []apiError{
@@ -204,19 +198,32 @@ func conformers() []conformer {
 // table allows. The providers run side by side (each case starts its own
 // rig), their cases one after another.
 func TestConformance(t *testing.T) {
-	t.Parallel() // holds no heavy slot: its providers take them
+	eachConformer(t, func(t *testing.T, c conformer) {
+		t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
+		t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
+		t.Run("no-file-strict-fails", c.noFileStrict)
+		t.Run("no-file-fallback-returns-the-message", c.noFileFallback)
+		for _, e := range c.apiErrors {
+			t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
+		}
+		t.Run("confirmation-dialog-is-waiting-user-answer", c.confirmation)
+	})
+}
+
+// eachConformer runs test on each provider's real CLI (only those named,
+// when names are given) side by side; each takes a heavy slot (parallel),
+// once its CLI is found (a missing one skips, or in CI fails, its
+// subtest). The test itself holds no slot: its providers take them.
+func eachConformer(t *testing.T, test func(t *testing.T, c conformer), names ...string) {
+	t.Parallel()
 	for _, c := range conformers() {
-		t.Run(c.provider, func(t *testing.T) {
+		if len(names) > 0 && !slices.Contains(names, c.cli.Name) {
+			continue
+		}
+		t.Run(c.cli.Name, func(t *testing.T) {
 			parallel(t)
-			c.need(t)
-			t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
-			t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
-			t.Run("no-file-strict-fails", c.noFileStrict)
-			t.Run("no-file-fallback-returns-the-message", c.noFileFallback)
-			for _, e := range c.apiErrors {
-				t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
-			}
-			t.Run("confirmation-dialog-is-waiting-user-answer", c.confirmation)
+			c.cli.Require(t)
+			test(t, c)
 		})
 	}
 }
@@ -264,9 +271,9 @@ func (c conformer) fileBack(t *testing.T) {
 	if d.fileAt.IsZero() {
 		t.Fatal("never saw the response file appear")
 	}
-	metric(t, c.provider+"_send_duration(paste+Enter+verify)", d.sendDur)
-	metric(t, c.provider+"_file_written_to_done", d.doneAt().Sub(d.fileAt))
-	metric(t, c.provider+"_dispatch_total", d.res.Elapsed)
+	metric(t, c.cli.Name+"_send_duration(paste+Enter+verify)", d.sendDur)
+	metric(t, c.cli.Name+"_file_written_to_done", d.doneAt().Sub(d.fileAt))
+	metric(t, c.cli.Name+"_dispatch_total", d.res.Elapsed)
 
 	// The pane is ready again: a second dispatch gets its own answer.
 	r.model.Script(fakemodel.WriteResponse("second answer"), fakemodel.Answer("Written."))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,85 +108,80 @@ var dropZeroWidth = change{"the zero-width space, word joiner and BOM (U+200B, U
 // repeated Enter), and that no prompt ran as a command in the agent's
 // pane. A prompt with a control character is refused before the pane.
 func TestDelivery(t *testing.T) {
-	t.Parallel() // holds no heavy slot: its providers take them
-	for _, c := range conformers() {
-		t.Run(c.provider, func(t *testing.T) {
-			parallel(t)
-			c.need(t)
-			if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.provider {
-				t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
-			}
-			r := c.start(t, setup{Terminal: tmuxTerminal})
-			canary := filepath.Join(t.TempDir(), "RAN")
-			cases := deliveryCases(canary)
+	eachConformer(t, func(t *testing.T, c conformer) {
+		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
+			t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
+		}
+		r := c.start(t, setup{Terminal: tmuxTerminal})
+		canary := filepath.Join(t.TempDir(), "RAN")
+		cases := deliveryCases(canary)
 
-			// Refused up front: nothing reaches the pane or the model.
-			err := r.pane().Send(context.Background(), "review this\x1b[201~!touch "+canary+"\r")
-			if !errors.Is(err, handoff.ErrPromptRefused) {
-				t.Fatalf("a prompt with a bracketed-paste end: send = %v, want ErrPromptRefused", err)
-			}
+		// Refused up front: nothing reaches the pane or the model.
+		err := r.pane().Send(context.Background(), "review this\x1b[201~!touch "+canary+"\r")
+		if !errors.Is(err, handoff.ErrPromptRefused) {
+			t.Fatalf("a prompt with a bracketed-paste end: send = %v, want ErrPromptRefused", err)
+		}
 
-			for i, dc := range cases {
-				dispatched := false
-				t.Run(dc.name, func(t *testing.T) {
-					r := r.in(t)
-					r.drained()
-					answer := fmt.Sprintf("delivery answer %d", i)
-					r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
-					asked := len(r.model.Turns())
-					d := r.send("tester", dc.prompt, c.config(true), nil)
-					if d.err != nil || d.res.Content != answer+"\n" {
-						r.fail("dispatch: %q, %v; the model's turns since the send: %s", d.res.Content, d.err, turnsSince(r, asked))
-					}
-					dispatched = true
-					if _, err := os.Stat(canary); err == nil {
-						r.fail("the prompt ran as a command in the agent's pane: %s exists", canary)
-					}
-					// The turn this dispatch asked: the one carrying its
-					// receipt (the previous dispatch's last turn may come
-					// after that dispatch ended).
-					first, found := "", false
-					for _, turn := range r.model.Turns() {
-						if p := turn.Prompt(); strings.Contains(p, string(d.res.Receipt)) {
-							first, found = p, true
-							break
-						}
-					}
-					if !found {
-						r.fail("no request to the model carries the dispatch's receipt %s", d.res.Receipt)
-					}
-					want := received(c.provider, dc.prompt)
-					if n := strings.Count(first, want); n != 1 {
-						t.Errorf("the prompt (%d bytes) reached the model %d times, want once whole; the model got %d bytes:\n%s",
-							len(want), n, len(first), excerptDiff(first, want))
-					}
-				})
-				if !dispatched {
-					break // the CLI's state is unknown now
+		for i, dc := range cases {
+			dispatched := false
+			t.Run(dc.name, func(t *testing.T) {
+				r := r.in(t)
+				r.drained()
+				answer := fmt.Sprintf("delivery answer %d", i)
+				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
+				asked := len(r.model.Turns())
+				d := r.send("tester", dc.prompt, c.config(true), nil)
+				if d.err != nil || d.res.Content != answer+"\n" {
+					r.fail("dispatch: %q, %v; the model's turns since the send: %s", d.res.Content, d.err, turnsSince(r, asked))
 				}
-			}
-			if !t.Failed() {
-				lookBeforeEnter(t, r, c)
-			}
-			// Once: the whole conversation, as the last request carries it,
-			// holds each prompt in one message.
-			turns := r.model.Turns()
-			if len(turns) == 0 {
-				return
-			}
-			last := turns[len(turns)-1]
-			for _, dc := range cases {
-				want := received(c.provider, dc.prompt)
-				n := 0
-				for _, u := range last.UserTexts {
-					n += strings.Count(u, want)
+				dispatched = true
+				if _, err := os.Stat(canary); err == nil {
+					r.fail("the prompt ran as a command in the agent's pane: %s exists", canary)
 				}
-				if n > 1 {
-					t.Errorf("%s: the conversation holds the prompt %d times", dc.name, n)
+				// The turn this dispatch asked: the one carrying its
+				// receipt (the previous dispatch's last turn may come
+				// after that dispatch ended).
+				first, found := "", false
+				for _, turn := range r.model.Turns() {
+					if p := turn.Prompt(); strings.Contains(p, string(d.res.Receipt)) {
+						first, found = p, true
+						break
+					}
 				}
+				if !found {
+					r.fail("no request to the model carries the dispatch's receipt %s", d.res.Receipt)
+				}
+				want := received(c.cli.Name, dc.prompt)
+				if n := strings.Count(first, want); n != 1 {
+					t.Errorf("the prompt (%d bytes) reached the model %d times, want once whole; the model got %d bytes:\n%s",
+						len(want), n, len(first), excerptDiff(first, want))
+				}
+			})
+			if !dispatched {
+				break // the CLI's state is unknown now
 			}
-		})
-	}
+		}
+		if !t.Failed() {
+			lookBeforeEnter(t, r, c)
+		}
+		// Once: the whole conversation, as the last request carries it,
+		// holds each prompt in one message.
+		turns := r.model.Turns()
+		if len(turns) == 0 {
+			return
+		}
+		last := turns[len(turns)-1]
+		for _, dc := range cases {
+			want := received(c.cli.Name, dc.prompt)
+			n := 0
+			for _, u := range last.UserTexts {
+				n += strings.Count(u, want)
+			}
+			if n > 1 {
+				t.Errorf("%s: the conversation holds the prompt %d times", dc.name, n)
+			}
+		}
+	})
 }
 
 // lookBeforeEnter: a composer a person left in shell mode ('!' typed on
@@ -197,12 +191,12 @@ func TestDelivery(t *testing.T) {
 // next dispatch goes through. pi's bash mode shows only as a colour, so
 // it is not read there (its lead line is the guard).
 func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
-	if c.provider == "pi" {
+	if c.cli.Name == "pi" {
 		return
 	}
 	t.Run("composer-left-in-shell-mode", func(t *testing.T) {
 		r := r.in(t)
-		cl, err := provider.Lookup(c.provider)
+		cl, err := provider.Lookup(c.cli.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,61 +261,40 @@ func excerptDiff(got, want string) string {
 // pane), and a prompt holding a paste end sequence exits 2 with nothing
 // sent.
 func TestSendCommandDeliversHostilePromptsInertly(t *testing.T) {
-	t.Parallel() // holds no heavy slot: its providers take them
-	for _, c := range conformers() {
-		if c.provider != "claude" && c.provider != "codex" {
-			continue
+	eachConformer(t, func(t *testing.T, c conformer) {
+		bin := buildCommand(t)
+		r := c.start(t, setup{})
+		canary := filepath.Join(t.TempDir(), "RAN")
+		send := func(prompt string) (string, string, int) {
+			return r.runSend(bin, "--provider", c.cli.Name, "--role", "tester", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
 		}
-		t.Run(c.provider, func(t *testing.T) {
-			parallel(t)
-			c.need(t)
-			bin := buildCommand(t)
-			r := c.start(t, setup{})
-			canary := filepath.Join(t.TempDir(), "RAN")
-			send := func(prompt string) (string, string, int) {
-				cmd := exec.Command(bin, "send", "--provider", c.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
-					"--workdir", r.workdir, "--role", "tester", "--poll", "250ms", "--idle-grace", "6s", "--timeout", "60s", "--prompt", prompt)
-				var o, e strings.Builder
-				cmd.Stdout, cmd.Stderr = &o, &e
-				err := cmd.Run()
-				var ee *exec.ExitError
-				code := 0
-				switch {
-				case errors.As(err, &ee):
-					code = ee.ExitCode()
-				case err != nil:
-					t.Fatal(err)
-				}
-				return o.String(), e.String(), code
-			}
-			for i, prompt := range []string{
-				"!touch " + canary + "; echo this only looks like shell",
-				"/quit\n!touch " + canary,
-			} {
-				answer := fmt.Sprintf("hostile answer %d", i)
-				r.drained()
-				before := len(r.model.Turns())
-				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
-				stdout, stderr, code := send(prompt)
-				if code != 0 || stdout != answer+"\n" {
-					r.fail("send %q: exit %d, stdout %q, stderr:\n%s", prompt, code, stdout, stderr)
-				}
-				if _, err := os.Stat(canary); err == nil {
-					r.fail("the prompt ran in the agent's pane: %s exists", canary)
-				}
-				if turns := r.model.Turns()[before:]; len(turns) == 0 || strings.Count(turns[0].Prompt(), prompt) != 1 {
-					r.fail("the model did not get the prompt whole and once")
-				}
-			}
+		for i, prompt := range []string{
+			"!touch " + canary + "; echo this only looks like shell",
+			"/quit\n!touch " + canary,
+		} {
+			answer := fmt.Sprintf("hostile answer %d", i)
 			r.drained()
 			before := len(r.model.Turns())
-			_, stderr, code := send("look\x1b[201~!touch " + canary)
-			if code != 2 || !strings.Contains(stderr, "ESC") || !strings.Contains(stderr, "byte 4") {
-				t.Fatalf("a prompt with ESC: exit %d, stderr %q; want 2 naming ESC at byte 4", code, stderr)
+			r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
+			stdout, stderr, code := send(prompt)
+			if code != 0 || stdout != answer+"\n" {
+				r.fail("send %q: exit %d, stdout %q, stderr:\n%s", prompt, code, stdout, stderr)
 			}
-			if n := len(r.model.Turns()); n != before {
-				t.Fatalf("the refused prompt reached the model")
+			if _, err := os.Stat(canary); err == nil {
+				r.fail("the prompt ran in the agent's pane: %s exists", canary)
 			}
-		})
-	}
+			if turns := r.model.Turns()[before:]; len(turns) == 0 || strings.Count(turns[0].Prompt(), prompt) != 1 {
+				r.fail("the model did not get the prompt whole and once")
+			}
+		}
+		r.drained()
+		before := len(r.model.Turns())
+		_, stderr, code := send("look\x1b[201~!touch " + canary)
+		if code != 2 || !strings.Contains(stderr, "ESC") || !strings.Contains(stderr, "byte 4") {
+			t.Fatalf("a prompt with ESC: exit %d, stderr %q; want 2 naming ESC at byte 4", code, stderr)
+		}
+		if n := len(r.model.Turns()); n != before {
+			t.Fatalf("the refused prompt reached the model")
+		}
+	}, "claude", "codex")
 }

@@ -7,6 +7,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
@@ -17,7 +18,7 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealGeminiScreens -v -timeout 30m
 func TestCaptureRealGeminiScreens(t *testing.T) {
-	geminiCapture.capture(t, "Gemini CLI "+realgemini.Version)
+	geminiScript.in(terminalEnv{}, startGemini).capture(t, "Gemini CLI "+realgemini.CLI.Version)
 }
 
 // TestCaptureRealGeminiTerminals takes the same screens in the terminals
@@ -26,32 +27,16 @@ func TestCaptureRealGeminiScreens(t *testing.T) {
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealGeminiTerminals/xterm-256color-default$' -v -timeout 30m
 func TestCaptureRealGeminiTerminals(t *testing.T) {
-	for _, env := range captureTerminals("auto_edit") {
-		t.Run(env.name(), func(t *testing.T) {
-			geminiCaptureIn(env).capture(t, "Gemini CLI "+realgemini.Version+" in "+env.name())
-		})
-	}
+	geminiScript.inTerminals(t, "Gemini CLI "+realgemini.CLI.Version, "auto_edit", startGemini)
 }
 
-var geminiCapture = geminiCaptureIn(terminalEnv{})
-
-// geminiCaptureIn is the capture script in env (the default terminal and
-// modes when zero).
-func geminiCaptureIn(env terminalEnv) captureScript {
-	s := geminiScript
-	s.sub, s.captured = env.folder(), env.captured("--yolo")
-	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		opts := realgemini.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
-		if ask {
-			opts.Approval = env.ask
-		}
-		return newGeminiRigAt(t, opts, root)
-	}
-	return s
+// startGemini starts Gemini CLI for a capture (see captureScript.in).
+func startGemini(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig {
+	return newGeminiRigAt(t, realgemini.Options{Common: c, Ask: ask, Approval: approval}, root)
 }
 
 var geminiScript = captureScript{
-	provider: "gemini", version: realgemini.Version,
+	provider: "gemini", version: realgemini.CLI.Version,
 	busy:        func(p, _ string) bool { return geminiBusy(p) },
 	quiet:       geminiQuiet,
 	finished:    geminiFinished,

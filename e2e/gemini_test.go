@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -16,9 +15,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
-// needGemini returns the Gemini CLI launcher and checks tmux (see needCLI).
-func needGemini(t *testing.T) string { return needCLI(t, "Gemini CLI", realgemini.Binary) }
-
 // newGeminiRig starts a fake Gemini API and Gemini CLI in a fresh work
 // folder and HOME; opts sets the rest. Everything is ended in t.Cleanup.
 func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
@@ -29,11 +25,8 @@ func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
 // newGeminiRigAt is newGeminiRig with the work folder and HOME under root.
 func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 	t.Helper()
-	bin := needGemini(t)
-	return startRig(t, "gemini", fakemodel.Gemini{}, root, func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realgemini.Start(ctx, opts)
-	})
+	return startRig(t, realgemini.CLI, fakemodel.Gemini{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realgemini.Start(ctx, opts) })
 }
 
 // geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
@@ -45,33 +38,6 @@ func geminiFinished(plain, title, last string) bool {
 	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain) && strings.HasPrefix(title, "◇")
 }
 
-// Gemini CLI's hooks fire in this offline setup: BeforeAgent when it takes
-// a prompt, AfterAgent (with the turn's response) when a turn ends.
-// Registered as `handoff-fsm hook --dir DIR`, they leave marker files, and
-// with the AfterAgent marker as the turn marker (what `send --hook-dir DIR`
-// does) the wait decides on it, not on the screen: the poll is a minute,
-// there is no file watch, and the wait still ends within seconds.
-func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
-	parallel(t)
-	needGemini(t)
-	bin := buildCommand(t)
-	events := t.TempDir()
-	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
-	r := newGeminiRig(t, realgemini.Options{Hooks: map[string]string{"AfterAgent": hook, "BeforeAgent": hook}})
-	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
-
-	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
-	t.Logf("done %v after dispatch, on the AfterAgent hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
-	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
-	if err != nil || !ok || stopped.Hook != "AfterAgent" || stopped.LastMessage != "Final words." || stopped.Session == "" {
-		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
-	}
-	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
-	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {
-		t.Fatalf("submit marker %+v, %v, %v", sub, ok, err)
-	}
-}
-
 // The shipped command with --provider gemini: the prompt with its
 // instruction is pasted (Gemini CLI shows "[Pasted Text: 13 lines]" and
 // takes an Enter that comes too soon as a new line); `handoff-fsm send`
@@ -79,7 +45,7 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 // in the same pane, an API error exits 4 with nothing on stdout.
 func TestRealGeminiSendCommand(t *testing.T) {
 	parallel(t)
-	needGemini(t)
+	realgemini.CLI.Require(t)
 	sendAnswerThenError(t, newGeminiRig(t, realgemini.Options{}), fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
@@ -88,8 +54,8 @@ func TestRealGeminiSendCommand(t *testing.T) {
 // and prompts there, and the answer and the API error must still be read.
 func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
-	needGemini(t)
-	r := newGeminiRig(t, realgemini.Options{Terminal: realcli.Terminal{Term: "tmux-256color"}})
+	realgemini.CLI.Require(t)
+	r := newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
@@ -101,21 +67,8 @@ func sendAnswerThenError(t *testing.T, r *rig, apiError fakemodel.Reply) {
 	bin := buildCommand(t)
 	run := func(args ...string) (stdout string, code int) {
 		t.Helper()
-		base := []string{"send", "--provider", r.provider, "--socket", r.cli.Socket, "--target", r.cli.Target,
-			"--workdir", r.workdir, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "90s"}
-		cmd := exec.Command(bin, append(base, args...)...)
-		var o, e strings.Builder
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		var ee *exec.ExitError
-		switch {
-		case errors.As(err, &ee):
-			code = ee.ExitCode()
-		case err != nil:
-			t.Fatal(err)
-		}
-		t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
-		return o.String(), code
+		stdout, _, code = r.runSend(bin, append([]string{"--provider", r.provider, "--idle-grace", "8s", "--timeout", "90s"}, args...)...)
+		return stdout, code
 	}
 	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 	if stdout, code := run("--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
@@ -162,7 +115,7 @@ func TestRealGeminiOutlivesKillServer(t *testing.T) {
 		}
 	}
 	if len(left) == 0 {
-		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.Version)
+		t.Fatalf("Gemini CLI %s ended on the hang-up: the process-group ending in Close may no longer be needed", realgemini.CLI.Version)
 	}
 	// A SIGKILLed process is gone only once the kernel has torn it down
 	// (a ~300 MB Node process takes a moment on a loaded machine); the
@@ -173,4 +126,19 @@ func TestRealGeminiOutlivesKillServer(t *testing.T) {
 		}
 	}
 	t.Logf("after kill-server alone, %d of %d processes still ran (ended them by pid): %v", len(left), len(ps), left)
+}
+
+// Gemini CLI's hooks fire in this offline setup: BeforeAgent when it takes
+// a prompt, AfterAgent (with the turn's response) when a turn ends, and the
+// wait decides on the AfterAgent marker (see hookEndsTheWait).
+func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realgemini.CLI.Require(t)
+	events := hookEndsTheWait(t, "AfterAgent", func(hooks map[string]string) *rig {
+		return newGeminiRig(t, realgemini.Options{Hooks: hooks})
+	}, "BeforeAgent")
+	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
+	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {
+		t.Fatalf("submit marker %+v, %v, %v", sub, ok, err)
+	}
 }

@@ -46,34 +46,6 @@ func parallel(t *testing.T) {
 	t.Cleanup(func() { <-heavy })
 }
 
-// needCodex returns the Codex binary and checks tmux (see needCLI).
-func needCodex(t *testing.T) string { return needCLI(t, "Codex", realcodex.Binary) }
-
-// needCLI returns the binary that find locates and checks tmux. A missing
-// component skips the test on a developer machine and fails it in CI (CI
-// set).
-func needCLI(t *testing.T, name string, find func() (string, error)) string {
-	t.Helper()
-	missing := func(what string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s", what)
-		}
-		t.Skipf("skipping real %s test: %s", name, what)
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		missing("tmux is not installed")
-	}
-	bin, err := find()
-	if errors.Is(err, realcli.ErrNoBinary) {
-		missing(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // rig is one real agent CLI in tmux talking to its own fake model.
 type rig struct {
 	t        *testing.T
@@ -84,11 +56,15 @@ type rig struct {
 }
 
 // startRig starts a fake model server speaking api and, through start, the
-// provider's CLI on it, in a work folder and home under root. Both end in
-// t.Cleanup (a failure to end the CLI fails the test).
-func startRig(t *testing.T, provider string, api fakemodel.API, root string,
-	start func(ctx context.Context, baseURL, workdir, home string) (*realcli.Session, error)) *rig {
+// CLI that cli describes on it, in a work folder and home under root:
+// before start, common (the options start reads) gets the binary (a
+// missing one skips, see realcli.Pin.Require), the folders and the model's
+// URL. Both end in t.Cleanup (a failure to end the CLI fails the test).
+func startRig(t *testing.T, cli realcli.CLI, api fakemodel.API, root string, common *realcli.Common,
+	start func(context.Context) (*realcli.Session, error)) *rig {
 	t.Helper()
+	provider := cli.Name
+	common.Bin = cli.Require(t)
 	ctx := context.Background()
 	workdir := filepath.Join(root, "work")
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
@@ -104,7 +80,8 @@ func startRig(t *testing.T, provider string, api fakemodel.API, root string,
 			t.Logf("fake model: %s", p)
 		}
 	})
-	s, err := start(ctx, srv.URL, workdir, filepath.Join(root, "home"))
+	common.Workdir, common.Home, common.BaseURL = workdir, filepath.Join(root, "home"), srv.URL
+	s, err := start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +107,7 @@ func startRig(t *testing.T, provider string, api fakemodel.API, root string,
 // realcodex's defaults). Everything is ended in t.Cleanup.
 func newRig(t *testing.T, opts realcodex.Options) *rig {
 	t.Helper()
-	bin := needCodex(t)
-	r := startRig(t, "codex", fakemodel.OpenAIResponses{}, t.TempDir(), func(ctx context.Context, url, workdir, home string) (*realcli.Session, error) {
-		opts.Bin, opts.Workdir, opts.Home, opts.BaseURL = bin, workdir, home, url
-		return realcodex.Start(ctx, opts)
-	})
+	r := newCodexRigAt(t, opts, t.TempDir())
 	home := r.cli.Home
 	t.Cleanup(func() {
 		// With daemon_auto_start off, Codex must neither start the
@@ -146,6 +119,14 @@ func newRig(t *testing.T, opts realcodex.Options) *rig {
 		}
 	})
 	return r
+}
+
+// newCodexRigAt is newRig with the work folder and CODEX_HOME under root
+// (a fixed path: the status line shows it).
+func newCodexRigAt(t *testing.T, opts realcodex.Options, root string) *rig {
+	t.Helper()
+	return startRig(t, realcodex.CLI, fakemodel.OpenAIResponses{}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realcodex.Start(ctx, opts) })
 }
 
 // waitScreen waits up to timeout for cond on the plain screen text and the
@@ -201,6 +182,27 @@ func (r *rig) keys(keys ...string) {
 	if err := r.cli.Keys(context.Background(), keys...); err != nil {
 		r.t.Fatal(err)
 	}
+}
+
+// runSend runs the built command bin as `handoff-fsm send` against the
+// rig's pane with a 250 ms poll and args (the provider, the wait's other
+// knobs, the prompt), and returns what it printed and its exit status.
+func (r *rig) runSend(bin string, args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
+	base := []string{"send", "--socket", r.cli.Socket, "--target", r.cli.Target, "--workdir", r.workdir, "--poll", "250ms"}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		r.t.Fatal(err)
+	}
+	r.t.Logf("handoff-fsm send exit %d, stderr:\n%s", code, e.String())
+	return o.String(), e.String(), code
 }
 
 // has reports whether every part occurs in s.
@@ -368,7 +370,7 @@ func (r *rig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll
 		Config:  cfg,
 		Role:    role,
 		Workdir: r.workdir,
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger:  discard(),
 		Observer: func(e fsm.Entry) {
 			r.t.Logf("transition %s → %s on %s (status %s)", e.From, e.To, e.Event, e.Status)
 		},
@@ -401,6 +403,10 @@ func compact(ss []handoff.Status) []string {
 	return out
 }
 
+// discard is the logger of the dispatches the tests run themselves: what
+// matters is in the polls and the result.
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
 // metric logs a measured number in one greppable format.
 func metric(t *testing.T, name string, d time.Duration) {
 	t.Helper()
@@ -411,43 +417,8 @@ func metric(t *testing.T, name string, d time.Duration) {
 // must hand it over byte for byte.
 const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
 
-// waitOnStopMarker dispatches prompt to the analyst role with the hook's
-// stopped marker in events as the turn marker (what `send --hook-dir`
-// does), a one-minute poll and no file watch, and checks that the wait
-// returned want and was decided by the hook's observation, before the
-// first regular poll.
-func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
-	r.t.Helper()
-	marker := hookmark.Path(events, hookmark.Stopped)
-	w, err := responsefile.Watch(marker)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	defer w.Close()
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	var polls []fsm.Poll
-	p := r.pane()
-	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
-		Workdir: r.workdir, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Wakeups: fsm.Wakeups{Turns: w.C(), TurnMarker: marker},
-		OnPoll:  func(p fsm.Poll) { polls = append(polls, p) }})
-	if err != nil {
-		r.fail("dispatch failed: %v (polls %+v)", err, polls)
-	}
-	if res.Content != want {
-		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
-	}
-	last := polls[len(polls)-1]
-	if !last.TurnCompleted || res.Elapsed >= cfg.Poll {
-		r.t.Fatalf("decided after %v by %+v: want the hook's observation, before the first regular poll", res.Elapsed, last)
-	}
-	return res, polls
-}
-
-// descendantsOf lists the processes below pid, from /proc.
+// descendantsOf lists the processes below pid, from /proc: read here, not
+// with tmuxdriver's own walk, since it checks what that walk lets Close end.
 func descendantsOf(pid int) []int {
 	entries, _ := os.ReadDir("/proc")
 	children := map[int][]int{}
@@ -496,4 +467,74 @@ func (r *rig) drained() {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// A CLI's end-of-turn hook, registered as `handoff-fsm hook --dir DIR`,
+// reports the turn over, and the wait decides on it, not on the screen:
+// the poll is a minute, there is no file watch, and the wait still ends
+// within seconds of the turn (hookEndsTheWait, waitOnHook; each CLI's test
+// beside its other tests).
+//
+// hookEndsTheWait starts a CLI (start, given its hooks) whose stop hook and
+// other hooks run `handoff-fsm hook --dir DIR`, waits for an answer on the
+// stopped marker (waitOnStopMarker), and checks that stop wrote that
+// marker with the turn's last message. It returns DIR.
+func hookEndsTheWait(t *testing.T, stop string, start func(hooks map[string]string) *rig, others ...string) string {
+	t.Helper()
+	bin := buildCommand(t)
+	events := t.TempDir()
+	hooks := map[string]string{}
+	for _, h := range append([]string{stop}, others...) {
+		hooks[h] = handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
+	}
+	r := start(hooks)
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the %s hook (%d polls)", res.Elapsed.Round(time.Millisecond), stop, len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != stop || stopped.LastMessage != "Final words." || stopped.Session == "" {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+	return events
+}
+
+// waitOnStopMarker is waitOnHook with the hook's stopped marker in events
+// as the turn marker (what `send --hook-dir` does).
+func (r *rig) waitOnStopMarker(events, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	marker := hookmark.Path(events, hookmark.Stopped)
+	w, err := responsefile.Watch(marker)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer w.Close()
+	return r.waitOnHook(fsm.Wakeups{Turns: w.C(), TurnMarker: marker}, prompt, want)
+}
+
+// waitOnHook dispatches prompt to the analyst role woken by wake (a hook's
+// turn reports), with a one-minute poll and no file watch, and checks
+// that the wait returned want and was decided by the hook's observation,
+// before the first regular poll.
+func (r *rig) waitOnHook(wake fsm.Wakeups, prompt, want string) (fsm.Result, []fsm.Poll) {
+	r.t.Helper()
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = time.Minute, time.Minute, 3*time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var polls []fsm.Poll
+	p := r.pane()
+	res, err := fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: "analyst",
+		Workdir: r.workdir, Logger: discard(), Wakeups: wake,
+		OnPoll: func(p fsm.Poll) { polls = append(polls, p) }})
+	if err != nil {
+		r.fail("dispatch failed: %v (polls %+v)", err, polls)
+	}
+	if res.Content != want {
+		r.t.Fatalf("got %q, want the file's %q", res.Content, want)
+	}
+	if last := polls[len(polls)-1]; !last.TurnCompleted || res.Elapsed >= cfg.Poll {
+		r.fail("decided after %v by %+v: want the hook's observation, before the first regular poll (polls %+v)", res.Elapsed, last, polls)
+	}
+	return res, polls
 }

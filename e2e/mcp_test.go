@@ -28,8 +28,8 @@ import (
 // rests on timing.
 func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
 	parallel(t)
-	needCodex(t)
-	needClaude(t)
+	realcodex.CLI.Require(t)
+	realclaude.CLI.Require(t)
 	tmp := t.TempDir()
 	bin := buildCommand(t)
 	cfgDir := filepath.Join(tmp, "mcp-config")

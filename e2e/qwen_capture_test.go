@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
@@ -14,7 +15,9 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealQwenScreens -v -timeout 30m
-func TestCaptureRealQwenScreens(t *testing.T) { qwenCapture.capture(t, "Qwen Code "+realqwen.Version) }
+func TestCaptureRealQwenScreens(t *testing.T) {
+	qwenScript.in(terminalEnv{}, startQwen).capture(t, "Qwen Code "+realqwen.CLI.Version)
+}
 
 // TestCaptureRealQwenTerminals takes the same screens in the terminals of
 // captureTerminals, each into its own folder (real-0.24.4/<name>/, with its
@@ -22,32 +25,16 @@ func TestCaptureRealQwenScreens(t *testing.T) { qwenCapture.capture(t, "Qwen Cod
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealQwenTerminals/xterm-256color-default$' -v -timeout 30m
 func TestCaptureRealQwenTerminals(t *testing.T) {
-	for _, env := range captureTerminals("auto-edit") {
-		t.Run(env.name(), func(t *testing.T) {
-			qwenCaptureIn(env).capture(t, "Qwen Code "+realqwen.Version+" in "+env.name())
-		})
-	}
+	qwenScript.inTerminals(t, "Qwen Code "+realqwen.CLI.Version, "auto-edit", startQwen)
 }
 
-var qwenCapture = qwenCaptureIn(terminalEnv{})
-
-// qwenCaptureIn is the capture script in env (the default terminal and
-// modes when zero).
-func qwenCaptureIn(env terminalEnv) captureScript {
-	s := qwenScript
-	s.sub, s.captured = env.folder(), env.captured("--yolo")
-	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		opts := realqwen.Options{Width: w, Height: h, Ask: ask, Terminal: env.terminal}
-		if ask {
-			opts.Approval = env.ask
-		}
-		return newQwenRigAt(t, opts, root)
-	}
-	return s
+// startQwen starts Qwen Code for a capture (see captureScript.in).
+func startQwen(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig {
+	return newQwenRigAt(t, realqwen.Options{Common: c, Ask: ask, Approval: approval}, root)
 }
 
 var qwenScript = captureScript{
-	provider: "qwen", version: realqwen.Version,
+	provider: "qwen", version: realqwen.CLI.Version,
 	// The busy line wraps in a narrow pane; the title spins all the same.
 	busy:     func(p, title string) bool { return qwenBusy(p) || qwen.TitleSpinning(title) },
 	quiet:    func(p, title string) bool { return !qwenBusy(p) && !qwen.TitleSpinning(title) },

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"testing"
+
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
@@ -13,6 +15,33 @@ import (
 type terminalEnv struct {
 	terminal realcli.Terminal
 	ask      string // "default", "auto_edit" ("auto-edit" for Qwen Code)
+}
+
+// approvalStart starts a CLI with approval modes (Gemini CLI, Qwen Code)
+// for a capture: the pane and terminal in c, asking before a command with
+// ask, in approval mode when it is not "" (the CLI's own asking mode).
+type approvalStart func(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig
+
+// in is the capture script s in env (the default terminal and modes when
+// zero), starting its CLI with start.
+func (s captureScript) in(env terminalEnv, start approvalStart) captureScript {
+	s.sub, s.captured = env.folder(), env.captured("--yolo")
+	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
+		approval := ""
+		if ask {
+			approval = env.ask
+		}
+		return start(t, realcli.Common{Width: w, Height: h, Terminal: env.terminal}, ask, approval, root)
+	}
+	return s
+}
+
+// inTerminals takes s's screens of cli in each of captureTerminals(autoEdit),
+// each in its own subtest and folder.
+func (s captureScript) inTerminals(t *testing.T, cli, autoEdit string, start approvalStart) {
+	for _, env := range captureTerminals(autoEdit) {
+		t.Run(env.name(), func(t *testing.T) { s.in(env, start).capture(t, cli+" in "+env.name()) })
+	}
 }
 
 // captureTerminals are the environments TestCapture…Terminals take screens

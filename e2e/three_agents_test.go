@@ -20,8 +20,8 @@ import (
 // (the fake model servers script the answers).
 func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
 	parallel(t)
-	needCodex(t)
-	needClaude(t)
+	realcodex.CLI.Require(t)
+	realclaude.CLI.Require(t)
 	bin := filepath.Join(t.TempDir(), "three-agents")
 	if out, err := exec.Command("go", "build", "-o", bin, "../examples/three-agents").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
@@ -33,14 +33,7 @@ func fileAt(at float64, text string) trace.Line { return trace.Line{At: sec(at),
 func setup(t testing.TB) (string, string, *vclock.Clock) {
 	t.Helper()
 	work := t.TempDir()
-	if err := responsefile.EnsureDir(work); err != nil {
-		t.Fatal(err)
-	}
-	p, err := handoff.ResponsePath(work, "analyst")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return work, p, vclock.New(t0)
+	return work, testkit.ResponseFile(t, work, "analyst"), vclock.New(t0)
 }
 
 // The poll hook carries what a progress line and a recorder need: the

@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/internal/vclock"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -89,10 +90,7 @@ type splitRun struct {
 // crashAt-th checkpoint (0 for the first) the last one, as if the process
 // died right after saving it.
 func (s splitRun) wait(work string, crashAt int) (fsm.Result, error, []fsm.Checkpoint) {
-	if err := responsefile.EnsureDir(work); err != nil {
-		s.t.Fatal(err)
-	}
-	p, _ := handoff.ResponsePath(work, "analyst")
+	p := testkit.ResponseFile(s.t, work, "analyst")
 	clk := vclock.New(t0)
 	var cps []fsm.Checkpoint
 	res, err := fsm.Wait(context.Background(), trace.NewScript(s.lines, clk, p), fsm.Options{

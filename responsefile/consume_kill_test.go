@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -78,7 +79,7 @@ func killedAtEveryStepOfConsume(t *testing.T, move string) {
 		var steps []string
 		{
 			work := t.TempDir()
-			p := responseFile(t, work, "analyst")
+			p := testkit.ResponseFile(t, work, "analyst")
 			os.WriteFile(p, []byte(c.text), 0o644)
 			responsefile.SetFailpoint(func(s string) { steps = append(steps, s) })
 			_, err := responsefile.Consume(p, "analyst", 1<<20, "", responsefile.UseRenamer(responsefile.OpenArchive(filepath.Join(work, "archive"), 0), move))
@@ -91,7 +92,7 @@ func killedAtEveryStepOfConsume(t *testing.T, move string) {
 			points++
 			for range reps {
 				work := t.TempDir()
-				p := responseFile(t, work, "analyst")
+				p := testkit.ResponseFile(t, work, "analyst")
 				if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -153,7 +154,7 @@ func oneFile(t *testing.T, got map[string]string) bool {
 
 func TestRecoverWithNothingToRecoverIsAnError(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	dir := filepath.Join(work, ".tmp", "run-x")
 	if _, err := responsefile.Recover(p, "analyst", 1<<20, "", responsefile.OpenArchive(dir, 0)); !errors.Is(err, handoff.ErrResponseFile) {
 		t.Fatalf("%v, want ErrResponseFile", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -126,7 +127,7 @@ func TestSymlinkedFoldersAreRefusedAndNothingOutsideIsTouched(t *testing.T) {
 // at its path.
 func TestSymlinkedArchiveFolderIsRefused(t *testing.T) {
 	work, outside := t.TempDir(), t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	os.WriteFile(p, []byte("the answer"), 0o644)
 	a := responsefile.NewArchive(work, time.Now())
 	os.Symlink(outside, a.Dir())

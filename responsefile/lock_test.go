@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
 func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 	again.Release()
 
 	// Another role, or another folder, is another slot.
-	other, err := responsefile.Lock(context.Background(), responseFile(t, work, "tester"), "tester", work, false)
+	other, err := responsefile.Lock(context.Background(), testkit.ResponseFile(t, work, "tester"), "tester", work, false)
 	if err != nil {
 		t.Fatalf("another role's slot: %v", err)
 	}
@@ -76,33 +77,19 @@ func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 
 func TestWaitingForTheSlot(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan error, 1)
-	go func() {
-		s, err := responsefile.Lock(context.Background(), p, "analyst", work, true)
-		if err == nil {
-			s.Release()
-		}
-		got <- err
-	}()
+	got := waiter(p, work)
 	select {
 	case err := <-got:
 		t.Fatalf("the waiter did not wait: %v", err)
 	case <-time.After(150 * time.Millisecond):
 	}
 	first.Release()
-	select {
-	case err := <-got:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the waiter did not get the freed slot")
-	}
+	gotSlot(t, got, "the waiter did not get the freed slot")
 
 	// A waiter stops with its context.
 	first, _ = responsefile.Lock(context.Background(), p, "analyst", work, false)
@@ -133,7 +120,7 @@ func TestSlotHoldsAcrossProcessesAndDiesWithTheHolder(t *testing.T) {
 	for i := range 3 {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			work := t.TempDir()
-			p := responseFile(t, work, "analyst")
+			p := testkit.ResponseFile(t, work, "analyst")
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
 			cmd.Env = append(os.Environ(), childEnv+"=lock:"+p)
 			stdin, _ := cmd.StdinPipe()
@@ -153,27 +140,41 @@ func TestSlotHoldsAcrossProcessesAndDiesWithTheHolder(t *testing.T) {
 				t.Fatalf("lock held by the child: %v, want ErrSlotBusy naming pid %d", err, cmd.Process.Pid)
 			}
 			// A waiter in this process gets it as soon as the child dies.
-			got := make(chan error, 1)
-			go func() {
-				s, err := responsefile.Lock(context.Background(), p, "analyst", work, true)
-				if err == nil {
-					s.Release()
-				}
-				got <- err
-			}()
+			got := waiter(p, work)
 			if err := cmd.Process.Kill(); err != nil {
 				t.Fatal(err)
 			}
 			cmd.Wait()
 			stdin.Close()
-			select {
-			case err := <-got:
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("the slot of a killed holder was not freed")
-			}
+			gotSlot(t, got, "the slot of a killed holder was not freed")
 		})
+	}
+}
+
+// waiter starts a Lock of the analyst's slot p that waits for it (and
+// releases it at once); the returned channel reports how it ended.
+func waiter(p, work string) <-chan error {
+	got := make(chan error, 1)
+	go func() {
+		s, err := responsefile.Lock(context.Background(), p, "analyst", work, true)
+		if err == nil {
+			s.Release()
+		}
+		got <- err
+	}()
+	return got
+}
+
+// gotSlot fails the test unless the waiter's Lock, reported on got,
+// succeeded within 5 s; notFreed says what it means when it did not come.
+func gotSlot(t *testing.T, got <-chan error, notFreed string) {
+	t.Helper()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal(notFreed)
 	}
 }

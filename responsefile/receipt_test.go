@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -33,7 +34,7 @@ func TestConsumeTellsOurAnswerFromAnEarlierPrompts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			work := t.TempDir()
-			p := responseFile(t, work, "analyst")
+			p := testkit.ResponseFile(t, work, "analyst")
 			if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +60,7 @@ func TestConsumeTellsOurAnswerFromAnEarlierPrompts(t *testing.T) {
 // earlier prompt's answer under the consumed name and names it for what it is.
 func TestRecoverNamesAnEarlierPromptsAnswer(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	dir := filepath.Join(work, "archive")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -18,25 +18,14 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
-
-func responseFile(t *testing.T, work, role string) string {
-	t.Helper()
-	if err := responsefile.EnsureDir(work); err != nil {
-		t.Fatal(err)
-	}
-	p, err := handoff.ResponsePath(work, role)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // The base spec deletes a stale file; the modified spec archives it, so the
 // previous answer is kept.
 func TestStaleFileFromPreviousRunExists(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	if err := os.WriteFile(p, []byte("last turn's answer"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +47,7 @@ func TestStaleFileFromPreviousRunExists(t *testing.T) {
 
 func TestNoStaleFileExists(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	a := responsefile.NewArchive(work, time.Now())
 	archived, err := responsefile.ClearStale(p, "analyst", a)
 	if err != nil || archived != "" {
@@ -86,7 +75,7 @@ func TestDirectoryDoesNotExist(t *testing.T) {
 
 func TestSymlinkedResponseFileIsRefusedAndLeftInPlace(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	target := filepath.Join(work, "secret.txt")
 	if err := os.WriteFile(target, []byte("not an answer"), 0o644); err != nil {
 		t.Fatal(err)
@@ -107,7 +96,7 @@ func TestSymlinkedResponseFileIsRefusedAndLeftInPlace(t *testing.T) {
 
 func TestOversizedResponseFileIsRefusedAndLeftInPlace(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	big := strings.Repeat("x", 101)
 	if err := os.WriteFile(p, []byte(big), 0o644); err != nil {
 		t.Fatal(err)
@@ -150,7 +139,7 @@ func TestUnreadableResponseFileIsRefusedAndLeftInPlace(t *testing.T) {
 	for name, mk := range cases {
 		t.Run(name, func(t *testing.T) {
 			work := t.TempDir()
-			p := responseFile(t, work, "analyst")
+			p := testkit.ResponseFile(t, work, "analyst")
 			mk(t, p)
 			if _, _, err := responsefile.Read(p, 1<<20); !errors.Is(err, handoff.ErrResponseFile) {
 				t.Fatalf("want ErrResponseFile, got %v", err)
@@ -219,7 +208,7 @@ func archiveNumbersFilesInOrder(t *testing.T, renamer string) {
 	if err := os.WriteFile(filepath.Join(a.Dir(), "002-tester.md"), []byte("theirs"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := responseFile(t, work, "tester")
+	p := testkit.ResponseFile(t, work, "tester")
 	var got []string
 	for i, kind := range []string{responsefile.ArchiveStale, responsefile.ArchiveConsumed, responsefile.ArchiveEmpty, responsefile.ArchiveConsumed} {
 		if err := os.WriteFile(p, []byte(fmt.Sprint("answer ", i)), 0o644); err != nil {
@@ -248,7 +237,7 @@ func archiveNumbersFilesInOrder(t *testing.T, renamer string) {
 // stale before it sends).
 func TestAbandonArchivesWhatACancelledDispatchLeft(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	a := responsefile.NewArchive(work, time.Now())
 	if archived, err := responsefile.Abandon(context.Background(), p, "analyst", work, a); err != nil || archived != "" {
 		t.Fatalf("Abandon with no file = %q, %v; want \"\", nil", archived, err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -25,7 +26,7 @@ func receive(t *testing.T, w *responsefile.Watcher, what string) {
 
 func TestWatchHintsWhenTheResponseFileIsWrittenOrMovedIn(t *testing.T) {
 	work := t.TempDir()
-	p := responseFile(t, work, "analyst")
+	p := testkit.ResponseFile(t, work, "analyst")
 	w, err := responsefile.Watch(p)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestWatchHintsWhenTheResponseFileIsWrittenOrMovedIn(t *testing.T) {
 	defer w.Close()
 
 	// Another role's file is not this wait's business.
-	other := responseFile(t, work, "tester")
+	other := testkit.ResponseFile(t, work, "tester")
 	if err := os.WriteFile(other, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ type Private struct {
 	PanePID int
 	// SocketFile is the server's socket on disk.
 	SocketFile string
+
+	session string
 }
 
 // PrivateOptions describe a private server's session.
@@ -83,7 +85,7 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	p := &Private{Server: Server{Socket: fmt.Sprintf("%s-%d-%s", opts.Prefix, os.Getpid(), hex.EncodeToString(rnd[:]))}}
+	p := &Private{Server: Server{Socket: fmt.Sprintf("%s-%d-%s", opts.Prefix, os.Getpid(), hex.EncodeToString(rnd[:]))}, session: opts.Session}
 	args := []string{"-f", "/dev/null", "new-session", "-d", "-P", "-F", "#{pane_id} #{pane_pid} #{socket_path}",
 		"-s", opts.Session, "-x", strconv.Itoa(opts.Width), "-y", strconv.Itoa(opts.Height)}
 	if opts.Dir != "" {
@@ -116,6 +118,21 @@ func StartPrivate(ctx context.Context, opts PrivateOptions) (*Private, error) {
 	p.Pane, p.SocketFile = fields[0], fields[2]
 	p.PanePID, _ = strconv.Atoi(fields[1])
 	return p, nil
+}
+
+// NewWindow starts command (a shell command line) in a new window of the
+// server's session, in dir ("" for the server's), and returns its pane's
+// id: one more agent on the server (a test's, a demo's, a benchmark's).
+func (p *Private) NewWindow(ctx context.Context, dir, command string) (string, error) {
+	args := []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", p.session + ":"}
+	if dir != "" {
+		args = append(args, "-c", dir)
+	}
+	out, err := p.Run(ctx, nil, append(args, command)...)
+	if err != nil {
+		return "", fmt.Errorf("new window: %w", err)
+	}
+	return strings.TrimSpace(out), nil
 }
 
 // Close ends the processes of every pane (their process groups and what

@@ -55,6 +55,36 @@ func TestPrivateServerStartsAloneAndCloseLeavesNothing(t *testing.T) {
 	}
 }
 
+// NewWindow puts one more command on the server, in its own window of the
+// session and in the folder asked for; Close ends it with the rest.
+func TestPrivateNewWindowRunsACommandInItsFolder(t *testing.T) {
+	requireTmux(t)
+	ctx := context.Background()
+	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test", Session: "agents"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close(ctx)
+	dir := t.TempDir()
+	pane, err := p.NewWindow(ctx, dir, "sleep 600")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(pane, "%") || pane == p.Pane {
+		t.Fatalf("pane %q (first pane %s)", pane, p.Pane)
+	}
+	// tmux reads the pane's folder from its process, which may not have
+	// started yet; it shows the folder's real path: compare the folders.
+	want, _ := os.Stat(dir)
+	var out string
+	waitFor(t, "the new pane in window 1 of agents, in "+dir, func() bool {
+		out, err = p.Run(ctx, nil, "display-message", "-p", "-t", pane, "#{session_name} #{window_index} #{pane_current_path}")
+		where, path, _ := strings.Cut(strings.TrimSpace(out), " 1 ")
+		got, statErr := os.Stat(path)
+		return err == nil && where == "agents" && statErr == nil && os.SameFile(got, want)
+	})
+}
+
 // An agent that ignores the hang-up tmux sends when its server dies (as
 // Gemini CLI does), with a child of its own and one that left for a
 // session of its own: Close ends them all, not only the server.

@@ -147,11 +147,11 @@ func costRound(b *testing.B, realTmux string, n int, extra []string) {
 		if err := os.MkdirAll(w, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", w, agent+handoff.ShellQuote(w))
+		pane, err := priv.NewWindow(ctx, w, agent+handoff.ShellQuote(w))
 		if err != nil {
 			b.Fatal(err)
 		}
-		panes, works = append(panes, strings.TrimSpace(out)), append(works, w)
+		panes, works = append(panes, pane), append(works, w)
 	}
 	pidOut, err := priv.Run(ctx, nil, "display-message", "-p", "#{pid}")
 	if err != nil {

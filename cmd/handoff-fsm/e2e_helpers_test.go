@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -137,6 +137,23 @@ func decodeReport(t *testing.T, stdout string) trace.Report {
 		t.Fatalf("--json output is not a result object: %v\n%s", err, stdout)
 	}
 	return rep
+}
+
+// replaysAsLive runs `handoff-fsm replay` on the recording rec, as a bug
+// report's reader would, fails the test unless it ends as the live session
+// did (outcome, error, source and content), and returns its report.
+func replaysAsLive(t *testing.T, rec string, live trace.Report) trace.Report {
+	t.Helper()
+	out, stderr, code := cli(t, "", "replay", rec)
+	if code != exitOK {
+		t.Fatalf("replay: exit %d\n%s", code, stderr)
+	}
+	replayed := decodeReport(t, out)
+	if replayed.Outcome != live.Outcome || replayed.Error != live.Error || replayed.Source != live.Source || replayed.Content != live.Content {
+		b, _ := os.ReadFile(rec)
+		t.Fatalf("replay differs from the live session\nlive:     %+v\nreplayed: %+v\ntrace:\n%s", live, replayed, b)
+	}
+	return replayed
 }
 
 // replayFile replays a recorded trace through the engine, as

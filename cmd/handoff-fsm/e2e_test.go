@@ -175,20 +175,9 @@ func TestRecordingReplaysToTheSameOutcome(t *testing.T) {
 				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
 			}
 			live := decodeReport(t, stdout)
-			// `handoff-fsm replay` on the recording, as a bug report's reader
-			// would run it.
-			replayOut, replayErr, replayCode := cli(t, "", "replay", rec)
-			if replayCode != exitOK {
-				t.Fatalf("replay exit %d\n%s", replayCode, replayErr)
-			}
-			replayed := decodeReport(t, replayOut)
+			replayed := replaysAsLive(t, rec, live)
 			if lib := replayFile(t, rec); lib.Outcome != replayed.Outcome || lib.Content != replayed.Content {
 				t.Fatalf("replay command %+v and trace.Replay %+v disagree", replayed, lib)
-			}
-			if replayed.Outcome != live.Outcome || replayed.Source != live.Source || replayed.Error != live.Error ||
-				replayed.Content != live.Content {
-				b, _ := os.ReadFile(rec)
-				t.Fatalf("replay differs from the live session\nlive:     %+v\nreplayed: %+v\ntrace:\n%s", live, replayed, b)
 			}
 			if name == "fallback" && !strings.Contains(live.Content, "on screen only") {
 				t.Fatalf("fallback content %q is not the agent's on-screen answer", live.Content)
@@ -752,16 +741,7 @@ func TestWatchBoardListsEveryPane(t *testing.T) {
 	// (the agent's idle), however slow the machine; then stop it.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
-	var notes bytes.Buffer
-	cmd.Stderr = &notes
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out, notes := watchBoard(ctx, t, a)
 	defer cmd.Wait()
 	defer cancel()
 	rows := map[string]map[string]any{}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -136,13 +139,14 @@ func statusOf(t *testing.T, a *agent) (st struct {
 	return st
 }
 
-// boardNote runs the board (watch without --target, piped) until it shows
-// a note for the agent's pane, and returns it (20 s at most).
-func boardNote(t *testing.T, a *agent) string {
+// watchBoard starts the board (watch without --target, piped: a JSON line
+// a row) on a's tmux server every 200 ms until ctx ends, and returns the
+// command to wait for, its rows and what it says on stderr.
+func watchBoard(ctx context.Context, t *testing.T, a *agent) (*exec.Cmd, io.Reader, *bytes.Buffer) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	cmd := cliCmd(ctx, "watch", "--socket", a.srv.Socket, "--interval", "200ms")
+	notes := &bytes.Buffer{}
+	cmd.Stderr = notes
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +154,16 @@ func boardNote(t *testing.T, a *agent) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return cmd, out, notes
+}
+
+// boardNote runs the board (watch without --target, piped) until it shows
+// a note for the agent's pane, and returns it (20 s at most).
+func boardNote(t *testing.T, a *agent) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd, out, _ := watchBoard(ctx, t, a)
 	defer cmd.Wait()
 	defer cancel()
 	dec := json.NewDecoder(out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -35,17 +34,7 @@ func TestEveryRecordedEndingReplaysTheSame(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("live: exit %d, want %d\n%s", code, tc.code, stderr)
 			}
-			live := decodeReport(t, stdout)
-			out, rstderr, rcode := cli(t, "", "replay", rec)
-			if rcode != exitOK {
-				t.Fatalf("replay: exit %d\n%s", rcode, rstderr)
-			}
-			replayed := decodeReport(t, out)
-			if replayed.Outcome != live.Outcome || replayed.Error != live.Error || replayed.Source != live.Source || replayed.Content != live.Content {
-				trace, _ := os.ReadFile(rec)
-				t.Fatalf("live ended %s/%s%s %q, the replay %s/%s%s %q\ntrace:\n%s", live.Outcome, live.Error, live.Source, live.Content,
-					replayed.Outcome, replayed.Error, replayed.Source, replayed.Content, trace)
-			}
+			replaysAsLive(t, rec, decodeReport(t, stdout))
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 )
 
@@ -178,10 +179,7 @@ func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 
 func TestHookMarksTheCodexTurnOfTheResponseFileInTheInput(t *testing.T) {
 	work := t.TempDir()
-	path, _ := handoff.ResponsePath(work, "tester")
-	if err := responsefile.EnsureDir(work); err != nil {
-		t.Fatal(err)
-	}
+	path := testkit.ResponseFile(t, work, "tester")
 	prompt := handoff.WithInstruction("Run the tests.", path, "TESTRECEIPTAAAAAAAAA")
 	payload, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "turn-id": "t1",
 		"input-messages": []string{prompt}, "last-assistant-message": "done"})

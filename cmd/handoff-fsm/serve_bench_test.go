@@ -97,11 +97,11 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 	defer priv.Close(ctx)
 	panes := []string{priv.Pane}
 	for i := 1; i < n; i++ {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", works[i], agent+handoff.ShellQuote(works[i]))
+		pane, err := priv.NewWindow(ctx, works[i], agent+handoff.ShellQuote(works[i]))
 		if err != nil {
 			b.Fatal(err)
 		}
-		panes = append(panes, strings.TrimSpace(out))
+		panes = append(panes, pane)
 	}
 	pidOut, err := priv.Run(ctx, nil, "display-message", "-p", "#{pid}")
 	if err != nil {

@@ -175,11 +175,11 @@ func agents(t *testing.T, work string, cmds map[string]string) (string, map[stri
 	})
 	panes := map[string]string{names[0]: priv.Pane}
 	for _, n := range names[1:] {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, cmds[n])
+		pane, err := priv.NewWindow(ctx, work, cmds[n])
 		if err != nil {
 			t.Fatal(err)
 		}
-		panes[n] = strings.TrimSpace(out)
+		panes[n] = pane
 	}
 	time.Sleep(time.Second) // the agents draw their prompts
 	return priv.Socket, panes

@@ -54,11 +54,11 @@ func agents(t *testing.T, reviews string) (string, map[string]pane, string) {
 	})
 	panes := map[string]pane{order[0]: {priv.Pane, "codex", ""}}
 	for _, role := range order[1:] {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, cmds[role])
+		id, err := priv.NewWindow(ctx, work, cmds[role])
 		if err != nil {
 			t.Fatal(err)
 		}
-		panes[role] = pane{strings.TrimSpace(out), "codex", ""}
+		panes[role] = pane{id, "codex", ""}
 	}
 	time.Sleep(time.Second) // the agents draw their prompts
 	return priv.Socket, panes, work

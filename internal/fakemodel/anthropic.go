@@ -144,14 +144,7 @@ func (AnthropicMessages) Events(req Request, parts []Part, newID func(string) st
 			e.Pause = p.Pause
 			return append(out, e)
 		case p.Call != nil:
-			name, input := p.Call.Name, p.Call.Input
-			if p.Call.Shell {
-				in := map[string]any{"command": p.Call.Command}
-				if p.Call.Description != "" {
-					in["description"] = p.Call.Description
-				}
-				name, input = "Bash", in
-			}
+			name, input := p.Call.tool("Bash")
 			b, _ := json.Marshal(input) // plain values: cannot fail
 			start := ev(map[string]any{
 				"type": "content_block_start", "index": index,

@@ -138,14 +138,7 @@ func (Gemini) Events(req Request, parts []Part, newID func(string) string) []Eve
 				"error": map[string]any{"code": 500, "message": p.Fault.Message, "status": "INTERNAL"},
 			}})
 		case p.Call != nil:
-			name, args := p.Call.Name, p.Call.Input
-			if p.Call.Shell {
-				a := map[string]any{"command": p.Call.Command}
-				if p.Call.Description != "" {
-					a["description"] = p.Call.Description
-				}
-				name, args = "run_shell_command", a
-			}
+			name, args := p.Call.tool("run_shell_command")
 			out = append(out, chunk(p.Pause, map[string]any{"functionCall": map[string]any{"name": name, "args": args}}))
 		default:
 			out = append(out, chunk(p.Pause, map[string]any{"text": p.Text}))

@@ -2,6 +2,7 @@ package fakemodel
 
 import (
 	"errors"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -55,6 +56,20 @@ type Call struct {
 	// Name and Input are a call to any other tool.
 	Name  string
 	Input any
+}
+
+// tool is the call as an agent whose shell tool is named shell takes it:
+// a shell call with its command and, when it has one, its description;
+// any other call to its own tool with its Input.
+func (c *Call) tool(shell string) (name string, input any) {
+	if !c.Shell {
+		return c.Name, c.Input
+	}
+	in := map[string]any{"command": c.Command}
+	if c.Description != "" {
+		in["description"] = c.Description
+	}
+	return shell, in
 }
 
 // Fault is an error the API reports inside the stream.
@@ -169,25 +184,7 @@ func (r Reply) Escalated(justification string) Reply {
 // that starts with a write (mkdir, touch) makes a CLI that lets read-only
 // commands run unasked (Qwen Code runs a `cat` heredoc so) ask first.
 func (r Reply) Prefixed(prefix string) Reply {
-	build := r.build
-	r.Name = "prefixed-" + r.Name
-	r.build = func(req Request) ([]Part, error) {
-		ps, err := build(req)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Part, len(ps))
-		for i, p := range ps {
-			if p.Call != nil && p.Call.Shell {
-				c := *p.Call
-				c.Command = prefix + c.Command
-				p.Call = &c
-			}
-			out[i] = p
-		}
-		return out, nil
-	}
-	return r
+	return r.eachShell("prefixed-", func(c *Call) { c.Command = prefix + c.Command })
 }
 
 // In returns r with its shell calls run in workdir (Codex's exec_command
@@ -195,6 +192,19 @@ func (r Reply) Prefixed(prefix string) Reply {
 func (r Reply) In(workdir string) Reply { return r.withExtra("", map[string]any{"workdir": workdir}) }
 
 func (r Reply) withExtra(prefix string, extra map[string]any) Reply {
+	return r.eachShell(prefix, func(c *Call) {
+		merged := maps.Clone(c.Extra)
+		if merged == nil {
+			merged = map[string]any{}
+		}
+		maps.Copy(merged, extra)
+		c.Extra = merged
+	})
+}
+
+// eachShell returns r, its name prefixed, with change applied to a copy of
+// each shell call it builds (r's own calls stay as they were).
+func (r Reply) eachShell(prefix string, change func(*Call)) Reply {
 	build := r.build
 	r.Name = prefix + r.Name
 	r.build = func(req Request) ([]Part, error) {
@@ -206,13 +216,7 @@ func (r Reply) withExtra(prefix string, extra map[string]any) Reply {
 		for i, p := range ps {
 			if p.Call != nil && p.Call.Shell {
 				c := *p.Call
-				c.Extra = map[string]any{}
-				for k, v := range p.Call.Extra {
-					c.Extra[k] = v
-				}
-				for k, v := range extra {
-					c.Extra[k] = v
-				}
+				change(&c)
 				p.Call = &c
 			}
 			out[i] = p

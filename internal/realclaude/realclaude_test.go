@@ -3,7 +3,6 @@ package realclaude
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +20,7 @@ func TestClaudeJSONTrustsTheWorkFolder(t *testing.T) {
 		HasCompletedOnboarding bool
 		Projects               map[string]map[string]any
 	}
-	b, err := ClaudeJSON(Options{Workdir: "/tmp/a \"quoted\" dir"})
+	b, err := json.MarshalIndent(ClaudeJSON(Options{Common: realcli.Common{Workdir: "/tmp/a \"quoted\" dir"}}), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,14 +30,14 @@ func TestClaudeJSONTrustsTheWorkFolder(t *testing.T) {
 	if !cfg.HasCompletedOnboarding || cfg.Projects["/tmp/a \"quoted\" dir"]["hasTrustDialogAccepted"] != true {
 		t.Fatalf("%s", b)
 	}
-	b, _ = ClaudeJSON(Options{Workdir: "/w", Untrusted: true})
+	b, _ = json.MarshalIndent(ClaudeJSON(Options{Common: realcli.Common{Workdir: "/w"}, Untrusted: true}), "", "  ")
 	if strings.Contains(string(b), "hasTrustDialogAccepted") {
 		t.Fatalf("untrusted, yet: %s", b)
 	}
 }
 
 func TestSettingsSkipTheBypassWarningAndCarryTheHooks(t *testing.T) {
-	b, err := Settings(Options{})
+	b, err := json.MarshalIndent(Settings(Options{}), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +47,7 @@ func TestSettingsSkipTheBypassWarningAndCarryTheHooks(t *testing.T) {
 	if strings.Contains(string(b), "defaultMode") {
 		t.Fatalf("a permission mode in the settings brings up a dialog: %s", b)
 	}
-	b, _ = Settings(Options{Hooks: map[string]string{"Stop": "/bin/hook --flag", "StopFailure": "/bin/hook"}})
+	b, _ = json.MarshalIndent(Settings(Options{Hooks: map[string]string{"Stop": "/bin/hook --flag", "StopFailure": "/bin/hook"}}), "", "  ")
 	var s struct {
 		Hooks map[string][]struct {
 			Hooks []struct{ Type, Command string }
@@ -67,7 +66,7 @@ func TestSettingsSkipTheBypassWarningAndCarryTheHooks(t *testing.T) {
 
 func TestEnvIsCleanAndPointsAtTheFakeServer(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "a-real-key")
-	env := Env(Options{Home: "/h", BaseURL: "http://127.0.0.1:1", MaxRetries: 2})
+	env := Env(Options{Common: realcli.Common{Home: "/h", BaseURL: "http://127.0.0.1:1"}, MaxRetries: 2})
 	for _, want := range []string{"HOME=/h", "ANTHROPIC_BASE_URL=http://127.0.0.1:1", "ANTHROPIC_AUTH_TOKEN=" + AuthToken,
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_MAX_RETRIES=2"} {
 		if !slices.Contains(env, want) {
@@ -84,13 +83,6 @@ func TestEnvIsCleanAndPointsAtTheFakeServer(t *testing.T) {
 	}
 	if got := Args(Options{Permissions: Ask}); !slices.Equal(got, []string{"--permission-mode", "default"}) {
 		t.Fatalf("args %v", got)
-	}
-}
-
-func TestBinaryFromEnvMustExist(t *testing.T) {
-	t.Setenv(BinEnv, filepath.Join(t.TempDir(), "no-claude-here"))
-	if _, err := Binary(); !errors.Is(err, ErrNoBinary) {
-		t.Fatalf("got %v, want ErrNoBinary", err)
 	}
 }
 
@@ -112,41 +104,17 @@ func TestComposerAndSubmitted(t *testing.T) {
 		{screen("❯\u00a0Once fixed, resend your message", ""), "Once fixed, resend your message", true, true},
 		{"Do you want to proceed?\n ❯ 1. Yes\n   2. No\n", "", false, false},
 	} {
-		c, ok := Composer(StripANSI(tc.screen))
+		c, ok := Composer(realcli.StripANSI(tc.screen))
 		if c != tc.composer || ok != tc.ready || Ready(tc.screen, "") != tc.ready || Submitted(tc.screen, "") != tc.submited {
 			t.Errorf("composer %q %v, ready %v, submitted %v for\n%s", c, ok, Ready(tc.screen, ""), Submitted(tc.screen, ""), tc.screen)
 		}
 	}
 }
 
-// needClaude returns the binary; a missing one skips on a developer machine
-// and fails in CI.
-func needClaude(t *testing.T) string {
-	t.Helper()
-	missing := func(what string) {
-		t.Helper()
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s", what)
-		}
-		t.Skipf("skipping real Claude Code test: %s", what)
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		missing("tmux is not installed")
-	}
-	bin, err := Binary()
-	if errors.Is(err, ErrNoBinary) {
-		missing(err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // A real session: starts ready, answers one prompt through the fake model,
 // and Close leaves no process and no tmux server behind.
 func TestStartSubmitClose(t *testing.T) {
-	bin := needClaude(t)
+	bin := CLI.Require(t)
 	ctx := context.Background()
 	srv, err := fakemodel.Start(ctx, fakemodel.AnthropicMessages{})
 	if err != nil {
@@ -158,12 +126,12 @@ func TestStartSubmitClose(t *testing.T) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(ctx, Options{Bin: bin, Workdir: work, Home: filepath.Join(root, "home"), BaseURL: srv.URL, Width: 100, Height: 30})
+	s, err := Start(ctx, Options{Common: realcli.Common{Bin: bin, Workdir: work, Home: filepath.Join(root, "home"), BaseURL: srv.URL, Width: 100, Height: 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if !strings.HasPrefix(s.Socket, SocketPrefix) {
+	if !strings.HasPrefix(s.Socket, "hfclaude-e2e") {
 		t.Fatalf("socket %q", s.Socket)
 	}
 	t.Logf("ready after %v", s.Ready.Sub(s.Started).Round(time.Millisecond))
@@ -174,7 +142,7 @@ func TestStartSubmitClose(t *testing.T) {
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	err = s.WaitFor(wctx, 100*time.Millisecond, func(text, _ string) bool {
-		p := StripANSI(text)
+		p := realcli.StripANSI(text)
 		return strings.Contains(p, "● Hello from the fake model.") && !strings.Contains(p, "esc to interrupt")
 	})
 	if err != nil {

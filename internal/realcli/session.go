@@ -1,9 +1,12 @@
 package realcli
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,54 +16,87 @@ import (
 )
 
 // CLI describes one agent CLI to the harness: what a harness of its own
-// would otherwise hard-code. realcodex, realclaude and realgemini each hold
-// one and turn their options into a Launch.
+// would otherwise hard-code. Each of realcodex, realclaude, realgemini,
+// realqwen, realopencode and realpi holds one and turns its options into a
+// Launch; a new CLI adds such a descriptor, not a harness.
 type CLI struct {
 	Pin
-	// Package is the npm package the install script installs.
-	Package string
-	// Session names the tmux session (and so the pane's target).
-	Session string
 	// Ready reports a screen on which the CLI takes a prompt.
 	Ready func(text, title string) bool
 	// Submitted reports a screen on which a submitted prompt was taken.
 	Submitted func(text, title string) bool
 	// Enters is how many times Submit presses Enter before it gives up
-	// (CLIs drop an Enter that comes too soon after a start or a paste).
+	// (CLIs drop an Enter that comes too soon after a start or a paste);
+	// 4 by default.
 	Enters int
 	// EnterDelay is how long Submit waits between the paste showing and
 	// Enter; 300 ms by default.
 	EnterDelay time.Duration
+	// ReadyTimeout is Common.ReadyTimeout's default for this CLI (the Node
+	// CLIs take longer to draw their first prompt on a loaded machine);
+	// 45 s when zero.
+	ReadyTimeout time.Duration
+	// Settle is Common.Settle's default for this CLI.
+	Settle time.Duration
+	// Terminal is what a zero Common.Terminal means for this CLI (Env);
+	// DefaultTerminal when zero.
+	Terminal Terminal
+}
+
+// Common is what every CLI's session is told, whichever CLI it is: where
+// it runs, the fake model it talks to, the terminal and the pane. Each
+// descriptor's Options embed it.
+type Common struct {
+	Bin     string // the CLI's binary (Pin.Binary)
+	Workdir string // its cwd
+	Home    string // a fresh, empty folder for its configuration (HOME or the CLI's own variable)
+	BaseURL string // the fake model server it is pointed at
+	// Terminal is the terminal it is told it runs in; the zero value is
+	// the CLI's own default (CLI.Terminal).
+	Terminal Terminal
+	// Width and Height of the pane; 120x40 by default.
+	Width, Height int
+	// ReadyTimeout bounds the wait for Ready; CLI.ReadyTimeout by default.
+	ReadyTimeout time.Duration
+	// Settle is waited after Ready (some CLIs drop an Enter that comes
+	// right after they first draw their prompt); CLI.Settle by default,
+	// none when negative.
+	Settle time.Duration
+}
+
+// Env is the whole environment of a CLI that inherits nothing: PATH, HOME
+// (c.Home), a UTF-8 locale, vars, and c's terminal (CLI.Terminal when
+// zero). Nothing of the developer's own keys or settings leaks in.
+func (cli CLI) Env(c Common, vars ...string) []string {
+	env := append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + c.Home, "LANG=C.UTF-8"}, vars...)
+	t := c.Terminal
+	if t == (Terminal{}) {
+		t = cli.Terminal
+	}
+	return append(env, t.Env()...)
 }
 
 // Launch is one session of a CLI: where it runs, with what.
 type Launch struct {
-	Bin     string // the CLI's binary (Pin.Binary)
-	Workdir string // its cwd
-	Home    string // a fresh folder for its configuration (HOME or the CLI's own variable)
-	// Files are written before the start, relative to Home.
+	Common
+	// Files are written before the start, relative to Home; JSON too, each
+	// value as an indented JSON document (the CLIs' settings files).
 	Files map[string][]byte
-	// Env is the CLI's environment. With Inherit it is added to this
-	// process's; without it, it is all the CLI gets (nothing of the
-	// developer's own keys or settings leaks in).
+	JSON  map[string]any
+	// Env is the CLI's environment (CLI.Env). With Inherit it is added to
+	// this process's; without it, it is all the CLI gets.
 	Env     []string
 	Inherit bool
 	// Unset names variables an inherited environment loses (env -u).
 	Unset []string
 	// Args follow the binary.
 	Args []string
-	// Width and Height of the pane; 120x40 by default.
-	Width, Height int
-	// SocketPrefix starts the private tmux server's socket name.
+	// SocketPrefix starts the private tmux server's socket name;
+	// "hf<Name>-e2e" by default.
 	SocketPrefix string
-	// ReadyTimeout bounds the wait for Ready; 45 s by default.
-	ReadyTimeout time.Duration
 	// Ready, when set, replaces CLI.Ready (a narrow pane, a start-up
 	// dialog).
 	Ready func(text, title string) bool
-	// Settle is waited after Ready: some CLIs drop an Enter that comes
-	// right after they first draw their prompt.
-	Settle time.Duration
 	// AfterClose ends what the CLI may have started outside its pane
 	// (Codex's app-server daemon) once the session is closed.
 	AfterClose func() []error
@@ -80,14 +116,14 @@ type Session struct {
 	priv   *tmuxdriver.Private
 }
 
-// Start writes the home files, starts a private tmux server whose only
-// pane execs the CLI (so the pane's process is the CLI itself), and waits
-// until it is ready for a prompt (plus Settle). On error everything
-// started is ended again.
+// Start checks that l says where (Bin, Workdir, Home, BaseURL), writes the
+// home files, starts a private tmux server whose only pane execs the CLI
+// (so the pane's process is the CLI itself), and waits until it is ready
+// for a prompt (plus Settle). On error everything started is ended again.
 func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
-	for name, v := range map[string]string{"Bin": l.Bin, "Workdir": l.Workdir, "Home": l.Home} {
+	for name, v := range map[string]string{"Bin": l.Bin, "Workdir": l.Workdir, "Home": l.Home, "BaseURL": l.BaseURL} {
 		if v == "" {
-			return nil, fmt.Errorf("real %s: Launch.%s is required", cli.Name, name)
+			return nil, fmt.Errorf("real %s: Options.%s is required", cli.Name, name)
 		}
 	}
 	if l.Width == 0 {
@@ -97,15 +133,27 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 		l.Height = 40
 	}
 	if l.ReadyTimeout == 0 {
-		l.ReadyTimeout = 45 * time.Second
+		l.ReadyTimeout = cmp.Or(cli.ReadyTimeout, 45*time.Second)
+	}
+	if l.Settle == 0 {
+		l.Settle = cli.Settle
 	}
 	if l.SocketPrefix == "" {
-		l.SocketPrefix = "handoff-e2e-" + cli.Name
+		l.SocketPrefix = "hf" + cli.Name + "-e2e"
 	}
 	if err := os.MkdirAll(l.Home, 0o700); err != nil {
 		return nil, fmt.Errorf("real %s: home: %w", cli.Name, err)
 	}
-	for rel, b := range l.Files {
+	files := map[string][]byte{}
+	maps.Copy(files, l.Files)
+	for rel, v := range l.JSON {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("real %s: %s: %w", cli.Name, rel, err)
+		}
+		files[rel] = b
+	}
+	for rel, b := range files {
 		path := filepath.Join(l.Home, rel)
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("real %s: %w", cli.Name, err)
@@ -129,12 +177,12 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 		command += " " + shellQuote(a)
 	}
 	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{
-		Prefix: strings.TrimSuffix(l.SocketPrefix, "-"), Session: cli.Session,
+		Prefix: strings.TrimSuffix(l.SocketPrefix, "-"), Session: cli.Name,
 		Width: l.Width, Height: l.Height, Dir: l.Workdir, Command: command})
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Socket: priv.Socket, Target: cli.Session + ":0.0", Home: l.Home, cli: cli, launch: l, priv: priv}
+	s := &Session{Socket: priv.Socket, Target: cli.Name + ":0.0", Home: l.Home, cli: cli, launch: l, priv: priv}
 	s.Started = time.Now()
 	ready := cli.Ready
 	if l.Ready != nil {
@@ -237,7 +285,7 @@ func (s *Session) Submit(ctx context.Context, text string) error {
 	if delay == 0 {
 		delay = 300 * time.Millisecond
 	}
-	enters := max(s.cli.Enters, 1)
+	enters := cmp.Or(s.cli.Enters, 4)
 	for attempt := 0; attempt < enters; attempt++ {
 		if err := Pause(ctx, delay); err != nil {
 			return err

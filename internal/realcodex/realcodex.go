@@ -10,6 +10,7 @@ package realcodex
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,35 +25,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
-// Version is the pinned Codex CLI version the tests and fixtures are for.
-const Version = codex.Version
-
-// BinEnv names the environment variable that points at the Codex binary.
-const BinEnv = "HANDOFF_CODEX_BIN"
-
-// ErrNoBinary: the binary is not installed where the tests look.
-var ErrNoBinary = realcli.ErrNoBinary
-
-// pin is the pinned version the install script puts in the cache.
-func pin() realcli.Pin { return realcli.Pin{Name: "codex", Version: Version, Env: BinEnv} }
-
-// CacheDir is where the install script installs the pinned version:
-// ${XDG_CACHE_HOME:-$HOME/.cache}/handoff-fsm/<name>-<Version>.
-func CacheDir() string { return pin().CacheDir() }
-
-// Binary finds the binary: $BinEnv if set, else the install script's link
-// in CacheDir. The error wraps ErrNoBinary and says how to install it.
-func Binary() (string, error) { return pin().Binary() }
-
-// StripANSI removes CSI and OSC escape sequences (realcli.StripANSI).
-func StripANSI(s string) string { return realcli.StripANSI(s) }
-
-// Options configure one Codex session.
+// Options configure one Codex session: Common (Workdir is trusted in the
+// config, Home is a fresh CODEX_HOME, BaseURL the fake model server ending
+// in /v1, the zero Terminal is TERM=xterm-256color with this process's
+// COLORTERM and NO_COLOR; ReadyTimeout 30 s by default) and what only
+// Codex has.
 type Options struct {
-	Bin     string // the Codex binary (see Binary)
-	Workdir string // Codex's cwd, trusted in the config
-	Home    string // a fresh, empty CODEX_HOME
-	BaseURL string // the fake model server, ending in /v1
+	realcli.Common
 	// Model defaults to DefaultModel. Its catalog entry decides the tools
 	// Codex offers; gpt-5.5 offers the exec_command function.
 	Model string
@@ -65,13 +44,6 @@ type Options struct {
 	// config names no approval policy and no sandbox, and the mode's flag
 	// (ModeArgs) decides them.
 	Mode string
-	// Terminal is the terminal Codex is told it runs in; the zero value is
-	// TERM=xterm-256color with this process's COLORTERM and NO_COLOR.
-	Terminal realcli.Terminal
-	// Width and Height of the pane; 120x40 by default.
-	Width, Height int
-	// ReadyTimeout bounds the wait for the status line; 30 s by default.
-	ReadyTimeout time.Duration
 	// HideTips turns off the random "└ Tip: …" line Codex prints under some
 	// replies ([tui] show_tooltips = false), for tests that compare the
 	// screen's last message byte for byte.
@@ -120,18 +92,13 @@ func ModeArgs(mode string) []string {
 // be marked as seen.
 const DefaultModel = "gpt-5.5"
 
-// Session is Codex running in a private tmux server.
-type Session = realcli.Session
-
 // CLI describes Codex to the harness.
 var CLI = realcli.CLI{
-	Pin:       pin(),
-	Package:   "@openai/codex",
-	Session:   "codex",
+	Pin:       realcli.Pin{Name: "codex", Package: codex.Provider().CLI, Version: codex.Version},
 	Submitted: Submitted,
 	// Codex drops an Enter now and then (right after start, or too close
 	// to a paste); a second one submits.
-	Enters: 2,
+	Enters: 2, ReadyTimeout: 30 * time.Second,
 }
 
 // Config returns the config.toml for opts: the fake provider with retries
@@ -214,20 +181,8 @@ func (o Options) withDefaults() Options {
 	if o.SandboxMode == "" {
 		o.SandboxMode = "danger-full-access"
 	}
-	if o.Width == 0 {
-		o.Width = 120
-	}
-	if o.Height == 0 {
-		o.Height = 40
-	}
 	if o.SocketPrefix == "" {
-		o.SocketPrefix = os.Getenv("HANDOFF_TMUX_PREFIX")
-	}
-	if o.SocketPrefix == "" {
-		o.SocketPrefix = "handoff-e2e"
-	}
-	if o.ReadyTimeout == 0 {
-		o.ReadyTimeout = 30 * time.Second
+		o.SocketPrefix = cmp.Or(os.Getenv("HANDOFF_TMUX_PREFIX"), "handoff-e2e")
 	}
 	return o
 }
@@ -236,15 +191,12 @@ func (o Options) withDefaults() Options {
 // Codex in its only pane, and waits until Codex is ready for a prompt (the
 // status line shows the model and the cwd; before that Codex drops keys).
 // On error everything started is ended again.
-func Start(ctx context.Context, opts Options) (*Session, error) {
+func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
 	opts = opts.withDefaults()
-	if opts.BaseURL == "" {
-		return nil, errors.New("realcodex: Options.BaseURL is required")
-	}
 	ready := opts.Ready
 	if ready == nil {
 		ready = func(text, _ string) bool {
-			for _, line := range strings.Split(StripANSI(text), "\n") {
+			for _, line := range strings.Split(realcli.StripANSI(text), "\n") {
 				if strings.Contains(line, " · "+opts.Workdir) && strings.Contains(strings.ToLower(line), strings.ToLower(opts.Model)) {
 					return true
 				}
@@ -254,16 +206,13 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	}
 	home := opts.Home
 	env := realcli.WithTerminal([]string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, opts.Terminal)
-	return realcli.Start(ctx, CLI, realcli.Launch{
-		Bin: opts.Bin, Workdir: opts.Workdir, Home: home,
-		Files:   map[string][]byte{"config.toml": []byte(Config(opts))},
-		Env:     env,
-		Unset:   opts.Terminal.Unset(),
-		Inherit: true,
-		Args:    append(ModeArgs(opts.Mode), opts.Args...),
-		Width:   opts.Width, Height: opts.Height,
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common,
+		Files:        map[string][]byte{"config.toml": []byte(Config(opts))},
+		Env:          env,
+		Unset:        opts.Terminal.Unset(),
+		Inherit:      true,
+		Args:         append(ModeArgs(opts.Mode), opts.Args...),
 		SocketPrefix: opts.SocketPrefix,
-		ReadyTimeout: opts.ReadyTimeout,
 		Ready:        ready,
 		AfterClose:   func() []error { return StopDaemons(home) },
 	})
@@ -272,7 +221,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 // Submitted reports a screen whose composer is empty again (its placeholder
 // shows) or whose title spins: the prompt was taken.
 func Submitted(text, title string) bool {
-	return Spinning(title) || strings.Contains(StripANSI(text), "› "+Placeholder)
+	return Spinning(title) || strings.Contains(realcli.StripANSI(text), "› "+Placeholder)
 }
 
 // Placeholder is the text of Codex's empty composer.

@@ -1,14 +1,14 @@
 package realcodex
 
 import (
-	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
 func TestConfigPointsCodexAtTheFakeModelWithoutDaemon(t *testing.T) {
-	cfg := Config(Options{Workdir: `/tmp/a "quoted" dir\x`, BaseURL: "http://127.0.0.1:4242/v1"})
+	cfg := Config(Options{Common: realcli.Common{Workdir: `/tmp/a "quoted" dir\x`, BaseURL: "http://127.0.0.1:4242/v1"}})
 	for _, want := range []string{
 		`model = "gpt-5.5"`,
 		`model_provider = "fake"`,
@@ -41,25 +41,6 @@ func TestTOMLStringEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-func TestBinaryFromEnvMustExist(t *testing.T) {
-	t.Setenv(BinEnv, filepath.Join(t.TempDir(), "no-codex-here"))
-	if _, err := Binary(); !errors.Is(err, ErrNoBinary) {
-		t.Fatalf("got %v, want ErrNoBinary", err)
-	}
-}
-
-func TestBinaryDefaultsToTheInstallScriptsLink(t *testing.T) {
-	t.Setenv(BinEnv, "")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	_, err := Binary()
-	if !errors.Is(err, ErrNoBinary) || !strings.Contains(err.Error(), "install-cli.sh codex") {
-		t.Fatalf("got %v, want ErrNoBinary telling how to install", err)
-	}
-	if want := filepath.Join("handoff-fsm", "codex-"+Version); !strings.HasSuffix(CacheDir(), want) {
-		t.Fatalf("cache dir %s does not end in %s", CacheDir(), want)
-	}
-}
-
 func TestSubmittedAndSpinning(t *testing.T) {
 	for _, tc := range []struct {
 		text, title string
@@ -76,12 +57,5 @@ func TestSubmittedAndSpinning(t *testing.T) {
 	}
 	if Spinning("[ ! ] Action Required | work") || Spinning("") {
 		t.Error("not a spinner")
-	}
-}
-
-func TestStripANSIKeepsNeighbouringText(t *testing.T) {
-	in := "a\x1b[31mred\x1b[0m\nb\x1b]0;title\x07c\x1b]2;t\x1b\\d"
-	if got := StripANSI(in); got != "ared\nbcd" {
-		t.Fatalf("got %q", got)
 	}
 }

@@ -10,9 +10,6 @@ package realgemini
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,56 +18,24 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
-// Version is the pinned Gemini CLI version the tests and fixtures are for.
-const Version = gemini.Version
-
-// BinEnv names the environment variable that points at the gemini
-// launcher.
-const BinEnv = "HANDOFF_GEMINI_BIN"
-
-// ErrNoBinary: the CLI is not installed where the tests look.
-var ErrNoBinary = realcli.ErrNoBinary
-
-func pin() realcli.Pin { return realcli.Pin{Name: "gemini", Version: Version, Env: BinEnv} }
-
-// CacheDir is where the install script installs the pinned version.
-func CacheDir() string { return pin().CacheDir() }
-
-// Binary finds the launcher: $BinEnv if set, else the install script's
-// link in CacheDir.
-func Binary() (string, error) { return pin().Binary() }
-
-// StripANSI returns a capture as a person sees it (realcli.StripANSI).
-func StripANSI(s string) string { return realcli.StripANSI(s) }
-
 // APIKey is the key Gemini CLI sends the fake server.
 const APIKey = "handoff-fake-gemini-key"
 
-// Options configure one Gemini CLI session.
+// Options configure one Gemini CLI session: Common (BaseURL is the fake
+// Gemini API, GOOGLE_GEMINI_BASE_URL; ReadyTimeout 60 s, Settle 1 s by
+// default) and what only Gemini CLI has.
 type Options struct {
-	Bin     string // the gemini launcher (see Binary)
-	Workdir string // its cwd
-	Home    string // a fresh, empty HOME
-	BaseURL string // the fake Gemini API (GOOGLE_GEMINI_BASE_URL)
+	realcli.Common
 	// Ask leaves the default approval mode: Gemini CLI asks before it runs
 	// a shell command (its confirmation dialog). Otherwise --yolo.
 	Ask bool
 	// Approval, when set, is the approval mode instead: "yolo",
 	// "auto_edit" or "default" (the mode line above the composer differs).
 	Approval string
-	// Terminal is the terminal it is told it runs in; DefaultTerminal
-	// when zero.
-	Terminal realcli.Terminal
 	// Hooks maps a hook event (AfterAgent, BeforeAgent, Notification, …)
 	// to a shell command Gemini CLI runs for it, with the event's JSON on
 	// stdin.
 	Hooks map[string]string
-	// Width and Height of the pane; 120x40 by default.
-	Width, Height int
-	// ReadyTimeout bounds the wait for the composer; 60 s by default.
-	ReadyTimeout time.Duration
-	// Settle is waited after the composer first shows. 1 s by default.
-	Settle time.Duration
 	// Model, when set, is passed as --model.
 	Model string
 }
@@ -78,20 +43,13 @@ type Options struct {
 // Env is Gemini CLI's whole environment: nothing of the developer's own
 // GEMINI_*/GOOGLE_* settings leaks in.
 func Env(opts Options) []string {
-	env := []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + opts.Home,
-		"LANG=C.UTF-8",
-		"GEMINI_API_KEY=" + APIKey,
-		"GOOGLE_GEMINI_BASE_URL=" + opts.BaseURL,
-	}
-	return append(env, opts.Terminal.Env()...)
+	return CLI.Env(opts.Common, "GEMINI_API_KEY="+APIKey, "GOOGLE_GEMINI_BASE_URL="+opts.BaseURL)
 }
 
 // Args are its command-line arguments.
 func Args(opts Options) []string {
 	var args []string
-	switch mode := ApprovalMode(opts); mode {
+	switch mode := ApprovalMode(opts.Approval, opts.Ask); mode {
 	case "yolo":
 		args = append(args, "--yolo")
 	case "default":
@@ -104,21 +62,22 @@ func Args(opts Options) []string {
 	return args
 }
 
-// ApprovalMode is the mode opts start Gemini CLI in: Approval, else
-// "default" with Ask, else "yolo".
-func ApprovalMode(opts Options) string {
+// ApprovalMode is the --approval-mode a Gemini CLI (or a fork: Qwen Code)
+// starts in: approval when set, else "default" (it asks) with ask, else
+// "yolo".
+func ApprovalMode(approval string, ask bool) string {
 	switch {
-	case opts.Approval != "":
-		return opts.Approval
-	case opts.Ask:
+	case approval != "":
+		return approval
+	case ask:
 		return "default"
 	}
 	return "yolo"
 }
 
 // Settings is ~/.gemini/settings.json.
-func Settings(opts Options) ([]byte, error) {
-	s := map[string]any{
+func Settings(opts Options) map[string]any {
+	return realcli.WithHooks(map[string]any{
 		"security": map[string]any{
 			"auth":        map[string]any{"selectedType": "gemini-api-key"},
 			"folderTrust": map[string]any{"enabled": false},
@@ -127,54 +86,23 @@ func Settings(opts Options) ([]byte, error) {
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"telemetry": map[string]any{"enabled": false},
 		"ide":       map[string]any{"enabled": false, "hasSeenNudge": true},
-	}
-	if hooks := realcli.CommandHooks(opts.Hooks); hooks != nil {
-		s["hooks"] = hooks
-	}
-	return json.MarshalIndent(s, "", "  ")
+	}, opts.Hooks)
 }
-
-// Session is Gemini CLI running in a private tmux server.
-type Session = realcli.Session
 
 // CLI describes Gemini CLI to the harness.
 var CLI = realcli.CLI{
-	Pin:       pin(),
-	Package:   "@google/gemini-cli",
-	Session:   "gemini",
-	Ready:     Ready,
-	Submitted: Submitted,
-	Enters:    4,
+	Pin:   realcli.Pin{Name: "gemini", Package: gemini.Provider().CLI, Version: gemini.Version},
+	Ready: Ready, Submitted: Submitted,
 	// An Enter within about half a second of a paste is taken as part of
 	// it (a new line in the composer).
-	EnterDelay: gemini.Provider().EnterDelay,
+	EnterDelay: gemini.Provider().EnterDelay, ReadyTimeout: 60 * time.Second, Settle: time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
 // Gemini CLI, and waits until its composer shows (plus Settle).
-func Start(ctx context.Context, opts Options) (*Session, error) {
-	if opts.BaseURL == "" {
-		return nil, errors.New("realgemini: Options.BaseURL is required")
-	}
-	st, err := Settings(opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.ReadyTimeout == 0 {
-		opts.ReadyTimeout = 60 * time.Second
-	}
-	if opts.Settle == 0 {
-		opts.Settle = time.Second
-	}
-	return realcli.Start(ctx, CLI, realcli.Launch{
-		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
-		Files: map[string][]byte{filepath.Join(".gemini", "settings.json"): st},
-		Env:   Env(opts), Args: Args(opts),
-		Width: opts.Width, Height: opts.Height,
-		SocketPrefix: "hfgemini-e2e",
-		ReadyTimeout: opts.ReadyTimeout,
-		Settle:       opts.Settle,
-	})
+func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), Args: Args(opts),
+		JSON: map[string]any{filepath.Join(".gemini", "settings.json"): Settings(opts)}})
 }
 
 // Placeholder is the text of Gemini CLI's empty composer.
@@ -187,12 +115,12 @@ const Banner = "Gemini CLI v"
 
 // Ready reports a screen with the banner and the empty composer.
 func Ready(text, _ string) bool {
-	plain := StripANSI(text)
+	plain := realcli.StripANSI(text)
 	return strings.Contains(plain, Placeholder) && strings.Contains(plain, Banner)
 }
 
 // Submitted reports a screen whose composer is empty again or whose title
 // says it works: the prompt was taken.
 func Submitted(text, title string) bool {
-	return strings.HasPrefix(title, "✦") || strings.Contains(StripANSI(text), Placeholder)
+	return strings.HasPrefix(title, "✦") || strings.Contains(realcli.StripANSI(text), Placeholder)
 }

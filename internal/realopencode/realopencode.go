@@ -12,9 +12,6 @@ package realopencode
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -23,18 +20,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
-
-// Version is the pinned OpenCode version the tests and fixtures are for.
-const Version = opencode.Version
-
-// BinEnv names the environment variable that points at the opencode binary.
-const BinEnv = "HANDOFF_OPENCODE_BIN"
-
-func pin() realcli.Pin { return realcli.Pin{Name: "opencode", Version: Version, Env: BinEnv} }
-
-// Binary finds the binary: $BinEnv if set, else the install script's link
-// in the cache.
-func Binary() (string, error) { return pin().Binary() }
 
 // APIKey and Model are what OpenCode sends the fake server.
 const (
@@ -46,41 +31,23 @@ const (
 // fakemodel.ChatCompletions.ShellTool).
 const ShellTool = "bash"
 
-// Options configure one OpenCode session.
+// Options configure one OpenCode session: Common (BaseURL is the fake
+// Chat Completions API, ending in /v1; ReadyTimeout 90 s and Settle 1 s by
+// default) and what only OpenCode has.
 type Options struct {
-	Bin     string // the opencode binary (see Binary)
-	Workdir string // its cwd
-	Home    string // a fresh, empty HOME
-	BaseURL string // the fake Chat Completions API, ending in /v1
+	realcli.Common
 	// Ask makes it ask before it runs a bash command. Otherwise bash is
 	// allowed.
 	Ask bool
 	// Auto starts it with --auto: permissions that are not denied are
 	// granted without asking (with Ask, bash is asked for and granted).
 	Auto bool
-	// Terminal is the terminal it is told it runs in; the zero value is
-	// TERM=xterm-256color COLORTERM=truecolor.
-	Terminal realcli.Terminal
-	// Width and Height of the pane; 120x40 by default.
-	Width, Height int
-	// ReadyTimeout bounds the wait for the composer; 90 s by default.
-	ReadyTimeout time.Duration
-	// Settle is waited after the composer first shows; 1 s by default.
-	Settle time.Duration
 }
 
 // Env is OpenCode's whole environment: nothing of the developer's own
 // settings leaks in.
 func Env(opts Options) []string {
-	return realcli.WithTerminal([]string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + opts.Home,
-		"TERM=xterm-256color",
-		"COLORTERM=truecolor",
-		"LANG=C.UTF-8",
-		"OPENCODE_DISABLE_MODELS_FETCH=1",
-		"OPENCODE_DISABLE_AUTOUPDATE=1",
-	}, opts.Terminal)
+	return CLI.Env(opts.Common, "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1")
 }
 
 // Args are OpenCode's command-line arguments for opts.
@@ -92,12 +59,12 @@ func Args(opts Options) []string {
 }
 
 // Config is ~/.config/opencode/opencode.json.
-func Config(opts Options) ([]byte, error) {
+func Config(opts Options) map[string]any {
 	bash := "allow"
 	if opts.Ask {
 		bash = "ask"
 	}
-	c := map[string]any{
+	return map[string]any{
 		"$schema":     "https://opencode.ai/config.json",
 		"autoupdate":  false,
 		"share":       "disabled",
@@ -111,48 +78,20 @@ func Config(opts Options) ([]byte, error) {
 		}},
 		"permission": map[string]any{"bash": bash, "edit": "allow"},
 	}
-	return json.MarshalIndent(c, "", "  ")
 }
-
-// Session is OpenCode running in a private tmux server.
-type Session = realcli.Session
 
 // CLI describes OpenCode to the harness.
 var CLI = realcli.CLI{
-	Pin:        pin(),
-	Package:    opencode.Provider().CLI,
-	Session:    "opencode",
-	Ready:      Ready,
-	Submitted:  Submitted,
-	Enters:     4,
-	EnterDelay: 500 * time.Millisecond,
+	Pin:   realcli.Pin{Name: "opencode", Package: opencode.Provider().CLI, Version: opencode.Version},
+	Ready: Ready, Submitted: Submitted,
+	EnterDelay: 500 * time.Millisecond, ReadyTimeout: 90 * time.Second, Settle: time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
 // OpenCode, and waits until its composer shows (plus Settle).
-func Start(ctx context.Context, opts Options) (*Session, error) {
-	if opts.BaseURL == "" {
-		return nil, errors.New("realopencode: Options.BaseURL is required")
-	}
-	cfg, err := Config(opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.ReadyTimeout == 0 {
-		opts.ReadyTimeout = 90 * time.Second
-	}
-	if opts.Settle == 0 {
-		opts.Settle = time.Second
-	}
-	return realcli.Start(ctx, CLI, realcli.Launch{
-		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
-		Files: map[string][]byte{filepath.Join(".config", "opencode", "opencode.json"): cfg},
-		Env:   Env(opts), Args: Args(opts),
-		Width: opts.Width, Height: opts.Height,
-		SocketPrefix: "hfopencode-e2e",
-		ReadyTimeout: opts.ReadyTimeout,
-		Settle:       opts.Settle,
-	})
+func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), Args: Args(opts),
+		JSON: map[string]any{filepath.Join(".config", "opencode", "opencode.json"): Config(opts)}})
 }
 
 // Placeholder starts the text of OpenCode's empty composer on its first

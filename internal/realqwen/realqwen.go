@@ -12,29 +12,15 @@ package realqwen
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
-
-// Version is the pinned Qwen Code version the tests and fixtures are for.
-const Version = qwen.Version
-
-// BinEnv names the environment variable that points at the qwen launcher.
-const BinEnv = "HANDOFF_QWEN_BIN"
-
-func pin() realcli.Pin { return realcli.Pin{Name: "qwen", Version: Version, Env: BinEnv} }
-
-// Binary finds the launcher: $BinEnv if set, else the install script's
-// link in the cache.
-func Binary() (string, error) { return pin().Binary() }
 
 // APIKey and Model are what Qwen Code sends the fake server.
 const (
@@ -42,71 +28,41 @@ const (
 	Model  = "fake-model"
 )
 
-// Options configure one Qwen Code session.
+// Options configure one Qwen Code session: Common (BaseURL is the fake
+// Chat Completions API, OPENAI_BASE_URL; ReadyTimeout 120 s, since a
+// loaded machine has seen more than 60 s of "Initializing...", and Settle
+// 1 s by default) and what only Qwen Code has.
 type Options struct {
-	Bin     string // the qwen launcher (see Binary)
-	Workdir string // its cwd
-	Home    string // a fresh, empty HOME
-	BaseURL string // the fake Chat Completions API (OPENAI_BASE_URL)
+	realcli.Common
 	// Ask starts it in the default approval mode: it asks before it runs a
 	// shell command. Otherwise --yolo.
 	Ask bool
 	// Approval, when set, is the approval mode instead: "yolo",
 	// "auto-edit" or "default" (the footer's mode line differs).
 	Approval string
-	// Terminal is the terminal it is told it runs in; DefaultTerminal
-	// when zero.
-	Terminal realcli.Terminal
 	// Hooks maps a hook event (Stop, UserPromptSubmit, …) to a shell
 	// command Qwen Code runs for it.
 	Hooks map[string]string
-	// Width and Height of the pane; 120x40 by default.
-	Width, Height int
-	// ReadyTimeout bounds the wait for the composer; 120 s by default (a
-	// loaded machine has seen more than 60 s of "Initializing...").
-	ReadyTimeout time.Duration
-	// Settle is waited after the composer first shows; 1 s by default.
-	Settle time.Duration
 }
 
 // Env is Qwen Code's whole environment: nothing of the developer's own
 // OPENAI_*/QWEN_* settings leaks in.
 func Env(opts Options) []string {
-	env := []string{
-		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + opts.Home,
-		"LANG=C.UTF-8",
-		"OPENAI_API_KEY=" + APIKey,
-		"OPENAI_BASE_URL=" + opts.BaseURL,
-		"OPENAI_MODEL=" + Model,
-	}
-	return append(env, opts.Terminal.Env()...)
+	return CLI.Env(opts.Common, "OPENAI_API_KEY="+APIKey, "OPENAI_BASE_URL="+opts.BaseURL, "OPENAI_MODEL="+Model)
 }
 
 // Args are its command-line arguments: --yolo, or the approval mode named
 // (its own default is "auto", which asks a model about each call).
 func Args(opts Options) []string {
-	if mode := ApprovalMode(opts); mode != "yolo" {
+	if mode := realgemini.ApprovalMode(opts.Approval, opts.Ask); mode != "yolo" {
 		return []string{"--approval-mode", mode}
 	}
 	return []string{"--yolo"}
 }
 
-// ApprovalMode is the mode opts start Qwen Code in: Approval, else
-// "default" with Ask, else "yolo".
-func ApprovalMode(opts Options) string {
-	switch {
-	case opts.Approval != "":
-		return opts.Approval
-	case opts.Ask:
-		return "default"
-	}
-	return "yolo"
-}
-
 // Settings is ~/.qwen/settings.json.
-func Settings(opts Options) ([]byte, error) {
-	s := map[string]any{
+func Settings(opts Options) map[string]any {
+	return realcli.WithHooks(map[string]any{
 		"memory":   map[string]any{"enableManagedAutoMemory": false, "enableManagedAutoDream": false},
 		"ui":       map[string]any{"enableFollowupSuggestions": false},
 		"tools":    map[string]any{"useRipgrep": false},
@@ -114,56 +70,26 @@ func Settings(opts Options) ([]byte, error) {
 		"general":  map[string]any{"enableAutoUpdate": false, "disableAutoUpdate": true},
 		"security": map[string]any{"folderTrust": map[string]any{"enabled": false}},
 		"ide":      map[string]any{"hasSeenNudge": true},
-	}
-	if hooks := realcli.CommandHooks(opts.Hooks); hooks != nil {
-		s["hooks"] = hooks
-	}
-	return json.MarshalIndent(s, "", "  ")
+	}, opts.Hooks)
 }
-
-// Session is Qwen Code running in a private tmux server.
-type Session = realcli.Session
 
 // CLI describes Qwen Code to the harness.
 var CLI = realcli.CLI{
-	Pin:        pin(),
-	Package:    qwen.Provider().CLI,
-	Session:    "qwen",
-	Ready:      Ready,
-	Submitted:  Submitted,
-	Enters:     4,
-	EnterDelay: time.Second,
+	Pin:   realcli.Pin{Name: "qwen", Package: qwen.Provider().CLI, Version: qwen.Version},
+	Ready: Ready, Submitted: Submitted,
+	EnterDelay: time.Second, ReadyTimeout: 120 * time.Second, Settle: time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
 // Qwen Code, and waits until its composer shows (plus Settle).
-func Start(ctx context.Context, opts Options) (*Session, error) {
-	if opts.BaseURL == "" {
-		return nil, errors.New("realqwen: Options.BaseURL is required")
-	}
-	st, err := Settings(opts)
-	if err != nil {
-		return nil, err
-	}
-	if opts.ReadyTimeout == 0 {
-		opts.ReadyTimeout = 120 * time.Second
-	}
-	if opts.Settle == 0 {
-		opts.Settle = time.Second
-	}
-	return realcli.Start(ctx, CLI, realcli.Launch{
-		Bin: opts.Bin, Workdir: opts.Workdir, Home: opts.Home,
-		Files: map[string][]byte{filepath.Join(".qwen", "settings.json"): st},
-		Env:   Env(opts), Args: Args(opts),
-		Width: opts.Width, Height: opts.Height,
-		SocketPrefix: "hfqwen-e2e",
-		ReadyTimeout: opts.ReadyTimeout,
-		Settle:       opts.Settle,
-	})
+func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), Args: Args(opts),
+		JSON: map[string]any{filepath.Join(".qwen", "settings.json"): Settings(opts)}})
 }
 
-// Placeholder is the text of Qwen Code's empty composer.
-const Placeholder = "Type your message or @path/to/file"
+// Placeholder is the text of Qwen Code's empty composer: Gemini CLI's,
+// which the fork kept.
+const Placeholder = realgemini.Placeholder
 
 // Banner is in the box Qwen Code draws at the top once it has loaded.
 const Banner = "Qwen Code (v"

@@ -1,10 +1,14 @@
 // Package testkit is what the project's tests share: the check that tmux
-// is there (a failure in CI, a skip saying so elsewhere) and a bounded wait
-// for a condition. It holds no state and is imported by tests only.
+// is there (a failure in CI, a skip saying so elsewhere), a bounded wait
+// for a condition, and a role's response file in a work folder. It holds
+// no state and is imported by tests only.
 package testkit
 
 import (
 	"os"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"os/exec"
 	"testing"
 	"time"
@@ -37,4 +41,18 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// ResponseFile is role's response file in work, with its folder made
+// (responsefile.EnsureDir) as a dispatch makes it.
+func ResponseFile(t testing.TB, work, role string) string {
+	t.Helper()
+	if err := responsefile.EnsureDir(work); err != nil {
+		t.Fatal(err)
+	}
+	p, err := handoff.ResponsePath(work, role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

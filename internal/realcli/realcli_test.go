@@ -1,0 +1,68 @@
+package realcli
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var testPin = Pin{Name: "codex", Version: "0.1.2"}
+
+func TestBinaryFromEnvMustExist(t *testing.T) {
+	if testPin.BinEnv() != "HANDOFF_CODEX_BIN" {
+		t.Fatalf("the variable is %s", testPin.BinEnv())
+	}
+	t.Setenv(testPin.BinEnv(), filepath.Join(t.TempDir(), "no-cli-here"))
+	if _, err := testPin.Binary(); !errors.Is(err, ErrNoBinary) {
+		t.Fatalf("got %v, want ErrNoBinary", err)
+	}
+}
+
+func TestBinaryDefaultsToTheInstallScriptsLink(t *testing.T) {
+	t.Setenv(testPin.BinEnv(), "")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	_, err := testPin.Binary()
+	if !errors.Is(err, ErrNoBinary) || !strings.Contains(err.Error(), "install-cli.sh codex") {
+		t.Fatalf("got %v, want ErrNoBinary telling how to install", err)
+	}
+	if want := filepath.Join("handoff-fsm", "codex-0.1.2"); !strings.HasSuffix(testPin.CacheDir(), want) {
+		t.Fatalf("cache dir %s does not end in %s", testPin.CacheDir(), want)
+	}
+}
+
+func TestStripANSIKeepsNeighbouringText(t *testing.T) {
+	in := "a\x1b[31mred\x1b[0m\nb\x1b]0;title\x07c\x1b]2;t\x1b\\d"
+	if got := StripANSI(in); got != "ared\nbcd" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// A CLI's environment is its own and the terminal it is told: the
+// descriptor's default terminal for the zero one, the one asked for
+// otherwise.
+func TestEnvCarriesTheDescriptorsDefaultTerminal(t *testing.T) {
+	cli := CLI{Terminal: Terminal{Term: "xterm-256color"}}
+	env := cli.Env(Common{Home: "/h"}, "KEY=v")
+	if !slicesHave(env, "HOME=/h", "LANG=C.UTF-8", "KEY=v", "TERM=xterm-256color") || slicesHave(env, "COLORTERM=truecolor") {
+		t.Fatalf("zero terminal: %q", env)
+	}
+	env = cli.Env(Common{Home: "/h", Terminal: Terminal{Term: "tmux-256color", NoColor: true}})
+	if !slicesHave(env, "TERM=tmux-256color", "NO_COLOR=1") || slicesHave(env, "TERM=xterm-256color") {
+		t.Fatalf("tmux terminal: %q", env)
+	}
+	if env := (CLI{}).Env(Common{}); !slicesHave(env, "TERM=xterm-256color", "COLORTERM=truecolor") {
+		t.Fatalf("no default terminal: %q, want DefaultTerminal", env)
+	}
+}
+
+// slicesHave reports whether env holds every one of want.
+func slicesHave(env []string, want ...string) bool {
+	for _, w := range want {
+		if !slices.Contains(env, w) {
+			return false
+		}
+	}
+	return true
+}
