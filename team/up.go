@@ -29,6 +29,10 @@ const roleOption = "@handoff_role"
 // screens whatever the file's provider.
 const demoOption = "@handoff_demo"
 
+// hookOption holds the folder the agent's turn-end hook writes to, when up
+// wired one, so run watches it.
+const hookOption = "@handoff_hook"
+
 // Member is one agent of a team as it runs in tmux.
 type Member struct {
 	Agent
@@ -44,6 +48,12 @@ type Member struct {
 	// State is what up did: "started", "restarted" (its pane had died),
 	// "running" (left alone).
 	State string
+	// HookDir is the folder its turn-end hook writes to (`handoff-fsm
+	// hook --dir`), "" when up wired none.
+	HookDir string
+	// Resumed: up restarted it with its CLI's resume arguments (Resume),
+	// so it goes on with its last session.
+	Resumed bool
 	// Status is what its provider read on its screen last.
 	Status handoff.Status
 	// Version is the CLI's version (the first line of `command
@@ -59,7 +69,8 @@ type UpOptions struct {
 	// Demo starts the simulated agent (Exe's sim-agent, Codex's screens)
 	// in place of each agent's CLI.
 	Demo bool
-	// Exe is the handoff-fsm executable that runs sim-agent (Demo).
+	// Exe is the handoff-fsm executable: it runs sim-agent (Demo), and
+	// each CLI's turn-end hook runs `Exe hook --dir DIR` (none if "").
 	Exe string
 	// DemoArgs are extra sim-agent arguments (timings) for every agent.
 	DemoArgs []string
@@ -79,6 +90,8 @@ type NotReady struct {
 	Reason string
 	// Screen is what its pane showed last.
 	Screen string
+
+	exited bool // its process exited (or left a shell): a resume may have failed
 }
 
 func (e *NotReadyError) Error() string {
@@ -101,7 +114,7 @@ func (e *NotReadyError) Error() string {
 // No server or session is no agents, not an error.
 func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	out, err := t.Server().Run(ctx, nil, "list-panes", "-s", "-t", "="+t.Session, "-F",
-		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}")
+		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}")
 	if errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) {
 		return map[string]Member{}, nil
 	}
@@ -109,9 +122,9 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 		return nil, err
 	}
 	found := map[string]Member{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") { // a line may end in an empty field: no TrimSpace
 		f := strings.Split(line, "\t")
-		if len(f) != 5 || f[0] == "" {
+		if len(f) != 6 || f[0] == "" {
 			continue
 		}
 		a, ok := t.Agent(f[0])
@@ -119,7 +132,7 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 			continue
 		}
 		pid, _ := strconv.Atoi(f[2])
-		found[f[0]] = Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1"}
+		found[f[0]] = Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1", HookDir: f[5]}
 	}
 	return found, nil
 }
@@ -153,41 +166,36 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 	for i, a := range t.Agents {
 		m, ok := found[a.Role]
 		m.Agent = a
-		if !ok || m.Dead {
-			m.Demo = o.Demo
-		}
-		cmd := command(a, o)
 		switch {
 		case ok && !m.Dead:
 			m.State = "running"
 		case ok:
-			// respawn-pane keeps the pane and its window; -k is not
-			// needed for a dead pane.
-			if _, err := srv.Run(ctx, nil, "respawn-pane", "-t", m.Pane, "-c", a.Workdir, cmd); err != nil {
-				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			// Its process exited: the same pane again, going on with the
+			// CLI's last session where it has a resume flag.
+			m.Demo = o.Demo
+			m.Resumed = !o.Demo && len(Resume(a)) > 0
+			if err := respawn(ctx, t, &m, o); err != nil {
+				return members, err
 			}
-			if err := mark(ctx, srv, m.Pane, a.Role, o.Demo); err != nil {
-				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			m.State = "restarted"
+			if m.Resumed {
+				m.State = "restarted (resumed)"
 			}
-			m.State, m.Dead = "restarted", false
 			started = append(started, i)
 		default:
-			pane, err := start(ctx, t, a, cmd, o.Demo)
+			m.Demo = o.Demo
+			cmd, hookDir, err := command(a, o, false)
 			if err != nil {
 				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
 			}
-			m.Pane, m.State = pane, "started"
+			pane, err := start(ctx, t, a, cmd, o.Demo, hookDir)
+			if err != nil {
+				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
+			}
+			m.Pane, m.State, m.HookDir = pane, "started", hookDir
 			started = append(started, i)
 		}
 		members[i] = m
-	}
-	// Each agent's pid (a restarted pane has a new one) and readiness.
-	if now, err := Find(ctx, t); err == nil {
-		for i := range members {
-			if m, ok := now[members[i].Role]; ok && m.Pane == members[i].Pane {
-				members[i].PID = m.PID
-			}
-		}
 	}
 	var (
 		mu       sync.Mutex
@@ -200,6 +208,18 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 			defer wg.Done()
 			m.Version = cliVersion(ctx, m.Agent, m.Demo)
 			status, nr := ready(ctx, t, m, o.Poll, wait)
+			if nr != nil && m.Resumed && nr.exited {
+				// The resume flag failed (no session to go on with, say):
+				// a new session rather than no agent.
+				why := nr.Reason
+				m.Resumed = false
+				if err := respawn(ctx, t, m, o); err != nil {
+					nr = &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
+				} else {
+					m.State = "restarted (new session: resuming failed, " + why + ")"
+					status, nr = ready(ctx, t, m, o.Poll, true)
+				}
+			}
 			m.Status = status
 			if nr != nil {
 				m.State += ", not ready"
@@ -210,6 +230,14 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 		}(&members[i], slices.Contains(started, i))
 	}
 	wg.Wait()
+	// Each agent's pid, as it runs now.
+	if now, err := Find(ctx, t); err == nil {
+		for i := range members {
+			if m, ok := now[members[i].Role]; ok && m.Pane == members[i].Pane {
+				members[i].PID = m.PID
+			}
+		}
+	}
 	if ctx.Err() != nil {
 		return members, ctx.Err()
 	}
@@ -223,9 +251,28 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 	return members, nil
 }
 
+// respawn starts m's agent again in its dead pane (respawn-pane keeps the
+// pane and its window; -k kills what runs there, for a second try after a
+// failed resume), with its CLI's resume arguments when m.Resumed.
+func respawn(ctx context.Context, t *Team, m *Member, o UpOptions) error {
+	cmd, hookDir, err := command(m.Agent, o, m.Resumed)
+	if err != nil {
+		return fmt.Errorf("restart agent %s: %w", m.Role, err)
+	}
+	srv := t.Server()
+	if _, err := srv.Run(ctx, nil, "respawn-pane", "-k", "-t", m.Pane, "-c", m.Workdir, cmd); err != nil {
+		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
+	}
+	if err := mark(ctx, srv, m.Pane, m.Role, o.Demo, hookDir); err != nil {
+		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
+	}
+	m.Dead, m.HookDir = false, hookDir
+	return nil
+}
+
 // start makes the agent's window (and the session, when missing) and
 // returns its pane id.
-func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool) (string, error) {
+func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool, hookDir string) (string, error) {
 	srv := t.Server()
 	var args []string
 	if _, err := srv.Run(ctx, nil, "has-session", "-t", "="+t.Session); err != nil {
@@ -253,26 +300,32 @@ func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool) (string
 	if !strings.HasPrefix(pane, "%") {
 		return "", fmt.Errorf("tmux said %q, want a pane id", out)
 	}
-	return pane, mark(ctx, srv, pane, a.Role, demo)
+	return pane, mark(ctx, srv, pane, a.Role, demo, hookDir)
 }
 
 // mark sets the options of an agent's window: its role, whether it runs
-// the simulated agent, and remain-on-exit.
-func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bool) error {
+// the simulated agent, its hook folder, and remain-on-exit.
+func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bool, hookDir string) error {
 	d := "0"
 	if demo {
 		d = "1"
 	}
 	_, err := srv.Run(ctx, nil, "set-option", "-w", "-t", pane, "remain-on-exit", "on", ";",
-		"set-option", "-w", "-t", pane, roleOption, role, ";", "set-option", "-w", "-t", pane, demoOption, d)
+		"set-option", "-w", "-t", pane, roleOption, role, ";", "set-option", "-w", "-t", pane, demoOption, d, ";",
+		"set-option", "-w", "-t", pane, hookOption, hookDir)
 	return err
 }
 
 // command is the shell command an agent's pane runs: its CLI (or the
-// simulated agent) with its arguments and environment, exec'ed so the
-// pane's process is the agent.
-func command(a Agent, o UpOptions) string {
-	argv := append([]string{a.Command}, a.Args...)
+// simulated agent) with its arguments and environment, its turn-end hook
+// wired (wire) and, with resume, its resume arguments; exec'ed so the
+// pane's process is the agent. hookDir is the hook's folder, "" when none
+// is wired.
+func command(a Agent, o UpOptions, resume bool) (cmd, hookDir string, err error) {
+	var (
+		argv []string
+		env  map[string]string
+	)
 	if o.Demo {
 		argv = append(append([]string{o.Exe, "sim-agent", "--cwd", a.Workdir}, o.DemoArgs...), a.DemoArgs...)
 		answers := a.DemoAnswers
@@ -282,24 +335,33 @@ func command(a Agent, o UpOptions) string {
 		for _, s := range answers {
 			argv = append(argv, "--answer", s)
 		}
+	} else {
+		args, e, hooked, err := wire(a, o.Exe, resume)
+		if err != nil {
+			return "", "", err
+		}
+		argv, env = append([]string{a.Command}, args...), e
+		if hooked {
+			hookDir = a.HookDir()
+		}
 	}
 	var b strings.Builder
 	b.WriteString("exec")
-	if len(a.Env) > 0 && !o.Demo {
+	if len(env) > 0 {
 		b.WriteString(" env")
-		keys := make([]string, 0, len(a.Env))
-		for k := range a.Env {
+		keys := make([]string, 0, len(env))
+		for k := range env {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			b.WriteString(" " + handoff.ShellQuote(k+"="+a.Env[k]))
+			b.WriteString(" " + handoff.ShellQuote(k+"="+env[k]))
 		}
 	}
 	for _, s := range argv {
 		b.WriteString(" " + handoff.ShellQuote(s))
 	}
-	return b.String()
+	return b.String(), hookDir, nil
 }
 
 // ready waits until the agent shows a ready composer twice in a row (when
@@ -334,13 +396,13 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		lastErr = err
 		switch {
 		case errors.Is(err, tmuxdriver.ErrPaneDead):
-			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture}
+			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture, exited: true}
 		case errors.Is(err, tmuxdriver.ErrAgentExited):
 			// The shell that execs the agent shows for a moment.
 			if atAShell.IsZero() {
 				atAShell = time.Now()
 			} else if time.Since(atAShell) >= 3*time.Second {
-				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture}
+				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture, exited: true}
 			}
 		case errors.Is(err, handoff.ErrTerminalGone):
 			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error(), Screen: last.Capture}

@@ -67,11 +67,14 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		return exitUsage
 	}
 	o := team.UpOptions{Demo: *demo, DemoArgs: demoAgentArgs}
-	if *demo {
-		if o.Exe, err = os.Executable(); err != nil {
+	// This program runs the simulated agents, and each CLI's turn-end
+	// hook calls it (handoff-fsm hook --dir).
+	if o.Exe, err = os.Executable(); err != nil {
+		if *demo {
 			fmt.Fprintf(stderr, "handoff-fsm up: cannot find this program to run the simulated agents: %v\n", err)
 			return exitFailure
 		}
+		fmt.Fprintf(stderr, "up: cannot find this program (%v): no turn-end hook is wired\n", err)
 	}
 	for _, a := range t.Agents {
 		if err := os.MkdirAll(a.Workdir, 0o755); err != nil {
@@ -82,7 +85,7 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fmt.Fprintf(stderr, "up: team of %d on tmux -L %s, session %s, work folder %s\n", len(t.Agents), t.Socket, t.Session, t.Workdir)
 	members, err := team.Up(ctx, t, o)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS")
+	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS\tHOOK")
 	for _, m := range members {
 		if m.Pane == "" {
 			continue
@@ -95,7 +98,14 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		if ver == "" {
 			ver = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status)
+		hook := "none"
+		switch {
+		case m.Demo:
+			hook = "-"
+		case m.HookDir != "":
+			hook = team.Hook(m.Agent, o.Exe)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status, hook)
 	}
 	tw.Flush()
 	if err != nil {
@@ -203,7 +213,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		case m.Dead:
 			missing = append(missing, r+" (its process exited)")
 		default:
-			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir}
+			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
 		}
 	}
 	if len(missing) > 0 {
