@@ -43,6 +43,9 @@ type Member struct {
 	// Dead: the agent's process has exited; its pane is kept (tmux's
 	// remain-on-exit) so its last screen can be read.
 	Dead bool
+	// ExitStatus is a dead agent's exit status as tmux saw it (-1 when
+	// it runs, or tmux does not know: a signal).
+	ExitStatus int
 	// Demo: the pane runs the simulated agent (up --demo).
 	Demo bool
 	// State is what up did: "started", "restarted" (its pane had died),
@@ -114,7 +117,7 @@ func (e *NotReadyError) Error() string {
 // No server or session is no agents, not an error.
 func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	out, err := t.Server().Run(ctx, nil, "list-panes", "-s", "-t", "="+t.Session, "-F",
-		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}")
+		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}\t#{pane_dead_status}")
 	if errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) {
 		return map[string]Member{}, nil
 	}
@@ -124,7 +127,7 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	found := map[string]Member{}
 	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") { // a line may end in an empty field: no TrimSpace
 		f := strings.Split(line, "\t")
-		if len(f) != 6 || f[0] == "" {
+		if len(f) != 7 || f[0] == "" {
 			continue
 		}
 		a, ok := t.Agent(f[0])
@@ -132,9 +135,40 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 			continue
 		}
 		pid, _ := strconv.Atoi(f[2])
-		found[f[0]] = Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1", HookDir: f[5]}
+		m := Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1", HookDir: f[5], ExitStatus: -1}
+		if n, err := strconv.Atoi(f[6]); err == nil && m.Dead {
+			m.ExitStatus = n
+		}
+		found[f[0]] = m
 	}
 	return found, nil
+}
+
+// Status is every agent of t as it runs now, in the team's order: an
+// agent with no window has no Pane; one whose process exited is Dead (its
+// pane kept); a running one carries what its provider reads on its screen.
+func Status(ctx context.Context, t *Team) ([]Member, error) {
+	found, err := Find(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	members := make([]Member, len(t.Agents))
+	var wg sync.WaitGroup
+	for i, a := range t.Agents {
+		m, ok := found[a.Role]
+		m.Agent = a
+		members[i] = m
+		if !ok || m.Dead {
+			continue
+		}
+		wg.Add(1)
+		go func(m *Member) {
+			defer wg.Done()
+			m.Status, _ = ready(ctx, t, m, 0, false)
+		}(&members[i])
+	}
+	wg.Wait()
+	return members, ctx.Err()
 }
 
 // Up starts every agent of t that does not run: each in a window of its
