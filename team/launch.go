@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
@@ -26,6 +27,9 @@ type launch struct {
 	// resume are the arguments that continue the CLI's most recent
 	// session in its work folder, put before the agent's own arguments.
 	resume []string
+	// secure, when set, checks a settings file hook wrote: the CLI would
+	// ignore it otherwise.
+	secure func(path string) error
 }
 
 // wiring is one agent's hook, as arguments, environment and files.
@@ -56,7 +60,7 @@ func launches() map[string]launch {
 		// whose path an environment variable may move.
 		"gemini": {hook: func(files string, cmd []string) wiring {
 			return settingsDefaults(files, "GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "AfterAgent", cmd)
-		}, via: "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH (an AfterAgent hook)", resume: []string{"--resume", "latest"}},
+		}, via: "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH (an AfterAgent hook)", resume: []string{"--resume", "latest"}, secure: rootOwned},
 		"qwen": {hook: func(files string, cmd []string) wiring {
 			return settingsDefaults(files, "QWEN_CODE_SYSTEM_DEFAULTS_PATH", "Stop", cmd)
 		}, via: "$QWEN_CODE_SYSTEM_DEFAULTS_PATH (a Stop hook)", resume: []string{"--continue"}},
@@ -102,29 +106,21 @@ func (a Agent) HookDir() string {
 	return filepath.Join(a.Workdir, ".tmp", "agent-events", a.Role)
 }
 
-// filesDir is where up writes an agent's per-run settings files.
-func (a Agent) filesDir() string {
-	return filepath.Join(a.Workdir, ".tmp", "handoff-team", a.Role)
+// FilesDir is where up writes the per-run settings files of the agent
+// with the given role: in the user's cache folder (Gemini CLI reads a
+// settings file only from folders no other user may write), one folder
+// per team (its tmux socket and session). Down removes it.
+func (t *Team) FilesDir(role string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = filepath.Join(t.Workdir, ".tmp")
+	}
+	return filepath.Join(base, "handoff-fsm", "team", t.Socket+"."+t.Session, role)
 }
 
-// Hook says how an agent's turn-end hook is wired for a team run: by
-// which of its CLI's means, or why it is not.
-func Hook(a Agent, exe string) string {
-	l, ok := launches()[a.Provider]
-	switch {
-	case exe == "":
-		return "not wired (no handoff-fsm executable to run)"
-	case !ok || l.hook == nil:
-		return "none (" + a.Provider + " has no command hook)"
-	}
-	w := l.hook(a.filesDir(), nil)
-	for k := range w.env {
-		if _, set := a.Env[k]; set {
-			return "not wired (the team file sets " + k + ")"
-		}
-	}
-	return l.via
-}
+// HookVia says how an agent's turn-end hook is wired: by which of its
+// CLI's means ("" when its CLI has none).
+func HookVia(provider string) string { return launches()[provider].via }
 
 // Resume is the arguments that make a's CLI go on with its last session,
 // nil when it has none.
@@ -132,45 +128,88 @@ func Resume(a Agent) []string {
 	return slices.Clone(launches()[a.Provider].resume)
 }
 
+// wired is an agent's command line for one start.
+type wired struct {
+	args []string
+	env  map[string]string
+	// hookDir is the hook's marker folder, "" when no hook is wired;
+	// hook says how it is wired, or why not.
+	hookDir, hook string
+}
+
 // wire returns a's arguments and environment for this run with its
 // turn-end hook wired to `exe hook --dir a.HookDir()` (when a's CLI has
-// one and exe is set), having written the files it needs; and with its
-// CLI's resume arguments first when resume is set. hooked says whether
-// the hook is wired.
-func wire(a Agent, exe string, resume bool) (args []string, env map[string]string, hooked bool, err error) {
+// one and exe is set), having written the files it needs into files; and
+// with its CLI's resume arguments first when resume is set.
+func wire(a Agent, exe, files string, resume bool) (wired, error) {
 	l, known := launches()[a.Provider]
+	w := wired{env: map[string]string{}}
 	if resume {
-		args = append(args, l.resume...)
+		w.args = append(w.args, l.resume...)
 	}
-	args = append(args, a.Args...)
-	env = map[string]string{}
+	w.args = append(w.args, a.Args...)
 	for k, v := range a.Env {
-		env[k] = v
+		w.env[k] = v
 	}
-	if !known || l.hook == nil || exe == "" {
-		return args, env, false, nil
+	switch {
+	case !known || l.hook == nil:
+		w.hook = "none (" + a.Provider + " has no command hook)"
+		return w, nil
+	case exe == "":
+		w.hook = "not wired (no handoff-fsm executable to run)"
+		return w, nil
 	}
-	w := l.hook(a.filesDir(), []string{exe, "hook", "--dir", a.HookDir()})
-	for k := range w.env {
+	h := l.hook(files, []string{exe, "hook", "--dir", a.HookDir()})
+	for k := range h.env {
 		if _, set := a.Env[k]; set {
 			// The user's own value wins; the screen and the response file
 			// still decide.
-			return args, env, false, nil
+			w.hook = "not wired (the team file sets " + k + ")"
+			return w, nil
 		}
 	}
-	for path, data := range w.files {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, nil, false, fmt.Errorf("the hook's settings: %w", err)
-		}
+	if err := os.MkdirAll(files, 0o755); err != nil {
+		return w, fmt.Errorf("the hook's settings: %w", err)
+	}
+	for path, data := range h.files {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return nil, nil, false, fmt.Errorf("the hook's settings: %w", err)
+			return w, fmt.Errorf("the hook's settings: %w", err)
+		}
+		if l.secure != nil {
+			if err := l.secure(path); err != nil {
+				w.hook = "not wired (" + err.Error() + ")"
+				return w, nil
+			}
 		}
 	}
 	if err := os.MkdirAll(a.HookDir(), 0o755); err != nil {
-		return nil, nil, false, fmt.Errorf("the hook's folder: %w", err)
+		return w, fmt.Errorf("the hook's folder: %w", err)
 	}
-	for k, v := range w.env {
-		env[k] = v
+	for k, v := range h.env {
+		w.env[k] = v
 	}
-	return append(args, w.args...), env, true, nil
+	w.args = append(w.args, h.args...)
+	w.hookDir, w.hook = a.HookDir(), l.via
+	return w, nil
+}
+
+// rootOwned is Gemini CLI's rule for a system settings file: it and every
+// folder above it owned by root and writable by no group or other user;
+// Gemini CLI skips any other (with a warning on its screen).
+func rootOwned(path string) error {
+	for p := path; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
+			return fmt.Errorf("Gemini CLI reads a per-run settings file only when root owns it and the folders above it; %s is not root's", p)
+		}
+		if fi.Mode().Perm()&0o022 != 0 {
+			return fmt.Errorf("Gemini CLI reads a per-run settings file only from folders no group or other user may write; %s may be", p)
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }

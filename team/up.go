@@ -46,6 +46,12 @@ type Member struct {
 	// ExitStatus is a dead agent's exit status as tmux saw it (-1 when
 	// it runs, or tmux does not know: a signal).
 	ExitStatus int
+	// Signal is the signal that killed a dead agent, 0 if none did (or
+	// tmux does not say).
+	Signal int
+	// Note says more about what up did, for people: why resuming failed,
+	// with what the pane showed.
+	Note string
 	// Demo: the pane runs the simulated agent (up --demo).
 	Demo bool
 	// State is what up did: "started", "restarted" (its pane had died),
@@ -54,6 +60,8 @@ type Member struct {
 	// HookDir is the folder its turn-end hook writes to (`handoff-fsm
 	// hook --dir`), "" when up wired none.
 	HookDir string
+	// Hook says how up wired its turn-end hook, or why it did not.
+	Hook string
 	// Resumed: up restarted it with its CLI's resume arguments (Resume),
 	// so it goes on with its last session.
 	Resumed bool
@@ -117,7 +125,7 @@ func (e *NotReadyError) Error() string {
 // No server or session is no agents, not an error.
 func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	out, err := t.Server().Run(ctx, nil, "list-panes", "-s", "-t", "="+t.Session, "-F",
-		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}\t#{pane_dead_status}")
+		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}\t#{pane_dead_status}\t#{pane_dead_signal}")
 	if errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) {
 		return map[string]Member{}, nil
 	}
@@ -127,7 +135,7 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	found := map[string]Member{}
 	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") { // a line may end in an empty field: no TrimSpace
 		f := strings.Split(line, "\t")
-		if len(f) != 7 || f[0] == "" {
+		if len(f) != 8 || f[0] == "" {
 			continue
 		}
 		a, ok := t.Agent(f[0])
@@ -138,6 +146,9 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 		m := Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1", HookDir: f[5], ExitStatus: -1}
 		if n, err := strconv.Atoi(f[6]); err == nil && m.Dead {
 			m.ExitStatus = n
+		}
+		if n, err := strconv.Atoi(f[7]); err == nil && m.Dead {
+			m.Signal = n
 		}
 		found[f[0]] = m
 	}
@@ -202,7 +213,10 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 		m.Agent = a
 		switch {
 		case ok && !m.Dead:
-			m.State = "running"
+			m.State, m.Hook = "running", "none"
+			if m.HookDir != "" {
+				m.Hook = HookVia(m.Provider)
+			}
 		case ok:
 			// Its process exited: the same pane again, going on with the
 			// CLI's last session where it has a resume flag.
@@ -218,15 +232,15 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 			started = append(started, i)
 		default:
 			m.Demo = o.Demo
-			cmd, hookDir, err := command(a, o, false)
+			cmd, how, err := command(a, o, t.FilesDir(a.Role), false)
 			if err != nil {
 				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
 			}
-			pane, err := start(ctx, t, a, cmd, o.Demo, hookDir)
+			pane, err := start(ctx, t, a, cmd, o.Demo, how.hookDir)
 			if err != nil {
 				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
 			}
-			m.Pane, m.State, m.HookDir = pane, "started", hookDir
+			m.Pane, m.State, m.HookDir, m.Hook = pane, "started", how.hookDir, how.hook
 			started = append(started, i)
 		}
 		members[i] = m
@@ -245,12 +259,13 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 			if nr != nil && m.Resumed && nr.exited {
 				// The resume flag failed (no session to go on with, say):
 				// a new session rather than no agent.
-				why := nr.Reason
+				why, screen := nr.Reason, nr.Screen
 				m.Resumed = false
 				if err := respawn(ctx, t, m, o); err != nil {
 					nr = &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
 				} else {
 					m.State = "restarted (new session: resuming failed, " + why + ")"
+					m.Note = fmt.Sprintf("%s %s exited at once; its pane showed:\n%s", m.Command, strings.Join(Resume(m.Agent), " "), indent(lastLines(nonBlank(screen), 15)))
 					status, nr = ready(ctx, t, m, o.Poll, true)
 				}
 			}
@@ -289,10 +304,11 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 // pane and its window; -k kills what runs there, for a second try after a
 // failed resume), with its CLI's resume arguments when m.Resumed.
 func respawn(ctx context.Context, t *Team, m *Member, o UpOptions) error {
-	cmd, hookDir, err := command(m.Agent, o, m.Resumed)
+	cmd, how, err := command(m.Agent, o, t.FilesDir(m.Role), m.Resumed)
 	if err != nil {
 		return fmt.Errorf("restart agent %s: %w", m.Role, err)
 	}
+	hookDir := how.hookDir
 	srv := t.Server()
 	if _, err := srv.Run(ctx, nil, "respawn-pane", "-k", "-t", m.Pane, "-c", m.Workdir, cmd); err != nil {
 		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
@@ -300,7 +316,7 @@ func respawn(ctx context.Context, t *Team, m *Member, o UpOptions) error {
 	if err := mark(ctx, srv, m.Pane, m.Role, o.Demo, hookDir); err != nil {
 		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
 	}
-	m.Dead, m.HookDir = false, hookDir
+	m.Dead, m.HookDir, m.Hook = false, hookDir, how.hook
 	return nil
 }
 
@@ -353,9 +369,8 @@ func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bo
 // command is the shell command an agent's pane runs: its CLI (or the
 // simulated agent) with its arguments and environment, its turn-end hook
 // wired (wire) and, with resume, its resume arguments; exec'ed so the
-// pane's process is the agent. hookDir is the hook's folder, "" when none
-// is wired.
-func command(a Agent, o UpOptions, resume bool) (cmd, hookDir string, err error) {
+// pane's process is the agent. how says how its hook is wired.
+func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how wired, err error) {
 	var (
 		argv []string
 		env  map[string]string
@@ -370,14 +385,11 @@ func command(a Agent, o UpOptions, resume bool) (cmd, hookDir string, err error)
 			argv = append(argv, "--answer", s)
 		}
 	} else {
-		args, e, hooked, err := wire(a, o.Exe, resume)
+		w, err := wire(a, o.Exe, files, resume)
 		if err != nil {
-			return "", "", err
+			return "", w, err
 		}
-		argv, env = append([]string{a.Command}, args...), e
-		if hooked {
-			hookDir = a.HookDir()
-		}
+		argv, env, how = append([]string{a.Command}, w.args...), w.env, w
 	}
 	var b strings.Builder
 	b.WriteString("exec")
@@ -395,7 +407,7 @@ func command(a Agent, o UpOptions, resume bool) (cmd, hookDir string, err error)
 	for _, s := range argv {
 		b.WriteString(" " + handoff.ShellQuote(s))
 	}
-	return b.String(), hookDir, nil
+	return b.String(), how, nil
 }
 
 // ready waits until the agent shows a ready composer twice in a row (when
@@ -499,7 +511,9 @@ func cliVersion(ctx context.Context, a Agent, demo bool) string {
 	if demo {
 		return "sim-agent of handoff-fsm " + version.Get().Version
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	// A Node CLI starting beside four others on a small machine may take
+	// many seconds to say its version; the ready wait runs meanwhile.
+	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.Command, "--version")
 	cmd.Dir = a.Workdir
@@ -508,18 +522,25 @@ func cliVersion(ctx context.Context, a Agent, demo bool) string {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.WaitDelay = time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// The version goes to stdout; warnings (Codex's about its helper
+	// binaries) to stderr, which only counts when stdout says nothing.
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
 	if err := cmd.Run(); err != nil {
 		return ""
 	}
-	line, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
+	text := strings.TrimSpace(out.String())
+	if text == "" {
+		text = strings.TrimSpace(errs.String())
+	}
+	line, _, _ := strings.Cut(text, "\n")
 	return strings.TrimSpace(line)
 }
 
 // Down ends every process of the team's session (each pane's process group
 // and what it started, SIGTERM then SIGKILL), then the session, and the
-// server when nothing else runs on it. Nothing the agents wrote is removed.
+// server when nothing else runs on it. Nothing the agents wrote is removed;
+// the per-run settings files up wrote for them (FilesDir) are.
 // It returns the agents it found.
 func Down(ctx context.Context, t *Team) ([]Member, error) {
 	found, err := Find(ctx, t)
@@ -536,6 +557,10 @@ func Down(ctx context.Context, t *Team) ([]Member, error) {
 	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
 	_, err = tmuxdriver.EndSession(ctx, srv, t.Session)
 	if err != nil {
+		return members, err
+	}
+	// The per-run settings files are up's, not the agents'.
+	if err := os.RemoveAll(t.FilesDir("")); err != nil {
 		return members, err
 	}
 	// The team's server with no session left: end it and its socket file.

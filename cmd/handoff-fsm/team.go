@@ -86,6 +86,7 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	members, err := team.Up(ctx, t, o)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS\tHOOK")
+	var notes []string
 	for _, m := range members {
 		if m.Pane == "" {
 			continue
@@ -102,12 +103,23 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		switch {
 		case m.Demo:
 			hook = "-"
-		case m.HookDir != "":
-			hook = team.Hook(m.Agent, o.Exe)
+		case strings.HasPrefix(m.Hook, "not wired ("):
+			hook = "not wired (below)"
+			notes = append(notes, fmt.Sprintf("up: agent %s: its turn-end hook is %s; its screen and response file decide alone", m.Role, m.Hook))
+		case m.Hook != "":
+			hook = m.Hook
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status, hook)
 	}
 	tw.Flush()
+	for _, m := range members {
+		if m.Note != "" {
+			notes = append(notes, fmt.Sprintf("up: agent %s: %s", m.Role, m.Note))
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
 		return exitFailure
@@ -288,6 +300,8 @@ func agentProcess(m team.Member) string {
 	switch {
 	case m.Pane == "":
 		return "not started"
+	case m.Dead && m.Signal > 0:
+		return fmt.Sprintf("exited (killed by signal %d)", m.Signal)
 	case m.Dead && m.ExitStatus >= 0:
 		return fmt.Sprintf("exited (status %d)", m.ExitStatus)
 	case m.Dead:

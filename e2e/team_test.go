@@ -1,0 +1,534 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// A team of real CLIs brought up, run and ended by the command, as a user
+// does it: `up` starts Codex (analyst, programmer_review), Gemini CLI
+// (analyst_review) and Claude Code (programmer, tester), each against its
+// own fake model server, with its turn-end hook wired for the run; `run`
+// goes through the loop, the analyst's review sending the plan back once.
+// The programmer is killed while its dispatch waits (its model holds the
+// reply): run ends with a terminal error naming it, status --team shows it
+// exited, `up` restarts it with Claude Code's --continue and leaves the
+// others alone, and the same `run` goes on from the journal to the
+// tester's report. Every agent's hook wrote its Stop marker. `down` leaves
+// no process of any agent behind, and what the agents wrote stays.
+func TestRealTeamUpRunDown(t *testing.T) {
+	parallel(t)
+	bins := map[string]string{
+		"codex":  needCodex(t),
+		"claude": needClaude(t),
+		"gemini": needGemini(t),
+	}
+	exe := buildCommand(t)
+	root := t.TempDir()
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	socket := "ht-team-" + randomHex(t)
+	file := filepath.Join(root, "handoff-team.toml")
+
+	// One fake model per agent, so each agent's script is its own.
+	type member struct {
+		role, provider string
+		api            fakemodel.API
+		model          *fakemodel.Server
+		home           string
+	}
+	team := []*member{
+		{role: "analyst", provider: "codex", api: fakemodel.OpenAIResponses{}},
+		{role: "analyst_review", provider: "gemini", api: fakemodel.Gemini{}},
+		{role: "programmer", provider: "claude", api: fakemodel.AnthropicMessages{}},
+		{role: "programmer_review", provider: "codex", api: fakemodel.OpenAIResponses{}},
+		{role: "tester", provider: "claude", api: fakemodel.AnthropicMessages{}},
+	}
+	byRole := map[string]*member{}
+	var toml strings.Builder
+	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = \"150s\"\n", q(socket), q(work))
+	for _, m := range team {
+		byRole[m.role] = m
+		srv, err := fakemodel.Start(context.Background(), m.api)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.model = srv
+		t.Cleanup(func() {
+			_ = srv.Close()
+			for _, p := range srv.Problems() {
+				t.Logf("fake model of the %s: %s", m.role, p)
+			}
+		})
+		m.home = filepath.Join(root, "home-"+m.role)
+		env, args, files := teamAgent(t, m.provider, work, m.home, srv.URL)
+		for path, data := range files {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fmt.Fprintf(&toml, "\n[agents.%s]\nprovider = %q\ncommand = %s\nargs = %s\nenv = {", m.role, m.provider, q(bins[m.provider]), tomlList(args))
+		for i, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			if i > 0 {
+				toml.WriteString(",")
+			}
+			fmt.Fprintf(&toml, " %s = %s", k, q(v))
+		}
+		toml.WriteString(" }\n")
+	}
+	if err := os.WriteFile(file, []byte(toml.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := tmuxdriver.Server{Socket: socket}
+	// Whatever happens, nothing of the team outlives the test: down, then
+	// the server and any process left, then each Codex home's daemon.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		left := teamProcesses(ctx, srv)
+		_, _, _ = handoffCLI(ctx, exe, work, "down", "-f", file)
+		sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
+		_ = (&tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
+		for _, pid := range left {
+			if realcli.Alive(pid) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		for _, m := range team {
+			if m.provider == "codex" {
+				for _, err := range realcodex.StopDaemons(m.home) {
+					t.Errorf("codex daemon of the %s: %v", m.role, err)
+				}
+			}
+		}
+	})
+
+	wd := work
+	byRole["analyst"].model.Script(
+		fakemodel.WriteResponse("Plan: add a --verbose flag to main.go.").In(wd), fakemodel.Answer("Plan written."))
+	byRole["analyst_review"].model.Script(
+		fakemodel.WriteResponse("APPROVED: a clear plan."), fakemodel.Answer("Review written."))
+	// The programmer's revision is held until the test kills it; the
+	// restarted programmer gets the prompt again and answers.
+	byRole["programmer"].model.Script(
+		fakemodel.WriteResponse("Changed main.go: --verbose prints each step."), fakemodel.Answer("Done."),
+		fakemodel.Answer("never sent").After(time.Hour),
+		fakemodel.WriteResponse("Changed main.go: --verbose prints each step; TestVerbose covers it."), fakemodel.Answer("Done."))
+	byRole["programmer_review"].model.Script(
+		fakemodel.WriteResponse("CHANGES REQUESTED: add a test for --verbose.").In(wd), fakemodel.Answer("Review written."),
+		fakemodel.WriteResponse("APPROVED: the change follows the plan and is tested.").In(wd), fakemodel.Answer("Review written."))
+	byRole["tester"].model.Script(
+		fakemodel.WriteResponse("PASS: 3 tests."), fakemodel.Answer("Report written."))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+
+	// up: every agent started, ready, with its version and its hook.
+	// Gemini CLI reads the per-run settings file only when root owns it
+	// and its folders (its own security rule): as another user, up says
+	// the hook is not wired and Gemini CLI's screen decides alone.
+	geminiHooked := rootOwnedChain(filepath.Join(userCacheDir(t), "handoff-fsm"))
+	geminiHook := `not wired \(below\)`
+	if geminiHooked {
+		geminiHook = `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`
+	}
+	out, errs, code := handoffCLI(ctx, exe, work, "up", "-f", file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 0 {
+		t.Fatalf("up: exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^analyst +%\d+ +codex +codex-cli ` + regexp.QuoteMeta(realcodex.Version) + ` +started .*-c notify`),
+		regexp.MustCompile(`(?m)^analyst_review +%\d+ +gemini +` + regexp.QuoteMeta(realgemini.Version) + ` +started .*` + geminiHook),
+		regexp.MustCompile(`(?m)^programmer +%\d+ +claude +` + regexp.QuoteMeta(realclaude.Version) + ` .*started .*--settings`),
+		regexp.MustCompile(`(?m)^programmer_review +%\d+ +codex .* started `),
+		regexp.MustCompile(`(?m)^tester +%\d+ +claude .* started `),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("up's table does not match %s", want)
+		}
+	}
+
+	// run: the programmer review sends the work back, and the programmer
+	// dies while the dispatch of its revision waits on it.
+	runArgs := []string{"run", "-f", file, "--task", "Add a --verbose flag", "--rounds", "2",
+		"--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m"}
+	var (
+		runOut, runErr string
+		runCode        int
+		ran            = make(chan struct{})
+	)
+	go func() {
+		defer close(ran)
+		runOut, runErr, runCode = handoffCLI(ctx, exe, work, runArgs...)
+	}()
+	// The kill comes once the revision's prompt reached the programmer's
+	// model (its third turn request; the reply is held): the dispatch
+	// waits on it, whatever the timing.
+	waitCtx, waitCancel := context.WithTimeout(ctx, 8*time.Minute)
+	asked := make(chan error, 1)
+	go func() { asked <- byRole["programmer"].model.WaitTurns(waitCtx, 3) }()
+	var err error
+	select {
+	case err = <-asked:
+	case <-ran:
+		err = errors.New("run ended first")
+	}
+	waitCancel()
+	if err != nil {
+		cancel()
+		<-ran
+		t.Fatalf("the programmer's model never got its prompt: %v\nrun: exit %d, stderr:\n%s", err, runCode, runErr)
+	}
+	victim := panePIDs(ctx, t, srv)["programmer"]
+	if victim <= 0 {
+		t.Fatal("no pid for the programmer's pane")
+	}
+	// The pane's process leads its own group (tmux starts each pane in a
+	// session of its own): the whole agent dies, as on a crash.
+	if err := syscall.Kill(-victim, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-ran
+	t.Logf("run with the programmer killed: exit %d\n%s", runCode, runErr)
+	if runCode != 4 || runOut != "" {
+		t.Fatalf("run with a killed programmer: exit %d (want 4, a terminal error), stdout %q\n%s", runCode, runOut, runErr)
+	}
+	for _, want := range []string{
+		"step 2 analyst_review", "step 3 programmer", "step 4 programmer_review", "changes requested",
+		"step 5 programmer (pane %", "failed (terminal_error)",
+		"agent programmer (pane %", "its process exited", "restart it with handoff-fsm up",
+	} {
+		if !strings.Contains(runErr, want) {
+			t.Errorf("run's stderr does not say %q", want)
+		}
+	}
+
+	// status --team: the programmer exited, the others run.
+	out, errs, code = handoffCLI(ctx, exe, work, "status", "--team", "-f", file)
+	t.Logf("status --team:\n%s%s", out, errs)
+	if code != 4 || !regexp.MustCompile(`(?m)^programmer +%\d+ +claude +exited`).MatchString(out) || strings.Count(out, " pid ") != 4 {
+		t.Errorf("status --team after the kill: exit %d (want 4), want the programmer exited and four pids:\n%s%s", code, out, errs)
+	}
+
+	// up again: the programmer restarted in its pane, going on with its
+	// session; the others left alone (same processes).
+	before := panePIDs(ctx, t, srv)
+	restarted := time.Now()
+	out, errs, code = handoffCLI(ctx, exe, work, "up", "-f", file)
+	t.Logf("up again:\n%s%s", out, errs)
+	if code != 0 || !regexp.MustCompile(`(?m)^programmer +%\d+ +claude .* restarted \(resumed\) `).MatchString(out) || strings.Count(out, " running ") != 4 {
+		t.Fatalf("up after the kill: exit %d, want the programmer restarted (resumed) and four running:\n%s%s", code, out, errs)
+	}
+	after := panePIDs(ctx, t, srv)
+	for role, pid := range before {
+		if role != "programmer" && after[role] != pid {
+			t.Errorf("up touched the running %s: pid %d, was %d", role, after[role], pid)
+		}
+	}
+	if after["programmer"] == victim || after["programmer"] <= 0 {
+		t.Errorf("the programmer's pid after up is %d (was %d)", after["programmer"], victim)
+	}
+
+	// The same run goes on from the journal: the finished steps are read
+	// back, the programmer's step is sent again, the round ends.
+	runOut, runErr, runCode = handoffCLI(ctx, exe, work, runArgs...)
+	t.Logf("run again: exit %d\n%s", runCode, runErr)
+	if runCode != 0 || strings.TrimSpace(runOut) != "PASS: 3 tests." {
+		t.Fatalf("run after the restart: exit %d, stdout %q\n%s", runCode, runOut, runErr)
+	}
+	if n := strings.Count(runErr, "done in an earlier run"); n != 4 {
+		t.Errorf("run after the restart read back %d steps, want 4", n)
+	}
+	steps, err := os.ReadFile(filepath.Join(work, ".tmp", "handoff-run", "steps.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var verdicts, archived []string
+	for _, line := range strings.Split(strings.TrimSpace(string(steps)), "\n") {
+		var s struct{ Role, Verdict, Archived string }
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("journal line %q: %v", line, err)
+		}
+		verdicts = append(verdicts, s.Role+":"+s.Verdict)
+		archived = append(archived, s.Archived)
+	}
+	want := []string{"analyst:", "analyst_review:approved", "programmer:", "programmer_review:changes requested",
+		"programmer:", "programmer_review:approved", "tester:"}
+	if !slices.Equal(verdicts, want) {
+		t.Errorf("journal steps %v, want %v", verdicts, want)
+	}
+
+	// The restarted programmer went on with its session (--continue): its
+	// first request holds the first prompt it answered before the kill.
+	var resumed bool
+	for _, r := range byRole["programmer"].model.Turns() {
+		if r.At.After(restarted) {
+			resumed = slices.ContainsFunc(r.UserTexts[:max(len(r.UserTexts)-1, 0)], func(s string) bool {
+				return strings.Contains(s, "Implement this plan")
+			})
+			break
+		}
+	}
+	if !resumed {
+		t.Error("the restarted programmer's first request does not hold its earlier conversation: it did not resume its session")
+	}
+
+	// Each CLI's hook, wired by up, marked the end of its turns.
+	for _, m := range team {
+		if m.provider == "gemini" && !geminiHooked {
+			t.Logf("Gemini CLI's hook is not wired here (not root): its marker is not looked for")
+			continue
+		}
+		dir := filepath.Join(work, ".tmp", "agent-events", m.role)
+		if _, ok, err := hookmark.Read(dir, hookmark.Stopped); !ok || err != nil {
+			t.Errorf("no Stop marker of the %s (%s) in %s: %v", m.role, m.provider, dir, err)
+		}
+	}
+
+	// Codex and Gemini CLI die between dispatches: up restarts each with
+	// its resume arguments (codex resume --last, gemini --resume latest),
+	// which it takes (it does not exit: a failed resume would show as a
+	// new session).
+	pids := panePIDs(ctx, t, srv)
+	for _, role := range []string{"analyst", "analyst_review"} {
+		if err := syscall.Kill(-pids[role], syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		now := panePIDs(ctx, t, srv)
+		if _, ok := now["analyst"]; !ok {
+			if _, ok := now["analyst_review"]; !ok {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed agents' panes are not dead after 30 s: %v", now)
+		}
+	}
+	out, errs, code = handoffCLI(ctx, exe, work, "up", "-f", file)
+	t.Logf("up after Codex and Gemini CLI died:\n%s%s", out, errs)
+	if code != 0 || strings.Count(out, " restarted (resumed) ") != 2 || strings.Count(out, " running ") != 3 ||
+		!regexp.MustCompile(`(?m)^analyst +%\d+ +codex .* restarted \(resumed\) `).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^analyst_review +%\d+ +gemini .* restarted \(resumed\) `).MatchString(out) {
+		t.Errorf("up after Codex and Gemini CLI died: exit %d, want both restarted (resumed) and three running:\n%s%s", code, out, errs)
+	}
+
+	// down: no process of any agent is left; what they wrote stays.
+	procs := teamProcesses(ctx, srv)
+	if len(procs) < len(team) {
+		t.Fatalf("found %d processes of the team before down: %v", len(procs), procs)
+	}
+	out, errs, code = handoffCLI(ctx, exe, work, "down", "-f", file)
+	if code != 0 || strings.Count(out, "ended") != len(team) {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	var alive []string
+	for _, pid := range procs {
+		if realcli.Alive(pid) {
+			cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			alive = append(alive, fmt.Sprintf("%d %q", pid, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+		}
+	}
+	if len(alive) > 0 {
+		t.Errorf("processes of the team outlived down: %v", alive)
+	}
+	if _, err := srv.Run(ctx, nil, "list-sessions"); !errors.Is(err, tmuxdriver.ErrServerNotRunning) {
+		t.Errorf("the team's tmux server still runs after down (%v)", err)
+	}
+	for _, f := range append(archived, filepath.Join(work, ".tmp", "handoff-run", "steps.jsonl")) {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("down removed what the agents wrote: %v", err)
+		}
+	}
+}
+
+// teamAgent is one agent of the team file: its environment (KEY=value),
+// arguments and the home files it needs, from the harness's descriptors
+// (what realcodex, realclaude and realgemini start their CLIs with).
+func teamAgent(t *testing.T, provider, work, home, url string) (env, args []string, files map[string][]byte) {
+	t.Helper()
+	switch provider {
+	case "codex":
+		cfg := realcodex.Config(realcodex.Options{Workdir: work, Home: home, BaseURL: url, HideTips: true})
+		return []string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, nil,
+			map[string][]byte{filepath.Join(home, "config.toml"): []byte(cfg)}
+	case "claude":
+		o := realclaude.Options{Workdir: work, Home: home, BaseURL: url}
+		cj, err := realclaude.ClaudeJSON(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := realclaude.Settings(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return realclaude.Env(o), realclaude.Args(o),
+			map[string][]byte{filepath.Join(home, ".claude.json"): cj, filepath.Join(home, ".claude", "settings.json"): st}
+	case "gemini":
+		o := realgemini.Options{Workdir: work, Home: home, BaseURL: url}
+		st, err := realgemini.Settings(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return realgemini.Env(o), realgemini.Args(o), map[string][]byte{filepath.Join(home, ".gemini", "settings.json"): st}
+	}
+	t.Fatalf("no descriptor for %s", provider)
+	return nil, nil, nil
+}
+
+// handoffCLI runs the command in dir and returns its stdout, stderr and
+// exit code.
+func handoffCLI(ctx context.Context, exe, dir string, args ...string) (string, string, int) {
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = dir
+	var out, errs lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		code = -1
+		errs.Write([]byte(err.Error()))
+	}
+	return out.String(), errs.String(), code
+}
+
+// lockedBuffer is a bytes.Buffer safe for a process's writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// panePIDs maps each agent's role to its pane's process, as tmux says.
+func panePIDs(ctx context.Context, t *testing.T, srv tmuxdriver.Server) map[string]int {
+	t.Helper()
+	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_pid} #{pane_dead}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[2] == "0" {
+			pids[f[0]], _ = strconv.Atoi(f[1])
+		}
+	}
+	return pids
+}
+
+// teamProcesses lists every process of the team's panes: each pane's
+// process and everything below it (Gemini CLI's launcher and its child,
+// the CLIs' own helpers).
+func teamProcesses(ctx context.Context, srv tmuxdriver.Server) []int {
+	out, err := srv.Run(ctx, nil, "list-panes", "-a", "-F", "#{pane_dead} #{pane_pid}")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		dead, p, _ := strings.Cut(line, " ")
+		if pid, err := strconv.Atoi(p); err == nil && dead == "0" {
+			pids = append(append(pids, pid), descendantsOf(pid)...)
+		}
+	}
+	return pids
+}
+
+// userCacheDir is where up keeps the per-run settings files.
+func userCacheDir(t *testing.T) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// rootOwnedChain reports whether dir and every folder above it are root's
+// and writable by no group or other user (Gemini CLI's rule for a system
+// settings file; up creates what is missing below dir as this user).
+func rootOwnedChain(dir string) bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != 0 || fi.Mode().Perm()&0o022 != 0 {
+				return false
+			}
+		}
+		if p == filepath.Dir(p) {
+			return true
+		}
+	}
+}
+
+// q is s as a TOML basic string (a JSON string is one).
+func q(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func tomlList(ss []string) string {
+	if ss == nil {
+		ss = []string{}
+	}
+	b, _ := json.Marshal(ss)
+	return string(b)
+}
+
+func randomHex(t *testing.T) string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b[:])
+}
