@@ -22,8 +22,8 @@ import (
 
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
