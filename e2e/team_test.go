@@ -532,3 +532,118 @@ func randomHex(t *testing.T) string {
 	}
 	return hex.EncodeToString(b[:])
 }
+
+// up answers no dialog a user must decide: Claude Code in a folder it was
+// never told to trust shows its trust question, and up reports the agent
+// by name with that screen (exit 1) instead of answering it, while the
+// Codex agent beside it is ready and left running. The question is still
+// on the screen afterwards; down ends both.
+func TestRealTeamUpReportsAnAgentAtADialog(t *testing.T) {
+	parallel(t)
+	codexBin, claudeBin := needCodex(t), needClaude(t)
+	exe := buildCommand(t)
+	root := t.TempDir()
+	work := filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	socket := "ht-team-" + randomHex(t)
+	srv := tmuxdriver.Server{Socket: socket}
+	file := filepath.Join(root, "handoff-team.toml")
+	var toml strings.Builder
+	fmt.Fprintf(&toml, "socket = %s\nworkdir = %s\nready_timeout = \"150s\"\n", q(socket), q(work))
+	for _, a := range []struct{ role, provider, bin string }{{"analyst", "codex", codexBin}, {"programmer", "claude", claudeBin}} {
+		model, err := fakemodel.Start(context.Background(), map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}}[a.provider])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = model.Close() })
+		home := filepath.Join(root, "home-"+a.role)
+		env, args, files := teamAgent(t, a.provider, work, home, model.URL)
+		if a.provider == "claude" {
+			// No trust for the work folder in ~/.claude.json.
+			cj, err := realclaude.ClaudeJSON(realclaude.Options{Workdir: work, Untrusted: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.Join(home, ".claude.json")] = cj
+		}
+		for path, data := range files {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fmt.Fprintf(&toml, "\n[agents.%s]\nprovider = %q\ncommand = %s\nargs = %s\nenv = {", a.role, a.provider, q(a.bin), tomlList(args))
+		for i, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			if i > 0 {
+				toml.WriteString(",")
+			}
+			fmt.Fprintf(&toml, " %s = %s", k, q(v))
+		}
+		toml.WriteString(" }\n")
+		if a.provider == "codex" {
+			t.Cleanup(func() {
+				for _, err := range realcodex.StopDaemons(home) {
+					t.Errorf("codex daemon: %v", err)
+				}
+			})
+		}
+	}
+	if err := os.WriteFile(file, []byte(toml.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		left := teamProcesses(ctx, srv)
+		_, _, _ = handoffCLI(ctx, exe, work, "down", "-f", file)
+		sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
+		_ = (&tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
+		for _, pid := range left {
+			if realcli.Alive(pid) {
+				t.Errorf("process %d of the team outlived down", pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	out, errs, code := handoffCLI(ctx, exe, work, "up", "-f", file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 1 {
+		t.Fatalf("up with Claude Code at its trust question: exit %d, want 1", code)
+	}
+	for _, want := range []string{"agent programmer (pane %", "is not ready: it waits for a user's answer", realclaude.TrustQuestion} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("up's stderr does not say %q", want)
+		}
+	}
+	if strings.Contains(errs, "agent analyst") || !regexp.MustCompile(`(?m)^analyst +%\d+ +codex .* started +idle`).MatchString(out) {
+		t.Errorf("the Codex agent beside it should be ready")
+	}
+	// Nothing answered the question: it is still there, the agent alive.
+	screen, err := srv.Run(ctx, nil, "capture-pane", "-p", "-t", "=team:programmer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(realcli.StripANSI(screen), realclaude.TrustQuestion) {
+		t.Errorf("after up the programmer's pane no longer shows the trust question:\n%s", screen)
+	}
+	if pids := panePIDs(ctx, t, srv); len(pids) != 2 {
+		t.Errorf("running agents after up: %v, want both", pids)
+	}
+	procs := teamProcesses(ctx, srv)
+	if out, errs, code := handoffCLI(ctx, exe, work, "down", "-f", file); code != 0 {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	for _, pid := range procs {
+		if realcli.Alive(pid) {
+			t.Errorf("process %d outlived down", pid)
+		}
+	}
+}

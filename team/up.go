@@ -410,6 +410,10 @@ func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how w
 	return b.String(), how, nil
 }
 
+// dialogHold is how long a dialog must stay on an agent's screen before up
+// reports it: a CLI may flash one while it starts.
+const dialogHold = 5 * time.Second
+
 // ready waits until the agent shows a ready composer twice in a row (when
 // wait; otherwise it looks once) and returns the status it read, or why it
 // is not ready.
@@ -433,6 +437,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		inARow   int
 		atAShell time.Time // since when the pane's foreground is a shell
 		foreign  bool      // quiet, but the provider does not recognise the pane
+		asking   time.Time // since when it waits for a user's answer
 	)
 	for {
 		snap, err := pane.Observe(ctx)
@@ -440,6 +445,9 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			last = snap
 		}
 		lastErr = err
+		if err != nil || snap.Classification.Status != handoff.StatusWaitingUserAnswer {
+			asking = time.Time{}
+		}
 		switch {
 		case errors.Is(err, tmuxdriver.ErrPaneDead):
 			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture, exited: true}
@@ -452,6 +460,21 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			}
 		case errors.Is(err, handoff.ErrTerminalGone):
 			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error(), Screen: last.Capture}
+		case err == nil && wait && snap.Classification.Status == handoff.StatusWaitingUserAnswer:
+			// A dialog (a trust or login question, a permission): up
+			// answers nothing a user must decide. One that stays is
+			// reported at once rather than at the deadline.
+			atAShell, inARow, foreign = time.Time{}, 0, false
+			if asking.IsZero() {
+				asking = time.Now()
+			} else if time.Since(asking) >= dialogHold {
+				reason := "it waits for a user's answer (the " + prov + " provider reads " + string(snap.Classification.Status)
+				if d := snap.Classification.Detail; d != "" {
+					reason += ": " + d
+				}
+				reason += "); answer it in its pane (tmux -L " + t.Socket + " attach -t " + t.Session + ") or settle it in the CLI's configuration, then run up again"
+				return snap.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: reason, Screen: snap.Capture}
+			}
 		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
 			// A screen of something else: many classifiers read a
 			// screen they do not know as quiet.
