@@ -33,121 +33,42 @@ import (
 // does it: `up` starts Codex (analyst, programmer_review), Gemini CLI
 // (analyst_review) and Claude Code (programmer, tester), each against its
 // own fake model server, with its turn-end hook wired for the run; `run`
-// goes through the loop, the analyst's review sending the plan back once.
-// The programmer is killed while its dispatch waits (its model holds the
-// reply): run ends with a terminal error naming it, status --team shows it
-// exited, `up` restarts it with Claude Code's --continue and leaves the
-// others alone, and the same `run` goes on from the journal to the
-// tester's report. Every agent's hook wrote its Stop marker. `down` leaves
-// no process of any agent behind, and what the agents wrote stays.
+// goes through the loop, the programmer's reviewer sending the work back
+// once. The programmer is killed while the dispatch of its revision waits
+// (its model holds the reply): run ends with a terminal error naming it,
+// status --team shows it exited, `up` restarts it with Claude Code's
+// --continue (its next request holds the conversation before the kill)
+// and leaves the others alone, and the same `run` goes on from the journal
+// to the tester's report. Every agent's hook wrote its Stop marker. Codex
+// and Gemini CLI, killed too, are restarted with their resume arguments.
+// `down` leaves no process of any agent behind, and what the agents wrote
+// stays.
 func TestRealTeamUpRunDown(t *testing.T) {
 	parallel(t)
-	bins := map[string]string{
-		"codex":  needCodex(t),
-		"claude": needClaude(t),
-		"gemini": needGemini(t),
-	}
-	exe := buildCommand(t)
-	root := t.TempDir()
-	work := filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	socket := "ht-team-" + randomHex(t)
-	file := filepath.Join(root, "handoff-team.toml")
-
-	// One fake model per agent, so each agent's script is its own.
-	type member struct {
-		role, provider string
-		api            fakemodel.API
-		model          *fakemodel.Server
-		home           string
-	}
-	team := []*member{
-		{role: "analyst", provider: "codex", api: fakemodel.OpenAIResponses{}},
-		{role: "analyst_review", provider: "gemini", api: fakemodel.Gemini{}},
-		{role: "programmer", provider: "claude", api: fakemodel.AnthropicMessages{}},
-		{role: "programmer_review", provider: "codex", api: fakemodel.OpenAIResponses{}},
-		{role: "tester", provider: "claude", api: fakemodel.AnthropicMessages{}},
-	}
-	byRole := map[string]*member{}
-	var toml strings.Builder
-	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = \"150s\"\n", q(socket), q(work))
-	for _, m := range team {
-		byRole[m.role] = m
-		srv, err := fakemodel.Start(context.Background(), m.api)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.model = srv
-		t.Cleanup(func() {
-			_ = srv.Close()
-			for _, p := range srv.Problems() {
-				t.Logf("fake model of the %s: %s", m.role, p)
-			}
-		})
-		m.home = filepath.Join(root, "home-"+m.role)
-		env, args, files := teamAgent(t, m.provider, work, m.home, srv.URL)
-		for path, data := range files {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		fmt.Fprintf(&toml, "\n[agents.%s]\nprovider = %q\ncommand = %s\nargs = %s\nenv = {", m.role, m.provider, q(bins[m.provider]), tomlList(args))
-		for i, kv := range env {
-			k, v, _ := strings.Cut(kv, "=")
-			if i > 0 {
-				toml.WriteString(",")
-			}
-			fmt.Fprintf(&toml, " %s = %s", k, q(v))
-		}
-		toml.WriteString(" }\n")
-	}
-	if err := os.WriteFile(file, []byte(toml.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	srv := tmuxdriver.Server{Socket: socket}
-	// Whatever happens, nothing of the team outlives the test: down, then
-	// the server and any process left, then each Codex home's daemon.
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		left := teamProcesses(ctx, srv)
-		_, _, _ = handoffCLI(ctx, exe, work, "down", "-f", file)
-		sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
-		_ = (&tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
-		for _, pid := range left {
-			if realcli.Alive(pid) {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-		for _, m := range team {
-			if m.provider == "codex" {
-				for _, err := range realcodex.StopDaemons(m.home) {
-					t.Errorf("codex daemon of the %s: %v", m.role, err)
-				}
-			}
-		}
+	tm := startTeam(t, []teamAgentSpec{
+		{role: "analyst", provider: "codex"},
+		{role: "analyst_review", provider: "gemini"},
+		{role: "programmer", provider: "claude"},
+		{role: "programmer_review", provider: "codex"},
+		{role: "tester", provider: "claude"},
 	})
+	exe, work, file, srv, byRole := tm.exe, tm.work, tm.file, tm.srv, tm.models
 
 	wd := work
-	byRole["analyst"].model.Script(
+	byRole["analyst"].Script(
 		fakemodel.WriteResponse("Plan: add a --verbose flag to main.go.").In(wd), fakemodel.Answer("Plan written."))
-	byRole["analyst_review"].model.Script(
+	byRole["analyst_review"].Script(
 		fakemodel.WriteResponse("APPROVED: a clear plan."), fakemodel.Answer("Review written."))
 	// The programmer's revision is held until the test kills it; the
 	// restarted programmer gets the prompt again and answers.
-	byRole["programmer"].model.Script(
+	byRole["programmer"].Script(
 		fakemodel.WriteResponse("Changed main.go: --verbose prints each step."), fakemodel.Answer("Done."),
 		fakemodel.Answer("never sent").After(time.Hour),
 		fakemodel.WriteResponse("Changed main.go: --verbose prints each step; TestVerbose covers it."), fakemodel.Answer("Done."))
-	byRole["programmer_review"].model.Script(
+	byRole["programmer_review"].Script(
 		fakemodel.WriteResponse("CHANGES REQUESTED: add a test for --verbose.").In(wd), fakemodel.Answer("Review written."),
 		fakemodel.WriteResponse("APPROVED: the change follows the plan and is tested.").In(wd), fakemodel.Answer("Review written."))
-	byRole["tester"].model.Script(
+	byRole["tester"].Script(
 		fakemodel.WriteResponse("PASS: 3 tests."), fakemodel.Answer("Report written."))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
@@ -197,7 +118,7 @@ func TestRealTeamUpRunDown(t *testing.T) {
 	// waits on it, whatever the timing.
 	waitCtx, waitCancel := context.WithTimeout(ctx, 8*time.Minute)
 	asked := make(chan error, 1)
-	go func() { asked <- byRole["programmer"].model.WaitTurns(waitCtx, 3) }()
+	go func() { asked <- byRole["programmer"].WaitTurns(waitCtx, 3) }()
 	var err error
 	select {
 	case err = <-asked:
@@ -292,7 +213,7 @@ func TestRealTeamUpRunDown(t *testing.T) {
 	// The restarted programmer went on with its session (--continue): its
 	// first request holds the first prompt it answered before the kill.
 	var resumed bool
-	for _, r := range byRole["programmer"].model.Turns() {
+	for _, r := range byRole["programmer"].Turns() {
 		if r.At.After(restarted) {
 			resumed = slices.ContainsFunc(r.UserTexts[:max(len(r.UserTexts)-1, 0)], func(s string) bool {
 				return strings.Contains(s, "Implement this plan")
@@ -305,14 +226,14 @@ func TestRealTeamUpRunDown(t *testing.T) {
 	}
 
 	// Each CLI's hook, wired by up, marked the end of its turns.
-	for _, m := range team {
-		if m.provider == "gemini" && !geminiHooked {
+	for _, a := range tm.agents {
+		if a.provider == "gemini" && !geminiHooked {
 			t.Logf("Gemini CLI's hook is not wired here (not root): its marker is not looked for")
 			continue
 		}
-		dir := filepath.Join(work, ".tmp", "agent-events", m.role)
+		dir := filepath.Join(work, ".tmp", "agent-events", a.role)
 		if _, ok, err := hookmark.Read(dir, hookmark.Stopped); !ok || err != nil {
-			t.Errorf("no Stop marker of the %s (%s) in %s: %v", m.role, m.provider, dir, err)
+			t.Errorf("no Stop marker of the %s (%s) in %s: %v", a.role, a.provider, dir, err)
 		}
 	}
 
@@ -347,11 +268,11 @@ func TestRealTeamUpRunDown(t *testing.T) {
 
 	// down: no process of any agent is left; what they wrote stays.
 	procs := teamProcesses(ctx, srv)
-	if len(procs) < len(team) {
+	if len(procs) < len(tm.agents) {
 		t.Fatalf("found %d processes of the team before down: %v", len(procs), procs)
 	}
 	out, errs, code = handoffCLI(ctx, exe, work, "down", "-f", file)
-	if code != 0 || strings.Count(out, "ended") != len(team) {
+	if code != 0 || strings.Count(out, "ended") != len(tm.agents) {
 		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
 	}
 	var alive []string
@@ -372,6 +293,109 @@ func TestRealTeamUpRunDown(t *testing.T) {
 			t.Errorf("down removed what the agents wrote: %v", err)
 		}
 	}
+}
+
+// teamAgentSpec is one agent of a test's team.
+type teamAgentSpec struct {
+	role, provider string
+	// untrusted leaves Claude Code's work folder untrusted: its trust
+	// question shows at start.
+	untrusted bool
+}
+
+// testTeam is a team file of real CLIs, each against a fake model of its
+// own, on a tmux socket of the test's own.
+type testTeam struct {
+	exe, work, file string
+	srv             tmuxdriver.Server
+	agents          []teamAgentSpec
+	models          map[string]*fakemodel.Server // by role
+}
+
+// startTeam writes the homes and the team file of agents (the CLIs from
+// the install script's cache, each with one fake model server), and ends
+// whatever the team runs when the test ends: down, then the tmux server
+// and any process of it left (which fails the test), then each Codex
+// home's daemon. It starts no agent: the test runs up.
+func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
+	t.Helper()
+	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{}}
+	finds := map[string]func(*testing.T) string{"codex": needCodex, "claude": needClaude, "gemini": needGemini}
+	root := t.TempDir()
+	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
+		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
+	if err := os.MkdirAll(tm.work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var toml strings.Builder
+	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = \"150s\"\n", q(tm.srv.Socket), q(tm.work))
+	var homes []string
+	for _, a := range agents {
+		bin := finds[a.provider](t)
+		model, err := fakemodel.Start(context.Background(), apis[a.provider])
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm.models[a.role] = model
+		t.Cleanup(func() {
+			_ = model.Close()
+			for _, p := range model.Problems() {
+				t.Logf("fake model of the %s: %s", a.role, p)
+			}
+		})
+		home := filepath.Join(root, "home-"+a.role)
+		if a.provider == "codex" {
+			homes = append(homes, home)
+		}
+		env, args, files := teamAgent(t, a.provider, tm.work, home, model.URL)
+		if a.untrusted {
+			cj, err := realclaude.ClaudeJSON(realclaude.Options{Workdir: tm.work, Untrusted: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.Join(home, ".claude.json")] = cj
+		}
+		for path, data := range files {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fmt.Fprintf(&toml, "\n[agents.%s]\nprovider = %q\ncommand = %s\nargs = %s\nenv = {", a.role, a.provider, q(bin), tomlList(args))
+		for i, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			if i > 0 {
+				toml.WriteString(",")
+			}
+			fmt.Fprintf(&toml, " %s = %s", k, q(v))
+		}
+		toml.WriteString(" }\n")
+	}
+	if err := os.WriteFile(tm.file, []byte(toml.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		left := teamProcesses(ctx, tm.srv)
+		_, _, _ = handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file)
+		sock, _ := tm.srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
+		_ = (&tmuxdriver.Private{Server: tm.srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
+		for _, pid := range left {
+			if realcli.Alive(pid) {
+				t.Errorf("process %d of the team outlived down", pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		for _, home := range homes {
+			for _, err := range realcodex.StopDaemons(home) {
+				t.Errorf("codex daemon of %s: %v", home, err)
+			}
+		}
+	})
+	return tm
 }
 
 // teamAgent is one agent of the team file: its environment (KEY=value),
@@ -540,76 +564,11 @@ func randomHex(t *testing.T) string {
 // on the screen afterwards; down ends both.
 func TestRealTeamUpReportsAnAgentAtADialog(t *testing.T) {
 	parallel(t)
-	codexBin, claudeBin := needCodex(t), needClaude(t)
-	exe := buildCommand(t)
-	root := t.TempDir()
-	work := filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	socket := "ht-team-" + randomHex(t)
-	srv := tmuxdriver.Server{Socket: socket}
-	file := filepath.Join(root, "handoff-team.toml")
-	var toml strings.Builder
-	fmt.Fprintf(&toml, "socket = %s\nworkdir = %s\nready_timeout = \"150s\"\n", q(socket), q(work))
-	for _, a := range []struct{ role, provider, bin string }{{"analyst", "codex", codexBin}, {"programmer", "claude", claudeBin}} {
-		model, err := fakemodel.Start(context.Background(), map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}}[a.provider])
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = model.Close() })
-		home := filepath.Join(root, "home-"+a.role)
-		env, args, files := teamAgent(t, a.provider, work, home, model.URL)
-		if a.provider == "claude" {
-			// No trust for the work folder in ~/.claude.json.
-			cj, err := realclaude.ClaudeJSON(realclaude.Options{Workdir: work, Untrusted: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[filepath.Join(home, ".claude.json")] = cj
-		}
-		for path, data := range files {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		fmt.Fprintf(&toml, "\n[agents.%s]\nprovider = %q\ncommand = %s\nargs = %s\nenv = {", a.role, a.provider, q(a.bin), tomlList(args))
-		for i, kv := range env {
-			k, v, _ := strings.Cut(kv, "=")
-			if i > 0 {
-				toml.WriteString(",")
-			}
-			fmt.Fprintf(&toml, " %s = %s", k, q(v))
-		}
-		toml.WriteString(" }\n")
-		if a.provider == "codex" {
-			t.Cleanup(func() {
-				for _, err := range realcodex.StopDaemons(home) {
-					t.Errorf("codex daemon: %v", err)
-				}
-			})
-		}
-	}
-	if err := os.WriteFile(file, []byte(toml.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		left := teamProcesses(ctx, srv)
-		_, _, _ = handoffCLI(ctx, exe, work, "down", "-f", file)
-		sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
-		_ = (&tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
-		for _, pid := range left {
-			if realcli.Alive(pid) {
-				t.Errorf("process %d of the team outlived down", pid)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
+	tm := startTeam(t, []teamAgentSpec{
+		{role: "analyst", provider: "codex"},
+		{role: "programmer", provider: "claude", untrusted: true},
 	})
+	exe, work, file, srv := tm.exe, tm.work, tm.file, tm.srv
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 

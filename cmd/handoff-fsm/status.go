@@ -7,7 +7,6 @@ import (
 	"io"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/team"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -28,8 +27,7 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	server := fs.String("server", "", "ask the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER) instead of starting tmux processes")
-	teamMode := fs.Bool("team", false, "the status of every agent of the team (-f FILE, else ./"+team.DefaultFile+")")
-	teamFile := teamFileFlag(fs)
+	teamMode, teamFile := teamStatusFlags(fs)
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}

@@ -260,6 +260,12 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return exitOK
 }
 
+// teamStatusFlags adds status's --team and -f FILE.
+func teamStatusFlags(fs *flag.FlagSet) (teamMode *bool, file *string) {
+	teamMode = fs.Bool("team", false, "the status of every agent of the team (-f FILE, else ./"+team.DefaultFile+")")
+	return teamMode, teamFileFlag(fs)
+}
+
 // teamStatus prints a line per agent of the team: its pane, provider,
 // process and what its provider reads on its screen. An agent that is
 // not running exits 4, as status does for a pane that is gone.
