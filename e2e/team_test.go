@@ -26,6 +26,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
+	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
+	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -319,8 +322,11 @@ type testTeam struct {
 // home's daemon. It starts no agent: the test runs up.
 func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	t.Helper()
-	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{}}
-	finds := map[string]func(*testing.T) string{"codex": needCodex, "claude": needClaude, "gemini": needGemini}
+	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
+		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
+		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}}
+	finds := map[string]func(*testing.T) string{"codex": needCodex, "claude": needClaude, "gemini": needGemini,
+		"qwen": needQwen, "opencode": needOpenCode, "pi": needPi}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -337,6 +343,9 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 			t.Fatal(err)
 		}
 		tm.models[a.role] = model
+		if a.provider == "opencode" {
+			model.SetSide(fakemodel.Answer("Handoff session")) // the session's title
+		}
 		t.Cleanup(func() {
 			_ = model.Close()
 			for _, p := range model.Problems() {
@@ -427,6 +436,31 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 			t.Fatal(err)
 		}
 		return realgemini.Env(o), realgemini.Args(o), map[string][]byte{filepath.Join(home, ".gemini", "settings.json"): st}
+	case "qwen":
+		o := realqwen.Options{Workdir: work, Home: home, BaseURL: url}
+		st, err := realqwen.Settings(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return realqwen.Env(o), realqwen.Args(o), map[string][]byte{filepath.Join(home, ".qwen", "settings.json"): st}
+	case "opencode":
+		o := realopencode.Options{Workdir: work, Home: home, BaseURL: url}
+		cfg, err := realopencode.Config(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return realopencode.Env(o), realopencode.Args(o), map[string][]byte{filepath.Join(home, ".config", "opencode", "opencode.json"): cfg}
+	case "pi":
+		o := realpi.Options{Workdir: work, Home: home, BaseURL: url}
+		rel, err := realpi.Files(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for path, data := range rel {
+			files[filepath.Join(home, path)] = data
+		}
+		return realpi.Env(o), nil, files
 	}
 	t.Fatalf("no descriptor for %s", provider)
 	return nil, nil, nil
@@ -605,4 +639,108 @@ func TestRealTeamUpReportsAnAgentAtADialog(t *testing.T) {
 			t.Errorf("process %d outlived down", pid)
 		}
 	}
+}
+
+// The other three CLIs in a team: Qwen Code's Stop hook, wired by up
+// through QWEN_CODE_SYSTEM_DEFAULTS_PATH, marks the end of a dispatched
+// turn (OpenCode and pi have no command hook: up says so); after each
+// answered one prompt, all three die, and up restarts each with its
+// --continue, which each takes: ready again, showing the conversation it
+// went on with. down leaves no process behind.
+func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
+	parallel(t)
+	tm := startTeam(t, []teamAgentSpec{
+		{role: "analyst", provider: "qwen"},
+		{role: "programmer", provider: "opencode"},
+		{role: "tester", provider: "pi"},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 0 {
+		t.Fatalf("up: exit %d", code)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^analyst +%\d+ +qwen .* started .*QWEN_CODE_SYSTEM_DEFAULTS_PATH`),
+		regexp.MustCompile(`(?m)^programmer +%\d+ +opencode .* started .*none \(opencode has no command hook\)`),
+		regexp.MustCompile(`(?m)^tester +%\d+ +pi .* started .*none \(pi has no command hook\)`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("up's table does not match %s", want)
+		}
+	}
+	panes := paneIDs(ctx, t, tm.srv)
+	for _, a := range tm.agents {
+		answer := "Hello from the " + a.role + "."
+		tm.models[a.role].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
+		args := []string{"send", "--socket", tm.srv.Socket, "--target", panes[a.role], "--provider", a.provider,
+			"--role", a.role, "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m",
+			"--prompt", "Say hello as the " + a.role + "."}
+		if a.provider == "qwen" {
+			args = append(args, "--hook-dir", filepath.Join(tm.work, ".tmp", "agent-events", a.role))
+		}
+		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, args...)
+		if code != 0 || strings.TrimSpace(out) != answer {
+			t.Fatalf("send to the %s (%s): exit %d, stdout %q\n%s", a.role, a.provider, code, out, errs)
+		}
+	}
+	if m, ok, err := hookmark.Read(filepath.Join(tm.work, ".tmp", "agent-events", "analyst"), hookmark.Stopped); !ok || err != nil {
+		t.Errorf("no Stop marker of Qwen Code's hook: %v", err)
+	} else {
+		t.Logf("Qwen Code's Stop hook: %+v", m)
+	}
+
+	pids := panePIDs(ctx, t, tm.srv)
+	for _, a := range tm.agents {
+		if err := syscall.Kill(-pids[a.role], syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed agents' panes are not dead after 30 s: %v", panePIDs(ctx, t, tm.srv))
+		}
+	}
+	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up after all three died:\n%s%s", out, errs)
+	if code != 0 || strings.Count(out, " restarted (resumed) ") != 3 {
+		t.Fatalf("up after all three died: exit %d, want each restarted (resumed)", code)
+	}
+	// Each went on with its session: the prompt it answered is on its
+	// screen again.
+	for _, a := range tm.agents {
+		screen, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[a.role])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(realcli.StripANSI(screen), "Say hello as the "+a.role) {
+			t.Errorf("the restarted %s (%s) does not show its earlier conversation:\n%s", a.role, a.provider, screen)
+		}
+	}
+	procs := teamProcesses(ctx, tm.srv)
+	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	for _, pid := range procs {
+		if realcli.Alive(pid) {
+			t.Errorf("process %d outlived down", pid)
+		}
+	}
+}
+
+// paneIDs maps each agent's role to its pane id.
+func paneIDs(ctx context.Context, t *testing.T, srv tmuxdriver.Server) map[string]string {
+	t.Helper()
+	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_id}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	panes := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if role, pane, ok := strings.Cut(line, " "); ok {
+			panes[role] = pane
+		}
+	}
+	return panes
 }
