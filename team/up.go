@@ -80,9 +80,12 @@ type UpOptions struct {
 	// Demo starts the simulated agent (Exe's sim-agent, Codex's screens)
 	// in place of each agent's CLI.
 	Demo bool
-	// Exe is the handoff-fsm executable: it runs sim-agent (Demo), and
-	// each CLI's turn-end hook runs `Exe hook --dir DIR` (none if "").
+	// Exe is the handoff-fsm executable that runs sim-agent (Demo).
 	Exe string
+	// HookExe is the handoff-fsm executable each CLI's turn-end hook runs
+	// (`HookExe hook --dir DIR`); "" wires no hook. It must outlive up:
+	// the hooks run it as long as the agents run.
+	HookExe string
 	// DemoArgs are extra sim-agent arguments (timings) for every agent.
 	DemoArgs []string
 	// Poll is how often a starting agent is looked at (200 ms if zero).
@@ -385,7 +388,7 @@ func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how w
 			argv = append(argv, "--answer", s)
 		}
 	} else {
-		w, err := wire(a, o.Exe, files, resume)
+		w, err := wire(a, o.HookExe, files, resume)
 		if err != nil {
 			return "", w, err
 		}

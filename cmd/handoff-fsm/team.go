@@ -76,6 +76,13 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		}
 		fmt.Fprintf(stderr, "up: cannot find this program (%v): no turn-end hook is wired\n", err)
 	}
+	o.HookExe = o.Exe
+	if strings.Contains(o.Exe, string(filepath.Separator)+"go-build") && !*demo {
+		// go run's build is removed when go run exits; the hooks would
+		// call a file that is gone.
+		fmt.Fprintf(stderr, "up: this program runs from go run's temporary build (%s), which is removed when it exits: no turn-end hook is wired; go install it for the hooks\n", o.Exe)
+		o.HookExe = ""
+	}
 	for _, a := range t.Agents {
 		if err := os.MkdirAll(a.Workdir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm up: agent %s: %v\n", a.Role, err)
