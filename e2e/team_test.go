@@ -707,15 +707,22 @@ func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
 	if code != 0 || strings.Count(out, " restarted (resumed) ") != 3 {
 		t.Fatalf("up after all three died: exit %d, want each restarted (resumed)", code)
 	}
-	// Each went on with its session: the prompt it answered is on its
-	// screen again.
+	// Each went on with its session: the prompt it answered shows again
+	// (OpenCode draws its composer before it loads the session's messages).
 	for _, a := range tm.agents {
-		screen, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[a.role])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(realcli.StripANSI(screen), "Say hello as the "+a.role) {
-			t.Errorf("the restarted %s (%s) does not show its earlier conversation:\n%s", a.role, a.provider, screen)
+		var screen string
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[a.role])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the "+a.role) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the restarted %s (%s) does not show its earlier conversation within 60 s:\n%s", a.role, a.provider, screen)
+				break
+			}
 		}
 	}
 	procs := teamProcesses(ctx, tm.srv)
