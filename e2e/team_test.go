@@ -388,6 +388,9 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
+		if t.Failed() {
+			tm.explain(ctx, t)
+		}
 		left := teamProcesses(ctx, tm.srv)
 		_, _, _ = handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file)
 		sock, _ := tm.srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
@@ -405,6 +408,38 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 		}
 	})
 	return tm
+}
+
+// explain logs, for a failed test, what each agent's model was asked and
+// answered, and each pane's screen.
+func (tm *testTeam) explain(ctx context.Context, t *testing.T) {
+	panes, _ := tm.srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_id}")
+	for _, a := range tm.agents {
+		var b strings.Builder
+		for _, r := range tm.models[a.role].Requests() {
+			text := r.UserText
+			if len(text) > 120 {
+				text = text[:120] + "…"
+			}
+			fmt.Fprintf(&b, "\n  %s %s %s reply %q, user text %q", r.At.Format("15:04:05.000"), r.Kind, r.Path, r.Reply, text)
+		}
+		t.Logf("the %s's (%s) model: %d requests, problems %v%s", a.role, a.provider, len(tm.models[a.role].Requests()), tm.models[a.role].Problems(), b.String())
+	}
+	// What is in the response folder, the archive and the hooks' folders.
+	_ = filepath.WalkDir(filepath.Join(tm.work, ".tmp"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				t.Logf("%s %s %d bytes", fi.ModTime().Format("15:04:05.000"), path, fi.Size())
+			}
+		}
+		return nil
+	})
+	for _, line := range strings.Split(strings.TrimSpace(panes), "\n") {
+		role, pane, _ := strings.Cut(line, " ")
+		if screen, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-t", pane); err == nil {
+			t.Logf("the %s's pane %s:\n%s", role, pane, strings.TrimRight(realcli.StripANSI(screen), "\n "))
+		}
+	}
 }
 
 // teamAgent is one agent of the team file: its environment (KEY=value),
