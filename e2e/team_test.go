@@ -421,7 +421,7 @@ func (tm *testTeam) explain(ctx context.Context, t *testing.T) {
 			if len(text) > 120 {
 				text = text[:120] + "…"
 			}
-			fmt.Fprintf(&b, "\n  %s %s %s reply %q, user text %q", r.At.Format("15:04:05.000"), r.Kind, r.Path, r.Reply, text)
+			fmt.Fprintf(&b, "\n  %s %s %s reply %q, user text %q, tool results %q", r.At.Format("15:04:05.000"), r.Kind, r.Path, r.Reply, text, r.ToolResults)
 		}
 		t.Logf("the %s's (%s) model: %d requests, problems %v%s", a.role, a.provider, len(tm.models[a.role].Requests()), tm.models[a.role].Problems(), b.String())
 	}
