@@ -40,8 +40,7 @@ type wiring struct {
 }
 
 // launches holds the CLIs `up` knows how to wire and resume, by provider.
-// Verified on the pinned versions (e2e/team_test.go for codex, claude and
-// gemini).
+// Each line is proven on its CLI's pinned version by e2e/team_test.go.
 func launches() map[string]launch {
 	return map[string]launch{
 		// Codex runs its notify program with each finished turn's JSON as
