@@ -175,6 +175,12 @@ func (j *journal) inFlight(n int, role string) (*dispatchstate.State, bool) {
 	return st, true
 }
 
+// setAside moves the checkpoint of step n, whose dispatch failed, out of
+// the way (failed-step-N.json): the next run sends the step again.
+func (j *journal) setAside(n int) {
+	_ = os.Rename(j.inFlightPath(), filepath.Join(j.dir, "failed-step-"+strconv.Itoa(n)+".json"))
+}
+
 // finish appends a finished step and forgets the in-flight checkpoint.
 func (j *journal) finish(s Step) error {
 	b, err := json.Marshal(s)

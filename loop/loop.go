@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -47,6 +49,10 @@ type Agent struct {
 	Socket string
 	// Workdir is where its response file goes; Options.Workdir if "".
 	Workdir string
+	// HookDir, when set, is the folder its CLI's turn-end hook writes to
+	// (`handoff-fsm hook --dir`, which `handoff-fsm up` wires): the wait
+	// decides on the hook's marker as soon as it is written.
+	HookDir string
 }
 
 // Options configure one run of the loop.
@@ -239,6 +245,17 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 		defer stop()
 		opts.Wakeups = wake
 	}
+	// The agent's own turn-end hook, when up wired one: its Stop marker
+	// (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
+	if a.HookDir != "" {
+		marker := hookmark.Path(a.HookDir, hookmark.Stopped)
+		if err := os.MkdirAll(a.HookDir, 0o755); err == nil {
+			if w, err := responsefile.Watch(marker); err == nil {
+				opts.Turns, opts.TurnMarker = w.C(), marker
+				defer w.Close()
+			}
+		}
+	}
 	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
 	if err != nil {
 		failed := "error"
@@ -249,7 +266,13 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 			failed = "interrupted"
 		}
 		r.failed = &Step{N: n, Role: role, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond), Failed: failed}
-		return "", fmt.Errorf("step %d %s: %w", n, role, err)
+		if _, final := handoff.FailureOf(err); final && ctx.Err() == nil {
+			// The dispatch is over: there is no wait to resume. The
+			// next run sends the step again (to the agent `up`
+			// restarted, say); its checkpoint is kept beside the journal.
+			r.j.setAside(n)
+		}
+		return "", fmt.Errorf("step %d %s (pane %s): %w", n, role, a.Target, err)
 	}
 	s := Step{N: n, Role: role, Source: string(res.Source), Response: res.Content,
 		Archived: res.ArchivedPath, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond)}

@@ -29,6 +29,10 @@ const roleOption = "@handoff_role"
 // screens whatever the file's provider.
 const demoOption = "@handoff_demo"
 
+// hookOption holds the folder the agent's turn-end hook writes to, when up
+// wired one, so run watches it.
+const hookOption = "@handoff_hook"
+
 // Member is one agent of a team as it runs in tmux.
 type Member struct {
 	Agent
@@ -39,11 +43,28 @@ type Member struct {
 	// Dead: the agent's process has exited; its pane is kept (tmux's
 	// remain-on-exit) so its last screen can be read.
 	Dead bool
+	// ExitStatus is a dead agent's exit status as tmux saw it (-1 when
+	// it runs, or tmux does not know: a signal).
+	ExitStatus int
+	// Signal is the signal that killed a dead agent, 0 if none did (or
+	// tmux does not say).
+	Signal int
+	// Note says more about what up did, for people: why resuming failed,
+	// with what the pane showed.
+	Note string
 	// Demo: the pane runs the simulated agent (up --demo).
 	Demo bool
 	// State is what up did: "started", "restarted" (its pane had died),
 	// "running" (left alone).
 	State string
+	// HookDir is the folder its turn-end hook writes to (`handoff-fsm
+	// hook --dir`), "" when up wired none.
+	HookDir string
+	// Hook says how up wired its turn-end hook, or why it did not.
+	Hook string
+	// Resumed: up restarted it with its CLI's resume arguments (Resume),
+	// so it goes on with its last session.
+	Resumed bool
 	// Status is what its provider read on its screen last.
 	Status handoff.Status
 	// Version is the CLI's version (the first line of `command
@@ -61,6 +82,10 @@ type UpOptions struct {
 	Demo bool
 	// Exe is the handoff-fsm executable that runs sim-agent (Demo).
 	Exe string
+	// HookExe is the handoff-fsm executable each CLI's turn-end hook runs
+	// (`HookExe hook --dir DIR`); "" wires no hook. It must outlive up:
+	// the hooks run it as long as the agents run.
+	HookExe string
 	// DemoArgs are extra sim-agent arguments (timings) for every agent.
 	DemoArgs []string
 	// Poll is how often a starting agent is looked at (200 ms if zero).
@@ -79,6 +104,8 @@ type NotReady struct {
 	Reason string
 	// Screen is what its pane showed last.
 	Screen string
+
+	exited bool // its process exited (or left a shell): a resume may have failed
 }
 
 func (e *NotReadyError) Error() string {
@@ -101,7 +128,7 @@ func (e *NotReadyError) Error() string {
 // No server or session is no agents, not an error.
 func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 	out, err := t.Server().Run(ctx, nil, "list-panes", "-s", "-t", "="+t.Session, "-F",
-		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}")
+		"#{"+roleOption+"}\t#{pane_id}\t#{pane_pid}\t#{pane_dead}\t#{"+demoOption+"}\t#{"+hookOption+"}\t#{pane_dead_status}\t#{pane_dead_signal}")
 	if errors.Is(err, tmuxdriver.ErrServerNotRunning) || errors.Is(err, tmuxdriver.ErrTargetNotFound) {
 		return map[string]Member{}, nil
 	}
@@ -109,9 +136,9 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 		return nil, err
 	}
 	found := map[string]Member{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") { // a line may end in an empty field: no TrimSpace
 		f := strings.Split(line, "\t")
-		if len(f) != 5 || f[0] == "" {
+		if len(f) != 8 || f[0] == "" {
 			continue
 		}
 		a, ok := t.Agent(f[0])
@@ -119,9 +146,43 @@ func Find(ctx context.Context, t *Team) (map[string]Member, error) {
 			continue
 		}
 		pid, _ := strconv.Atoi(f[2])
-		found[f[0]] = Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1"}
+		m := Member{Agent: a, Pane: f[1], PID: pid, Dead: f[3] == "1", Demo: f[4] == "1", HookDir: f[5], ExitStatus: -1}
+		if n, err := strconv.Atoi(f[6]); err == nil && m.Dead {
+			m.ExitStatus = n
+		}
+		if n, err := strconv.Atoi(f[7]); err == nil && m.Dead {
+			m.Signal = n
+		}
+		found[f[0]] = m
 	}
 	return found, nil
+}
+
+// Status is every agent of t as it runs now, in the team's order: an
+// agent with no window has no Pane; one whose process exited is Dead (its
+// pane kept); a running one carries what its provider reads on its screen.
+func Status(ctx context.Context, t *Team) ([]Member, error) {
+	found, err := Find(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	members := make([]Member, len(t.Agents))
+	var wg sync.WaitGroup
+	for i, a := range t.Agents {
+		m, ok := found[a.Role]
+		m.Agent = a
+		members[i] = m
+		if !ok || m.Dead {
+			continue
+		}
+		wg.Add(1)
+		go func(m *Member) {
+			defer wg.Done()
+			m.Status, _ = ready(ctx, t, m, 0, false)
+		}(&members[i])
+	}
+	wg.Wait()
+	return members, ctx.Err()
 }
 
 // Up starts every agent of t that does not run: each in a window of its
@@ -153,41 +214,39 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 	for i, a := range t.Agents {
 		m, ok := found[a.Role]
 		m.Agent = a
-		if !ok || m.Dead {
-			m.Demo = o.Demo
-		}
-		cmd := command(a, o)
 		switch {
 		case ok && !m.Dead:
-			m.State = "running"
+			m.State, m.Hook = "running", "none"
+			if m.HookDir != "" {
+				m.Hook = HookVia(m.Provider)
+			}
 		case ok:
-			// respawn-pane keeps the pane and its window; -k is not
-			// needed for a dead pane.
-			if _, err := srv.Run(ctx, nil, "respawn-pane", "-t", m.Pane, "-c", a.Workdir, cmd); err != nil {
-				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			// Its process exited: the same pane again, going on with the
+			// CLI's last session where it has a resume flag.
+			m.Demo = o.Demo
+			m.Resumed = !o.Demo && len(Resume(a)) > 0
+			if err := respawn(ctx, t, &m, o); err != nil {
+				return members, err
 			}
-			if err := mark(ctx, srv, m.Pane, a.Role, o.Demo); err != nil {
-				return members, fmt.Errorf("restart agent %s in pane %s: %w", a.Role, m.Pane, err)
+			m.State = "restarted"
+			if m.Resumed {
+				m.State = "restarted (resumed)"
 			}
-			m.State, m.Dead = "restarted", false
 			started = append(started, i)
 		default:
-			pane, err := start(ctx, t, a, cmd, o.Demo)
+			m.Demo = o.Demo
+			cmd, how, err := command(a, o, t.FilesDir(a.Role), false)
 			if err != nil {
 				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
 			}
-			m.Pane, m.State = pane, "started"
+			pane, err := start(ctx, t, a, cmd, o.Demo, how.hookDir)
+			if err != nil {
+				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
+			}
+			m.Pane, m.State, m.HookDir, m.Hook = pane, "started", how.hookDir, how.hook
 			started = append(started, i)
 		}
 		members[i] = m
-	}
-	// Each agent's pid (a restarted pane has a new one) and readiness.
-	if now, err := Find(ctx, t); err == nil {
-		for i := range members {
-			if m, ok := now[members[i].Role]; ok && m.Pane == members[i].Pane {
-				members[i].PID = m.PID
-			}
-		}
 	}
 	var (
 		mu       sync.Mutex
@@ -200,6 +259,19 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 			defer wg.Done()
 			m.Version = cliVersion(ctx, m.Agent, m.Demo)
 			status, nr := ready(ctx, t, m, o.Poll, wait)
+			if nr != nil && m.Resumed && nr.exited {
+				// The resume flag failed (no session to go on with, say):
+				// a new session rather than no agent.
+				why, screen := nr.Reason, nr.Screen
+				m.Resumed = false
+				if err := respawn(ctx, t, m, o); err != nil {
+					nr = &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
+				} else {
+					m.State = "restarted (new session: resuming failed, " + why + ")"
+					m.Note = fmt.Sprintf("%s %s exited at once; its pane showed:\n%s", m.Command, strings.Join(Resume(m.Agent), " "), indent(lastLines(nonBlank(screen), 15)))
+					status, nr = ready(ctx, t, m, o.Poll, true)
+				}
+			}
 			m.Status = status
 			if nr != nil {
 				m.State += ", not ready"
@@ -210,6 +282,14 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 		}(&members[i], slices.Contains(started, i))
 	}
 	wg.Wait()
+	// Each agent's pid, as it runs now.
+	if now, err := Find(ctx, t); err == nil {
+		for i := range members {
+			if m, ok := now[members[i].Role]; ok && m.Pane == members[i].Pane {
+				members[i].PID = m.PID
+			}
+		}
+	}
 	if ctx.Err() != nil {
 		return members, ctx.Err()
 	}
@@ -223,9 +303,29 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 	return members, nil
 }
 
+// respawn starts m's agent again in its dead pane (respawn-pane keeps the
+// pane and its window; -k kills what runs there, for a second try after a
+// failed resume), with its CLI's resume arguments when m.Resumed.
+func respawn(ctx context.Context, t *Team, m *Member, o UpOptions) error {
+	cmd, how, err := command(m.Agent, o, t.FilesDir(m.Role), m.Resumed)
+	if err != nil {
+		return fmt.Errorf("restart agent %s: %w", m.Role, err)
+	}
+	hookDir := how.hookDir
+	srv := t.Server()
+	if _, err := srv.Run(ctx, nil, "respawn-pane", "-k", "-t", m.Pane, "-c", m.Workdir, cmd); err != nil {
+		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
+	}
+	if err := mark(ctx, srv, m.Pane, m.Role, o.Demo, hookDir); err != nil {
+		return fmt.Errorf("restart agent %s in pane %s: %w", m.Role, m.Pane, err)
+	}
+	m.Dead, m.HookDir, m.Hook = false, hookDir, how.hook
+	return nil
+}
+
 // start makes the agent's window (and the session, when missing) and
 // returns its pane id.
-func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool) (string, error) {
+func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool, hookDir string) (string, error) {
 	srv := t.Server()
 	var args []string
 	if _, err := srv.Run(ctx, nil, "has-session", "-t", "="+t.Session); err != nil {
@@ -253,26 +353,31 @@ func start(ctx context.Context, t *Team, a Agent, cmd string, demo bool) (string
 	if !strings.HasPrefix(pane, "%") {
 		return "", fmt.Errorf("tmux said %q, want a pane id", out)
 	}
-	return pane, mark(ctx, srv, pane, a.Role, demo)
+	return pane, mark(ctx, srv, pane, a.Role, demo, hookDir)
 }
 
 // mark sets the options of an agent's window: its role, whether it runs
-// the simulated agent, and remain-on-exit.
-func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bool) error {
+// the simulated agent, its hook folder, and remain-on-exit.
+func mark(ctx context.Context, srv tmuxdriver.Server, pane, role string, demo bool, hookDir string) error {
 	d := "0"
 	if demo {
 		d = "1"
 	}
 	_, err := srv.Run(ctx, nil, "set-option", "-w", "-t", pane, "remain-on-exit", "on", ";",
-		"set-option", "-w", "-t", pane, roleOption, role, ";", "set-option", "-w", "-t", pane, demoOption, d)
+		"set-option", "-w", "-t", pane, roleOption, role, ";", "set-option", "-w", "-t", pane, demoOption, d, ";",
+		"set-option", "-w", "-t", pane, hookOption, hookDir)
 	return err
 }
 
 // command is the shell command an agent's pane runs: its CLI (or the
-// simulated agent) with its arguments and environment, exec'ed so the
-// pane's process is the agent.
-func command(a Agent, o UpOptions) string {
-	argv := append([]string{a.Command}, a.Args...)
+// simulated agent) with its arguments and environment, its turn-end hook
+// wired (wire) and, with resume, its resume arguments; exec'ed so the
+// pane's process is the agent. how says how its hook is wired.
+func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how wired, err error) {
+	var (
+		argv []string
+		env  map[string]string
+	)
 	if o.Demo {
 		argv = append(append([]string{o.Exe, "sim-agent", "--cwd", a.Workdir}, o.DemoArgs...), a.DemoArgs...)
 		answers := a.DemoAnswers
@@ -282,25 +387,35 @@ func command(a Agent, o UpOptions) string {
 		for _, s := range answers {
 			argv = append(argv, "--answer", s)
 		}
+	} else {
+		w, err := wire(a, o.HookExe, files, resume)
+		if err != nil {
+			return "", w, err
+		}
+		argv, env, how = append([]string{a.Command}, w.args...), w.env, w
 	}
 	var b strings.Builder
 	b.WriteString("exec")
-	if len(a.Env) > 0 && !o.Demo {
+	if len(env) > 0 {
 		b.WriteString(" env")
-		keys := make([]string, 0, len(a.Env))
-		for k := range a.Env {
+		keys := make([]string, 0, len(env))
+		for k := range env {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			b.WriteString(" " + handoff.ShellQuote(k+"="+a.Env[k]))
+			b.WriteString(" " + handoff.ShellQuote(k+"="+env[k]))
 		}
 	}
 	for _, s := range argv {
 		b.WriteString(" " + handoff.ShellQuote(s))
 	}
-	return b.String()
+	return b.String(), how, nil
 }
+
+// dialogHold is how long a dialog must stay on an agent's screen before up
+// reports it: a CLI may flash one while it starts.
+const dialogHold = 5 * time.Second
 
 // ready waits until the agent shows a ready composer twice in a row (when
 // wait; otherwise it looks once) and returns the status it read, or why it
@@ -325,6 +440,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		inARow   int
 		atAShell time.Time // since when the pane's foreground is a shell
 		foreign  bool      // quiet, but the provider does not recognise the pane
+		asking   time.Time // since when it waits for a user's answer
 	)
 	for {
 		snap, err := pane.Observe(ctx)
@@ -332,18 +448,36 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			last = snap
 		}
 		lastErr = err
+		if err != nil || snap.Classification.Status != handoff.StatusWaitingUserAnswer {
+			asking = time.Time{}
+		}
 		switch {
 		case errors.Is(err, tmuxdriver.ErrPaneDead):
-			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture}
+			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its process exited" + hint(m.Agent), Screen: last.Capture, exited: true}
 		case errors.Is(err, tmuxdriver.ErrAgentExited):
 			// The shell that execs the agent shows for a moment.
 			if atAShell.IsZero() {
 				atAShell = time.Now()
 			} else if time.Since(atAShell) >= 3*time.Second {
-				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture}
+				return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: "its pane is at a shell" + hint(m.Agent), Screen: last.Capture, exited: true}
 			}
 		case errors.Is(err, handoff.ErrTerminalGone):
 			return handoff.StatusError, &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error(), Screen: last.Capture}
+		case err == nil && wait && snap.Classification.Status == handoff.StatusWaitingUserAnswer:
+			// A dialog (a trust or login question, a permission): up
+			// answers nothing a user must decide. One that stays is
+			// reported at once rather than at the deadline.
+			atAShell, inARow, foreign = time.Time{}, 0, false
+			if asking.IsZero() {
+				asking = time.Now()
+			} else if time.Since(asking) >= dialogHold {
+				reason := "it waits for a user's answer (the " + prov + " provider reads " + string(snap.Classification.Status)
+				if d := snap.Classification.Detail; d != "" {
+					reason += ": " + d
+				}
+				reason += "); answer it in its pane (tmux -L " + t.Socket + " attach -t " + t.Session + ") or settle it in the CLI's configuration, then run up again"
+				return snap.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: reason, Screen: snap.Capture}
+			}
 		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
 			// A screen of something else: many classifiers read a
 			// screen they do not know as quiet.
@@ -403,7 +537,9 @@ func cliVersion(ctx context.Context, a Agent, demo bool) string {
 	if demo {
 		return "sim-agent of handoff-fsm " + version.Get().Version
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	// A Node CLI starting beside four others on a small machine may take
+	// many seconds to say its version; the ready wait runs meanwhile.
+	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.Command, "--version")
 	cmd.Dir = a.Workdir
@@ -412,18 +548,25 @@ func cliVersion(ctx context.Context, a Agent, demo bool) string {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.WaitDelay = time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	// The version goes to stdout; warnings (Codex's about its helper
+	// binaries) to stderr, which only counts when stdout says nothing.
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
 	if err := cmd.Run(); err != nil {
 		return ""
 	}
-	line, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
+	text := strings.TrimSpace(out.String())
+	if text == "" {
+		text = strings.TrimSpace(errs.String())
+	}
+	line, _, _ := strings.Cut(text, "\n")
 	return strings.TrimSpace(line)
 }
 
 // Down ends every process of the team's session (each pane's process group
 // and what it started, SIGTERM then SIGKILL), then the session, and the
-// server when nothing else runs on it. Nothing the agents wrote is removed.
+// server when nothing else runs on it. Nothing the agents wrote is removed;
+// the per-run settings files up wrote for them (FilesDir) are.
 // It returns the agents it found.
 func Down(ctx context.Context, t *Team) ([]Member, error) {
 	found, err := Find(ctx, t)
@@ -440,6 +583,10 @@ func Down(ctx context.Context, t *Team) ([]Member, error) {
 	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
 	_, err = tmuxdriver.EndSession(ctx, srv, t.Session)
 	if err != nil {
+		return members, err
+	}
+	// The per-run settings files are up's, not the agents'.
+	if err := os.RemoveAll(t.FilesDir("")); err != nil {
 		return members, err
 	}
 	// The team's server with no session left: end it and its socket file.

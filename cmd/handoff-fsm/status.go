@@ -19,15 +19,21 @@ import (
 // 4.
 func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("status", "usage: handoff-fsm status --target T [--socket NAME | --socket-path PATH] [flags]\n"+
+		"       handoff-fsm status --team [-f FILE]\n"+
 		"\nPrints the classified status of a live tmux pane as one line of JSON:\n"+
 		`{"status":…,"reason":…,"signals":{…}}, plus "dispatch" (the send holding the pane), "timed_out"`+"\n"+
 		`(a dispatch that timed out while the agent worked, not yet seen finished) and "note" when`+"\n"+
 		`there are any. Exit 4 when the pane, its agent or the server is gone.`+"\n"+
+		"With --team: a line per agent of the team (handoff-fsm up), exit 4 when one is not running.\n"+
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
 	server := fs.String("server", "", "ask the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER) instead of starting tmux processes")
+	teamMode, teamFile := teamStatusFlags(fs)
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
+	}
+	if *teamMode || *teamFile != "" {
+		return teamStatus(ctx, *teamFile, stdout, stderr)
 	}
 	if client, err := serverClient(*server); err != nil || client != nil {
 		if err == nil {

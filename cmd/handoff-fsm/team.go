@@ -67,11 +67,21 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		return exitUsage
 	}
 	o := team.UpOptions{Demo: *demo, DemoArgs: demoAgentArgs}
-	if *demo {
-		if o.Exe, err = os.Executable(); err != nil {
+	// This program runs the simulated agents, and each CLI's turn-end
+	// hook calls it (handoff-fsm hook --dir).
+	if o.Exe, err = os.Executable(); err != nil {
+		if *demo {
 			fmt.Fprintf(stderr, "handoff-fsm up: cannot find this program to run the simulated agents: %v\n", err)
 			return exitFailure
 		}
+		fmt.Fprintf(stderr, "up: cannot find this program (%v): no turn-end hook is wired\n", err)
+	}
+	o.HookExe = o.Exe
+	if strings.Contains(o.Exe, string(filepath.Separator)+"go-build") && !*demo {
+		// go run's build is removed when go run exits; the hooks would
+		// call a file that is gone.
+		fmt.Fprintf(stderr, "up: this program runs from go run's temporary build (%s), which is removed when it exits: no turn-end hook is wired; go install it for the hooks\n", o.Exe)
+		o.HookExe = ""
 	}
 	for _, a := range t.Agents {
 		if err := os.MkdirAll(a.Workdir, 0o755); err != nil {
@@ -82,7 +92,8 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	fmt.Fprintf(stderr, "up: team of %d on tmux -L %s, session %s, work folder %s\n", len(t.Agents), t.Socket, t.Session, t.Workdir)
 	members, err := team.Up(ctx, t, o)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS")
+	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS\tHOOK")
+	var notes []string
 	for _, m := range members {
 		if m.Pane == "" {
 			continue
@@ -95,9 +106,27 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		if ver == "" {
 			ver = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status)
+		hook := "none"
+		switch {
+		case m.Demo:
+			hook = "-"
+		case strings.HasPrefix(m.Hook, "not wired ("):
+			hook = "not wired (below)"
+			notes = append(notes, fmt.Sprintf("up: agent %s: its turn-end hook is %s; its screen and response file decide alone", m.Role, m.Hook))
+		case m.Hook != "":
+			hook = m.Hook
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Role, m.Pane, prov, ver, m.State, m.Status, hook)
 	}
 	tw.Flush()
+	for _, m := range members {
+		if m.Note != "" {
+			notes = append(notes, fmt.Sprintf("up: agent %s: %s", m.Role, m.Note))
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
 		return exitFailure
@@ -203,7 +232,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		case m.Dead:
 			missing = append(missing, r+" (its process exited)")
 		default:
-			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir}
+			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
 		}
 	}
 	if len(missing) > 0 {
@@ -222,6 +251,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		reportDead(ctx, t, stderr)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "handoff-fsm run: interrupted; run the same command again to go on where it stopped")
 		}
@@ -235,6 +265,77 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stdout)
 	}
 	return exitOK
+}
+
+// teamStatusFlags adds status's --team and -f FILE.
+func teamStatusFlags(fs *flag.FlagSet) (teamMode *bool, file *string) {
+	teamMode = fs.Bool("team", false, "the status of every agent of the team (-f FILE, else ./"+team.DefaultFile+")")
+	return teamMode, teamFileFlag(fs)
+}
+
+// teamStatus prints a line per agent of the team: its pane, provider,
+// process and what its provider reads on its screen. An agent that is
+// not running exits 4, as status does for a pane that is gone.
+func teamStatus(ctx context.Context, file string, stdout, stderr io.Writer) int {
+	t, err := loadTeam(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		return exitUsage
+	}
+	members, err := team.Status(ctx, t)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		return exitFailure
+	}
+	code := exitOK
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tPROCESS\tSTATUS")
+	for _, m := range members {
+		pane, process, status := m.Pane, agentProcess(m), string(m.Status)
+		if pane == "" {
+			pane = "-"
+		}
+		if m.Pane == "" || m.Dead {
+			code, status = exitTerminal, "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Role, pane, providerOf(m), process, status)
+	}
+	tw.Flush()
+	if code != exitOK {
+		fmt.Fprintln(stderr, "status: start the agents that are not running with handoff-fsm up (a dead one goes on with its last session where its CLI can)")
+	}
+	return code
+}
+
+// agentProcess says whether an agent's process runs: "pid N", "exited
+// (status N)" or "not started".
+func agentProcess(m team.Member) string {
+	switch {
+	case m.Pane == "":
+		return "not started"
+	case m.Dead && m.Signal > 0:
+		return fmt.Sprintf("exited (killed by signal %d)", m.Signal)
+	case m.Dead && m.ExitStatus >= 0:
+		return fmt.Sprintf("exited (status %d)", m.ExitStatus)
+	case m.Dead:
+		return "exited"
+	}
+	return fmt.Sprintf("pid %d", m.PID)
+}
+
+// reportDead names the team's agents whose process exited, after a run
+// that failed: the step waiting on one ended with a terminal error.
+func reportDead(ctx context.Context, t *team.Team, stderr io.Writer) {
+	found, err := team.Find(context.WithoutCancel(ctx), t)
+	if err != nil {
+		return
+	}
+	for _, r := range t.Roles() {
+		if m, ok := found[r]; ok && m.Dead {
+			fmt.Fprintf(stderr, "handoff-fsm run: agent %s (pane %s, %s): its process %s; restart it with handoff-fsm up, then run the same command again to go on\n",
+				r, m.Pane, m.Provider, agentProcess(m))
+		}
+	}
 }
 
 // providerOf is the provider reading an agent's pane: a simulated agent

@@ -268,10 +268,17 @@ demo_args = ["--scenario", "crash"]
 	if code != exitTerminal || out != "" {
 		t.Fatalf("run with a crashing tester: exit %d (want %d), stdout %q\n%s", code, exitTerminal, out, errs)
 	}
-	for _, want := range []string{"step 5 tester", "summary", "programmer_review  done (file): approved", "tester             failed (terminal_error)"} {
+	for _, want := range []string{"step 5 tester", "summary", "programmer_review  done (file): approved", "tester             failed (terminal_error)",
+		"agent tester (pane %", "its process exited", "restart it with handoff-fsm up"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, errs)
 		}
+	}
+	// status --team names the dead agent and exits 4; the others run.
+	out, errs, code = cli(t, "", "status", "--team", "-f", file)
+	if code != exitTerminal || !regexp.MustCompile(`(?m)^tester +%\d+ +codex +exited`).MatchString(out) ||
+		strings.Count(out, " pid ") != 4 || !strings.Contains(errs, "handoff-fsm up") {
+		t.Errorf("status --team with a dead tester: exit %d (want %d)\n%s%s", code, exitTerminal, out, errs)
 	}
 	_, errs, code = cli(t, "", args...)
 	if code != exitFailure || !strings.Contains(errs, "tester (its process exited)") {
