@@ -92,9 +92,9 @@ func TestRealTeamUpRunDown(t *testing.T) {
 		t.Fatalf("up: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^analyst +%\d+ +codex +codex-cli ` + regexp.QuoteMeta(realcodex.Version) + ` +started .*-c notify`),
-		regexp.MustCompile(`(?m)^analyst_review +%\d+ +gemini +` + regexp.QuoteMeta(realgemini.Version) + ` +started .*` + geminiHook),
-		regexp.MustCompile(`(?m)^programmer +%\d+ +claude +` + regexp.QuoteMeta(realclaude.Version) + ` .*started .*--settings`),
+		regexp.MustCompile(`(?m)^analyst +%\d+ +codex +codex-cli ` + regexp.QuoteMeta(realcodex.CLI.Version) + ` +started .*-c notify`),
+		regexp.MustCompile(`(?m)^analyst_review +%\d+ +gemini +` + regexp.QuoteMeta(realgemini.CLI.Version) + ` +started .*` + geminiHook),
+		regexp.MustCompile(`(?m)^programmer +%\d+ +claude +` + regexp.QuoteMeta(realclaude.CLI.Version) + ` .*started .*--settings`),
 		regexp.MustCompile(`(?m)^programmer_review +%\d+ +codex .* started `),
 		regexp.MustCompile(`(?m)^tester +%\d+ +claude .* started `),
 	} {
@@ -325,8 +325,8 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
 		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}}
-	finds := map[string]func(*testing.T) string{"codex": needCodex, "claude": needClaude, "gemini": needGemini,
-		"qwen": needQwen, "opencode": needOpenCode, "pi": needPi}
+	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
+		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -358,7 +358,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 		}
 		env, args, files := teamAgent(t, a.provider, tm.work, home, model.URL)
 		if a.untrusted {
-			cj, err := realclaude.ClaudeJSON(realclaude.Options{Workdir: tm.work, Untrusted: true})
+			cj, err := json.Marshal(realclaude.ClaudeJSON(realclaude.Options{Common: realcli.Common{Workdir: tm.work}, Untrusted: true}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -444,61 +444,50 @@ func (tm *testTeam) explain(ctx context.Context, t *testing.T) {
 
 // teamAgent is one agent of the team file: its environment (KEY=value),
 // arguments and the home files it needs, from the harness's descriptors
-// (what realcodex, realclaude and realgemini start their CLIs with).
+// (what realcodex, realclaude, … start their CLIs with).
 func teamAgent(t *testing.T, provider, work, home, url string) (env, args []string, files map[string][]byte) {
 	t.Helper()
+	common := realcli.Common{Workdir: work, Home: home, BaseURL: url}
+	var l realcli.Launch
 	switch provider {
 	case "codex":
-		cfg := realcodex.Config(realcodex.Options{Workdir: work, Home: home, BaseURL: url, HideTips: true})
+		cfg := realcodex.Config(realcodex.Options{Common: common, HideTips: true})
 		return []string{"CODEX_HOME=" + home, "TERM=xterm-256color", "LANG=C.UTF-8"}, nil,
 			map[string][]byte{filepath.Join(home, "config.toml"): []byte(cfg)}
 	case "claude":
-		o := realclaude.Options{Workdir: work, Home: home, BaseURL: url}
-		cj, err := realclaude.ClaudeJSON(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := realclaude.Settings(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return realclaude.Env(o), realclaude.Args(o),
-			map[string][]byte{filepath.Join(home, ".claude.json"): cj, filepath.Join(home, ".claude", "settings.json"): st}
+		o := realclaude.Options{Common: common}
+		l = realcli.Launch{Env: realclaude.Env(o), Args: realclaude.Args(o),
+			JSON: map[string]any{".claude.json": realclaude.ClaudeJSON(o), filepath.Join(".claude", "settings.json"): realclaude.Settings(o)}}
 	case "gemini":
-		o := realgemini.Options{Workdir: work, Home: home, BaseURL: url}
-		st, err := realgemini.Settings(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return realgemini.Env(o), realgemini.Args(o), map[string][]byte{filepath.Join(home, ".gemini", "settings.json"): st}
+		o := realgemini.Options{Common: common}
+		l = realcli.Launch{Env: realgemini.Env(o), Args: realgemini.Args(o),
+			JSON: map[string]any{filepath.Join(".gemini", "settings.json"): realgemini.Settings(o)}}
 	case "qwen":
-		o := realqwen.Options{Workdir: work, Home: home, BaseURL: url}
-		st, err := realqwen.Settings(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return realqwen.Env(o), realqwen.Args(o), map[string][]byte{filepath.Join(home, ".qwen", "settings.json"): st}
+		o := realqwen.Options{Common: common}
+		l = realcli.Launch{Env: realqwen.Env(o), Args: realqwen.Args(o),
+			JSON: map[string]any{filepath.Join(".qwen", "settings.json"): realqwen.Settings(o)}}
 	case "opencode":
-		o := realopencode.Options{Workdir: work, Home: home, BaseURL: url}
-		cfg, err := realopencode.Config(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return realopencode.Env(o), realopencode.Args(o), map[string][]byte{filepath.Join(home, ".config", "opencode", "opencode.json"): cfg}
+		o := realopencode.Options{Common: common}
+		l = realcli.Launch{Env: realopencode.Env(o), Args: realopencode.Args(o),
+			JSON: map[string]any{filepath.Join(".config", "opencode", "opencode.json"): realopencode.Config(o)}}
 	case "pi":
-		o := realpi.Options{Workdir: work, Home: home, BaseURL: url}
-		rel, err := realpi.Files(o)
+		o := realpi.Options{Common: common}
+		l = realcli.Launch{Env: realpi.Env(o), JSON: realpi.JSON(o), Files: realpi.Files(o)}
+	default:
+		t.Fatalf("no descriptor for %s", provider)
+	}
+	files = map[string][]byte{}
+	for path, data := range l.Files {
+		files[filepath.Join(home, path)] = data
+	}
+	for path, doc := range l.JSON {
+		data, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}
-		files := map[string][]byte{}
-		for path, data := range rel {
-			files[filepath.Join(home, path)] = data
-		}
-		return realpi.Env(o), nil, files
+		files[filepath.Join(home, path)] = data
 	}
-	t.Fatalf("no descriptor for %s", provider)
-	return nil, nil, nil
+	return l.Env, l.Args, files
 }
 
 // handoffCLI runs the command in dir and returns its stdout, stderr and

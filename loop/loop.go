@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -240,21 +239,16 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	// A watch of the response file (and of the turn marker beside it,
 	// which Codex's notify hook writes) makes the wait look at once
 	// rather than at its next poll; without it the wait polls as usual.
+	// The agent's own turn-end hook, when up wired one, is its Stop
+	// marker (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
 	if path, err := handoff.DefaultRoleFiles().Path(workdir, role); err == nil {
-		wake, stop, _ := fsm.WakeSources{Workdir: workdir, Path: path}.Open()
+		src := fsm.WakeSources{Workdir: workdir, Path: path}
+		if a.HookDir != "" {
+			src.HookMarker = hookmark.Path(a.HookDir, hookmark.Stopped)
+		}
+		wake, stop, _ := src.Open()
 		defer stop()
 		opts.Wakeups = wake
-	}
-	// The agent's own turn-end hook, when up wired one: its Stop marker
-	// (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
-	if a.HookDir != "" {
-		marker := hookmark.Path(a.HookDir, hookmark.Stopped)
-		if err := os.MkdirAll(a.HookDir, 0o755); err == nil {
-			if w, err := responsefile.Watch(marker); err == nil {
-				opts.Turns, opts.TurnMarker = w.C(), marker
-				defer w.Close()
-			}
-		}
 	}
 	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
 	if err != nil {
