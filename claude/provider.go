@@ -1,6 +1,10 @@
 package claude
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	"path/filepath"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version is the Claude Code release its captured screens and the
 // end-to-end tests were taken from; realclaude installs this one.
@@ -22,5 +26,11 @@ func Provider() screen.Provider {
 		//   - Esc Esc empties the composer but stays in bash mode; Backspace on
 		//     the empty composer leaves it (on a loaded machine the Backspace can
 		//     come before the Esc Esc is done: the driver looks and presses again).
-		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode}}
+		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode},
+		// Claude Code reads more settings from --settings FILE, merged with
+		// the user's; its Stop hook gets the event's JSON on stdin.
+		Launch: screen.Launch{Hook: func(files string, cmd []string) screen.Wiring {
+			f := filepath.Join(files, "claude-settings.json")
+			return screen.Wiring{Args: []string{"--settings", f}, Files: map[string][]byte{f: screen.HooksJSON("Stop", cmd)}}
+		}, Via: "--settings FILE (a Stop hook)", Resume: []string{"--continue"}}}
 }

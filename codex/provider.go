@@ -1,6 +1,10 @@
 package codex
 
-import "github.com/handoff-fsm/handoff-fsm/screen"
+import (
+	"encoding/json"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
 
 // Version is the Codex CLI release whose real screens (testdata/real-0.169)
 // and end-to-end runs prove this package; the real-CLI harness pins it.
@@ -21,5 +25,18 @@ func Provider() screen.Provider {
 		//   - Ctrl-C empties a composer that holds text and leaves shell mode (on
 		//     an empty one it would offer to quit, so an empty shell-mode composer
 		//     gets Backspace instead).
-		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode}}
+		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode},
+		// Codex runs its notify program with each finished turn's JSON as
+		// its last argument; -c overrides config.toml for this process.
+		Launch: screen.Launch{Hook: func(_ string, cmd []string) screen.Wiring {
+			return screen.Wiring{Args: []string{"-c", "notify=" + tomlArray(cmd)}}
+		}, Via: "-c notify=[…]", Resume: []string{"resume", "--last"}}}
+}
+
+// tomlArray is argv as a TOML array of strings: a JSON string is a valid
+// TOML basic string (both escape quotes, backslashes and control
+// characters the same way, \uXXXX included).
+func tomlArray(argv []string) string {
+	b, _ := json.Marshal(argv)
+	return string(b)
 }

@@ -1,6 +1,10 @@
 package gemini
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -34,5 +38,28 @@ func Provider() screen.Provider {
 		//   - '@path' anywhere includes that file's content in what the model
 		//     reads (the text itself is kept).
 		//   - Esc leaves shell mode; two more empty the composer.
-		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)}}
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)},
+		Launch: screen.Launch{Hook: screen.SystemDefaults("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "AfterAgent"),
+			Via: "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH (an AfterAgent hook)", Resume: []string{"--resume", "latest"}, Secure: rootOwned}}
+}
+
+// rootOwned is Gemini CLI's rule for a system settings file: it and every
+// folder above it owned by root and writable by no group or other user;
+// Gemini CLI skips any other (with a warning on its screen).
+func rootOwned(path string) error {
+	for p := path; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
+			return fmt.Errorf("Gemini CLI reads a per-run settings file only when root owns it and the folders above it; %s is not root's", p)
+		}
+		if fi.Mode().Perm()&0o022 != 0 {
+			return fmt.Errorf("Gemini CLI reads a per-run settings file only from folders no group or other user may write; %s may be", p)
+		}
+		if p == filepath.Dir(p) {
+			return nil
+		}
+	}
 }

@@ -107,6 +107,13 @@ func Recognizes(name, command, title, capture string) bool {
 	return ok && recognises(p, command, title, capture)
 }
 
+// Launch is how a team starts the named provider's CLI (its hook wiring
+// and resume arguments); the zero Launch for an unknown name.
+func Launch(name string) screen.Launch {
+	p, _ := find(name)
+	return p.Launch
+}
+
 // EnterDelay is the pause the named provider's CLI needs between a paste
 // and Enter, 0 when the driver's default will do (or the name is unknown).
 func EnterDelay(name string) time.Duration {

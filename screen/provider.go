@@ -36,6 +36,9 @@ type Provider struct {
 	EnterDelay time.Duration `json:"-"`
 	// Composer is what the CLI's message box does with a prompt.
 	Composer `json:"-"`
+	// Launch is how `handoff-fsm up` wires its turn-end hook for one run
+	// and resumes its last session.
+	Launch Launch `json:"-"`
 	// Read reads a raw capture (escape sequences allowed) and the pane
 	// title ("" when unknown) into a Classification (see Verdict).
 	Read func(capture, title string) handoff.Classification `json:"-"`
