@@ -197,6 +197,7 @@ func (j *journal) finish(s Step) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.steps = append(j.steps, s)
+	j.forgetRemote()
 	if err := os.Remove(j.inFlightPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("journal: %w", err)
 	}

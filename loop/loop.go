@@ -27,6 +27,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -77,8 +78,14 @@ type Options struct {
 	Logger *slog.Logger
 	// AfterStep, when set, is called after each finished step.
 	AfterStep func(Step)
-	// OnPoll, when set, sees every observation.
+	// OnPoll, when set, sees every observation (of a wait in this
+	// process: not with Service).
 	OnPoll func(role string, p fsm.Poll)
+	// Service, when set, runs each step as a dispatch of a handoff-fsm
+	// service (serve) instead of a wait in this process: the service keeps
+	// it, and a run that stopped waits for it again, by the id the journal
+	// kept, rather than send it twice.
+	Service *serve.Client
 }
 
 // Verdicts of a review step.
@@ -207,6 +214,46 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	if workdir == "" {
 		workdir = r.o.Workdir
 	}
+	began := time.Now()
+	var res fsm.Result
+	var err error
+	if r.o.Service != nil {
+		res, err = r.askService(ctx, n, role, prompt, a, prov, workdir)
+	} else {
+		res, err = r.askHere(ctx, n, role, prompt, a, prov, workdir, began)
+	}
+	if err != nil {
+		failed := "error"
+		if o, ok := handoff.FailureOf(err); ok {
+			failed = o.Name
+		}
+		if ctx.Err() != nil {
+			failed = "interrupted"
+		}
+		r.failed = &Step{N: n, Role: role, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond), Failed: failed}
+		return "", fmt.Errorf("step %d %s (pane %s): %w", n, role, a.Target, err)
+	}
+	s := Step{N: n, Role: role, Source: string(res.Source), Response: res.Content,
+		Archived: res.ArchivedPath, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond)}
+	if review {
+		s.Verdict = ChangesRequested
+		if IsApproved(res.Content) {
+			s.Verdict = Approved
+		}
+	}
+	if err := r.j.finish(s); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(r.o.Log, "step %d %s %s: %s\n", n, role, elapsed(s.Elapsed), s.Outcome())
+	if r.o.AfterStep != nil {
+		r.o.AfterStep(s)
+	}
+	return res.Content, nil
+}
+
+// askHere runs step n as a wait in this process, resumed from the
+// journal's checkpoint when an earlier run stopped while it waited.
+func (r *runner) askHere(ctx context.Context, n int, role, prompt string, a Agent, prov, workdir string, began time.Time) (fsm.Result, error) {
 	// The dispatch is kept while it waits as a persisted dispatch
 	// (dispatchstate) named by its step: the pane, the role, the settings
 	// and the engine's checkpoint.
@@ -215,9 +262,8 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 		Role: role, Workdir: workdir, Config: r.o.Config}
 	term, err := st.Pane(nil)
 	if err != nil {
-		return "", fmt.Errorf("step %d %s: %w", n, role, err)
+		return fsm.Result{}, err
 	}
-	began := time.Now()
 	opts := fsm.Options{
 		Config: r.o.Config, Role: role, Workdir: workdir, Logger: r.o.Logger,
 		Observer: func(e fsm.Entry) {
@@ -251,39 +297,13 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 		opts.Wakeups = wake
 	}
 	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
-	if err != nil {
-		failed := "error"
-		if o, ok := handoff.FailureOf(err); ok {
-			failed = o.Name
-		}
-		if ctx.Err() != nil {
-			failed = "interrupted"
-		}
-		r.failed = &Step{N: n, Role: role, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond), Failed: failed}
-		if _, final := handoff.FailureOf(err); final && ctx.Err() == nil {
-			// The dispatch is over: there is no wait to resume. The
-			// next run sends the step again (to the agent `up`
-			// restarted, say); its checkpoint is kept beside the journal.
-			r.j.setAside(n)
-		}
-		return "", fmt.Errorf("step %d %s (pane %s): %w", n, role, a.Target, err)
+	if _, final := handoff.FailureOf(err); final && ctx.Err() == nil {
+		// The dispatch is over: there is no wait to resume. The next run
+		// sends the step again (to the agent `up` restarted, say); its
+		// checkpoint is kept beside the journal.
+		r.j.setAside(n)
 	}
-	s := Step{N: n, Role: role, Source: string(res.Source), Response: res.Content,
-		Archived: res.ArchivedPath, At: time.Now().UTC(), Elapsed: time.Since(began).Round(time.Millisecond)}
-	if review {
-		s.Verdict = ChangesRequested
-		if IsApproved(res.Content) {
-			s.Verdict = Approved
-		}
-	}
-	if err := r.j.finish(s); err != nil {
-		return "", err
-	}
-	fmt.Fprintf(r.o.Log, "step %d %s %s: %s\n", n, role, elapsed(s.Elapsed), s.Outcome())
-	if r.o.AfterStep != nil {
-		r.o.AfterStep(s)
-	}
-	return res.Content, nil
+	return res, err
 }
 
 func elapsed(d time.Duration) string {

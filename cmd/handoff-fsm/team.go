@@ -172,12 +172,14 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			"prompt; a review that does not start with APPROVED sends the work back, up to --rounds\n"+
 			"reviews. Progress on stderr, a summary at the end, the tester's report on stdout.\n"+
 			"It keeps a run journal (<workdir>/.tmp/handoff-run): run it again with the same task after\n"+
-			"Ctrl-C or a crash and it goes on where it stopped, sending no prompt twice."), stderr)
+			"Ctrl-C or a crash and it goes on where it stopped, sending no prompt twice. With --server\n"+
+			"each step is a dispatch of the service, which keeps it while run is stopped."), stderr)
 	file := teamFileFlag(fs)
 	task := fs.String("task", "", "what to build (required)")
 	taskFile := fs.String("task-file", "", "read the task from this file")
 	rounds := fs.Int("rounds", loop.DefaultRounds, "reviews per stage: a review that asks for changes sends the work back, up to this many reviews")
 	journal := fs.String("journal", "", "the run journal's folder (default <workdir>/.tmp/handoff-run)")
+	server := fs.String("server", "", "run each step as a dispatch of the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT, or default (or HANDOFF_SERVER): it keeps the step while it waits")
 	def := handoff.DefaultConfig()
 	cf := addConfigFlags(fs, def, "")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -204,6 +206,11 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitUsage
 	}
 	cfg, err := cf.config(def)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
+		return exitUsage
+	}
+	client, err := serverClient(*server)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
 		return exitUsage
@@ -244,7 +251,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	began := time.Now()
 	res, err := loop.Run(ctx, loop.Options{Task: *task, Rounds: *rounds, Agents: agents, Workdir: t.Workdir, Config: cfg,
-		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Service: client})
 	if res != nil && len(res.Steps) > 0 {
 		fmt.Fprintf(stderr, "summary (%s, journal %s):\n", time.Since(began).Round(100*time.Millisecond), *journal)
 		res.Summary(stderr)

@@ -170,6 +170,17 @@ func TestTeamRunWithoutAgents(t *testing.T) {
 // read back, the programmer's wait is resumed without pasting its prompt
 // again, and the run ends as an uninterrupted one would.
 func TestTeamRunGoesOnAfterCtrlC(t *testing.T) {
+	for _, mode := range []string{"here", "through the service"} {
+		t.Run(mode, func(t *testing.T) { runGoesOnAfterCtrlC(t, mode == "through the service") })
+	}
+}
+
+// runGoesOnAfterCtrlC interrupts run while the programmer's step waits and
+// runs it again: the step is waited for again, not sent twice. Through the
+// service (run --server) the dispatch goes on in the service meanwhile,
+// and the run finds it again by the id its journal kept.
+func runGoesOnAfterCtrlC(t *testing.T, viaService bool) {
+	t.Parallel()
 	// The programmer works until the test says it may finish.
 	finish := filepath.Join(t.TempDir(), "programmer-may-finish")
 	file, socket, workdir := teamFile(t, `[agents.analyst]
@@ -185,6 +196,12 @@ demo_answers = ["PASS: 1 test"]
 		t.Fatalf("up --demo: exit %d\n%s%s", code, out, errs)
 	}
 	args := []string{"run", "-f", file, "--task", "Fix the bug", "--poll", "200ms", "--idle-grace", "10s"}
+	var svc *service
+	if viaService {
+		dir, sock := serveDirs(t)
+		svc = startServe(t, dir, sock)
+		args = append(args, "--server", "unix:"+sock)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, args...)
@@ -218,8 +235,18 @@ demo_answers = ["PASS: 1 test"]
 	if code != 0 || strings.TrimSpace(out) != "PASS: 1 test" {
 		t.Fatalf("the run again: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if !strings.Contains(errs, "step 3 programmer: resuming the wait") || strings.Contains(errs, "step 3 programmer: sending") {
+	resumed, sent := "step 3 programmer: resuming the wait", "step 3 programmer: sending"
+	if viaService {
+		resumed, sent = "step 3 programmer: waiting again for dispatch", "step 3 programmer: dispatch "
+	}
+	if !strings.Contains(errs, resumed) || strings.Contains(errs, sent) {
 		t.Errorf("the programmer's step was not resumed:\n%s", errs)
+	}
+	if viaService {
+		views, err := svc.client.List(context.Background(), nil)
+		if err != nil || len(views) != 5 {
+			t.Errorf("the service ran %d dispatches (%v), want one per step: 5", len(views), err)
+		}
 	}
 	steps, err := loop.ReadJournal(journal)
 	if err != nil {
