@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -816,5 +817,34 @@ func TestStatusProviderAutoSaysWhichProvider(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "--provider auto: codex recognises pane") {
 		t.Fatalf("stderr does not say which provider: %q", stderr)
+	}
+}
+
+// The simulated agent's prompt log (what a soak reads to prove no prompt
+// was pasted twice) holds each prompt it took, once, as the user wrote it.
+func TestSimAgentLogsEachPromptItTakesOnce(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "prompts.log")
+	a := startAgent(t, append(quickAgent, "--prompt-log", log)...)
+	prompts := []string{"first task", "second task\nwith \"quotes\" and a second line"}
+	for _, p := range prompts {
+		if stdout, stderr, code := cli(t, p, a.sendArgs(append(quickWait, "-")...)...); code != exitOK || stdout != p+"\n" {
+			t.Fatalf("send %q: exit %d, stdout %q\n%s", p, code, stdout, stderr)
+		}
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var p string
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("a log line is not a JSON string: %q", line)
+		}
+		got = append(got, p)
+	}
+	if !slices.Equal(got, prompts) {
+		t.Fatalf("the prompt log holds %q, want %q", got, prompts)
 	}
 }

@@ -29,6 +29,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	fs.Var(&answers, "answer", "write this text to the response file instead of a generated answer; repeated, the n-th prompt gets the n-th and the last is repeated")
 	jitter := durationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
 	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
+	promptLog := fs.String("prompt-log", "", "append each prompt taken (the user's text as a JSON string, one a line) to this file (soak tests: a prompt pasted twice shows twice)")
 	redraw := durationVar(fs, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
 	workUntil := fs.String("work-until", "", "keep each turn working until this file exists (tests decide when the agent is done)")
 	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
@@ -46,7 +47,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	agent, err := simagent.New(simagent.Options{
 		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
-		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, WorkJitter: jitter.d, Answers: answers,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, PromptLog: *promptLog, WorkJitter: jitter.d, Answers: answers,
 		Redraw: redraw.d, WorkUntil: *workUntil,
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ package simagent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -100,6 +101,11 @@ type Options struct {
 	// screen is drawn), so a benchmark can tell the agent's delay from the
 	// engine's.
 	IdleLog string
+	// PromptLog, when set, is a file the agent appends each prompt it takes
+	// to (what the user asked, without the RESPONSE FILE INSTRUCTION, as a
+	// JSON string, one a line), at the Enter that submits it: a soak test
+	// proves no prompt was pasted twice by reading it.
+	PromptLog string
 	// Answer, when set, is what the agent writes to the response file
 	// (instead of its generated answer, or the echo).
 	Answer string
@@ -326,6 +332,9 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 					continue
 				}
 				a.update(func(s *Screen) { s.Draft = "" })
+				if err := a.logPrompt(prompt); err != nil {
+					return err
+				}
 				if running {
 					queue = append(queue, prompt)
 				} else {
@@ -475,6 +484,28 @@ func ApprovalMenu(command string) []string {
 
 // displayText is the prompt as the transcript shows it: without leading
 // blank lines.
+// logPrompt appends prompt's user text to Options.PromptLog: one write
+// per line, so agents sharing a file do not interleave. A log that cannot
+// be written ends the agent: the test reading it would count wrong.
+func (a *Agent) logPrompt(prompt string) error {
+	if a.o.PromptLog == "" {
+		return nil
+	}
+	line, err := json.Marshal(UserText(prompt))
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(a.o.PromptLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("prompt log: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("prompt log: %w", err)
+	}
+	return f.Close()
+}
+
 func displayText(prompt string) string {
 	return strings.TrimLeft(prompt, "\n")
 }
