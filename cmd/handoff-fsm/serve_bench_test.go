@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,30 +113,9 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 	var sock string
 	var svcRSSBefore int64
 	if viaServe {
-		run, err := os.MkdirTemp("", "hfb")
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer os.RemoveAll(run)
-		sock = filepath.Join(run, "run", "s.sock")
-		svc = cliCmd(ctx, "serve", "--listen", "unix:"+sock, "--state-dir", filepath.Join(root, "state"))
-		svc.Env = append(svc.Env, path)
-		var serr syncBuffer
-		svc.Stderr = &serr
-		if err := svc.Start(); err != nil {
-			b.Fatal(err)
-		}
-		defer func() { svc.Process.Signal(syscall.SIGKILL); svc.Wait() }()
-		for deadline := time.Now().Add(30 * time.Second); ; {
-			if c, err := net.Dial("unix", sock); err == nil {
-				c.Close()
-				break
-			}
-			if time.Now().After(deadline) {
-				b.Fatalf("serve did not start:\n%s", serr.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		var state string
+		state, sock = serveDirs(b)
+		svc = startServe(b, state, sock, path).cmd
 		svcRSSBefore = rss(svc.Process.Pid)
 	}
 	_ = os.Remove(log)

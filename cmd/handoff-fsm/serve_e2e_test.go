@@ -29,10 +29,12 @@ type service struct {
 }
 
 // startServe runs handoff-fsm serve on a socket of its own and the state
-// folder dir, and waits until it answers. It is killed when the test ends.
-func startServe(t *testing.T, dir, sock string) *service {
+// folder dir (env: more KEY=VALUE for it), and waits until it answers. It
+// is killed when the test ends.
+func startServe(t testing.TB, dir, sock string, env ...string) *service {
 	t.Helper()
 	cmd := cliCmd(context.Background(), "serve", "--listen", "unix:"+sock, "--state-dir", dir)
+	cmd.Env = append(cmd.Env, env...)
 	s := &service{cmd: cmd, sock: sock, dir: dir, stderr: &syncBuffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
@@ -64,7 +66,7 @@ func (s *service) kill() {
 
 // serveDirs makes a state folder and a socket path (short: unix socket
 // paths are limited to about 100 bytes).
-func serveDirs(t *testing.T) (dir, sock string) {
+func serveDirs(t testing.TB) (dir, sock string) {
 	t.Helper()
 	run, err := os.MkdirTemp("", "hfs")
 	if err != nil {
