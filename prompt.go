@@ -24,6 +24,18 @@ var ErrPromptRefused = errors.New("prompt refused")
 // cleared and nothing was submitted.
 var ErrComposerMode = errors.New("the agent's composer did not take the prompt as a plain message")
 
+// DraftReader is a Composer that can read what its message box holds: how
+// a process that died between a prompt's paste and its Enter is told,
+// later, whether the prompt still sits there unsent (a next paste would
+// join it into one message with the next prompt).
+type DraftReader interface {
+	// Draft returns the first line of the text the composer holds on the
+	// capture, as the screen shows it (it may be cut short, ending with
+	// "…"); "" when the composer is empty, shows a placeholder or is not
+	// found.
+	Draft(capture string) string
+}
+
 // PromptError says where a refused prompt holds what: the byte offset of
 // the first offending character and what it is. It wraps ErrPromptRefused.
 type PromptError struct {

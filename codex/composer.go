@@ -27,3 +27,14 @@ func clearKeys(capture string) []string {
 	}
 	return []string{"C-c"}
 }
+
+// draft is the composer's text when it is not a placeholder: the bottom
+// pane as the classifier reads it (handoff.DraftReader).
+func draft(capture string) string {
+	var r reading
+	r.read(capture, false)
+	if r.bottom.prompt != promptComposer || r.bottom.placeholder {
+		return ""
+	}
+	return r.bottom.composer
+}

@@ -375,9 +375,19 @@ func (st *State) Next() Next {
 
 // InterruptedWhileSending is the ending of a state whose Next is Unsure.
 func InterruptedWhileSending(now time.Time) *Finished {
+	return cutShort(now, "the process died while pasting the prompt: it may or may not have reached the agent, and was not pasted again; look at the pane and dispatch again if needed")
+}
+
+// ClearedWhileSending is the ending of a state whose Next is Unsure when
+// its prompt was then found unsent in the agent's composer and cleared
+// there: it never reached the agent.
+func ClearedWhileSending(now time.Time) *Finished {
+	return cutShort(now, "the process died while pasting the prompt, before submitting it: it did not reach the agent, and its text was cleared from the agent's composer (not pasted again); dispatch again")
+}
+
+func cutShort(now time.Time, msg string) *Finished {
 	return &Finished{Exit: ExitOther, Ended: now,
-		Report: trace.Report{Outcome: OutcomeError, Transitions: []trace.Transition{}},
-		Error:  "the process died while pasting the prompt: it may or may not have reached the agent, and was not pasted again; look at the pane and dispatch again if needed"}
+		Report: trace.Report{Outcome: OutcomeError, Transitions: []trace.Transition{}}, Error: msg}
 }
 
 // Roles maps the state's role to its response file: the spec's five, and

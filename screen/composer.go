@@ -25,6 +25,9 @@ type Composer struct {
 	// Read reads the composer off a capture taken after the paste: "" for
 	// a plain message, else what it shows instead.
 	Read func(capture string) string
+	// ReadDraft, when set, reads the first line of the draft the composer
+	// holds ("" for none, or a placeholder): see handoff.DraftReader.
+	ReadDraft func(capture string) string
 }
 
 // Inert returns text with Lead and a line break before it when its first
@@ -51,6 +54,15 @@ func (c Composer) Mode(capture string) string {
 		return ""
 	}
 	return c.Read(capture)
+}
+
+// Draft is ReadDraft's reading of the capture ("" without ReadDraft): a
+// Composer is a handoff.DraftReader.
+func (c Composer) Draft(capture string) string {
+	if c.ReadDraft == nil {
+		return ""
+	}
+	return c.ReadDraft(capture)
 }
 
 // ClearKeys are the keys that empty the composer shown in capture:

@@ -2,12 +2,14 @@ package serve_test
 
 import (
 	"context"
+	"crypto/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -114,5 +116,49 @@ func TestAcceptedAndHalfPastedDispatchesAfterACrash(t *testing.T) {
 	h, bad, err := serve.History(dir, serve.Filter{})
 	if err != nil || bad != 0 || len(h) != 2 || !h[0].Final || !h[1].Final {
 		t.Fatalf("history %+v (bad %d, %v)", h, bad, err)
+	}
+}
+
+// A service killed after its paste and before its Enter leaves the prompt
+// unsent in the agent's composer. The next service does not paste it again
+// and clears it there, saying it never reached the agent, so the next
+// dispatch to the pane is a message of its own, not joined to it.
+func TestAPromptLeftUnsentInTheComposerIsClearedNotJoinedToTheNext(t *testing.T) {
+	t.Parallel()
+	a := startAgents(t, 1, simtest.Quick())
+	pane := a.Panes[0]
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "dispatches"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cut := bodyState(t, a, pane, "tester", "pasted, never submitted")
+	cut.ID, cut.Created, cut.SendStarted = "20260101-000000-cccccccccc", time.Now().UTC(), time.Now().UTC()
+	if err := cut.Write(filepath.Join(dir, "dispatches", cut.ID+".json")); err != nil {
+		t.Fatal(err)
+	}
+	// What the dead service had pasted, with no Enter after it.
+	path, _ := handoff.ResponsePath(a.Workdir, "tester")
+	rc, err := handoff.ReceiptFor(cut.Prompt, path, rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := a.Priv.Run(ctx, strings.NewReader(handoff.WithInstruction(cut.Prompt, path, rc)),
+		"load-buffer", "-b", "cut", "-", ";", "paste-buffer", "-p", "-d", "-b", "cut", "-t", pane); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the paste in the composer", func() bool { return strings.Contains(a.Screen(t, pane), "pasted, never submitted") })
+
+	s := startService(t, dir, true)
+	v := s.final(t, cut.ID)
+	if v.Outcome != dispatchstate.OutcomeError || *v.Exit != 1 || !strings.Contains(v.Error, "did not reach the agent") {
+		t.Fatalf("the dispatch cut in its paste: %+v", v)
+	}
+	next, err := s.client.Submit(ctx, a.body(pane, "tester", "the next prompt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.final(t, next.ID); v.Outcome != "done" || content(v) != "the next prompt\n" {
+		t.Fatalf("the next dispatch to the pane: %+v, answer %q (want its own prompt alone)", v, content(v))
 	}
 }

@@ -23,7 +23,7 @@ func (s *Service) run(ctx context.Context, d *dispatch) {
 	case dispatchstate.Report:
 		return
 	case dispatchstate.Unsure:
-		s.finish(d, dispatchstate.InterruptedWhileSending(time.Now().UTC()))
+		s.finish(d, s.cutInPaste(ctx, st))
 		return
 	}
 	if err := s.takeSlot(ctx, d); err != nil {
@@ -45,6 +45,26 @@ func (s *Service) run(ctx context.Context, d *dispatch) {
 		f.Report.Outcome, f.Report.Transitions = dispatchstate.OutcomeError, reportOf(res).Transitions
 	}
 	s.finish(d, f)
+}
+
+// cutInPaste ends a dispatch the previous service died pasting. Its prompt
+// may sit unsent in the agent's composer, where the next paste would join
+// it into one message: when the provider reads the composer and the prompt
+// is there, it is cleared and the ending says it never reached the agent;
+// otherwise no one can tell, and the ending says that.
+func (s *Service) cutInPaste(ctx context.Context, st dispatchstate.State) *dispatchstate.Finished {
+	term, release, err := s.tmux.pane(ctx, &st)
+	if err == nil {
+		defer release()
+		cleared, err := term.pane.ClearUnsent(ctx, st.Prompt)
+		if err != nil {
+			s.log.Warn("a dispatch cut in its paste: its pane could not be looked at", "id", st.ID, "error", err)
+		}
+		if cleared {
+			return dispatchstate.ClearedWhileSending(time.Now().UTC())
+		}
+	}
+	return dispatchstate.InterruptedWhileSending(time.Now().UTC())
 }
 
 // takeSlot waits until no other dispatch of the service holds d's response

@@ -508,6 +508,57 @@ func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
 	return "could not clear it (it still shows " + p.o.Composer.Mode(look) + ")", nil
 }
 
+// ClearUnsent looks for text that a process which died after its paste
+// and before its Enter left in the agent's composer: if the agent is quiet
+// and its composer's draft (handoff.DraftReader) is the start of text as
+// Send pastes it, it presses the composer's clear keys, a few rounds at
+// most, looking again after each. It reports whether the draft was text's
+// and is gone. A composer it cannot read, or one holding anything else, is
+// left alone (false): a person's draft is never cleared.
+func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
+	dr, ok := p.o.Composer.(handoff.DraftReader)
+	if !ok {
+		return false, nil
+	}
+	text = handoff.NormalizeLineBreaks(text)
+	text = p.o.Composer.Inert(text)
+	snap, err := p.Observe(ctx)
+	if err != nil {
+		return false, err
+	}
+	if !snap.Classification.Status.Quiet() || !draftOf(dr.Draft(snap.Capture), text) {
+		return false, nil
+	}
+	for round := 0; round < clearRounds; round++ {
+		for _, k := range p.o.Composer.ClearKeys(snap.Capture) {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return false, fmt.Errorf("clear the composer: %w", p.paneErr(err))
+			}
+			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+				return false, err
+			}
+		}
+		if err := sleep(ctx, 300*time.Millisecond); err != nil {
+			return false, err
+		}
+		if snap, err = p.Observe(ctx); err != nil {
+			return false, err
+		}
+		if !draftOf(dr.Draft(snap.Capture), text) {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("pane %s: the composer still holds the prompt after %d rounds of clear keys", p.o.Target, clearRounds)
+}
+
+// draftOf says whether draft, a composer's first line as the screen shows
+// it, is the start of text's first line.
+func draftOf(draft, text string) bool {
+	d := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(draft), "…"))
+	first, _, _ := strings.Cut(strings.TrimLeft(text, "\n"), "\n")
+	return d != "" && strings.HasPrefix(strings.TrimSpace(first), d)
+}
+
 // clearRounds is how often clearComposer presses the clear keys.
 const clearRounds = 3
 

@@ -23,7 +23,6 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -53,9 +52,7 @@ import (
 // HANDOFF_SOAK_WORK (30s: each turn's work, plus up to as much again),
 // HANDOFF_SOAK_PAUSE (10s: a client's pause between its dispatches is up
 // to this), HANDOFF_SOAK_MIN_DISPATCHES (1000 at the default size and
-// duration, else 0: fewer accepted dispatches fail the run),
-// HANDOFF_SOAK_NAIVE=1 (a client dispatches again to a pane whose last
-// dispatch was cut in its paste without looking at it first).
+// duration, else 0: fewer accepted dispatches fail the run).
 func BenchmarkSoak(b *testing.B) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		b.Skip("tmux is not installed: the soak runs its simulated agents in tmux panes")
@@ -78,7 +75,6 @@ type soakConfig struct {
 	restartAfter    time.Duration
 	sampleEvery     time.Duration
 	triesOnGonePane int
-	naive           bool // the clients do not look at a pane after a dispatch cut in its paste
 }
 
 func soakConfigFromEnv(b *testing.B) soakConfig {
@@ -108,7 +104,6 @@ func soakConfigFromEnv(b *testing.B) soakConfig {
 	envDur("HANDOFF_SOAK_DURATION", &c.duration)
 	envDur("HANDOFF_SOAK_WORK", &c.work)
 	envDur("HANDOFF_SOAK_PAUSE", &c.pause)
-	c.naive = os.Getenv("HANDOFF_SOAK_NAIVE") == "1"
 	c.fullSize = c.panes >= 200 && c.duration >= 10*time.Minute
 	if c.fullSize {
 		c.minDispatches = 1000
@@ -140,7 +135,6 @@ type soakRecord struct {
 	// all, resubmitted those it did not.
 	lost, found, resubmitted int
 	waitBreaks               int    // waits cut by a kill, taken up again
-	clearedDraft             bool   // cut in its paste, found unsent in the composer and cleared
 	refused                  string // a 4xx/5xx answer to the submission
 	lostDispatch             string // the service no longer knows the id
 	final                    serve.View
@@ -390,9 +384,6 @@ func (s *soak) worker(ctx context.Context, i int) {
 		s.records = append(s.records, r)
 		s.mu.Unlock()
 		s.dispatch(ctx, r)
-		if cutInPaste(r.final) && !s.cfg.naive {
-			r.clearedDraft = s.clearUnsentDraft(ctx, r)
-		}
 		if killed, ok := s.gone(i); ok && r.submitted.After(killed) {
 			if triesOnGone++; triesOnGone >= s.cfg.triesOnGonePane {
 				return
@@ -453,26 +444,6 @@ func (s *soak) dispatch(ctx context.Context, r *soakRecord) {
 // cutInPaste says whether v ended because the service died while pasting it.
 func cutInPaste(v serve.View) bool {
 	return v.Outcome == "error" && strings.Contains(v.Error, "died while pasting")
-}
-
-// clearUnsentDraft does what a dispatch cut in its paste asks of the
-// orchestrator ("look at the pane"): a prompt pasted but not submitted
-// sits in the agent's composer, and the next paste would join it into one
-// message. If the idle agent's composer holds a draft of this soak's, it
-// is cleared (Ctrl-C empties the simulated agent's draft).
-func (s *soak) clearUnsentDraft(ctx context.Context, r *soakRecord) bool {
-	p := s.panes[r.pane]
-	out, err := s.priv[p.server].Run(ctx, nil, "capture-pane", "-p", "-t", p.target)
-	if err != nil {
-		return false
-	}
-	c := codex.New().Classify(out, "")
-	sig, ok := c.Signals.(codex.Signals)
-	if !ok || !c.Status.Quiet() || sig.ComposerPlaceholder || !strings.HasPrefix(sig.Composer, "soak ") {
-		return false
-	}
-	_, err = s.priv[p.server].Run(ctx, nil, "send-keys", "-t", p.target, "C-c")
-	return err == nil
 }
 
 // findByPrompt waits until a service answers, then looks for r's prompt
@@ -761,6 +732,12 @@ func (s *soak) check(ctx context.Context, c soakCosts) {
 			i+1, l.samples[len(l.samples)-1].at.Sub(l.started).Round(time.Second), mib(first.rss), mib(last.rss),
 			first.fds, last.fds, first.inFlight, last.inFlight, len(l.samples))
 	}
+	unwatched := 0
+	for _, l := range s.lives {
+		unwatched += strings.Count(l.svc.stderr.String(), "polling only")
+	}
+	fmt.Fprintf(&t, "| dispatches without a response-file watch (polling only: no inotify instance left, max_user_instances %s) | %d |\n",
+		strings.TrimSpace(readFile("/proc/sys/fs/inotify/max_user_instances")), unwatched)
 	fmt.Fprintf(&t, "| after the drain, nothing in flight | RSS %.1f MiB, %d open files, clients per live tmux server %v |\n",
 		mib(c.idleRSS), c.idleFDs, c.controlClients)
 	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
@@ -798,10 +775,10 @@ func (s *soak) classify(r *soakRecord, pasted int) (string, bool) {
 		return "in flight on the killed tmux server: terminal_error, exit 4", true
 	case onGone && v.ErrorKind == "terminal_error" && exit == 4:
 		return "refused, the pane is gone: terminal_error, exit 4", true
-	case exit == 1 && cutInPaste(v) && s.spansAKill(r) && r.clearedDraft:
-		return "cut in its paste by a service kill: error, exit 1 (found unsent in the composer, cleared by the client)", true
+	case exit == 1 && cutInPaste(v) && s.spansAKill(r) && strings.Contains(v.Error, "did not reach the agent"):
+		return "cut in its paste by a service kill, found unsent in the composer and cleared: error, exit 1", pasted == 0
 	case exit == 1 && cutInPaste(v) && s.spansAKill(r):
-		return "cut in its paste by a service kill: error, exit 1", true
+		return "cut in its paste by a service kill, may have reached the agent: error, exit 1", true
 	}
 	return fmt.Sprintf("wrong ending: %s/%s exit %d: %s", v.Outcome, v.ErrorKind, exit, v.Error), false
 }
@@ -858,6 +835,11 @@ func (s *soak) checkFlat() {
 			s.b.Errorf("service life %d: open files grew from %d to %d (in flight %d → %d)", i+1, first.fds, last.fds, first.inFlight, last.inFlight)
 		}
 	}
+}
+
+func readFile(name string) string {
+	b, _ := os.ReadFile(name)
+	return string(b)
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
