@@ -19,6 +19,10 @@ type WakeSources struct {
 	// written, Turns when Codex's notify marker beside it is). Path ""
 	// watches nothing.
 	Workdir, Path string
+	// Watches, when set, is the shared watch the response file is watched
+	// on (a service's waits share one inotify instance); nil: one of its
+	// own.
+	Watches *responsefile.Watches
 	// HookMarker, when set, is the marker file an agent's Stop hook writes
 	// (Claude Code: `handoff-fsm hook --dir DIR`, hookmark.Path): Turns
 	// comes from it instead, and it is the wait's TurnMarker.
@@ -48,7 +52,7 @@ func (s WakeSources) Open() (Wakeups, func(), error) {
 	}
 	var errs []error
 	if s.Path != "" {
-		if rw, err := watch(s.Workdir, s.Path); err != nil {
+		if rw, err := watch(s.Watches, s.Workdir, s.Path); err != nil {
 			errs = append(errs, fmt.Errorf("cannot watch the response file: %w", err))
 		} else {
 			w.Hints, w.Turns = rw.C(), rw.Turns()
@@ -78,10 +82,13 @@ func (s WakeSources) Open() (Wakeups, func(), error) {
 }
 
 // watch watches the response file at path under workdir, making its folder
-// first.
-func watch(workdir, path string) (*responsefile.Watcher, error) {
+// first; on ws when it is set.
+func watch(ws *responsefile.Watches, workdir, path string) (*responsefile.Watcher, error) {
 	if err := responsefile.EnsureDir(workdir); err != nil {
 		return nil, err
+	}
+	if ws != nil {
+		return ws.Watch(path)
 	}
 	return responsefile.Watch(path)
 }

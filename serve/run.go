@@ -10,6 +10,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
@@ -115,7 +116,7 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 		},
 		OnCheckpoint: d.checkpoint,
 	}
-	stop := wakeups(st, s.o.Events, term, &opts, log)
+	stop := wakeups(st, s.o.Events, s.watches, term, &opts, log)
 	defer stop()
 	sender := &markingSender{d: d, pane: term.pane, s: s}
 	if st.Next() == dispatchstate.Resume {
@@ -130,10 +131,11 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 }
 
 // wakeups sets opts' wake-ups (fsm.WakeSources): with events, the response
-// file's watch (as send's --events); the pane's wake channel. A watch that
-// cannot start is logged, and the wait polls without it.
-func wakeups(st dispatchstate.State, events bool, t term, opts *fsm.Options, log *slog.Logger) (stop func()) {
-	src := fsm.WakeSources{Output: t.wake}
+// file's watch (as send's --events), on the service's shared watch when it
+// has one; the pane's wake channel. A watch that cannot start is logged,
+// and the wait polls without it.
+func wakeups(st dispatchstate.State, events bool, ws *responsefile.Watches, t term, opts *fsm.Options, log *slog.Logger) (stop func()) {
+	src := fsm.WakeSources{Output: t.wake, Watches: ws}
 	if path, err := st.Roles().Path(st.Workdir, st.Role); err == nil && events {
 		src.Workdir, src.Path = st.Workdir, path
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
@@ -62,6 +63,10 @@ type Service struct {
 	hub    *hub
 	tmux   *terminals
 	slots  *slotTable
+	// watches is the response-file watch the waits share (Options.Events),
+	// one inotify instance for all; nil when it could not start (each
+	// wait then tries one of its own).
+	watches *responsefile.Watches
 
 	ctx    context.Context // ends on Close: running waits stop, resumable
 	cancel context.CancelFunc
@@ -89,6 +94,11 @@ func New(o Options) (*Service, error) {
 	s := &Service{o: o, log: o.Logger, folder: folder, lock: lock, hub: newHub(), slots: newSlotTable(),
 		ctx: ctx, cancel: cancel, all: map[string]*dispatch{}}
 	s.tmux = newTerminals(o.Control, s.notice)
+	if o.Events {
+		if s.watches, err = responsefile.NewWatches(); err != nil {
+			s.log.Warn("no shared response-file watch; each wait tries one of its own", "error", err)
+		}
+	}
 	s.prune(time.Now())
 	if err := s.reload(); err != nil {
 		s.Close()
@@ -111,6 +121,9 @@ func (s *Service) Close() error {
 	s.wg.Wait()
 	s.tmux.close()
 	s.hub.close()
+	if s.watches != nil {
+		s.watches.Close()
+	}
 	return s.lock.Close()
 }
 

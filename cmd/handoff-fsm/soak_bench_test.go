@@ -399,7 +399,7 @@ func (s *soak) worker(ctx context.Context, i int) {
 func (s *soak) dispatch(ctx context.Context, r *soakRecord) {
 	p := s.panes[r.pane]
 	body := serve.SubmitBody{Target: p.target, Socket: p.socket, Role: "soak", Workdir: p.work, Prompt: r.prompt,
-		TmuxTimeout: ptr(30.0), Config: &serve.ConfigBody{Poll: ptr(2.0), ResponseTimeout: ptr(600.0), BusyWait: ptr(180.0)}}
+		TmuxTimeout: ptr(30.0), Config: soakConfigBody()}
 	r.submitted = time.Now()
 	s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
@@ -444,6 +444,15 @@ func (s *soak) dispatch(ctx context.Context, r *soakRecord) {
 // cutInPaste says whether v ended because the service died while pasting it.
 func cutInPaste(v serve.View) bool {
 	return v.Outcome == "error" && strings.Contains(v.Error, "died while pasting")
+}
+
+// soakConfigBody is the dispatches' settings: the spec's 2 s poll; a
+// generous timeout, and a long wait for an agent still busy with a prompt
+// cut in its paste by a kill.
+func soakConfigBody() *handoff.Config {
+	c := benchConfig()
+	c.ResponseTimeout, c.BusyWait = 600*time.Second, 180*time.Second
+	return c
 }
 
 // findByPrompt waits until a service answers, then looks for r's prompt
