@@ -511,8 +511,8 @@ func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
 // ClearUnsent looks for text that a process which died after its paste
 // and before its Enter left in the agent's composer: if the agent is quiet
 // and its composer's draft (handoff.DraftReader) is the start of text as
-// Send pastes it, it presses the composer's clear keys, a few rounds at
-// most, looking again after each. It reports whether the draft was text's
+// Send pastes it, it presses the composer's clear keys once and watches
+// the screen until the draft is gone. It reports whether the draft was text's
 // and is gone. A composer it cannot read, or one holding anything else, is
 // left alone (false): a person's draft is never cleared.
 func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
@@ -529,27 +529,35 @@ func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
 	if !snap.Classification.Status.Quiet() || !draftOf(dr.Draft(snap.Capture), text) {
 		return false, nil
 	}
-	for round := 0; round < clearRounds; round++ {
-		for _, k := range p.o.Composer.ClearKeys(snap.Capture) {
-			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return false, fmt.Errorf("clear the composer: %w", p.paneErr(err))
-			}
-			if err := sleep(ctx, 150*time.Millisecond); err != nil {
-				return false, err
-			}
+	// The keys are pressed once: pressed again on a composer already
+	// empty, Ctrl-C quits Codex (and the simulated agent). A loaded agent
+	// may redraw late, so the screen is watched a while instead.
+	for _, k := range p.o.Composer.ClearKeys(snap.Capture) {
+		if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+			return false, fmt.Errorf("clear the composer: %w", p.paneErr(err))
 		}
-		if err := sleep(ctx, 300*time.Millisecond); err != nil {
+		if err := sleep(ctx, 150*time.Millisecond); err != nil {
 			return false, err
 		}
+	}
+	for deadline := time.Now().Add(unsentClearWait); ; {
 		if snap, err = p.Observe(ctx); err != nil {
 			return false, err
 		}
 		if !draftOf(dr.Draft(snap.Capture), text) {
 			return true, nil
 		}
+		if time.Now().After(deadline) {
+			return false, fmt.Errorf("pane %s: the composer still holds the prompt %v after its clear keys", p.o.Target, unsentClearWait)
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return false, err
+		}
 	}
-	return false, fmt.Errorf("pane %s: the composer still holds the prompt after %d rounds of clear keys", p.o.Target, clearRounds)
 }
+
+// unsentClearWait is how long ClearUnsent watches for the draft to go.
+const unsentClearWait = 10 * time.Second
 
 // draftOf says whether draft, a composer's first line as the screen shows
 // it, is the start of text's first line.

@@ -635,7 +635,7 @@ func (s *soak) check(ctx context.Context, c soakCosts) {
 		if _, ok := listed[r.id]; !ok {
 			b.Errorf("dispatch %s (%q) is not in the service's list", r.id, r.prompt)
 		}
-		if r.final.ErrorKind == "terminal_error" {
+		if r.final.ErrorKind == "terminal_error" && s.panes[r.pane].server == s.killedServer {
 			goneMsg = r.final.Error
 			if r.final.Ended != nil && r.final.Ended.After(lastGoneEnd) {
 				lastGoneEnd = *r.final.Ended
