@@ -635,7 +635,7 @@ func (s *soak) check(ctx context.Context, c soakCosts) {
 		if _, ok := listed[r.id]; !ok {
 			b.Errorf("dispatch %s (%q) is not in the service's list", r.id, r.prompt)
 		}
-		if r.final.ErrorKind == "terminal_error" && s.panes[r.pane].server == s.killedServer {
+		if r.final.ErrorKind == "terminal_error" && s.panes[r.pane].server == s.killedServer && r.submitted.Before(s.serverKilledAt) {
 			goneMsg = r.final.Error
 			if r.final.Ended != nil && r.final.Ended.After(lastGoneEnd) {
 				lastGoneEnd = *r.final.Ended
@@ -725,7 +725,7 @@ func (s *soak) check(ctx context.Context, c soakCosts) {
 	fmt.Fprintf(&t, "| waits cut by a kill, taken up again | %d |\n", waitBreaks)
 	fmt.Fprintf(&t, "| prompts pasted twice / finished twice | %d / %d |\n", s.pastedTwice(taken), twice)
 	if !s.serverKilledAt.IsZero() {
-		fmt.Fprintf(&t, "| killed tmux server: its dispatches ended within | %v of the kill (%q) |\n",
+		fmt.Fprintf(&t, "| killed tmux server: its dispatches in flight ended within | %v of the kill (%q) |\n",
 			lastGoneEnd.Sub(s.serverKilledAt).Round(10*time.Millisecond), goneMsg)
 	}
 	fmt.Fprintf(&t, "| file written → done, p50 / p99 | %.0f / %.0f ms (%d answers); not across a service kill: %.0f / %.0f ms (%d) |\n",
