@@ -83,7 +83,7 @@ func TestManyWaitsShareOneWatch(t *testing.T) {
 	var paths []string
 	var watchers []*responsefile.Watcher
 	for i := range 300 {
-		p := responseFile(t, filepath.Join(t.TempDir(), fmt.Sprint(i)), "analyst")
+		p := testkit.ResponseFile(t, filepath.Join(t.TempDir(), fmt.Sprint(i)), "analyst")
 		w, err := ws.Watch(p)
 		if err != nil {
 			t.Fatalf("watch %d: %v", i, err)
@@ -96,7 +96,7 @@ func TestManyWaitsShareOneWatch(t *testing.T) {
 		}
 	}
 	// A second role in the first folder; its end leaves the first watched.
-	tester, err := ws.Watch(responseFile(t, filepath.Dir(filepath.Dir(filepath.Dir(paths[0]))), "tester"))
+	tester, err := ws.Watch(testkit.ResponseFile(t, filepath.Dir(filepath.Dir(filepath.Dir(paths[0]))), "tester"))
 	if err != nil {
 		t.Fatal(err)
 	}
