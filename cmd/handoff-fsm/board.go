@@ -30,6 +30,34 @@ type boardRow struct {
 	Note string `json:"note,omitempty"`
 }
 
+// boardRows are the board's panes by %id, as last drawn.
+type boardRows map[string]*boardRow
+
+// see takes a pane's row as looked at now and reports whether it changed
+// (its status, provider or note): a changed row is kept, with the time its
+// status began (kept while the status stays).
+func (rows boardRows) see(r boardRow) (*boardRow, bool) {
+	old := rows[r.Pane]
+	if old != nil && old.Status == r.Status && old.Provider == r.Provider && old.Note == r.Note {
+		return old, false
+	}
+	r.Since = time.Now()
+	if old != nil && old.Status == r.Status {
+		r.Since = old.Since
+	}
+	rows[r.Pane] = &r
+	return &r, true
+}
+
+// keep forgets the panes not seen in the last look (closed since).
+func (rows boardRows) keep(seen map[string]bool) {
+	for id := range rows {
+		if !seen[id] {
+			delete(rows, id)
+		}
+	}
+}
+
 // runBoard watches every pane of a tmux server: one line per pane —
 // provider, status, how long in it — redrawn live on a terminal, and a JSON
 // line per change when piped. The provider is the one --provider names, or
@@ -38,7 +66,7 @@ type boardRow struct {
 func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, history int, interval time.Duration, stdout, stderr io.Writer) int {
 	live := isTerminal(stdout)
 	lockDir, _ := panelock.Dir() // "": no notes of dispatches
-	rows := map[string]*boardRow{}
+	rows := boardRows{}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -81,26 +109,13 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
 				note = panelock.DispatchesOn(lockDir, id, st).Note
 			}
-			r := rows[p.ID]
-			if r == nil || r.Status != st || r.Provider != name || r.Note != note {
-				since := time.Now()
-				if r != nil && r.Status == st {
-					since = r.Since
-				}
-				r = &boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Since: since, Reason: reason, Note: note}
-				rows[p.ID] = r
-				if !live {
-					if err := json.NewEncoder(stdout).Encode(r); err != nil {
-						return exitFailure
-					}
+			if r, changed := rows.see(boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Reason: reason, Note: note}); changed && !live {
+				if err := json.NewEncoder(stdout).Encode(r); err != nil {
+					return exitFailure
 				}
 			}
 		}
-		for id := range rows {
-			if !seen[id] {
-				delete(rows, id)
-			}
-		}
+		rows.keep(seen)
 		if live {
 			drawBoard(stdout, rows, termWidth(stdout))
 		}
@@ -114,7 +129,7 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 
 // drawBoard redraws the board; with width > 0 each row is cut to it, so a
 // long reason never wraps onto the next row.
-func drawBoard(w io.Writer, rows map[string]*boardRow, width int) {
+func drawBoard(w io.Writer, rows boardRows, width int) {
 	ids := make([]string, 0, len(rows))
 	for id := range rows {
 		ids = append(ids, id)

@@ -124,15 +124,16 @@ func TestTwoRolesToOnePane(t *testing.T) {
 	})
 }
 
-// statusOf runs `status` on the agent's pane and decodes it.
-func statusOf(t *testing.T, a *agent) (st struct {
+// statusOf runs `status` on the agent's pane (with more flags: --server)
+// and decodes it.
+func statusOf(t *testing.T, a *agent, more ...string) (st struct {
 	Status   string             `json:"status"`
 	TimedOut *panelock.TimedOut `json:"timed_out"`
 	Dispatch *panelock.Holder   `json:"dispatch"`
 	Note     string             `json:"note"`
 }) {
 	t.Helper()
-	stdout, stderr, code := cli(t, "", "status", "--socket", a.srv.Socket, "--target", a.pane.Target())
+	stdout, stderr, code := cli(t, "", append([]string{"status", "--socket", a.srv.Socket, "--target", a.pane.Target()}, more...)...)
 	if err := json.Unmarshal([]byte(stdout), &st); code != exitOK || err != nil {
 		t.Fatalf("status: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
 	}
@@ -203,6 +204,12 @@ func TestNoPasteIntoABusyAgentOnRealTmux(t *testing.T) {
 
 	if note := boardNote(t, a); !strings.Contains(note, "still working on the timed-out dispatch of role analyst") {
 		t.Fatalf("the board's note for the pane: %q", note)
+	}
+	// Through a service, status says the same of the pane's dispatches.
+	dir, sock := serveDirs(t)
+	startServe(t, dir, sock)
+	if rst := statusOf(t, a, "--server", "unix:"+sock); rst.TimedOut == nil || *rst.TimedOut != *st.TimedOut || rst.Note != st.Note {
+		t.Fatalf("status through the service after the timeout: %+v, want the local %+v", rst, st)
 	}
 
 	_, stderr, code = cli(t, "", a.sendAs("analyst", "SECOND task beta", "--poll", "250ms", "--busy-wait", "1s")...)

@@ -14,6 +14,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -172,7 +173,13 @@ func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdo
 		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), *pf.target)
 		return exitFailure
 	}
-	if err := writeJSON(stdout, rows[0].Classification); err != nil {
+	// The same object as a local status: the verdict, and what the pane
+	// locks say of its dispatches.
+	out := struct {
+		handoff.Classification
+		panelock.Dispatches
+	}{rows[0].Classification, panelock.Dispatches{Holder: rows[0].HeldBy, TimedOut: rows[0].TimedOut, Note: rows[0].Note}}
+	if err := writeJSON(stdout, out); err != nil {
 		return exitFailure
 	}
 	if rows[0].Gone {
@@ -185,7 +192,7 @@ func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdo
 // target, or the board of its server.
 func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
 	live := *pf.target == "" && isTerminal(stdout)
-	rows := map[string]*boardRow{}
+	rows := boardRows{}
 	last := ""
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -213,22 +220,13 @@ func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 			seen := map[string]bool{}
 			for _, p := range got {
 				seen[p.ID] = true
-				r := rows[p.ID]
-				if r == nil || r.Status != p.Status || r.Provider != p.Provider {
-					r = &boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Since: time.Now(), Reason: p.Reason}
-					rows[p.ID] = r
-					if !live {
-						if err := json.NewEncoder(stdout).Encode(r); err != nil {
-							return exitFailure
-						}
+				if r, changed := rows.see(boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note}); changed && !live {
+					if err := json.NewEncoder(stdout).Encode(r); err != nil {
+						return exitFailure
 					}
 				}
 			}
-			for id := range rows {
-				if !seen[id] {
-					delete(rows, id)
-				}
-			}
+			rows.keep(seen)
 			if live {
 				drawBoard(stdout, rows, termWidth(stdout))
 			}
