@@ -14,6 +14,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -57,7 +58,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	prompt := fs.String("prompt", demoPrompt, "the prompt to dispatch")
 	demoDef := handoff.DefaultConfig()
 	demoDef.Poll, demoDef.IdleGrace, demoDef.ResponseTimeout = demoPoll, demoGrace, demoTimeout
-	cf := addConfigFlags(fs, demoDef, " (demo default; send's are the spec's)")
+	cf := configflag.Add(fs, demoDef, " (demo default; send's are the spec's)")
 	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' instead of the response")
 	record := fs.String("record", "", "write the observed session as a replay trace to this file")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -68,7 +69,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := cf.config(demoDef)
+	cfg, err := cf.Config(demoDef)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitUsage

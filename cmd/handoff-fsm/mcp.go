@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/mcpserver"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -56,7 +57,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
 	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
 	keep := keepFlag(fs)
-	cf := addConfigFlags(fs, handoff.DefaultConfig(), "")
+	cf := configflag.Add(fs, handoff.DefaultConfig(), "")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
@@ -67,7 +68,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
 		return usageErr("--provider: %v (or auto)", err)
 	}
-	cfg, err := cf.config(handoff.DefaultConfig())
+	cfg, err := cf.Config(handoff.DefaultConfig())
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -106,11 +107,11 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			if sd, err = defaultMCPStateDir(time.Now()); err != nil {
 				return usageErr("%v", err)
 			}
-			pruneMCPRuns(filepath.Dir(sd), keep.d, log)
+			pruneMCPRuns(filepath.Dir(sd), keep.D, log)
 		}
 		tr, shutdown := otelTracer(ctx, stderr)
 		defer shutdown()
-		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr, Keep: keep.d})
+		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr, Keep: keep.D})
 		if err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
 			return exitFailure

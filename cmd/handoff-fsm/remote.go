@@ -13,6 +13,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -47,7 +48,7 @@ type remoteSend struct {
 func unsupportedRemote(fs *flag.FlagSet) string {
 	bad := ""
 	fs.Visit(func(f *flag.Flag) {
-		if !remoteFlags[f.Name] && !isConfigFlag(f.Name) && bad == "" {
+		if !remoteFlags[f.Name] && !configflag.IsFlag(f.Name) && bad == "" {
 			bad = f.Name
 		}
 	})
@@ -62,7 +63,7 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "handoff-fsm send: --workdir: %v\n", err)
 		return exitUsage
 	}
-	tmuxTimeout := r.pf.tmuxWait.d.Seconds()
+	tmuxTimeout := r.pf.tmuxWait.D.Seconds()
 	history := *r.pf.history
 	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
 		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
@@ -45,7 +46,7 @@ flags:
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("replay", replayUsage, stderr)
 	def := handoff.DefaultConfig()
-	cf := addConfigFlags(fs, def, " (overrides the trace's config)")
+	cf := configflag.Add(fs, def, " (overrides the trace's config)")
 	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
 	// Flags may come before or after FILE.
 	files, code, ok := parseArgs(fs, args)
@@ -76,7 +77,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitFailure
 	}
 
-	cfg, err := cf.override(tr.WaitConfig())
+	cfg, err := cf.Override(tr.WaitConfig())
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
 		return exitFailure

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
@@ -74,15 +75,15 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	prompt := fs.String("prompt", "", "the prompt text")
 	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
 	def := handoff.DefaultConfig()
-	cf := addConfigFlags(fs, def, "")
-	settle := durationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
+	cf := configflag.Add(fs, def, "")
+	settle := configflag.DurationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
 	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
 	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
 	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
 	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
 	hookDir := fs.String("hook-dir", "", "the folder this agent's Stop hook writes to (Claude Code: handoff-fsm hook --dir DIR in its settings): the wait decides on its marker at once, the screen still polled")
 	control := fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
-	enterDelay := durationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	enterDelay := configflag.DurationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
 	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
 	noWait := fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
 	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
@@ -120,7 +121,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if note != "" {
 		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
-	cfg, err := cf.config(def)
+	cfg, err := cf.Config(def)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -144,7 +145,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("--no-wait needs --server: only a service goes on with a dispatch after send exits")
 	}
 	// Unless given, the pause is the provider's (pf.options), else the default.
-	delay := enterDelay.d
+	delay := enterDelay.D
 	if !flagGiven(fs, "enter-delay") {
 		delay = 0
 	}
@@ -172,7 +173,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("%v", err)
 	}
 
-	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: pf.providerName(), hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.d, control: ctl,
+	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: pf.providerName(), hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.D, control: ctl,
 		record: *record, stderr: stderr, waitSlot: *waitSlot}
 	var st *dispatchstate.State
 	if *statePath != "" && *pf.providerFile != "" {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -90,7 +91,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return usageErr("--log-format %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
-	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events, Keep: keep.d})
+	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events, Keep: keep.D})
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
 		return exitFailure
@@ -189,6 +190,6 @@ func serverClient(flagValue string) (*serve.Client, error) {
 
 // keepFlag declares --keep, how long finished dispatches stay in the
 // history (serve.Options.Keep).
-func keepFlag(fs *flag.FlagSet) *durationFlag {
-	return durationVar(fs, "keep", serve.DefaultKeep, "how long a finished dispatch stays in the history before it is pruned (what the agent wrote stays archived in its work folder); 0 keeps them all")
+func keepFlag(fs *flag.FlagSet) *configflag.Duration {
+	return configflag.DurationVar(fs, "keep", serve.DefaultKeep, "how long a finished dispatch stays in the history before it is pruned (what the agent wrote stays archived in its work folder); 0 keeps them all")
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 )
 
@@ -18,19 +19,19 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		"A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
 		"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.\n", stderr)
 	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes, crash, forgets (writes the file only when reminded) or asks (an approval menu before writing)")
-	startup := durationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
-	work := durationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
-	stream := durationVar(fs, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
-	burst := durationVar(fs, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
+	startup := configflag.DurationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
+	work := configflag.DurationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
+	stream := configflag.DurationVar(fs, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
+	burst := configflag.DurationVar(fs, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
 	echo := fs.Bool("echo", false, "write exactly what the user asked into the response file")
 	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
 	model := fs.String("model", "sim-model", "model name on the status line")
 	var answers stringsFlag
 	fs.Var(&answers, "answer", "write this text to the response file instead of a generated answer; repeated, the n-th prompt gets the n-th and the last is repeated")
-	jitter := durationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
+	jitter := configflag.DurationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
 	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
 	promptLog := fs.String("prompt-log", "", "append each prompt taken (the user's text as a JSON string, one a line) to this file (soak tests: a prompt pasted twice shows twice)")
-	redraw := durationVar(fs, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
+	redraw := configflag.DurationVar(fs, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
 	workUntil := fs.String("work-until", "", "keep each turn working until this file exists (tests decide when the agent is done)")
 	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
@@ -41,14 +42,14 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stderr, "sim-agent: standard input must be a terminal (run it in a tmux pane)")
 		return exitUsage
 	}
-	pb := burst.d
-	if burst.set && pb == 0 {
+	pb := burst.D
+	if burst.Given && pb == 0 {
 		pb = -1 // explicitly off
 	}
 	agent, err := simagent.New(simagent.Options{
-		Scenario: simagent.Scenario(*scenario), Startup: startup.d, Work: work.d, Stream: stream.d,
-		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, PromptLog: *promptLog, WorkJitter: jitter.d, Answers: answers,
-		Redraw: redraw.d, WorkUntil: *workUntil,
+		Scenario: simagent.Scenario(*scenario), Startup: startup.D, Work: work.D, Stream: stream.D,
+		PasteBurst: pb, Echo: *echo, PreviousTurn: *prev, Model: *model, Cwd: *cwd, IdleLog: *idleLog, PromptLog: *promptLog, WorkJitter: jitter.D, Answers: answers,
+		Redraw: redraw.D, WorkUntil: *workUntil,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sim-agent: %v\n", err)

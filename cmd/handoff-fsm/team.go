@@ -13,6 +13,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/team"
 )
@@ -181,7 +182,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	journal := fs.String("journal", "", "the run journal's folder (default <workdir>/.tmp/handoff-run)")
 	server := fs.String("server", "", "run each step as a dispatch of the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT, or default (or HANDOFF_SERVER): it keeps the step while it waits")
 	def := handoff.DefaultConfig()
-	cf := addConfigFlags(fs, def, "")
+	cf := configflag.Add(fs, def, "")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
@@ -205,7 +206,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "handoff-fsm run: --task: %v\n", err)
 		return exitUsage
 	}
-	cfg, err := cf.config(def)
+	cfg, err := cf.Config(def)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
 		return exitUsage

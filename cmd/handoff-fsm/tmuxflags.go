@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/providerfile"
@@ -27,7 +28,7 @@ type paneFlags struct {
 	providerFile *string
 	history      *int
 	allowShell   *bool
-	tmuxWait     *durationFlag
+	tmuxWait     *configflag.Duration
 	// notes is where --provider auto says which provider it picked.
 	notes io.Writer
 }
@@ -41,7 +42,7 @@ func addPaneFlags(fs *flag.FlagSet) *paneFlags {
 		providerFile: providerFileFlag(fs),
 		history:      fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
 		allowShell:   fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
-		tmuxWait:     durationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
+		tmuxWait:     configflag.DurationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
 		notes:        fs.Output(),
 	}
 }
@@ -71,7 +72,7 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if *f.providerFile != "" {
 		name = "" // a described CLI has the driver's default pause
 	}
-	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.d}
+	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.D}
 	if _, err := o.Server.CheckVersion(context.Background()); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 		return o, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -23,12 +24,12 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		"--provider auto (the default) picks each pane's provider by its command.\n"+
 		"\nflags:\n", stderr)
 	pf := addPaneFlags(fs)
-	interval := durationVar(fs, "interval", time.Second, "how often the pane is read")
+	interval := configflag.DurationVar(fs, "interval", time.Second, "how often the pane is read")
 	server := fs.String("server", "", "read through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER): its shared tmux client, no tmux process per look")
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
-	if interval.d <= 0 {
+	if interval.D <= 0 {
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
 		return exitUsage
 	}
@@ -44,7 +45,7 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if !providerSet(fs) && *pf.target == "" {
 			name = "auto"
 		}
-		return remoteWatch(ctx, client, pf, name, interval.d, stdout, stderr)
+		return remoteWatch(ctx, client, pf, name, interval.D, stdout, stderr)
 	}
 	if *pf.target == "" {
 		if *pf.providerFile != "" {
@@ -55,12 +56,12 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if !providerSet(fs) {
 			name = "auto"
 		}
-		srv := tmuxdriver.Server{Socket: *pf.socket, SocketPath: *pf.socketPath, Timeout: pf.tmuxWait.d}
+		srv := tmuxdriver.Server{Socket: *pf.socket, SocketPath: *pf.socketPath, Timeout: pf.tmuxWait.D}
 		if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitFailure
 		}
-		return runBoard(ctx, srv, name, *pf.history, interval.d, stdout, stderr)
+		return runBoard(ctx, srv, name, *pf.history, interval.D, stdout, stderr)
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
@@ -71,7 +72,7 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	var last string
-	t := time.NewTicker(interval.d)
+	t := time.NewTicker(interval.D)
 	defer t.Stop()
 	for {
 		snap, err := pane.Observe(ctx)

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/provider"
@@ -64,13 +65,14 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 2, "reviews per stage: a review that asks for changes sends the work back, up to this many times")
 	flag.StringVar(&o.journal, "journal", "", "run journal folder; default <workdir>/.tmp/three-agents")
 	flag.Var(panes, "pane", "role=target[,provider[,socket]] for each of the five roles (provider: codex or claude, default codex; socket: the pane's tmux server, default --socket); roles may share a pane")
-	poll := flag.Duration("poll", handoff.DefaultPoll, "poll interval")
-	grace := flag.Duration("idle-grace", handoff.DefaultIdleGrace, "idle grace")
-	timeout := flag.Duration("timeout", handoff.DefaultResponseTimeout, "response timeout per dispatch")
+	cf := configflag.Add(flag.CommandLine, handoff.DefaultConfig(), "")
 	flag.Parse()
 	o.panes, o.log = panes, os.Stderr
-	o.config = handoff.DefaultConfig()
-	o.config.Poll, o.config.IdleGrace, o.config.ResponseTimeout = *poll, *grace, *timeout
+	var err error
+	if o.config, err = cf.Config(handoff.DefaultConfig()); err != nil {
+		fmt.Fprintln(os.Stderr, "three-agents:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	result, err := run(ctx, o)

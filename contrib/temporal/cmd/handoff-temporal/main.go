@@ -29,6 +29,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
@@ -157,9 +158,7 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	workdir := fs.String("workdir", ".", "the project folder, the same path on every host")
 	socket := fs.String("socket", "", "tmux socket name (tmux -L) of the panes whose --pane names none")
 	fs.Var(panes, "pane", "role=HOST/TARGET[,provider[,socket]] for each of the five roles")
-	poll := fs.Duration("poll", handoff.DefaultPoll, "poll interval")
-	grace := fs.Duration("idle-grace", handoff.DefaultIdleGrace, "idle grace")
-	timeout := fs.Duration("timeout", handoff.DefaultResponseTimeout, "response timeout per dispatch")
+	cf := configflag.Add(fs, handoff.DefaultConfig(), "")
 	heartbeat := fs.Duration("heartbeat", 30*time.Second, "heartbeat timeout: how long a dead worker goes unnoticed")
 	detach := fs.Bool("detach", false, "print the workflow id and return once it started")
 	if err := fs.Parse(args); err != nil {
@@ -192,9 +191,8 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *id == "" {
 		*id = "handoff-loop-" + time.Now().UTC().Format("20060102-150405")
 	}
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = *poll, *grace, *timeout
-	if err := cfg.Validate(); err != nil {
+	cfg, err := cf.Config(handoff.DefaultConfig())
+	if err != nil {
 		fmt.Fprintf(stderr, "handoff-temporal run: %v\n", err)
 		return 2
 	}

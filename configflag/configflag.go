@@ -1,4 +1,10 @@
-package main
+// Package configflag is the wait's settings (handoff.Config) as
+// command-line flags, declared once for every command that waits — the
+// handoff-fsm command's send, run, mcp, demo and replay, and the examples'
+// and contrib's own commands — so their names, syntax, defaults and help
+// are the same everywhere. Durations take a Go duration or bare seconds
+// (handoff.ParseDuration), as the config's JSON form does.
+package configflag
 
 import (
 	"flag"
@@ -8,11 +14,9 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-// configFlags are the wait's knobs on the command line (handoff.Config),
-// declared once for every command that waits (send, run, mcp, demo,
-// replay) so their names, syntax, defaults and help are the same
-// everywhere; the service takes every one (send --server).
-type configFlags struct {
+// Flags are the wait's knobs on one flag set; the service takes every one
+// (send --server).
+type Flags struct {
 	fs    *flag.FlagSet
 	knobs []knob
 }
@@ -23,14 +27,14 @@ type knob struct {
 	set  func(*handoff.Config) error
 }
 
-// addConfigFlags declares the flags on fs with def's values as defaults;
-// note is appended to each help line (say, what the flag overrides).
-func addConfigFlags(fs *flag.FlagSet, def handoff.Config, note string) *configFlags {
+// Add declares the flags on fs with def's values as defaults; note is
+// appended to each help line (say, what the flag overrides).
+func Add(fs *flag.FlagSet, def handoff.Config, note string) *Flags {
 	def = def.WithDefaults()
-	f := &configFlags{fs: fs}
+	f := &Flags{fs: fs}
 	dur := func(name string, v time.Duration, usage string, into func(*handoff.Config) *time.Duration) {
-		d := durationVar(fs, name, v, usage+note)
-		f.knobs = append(f.knobs, knob{name, func(c *handoff.Config) error { *into(c) = d.d; return nil }})
+		d := DurationVar(fs, name, v, usage+note)
+		f.knobs = append(f.knobs, knob{name, func(c *handoff.Config) error { *into(c) = d.D; return nil }})
 	}
 	num := func(name string, v int, usage string, into func(*handoff.Config) *int) {
 		n := fs.Int(name, v, usage+note)
@@ -74,20 +78,20 @@ func addConfigFlags(fs *flag.FlagSet, def handoff.Config, note string) *configFl
 	return f
 }
 
-// config is base with every flag's value, checked (handoff.Config.Validate).
-func (f *configFlags) config(base handoff.Config) (handoff.Config, error) {
+// Config is base with every flag's value, checked (handoff.Config.Validate).
+func (f *Flags) Config(base handoff.Config) (handoff.Config, error) {
 	return f.apply(base, func(string) bool { return true })
 }
 
-// override is base with the values of the flags given on the command line
+// Override is base with the values of the flags given on the command line
 // only (replay: flags override the trace's config), checked.
-func (f *configFlags) override(base handoff.Config) (handoff.Config, error) {
+func (f *Flags) Override(base handoff.Config) (handoff.Config, error) {
 	given := map[string]bool{}
 	f.fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
 	return f.apply(base, func(name string) bool { return given[name] })
 }
 
-func (f *configFlags) apply(base handoff.Config, use func(name string) bool) (handoff.Config, error) {
+func (f *Flags) apply(base handoff.Config, use func(name string) bool) (handoff.Config, error) {
 	c := base.WithDefaults()
 	for _, k := range f.knobs {
 		if !use(k.name) {
@@ -100,9 +104,9 @@ func (f *configFlags) apply(base handoff.Config, use func(name string) bool) (ha
 	return c, c.Validate()
 }
 
-// isConfigFlag reports whether name is one of the config flags.
-func isConfigFlag(name string) bool {
+// IsFlag reports whether name is one of the config flags.
+func IsFlag(name string) bool {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	addConfigFlags(fs, handoff.DefaultConfig(), "")
+	Add(fs, handoff.DefaultConfig(), "")
 	return fs.Lookup(name) != nil
 }
