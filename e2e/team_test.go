@@ -393,8 +393,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 		}
 		left := teamProcesses(ctx, tm.srv)
 		_, _, _ = handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file)
-		sock, _ := tm.srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
-		_ = (&tmuxdriver.Private{Server: tm.srv, SocketFile: strings.TrimSpace(sock)}).Close(ctx)
+		_ = (&tmuxdriver.Private{Server: tm.srv, SocketFile: tm.srv.SocketFile(ctx)}).Close(ctx)
 		for _, pid := range left {
 			if realcli.Alive(pid) {
 				t.Errorf("process %d of the team outlived down", pid)

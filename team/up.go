@@ -580,7 +580,7 @@ func Down(ctx context.Context, t *Team) ([]Member, error) {
 		}
 	}
 	srv := t.Server()
-	sock, _ := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}")
+	sock := srv.SocketFile(ctx) // before the session ends: the server may end with it
 	_, err = tmuxdriver.EndSession(ctx, srv, t.Session)
 	if err != nil {
 		return members, err
@@ -593,7 +593,7 @@ func Down(ctx context.Context, t *Team) ([]Member, error) {
 	if out, lerr := srv.Run(ctx, nil, "list-sessions", "-F", "#{session_name}"); lerr == nil && strings.TrimSpace(out) != "" {
 		return members, nil
 	}
-	p := &tmuxdriver.Private{Server: srv, SocketFile: strings.TrimSpace(sock)}
+	p := &tmuxdriver.Private{Server: srv, SocketFile: sock}
 	return members, p.Close(ctx)
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,7 +41,7 @@ func testTeam(t *testing.T, body string) *Team {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := (&tmuxdriver.Private{Server: tm.Server(), SocketFile: socketFile(ctx, tm.Server())}).Close(ctx); err != nil {
+		if err := (&tmuxdriver.Private{Server: tm.Server(), SocketFile: tm.Server().SocketFile(ctx)}).Close(ctx); err != nil {
 			t.Errorf("end the team's tmux server: %v", err)
 		}
 	})
@@ -145,17 +144,4 @@ func TestDownWithoutATeam(t *testing.T) {
 	if err != nil || len(members) != 0 {
 		t.Errorf("down: %v %v", members, err)
 	}
-}
-
-// socketFile is the server's socket file, which tmux does not always remove
-// when its server ends: the server's own word, else where tmux puts it.
-func socketFile(ctx context.Context, srv tmuxdriver.Server) string {
-	if out, err := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}"); err == nil && strings.TrimSpace(out) != "" {
-		return strings.TrimSpace(out)
-	}
-	dir := os.Getenv("TMUX_TMPDIR")
-	if dir == "" {
-		dir = "/tmp"
-	}
-	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), srv.Socket)
 }

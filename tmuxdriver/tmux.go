@@ -15,7 +15,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -191,6 +194,28 @@ func (s Server) Kill(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// SocketFile is the server's socket on disk, which tmux does not always
+// remove when its server ends: the running server's own word, else
+// SocketPath, else where tmux puts a named socket ($TMUX_TMPDIR or /tmp,
+// tmux-UID/NAME).
+func (s Server) SocketFile(ctx context.Context) string {
+	if out, err := s.Run(ctx, nil, "display-message", "-p", "#{socket_path}"); err == nil && strings.TrimSpace(out) != "" {
+		return strings.TrimSpace(out)
+	}
+	if s.SocketPath != "" {
+		return s.SocketPath
+	}
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	name := s.Socket
+	if name == "" {
+		name = "default"
+	}
+	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), name)
 }
 
 // PaneInfo is one pane of a server, as ListPanes sees it.

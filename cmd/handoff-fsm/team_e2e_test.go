@@ -31,7 +31,7 @@ func teamFile(t *testing.T, body string) (path, socket, workdir string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		srv := tmuxdriver.Server{Socket: socket}
-		if err := (&tmuxdriver.Private{Server: srv, SocketFile: socketFile(ctx, srv)}).Close(ctx); err != nil {
+		if err := (&tmuxdriver.Private{Server: srv, SocketFile: srv.SocketFile(ctx)}).Close(ctx); err != nil {
 			t.Errorf("end the team's tmux server: %v", err)
 		}
 	})
@@ -315,17 +315,4 @@ demo_args = ["--scenario", "crash"]
 	if code != 0 || !regexp.MustCompile(`tester .* restarted`).MatchString(out) || strings.Count(out, "running") != 4 {
 		t.Errorf("up with a dead tester: exit %d, want it restarted and the others running:\n%s%s", code, out, errs)
 	}
-}
-
-// socketFile is the server's socket file, which tmux does not always remove
-// when its server ends: the server's own word, else where tmux puts it.
-func socketFile(ctx context.Context, srv tmuxdriver.Server) string {
-	if out, err := srv.Run(ctx, nil, "display-message", "-p", "#{socket_path}"); err == nil && strings.TrimSpace(out) != "" {
-		return strings.TrimSpace(out)
-	}
-	dir := os.Getenv("TMUX_TMPDIR")
-	if dir == "" {
-		dir = "/tmp"
-	}
-	return filepath.Join(dir, "tmux-"+strconv.Itoa(os.Getuid()), srv.Socket)
 }
