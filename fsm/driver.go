@@ -749,14 +749,7 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 			// Alive and blank: no status, but the file is looked for (the
 			// response deadline may decide on the last status and it).
 			obs.Status, obs.Blank = "", true
-			present, err := responsefile.Present(r.path)
-			if err != nil {
-				return obs, cause, fmt.Errorf("%s: %w", r.Role, err)
-			}
-			if present {
-				obs.File = FilePresent
-			}
-			return obs, cause, nil
+			return r.lookForFile(obs, cause)
 		}
 		if st != handoff.StatusError && !errors.Is(cause, handoff.ErrTerminalGone) {
 			// One failed look (tmux busy, a call that timed out): the core
@@ -779,6 +772,11 @@ func (r *run) look(ctx context.Context, term handoff.Terminal, at time.Time) (ob
 		}
 		obs.Changed = fp.Fingerprint() != r.fp
 	}
+	return r.lookForFile(obs, cause)
+}
+
+// lookForFile completes obs with whether the response file is there.
+func (r *run) lookForFile(obs Observation, cause error) (Observation, error, error) {
 	present, err := responsefile.Present(r.path)
 	if err != nil {
 		return obs, cause, fmt.Errorf("%s: %w", r.Role, err)
