@@ -49,7 +49,17 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 			return fsm.Result{}, err
 		}
 		fmt.Fprintf(r.o.Log, "step %d %s: dispatch %s of the service, to pane %s (%s)\n", n, role, id, a.Target, prov)
-		r.narrate(ctx, n, role, id, v.AcceptedSeq)
+		nctx, stop := context.WithCancel(ctx)
+		narrated := r.narrate(nctx, n, role, id, v.AcceptedSeq)
+		defer func() {
+			// The finished event follows the last transition at once; a
+			// stream that broke is not waited for long.
+			select {
+			case <-narrated:
+			case <-time.After(2 * time.Second):
+			}
+			stop()
+		}()
 	}
 	v, err := r.o.Service.Wait(ctx, id)
 	if err != nil {
@@ -75,13 +85,17 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 }
 
 // narrate prints the dispatch's transitions as they come (its own events,
-// from its acceptance on) until it ends or ctx does.
-func (r *runner) narrate(ctx context.Context, n int, role, id string, after uint64) {
+// from its acceptance on) until it ends or ctx does; the channel is closed
+// then.
+func (r *runner) narrate(ctx context.Context, n int, role, id string, after uint64) <-chan struct{} {
+	done := make(chan struct{})
 	events, err := r.o.Service.Events(ctx, id, after)
 	if err != nil {
-		return // narration only: the wait still says how it ends
+		close(done) // narration only: the wait still says how it ends
+		return done
 	}
 	go func() {
+		defer close(done)
 		for e := range events {
 			switch e.Type {
 			case "transition":
@@ -93,6 +107,7 @@ func (r *runner) narrate(ctx context.Context, n int, role, id string, after uint
 			}
 		}
 	}()
+	return done
 }
 
 // remoteInFlight is step n's record from a run that stopped, and the id of
