@@ -6,31 +6,21 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
-
-func requireTmux(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("tmux is not installed but CI is set: these tests must run in CI (%v)", err)
-		}
-		t.Skip("tmux is not installed; skipping the tests that start a team in tmux")
-	}
-}
 
 // testTeam parses a team file on a socket of its own and ends its tmux
 // server, and every process in it, when the test ends.
 func testTeam(t *testing.T, body string) *Team {
 	t.Helper()
-	requireTmux(t)
+	testkit.RequireTmux(t)
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	socket := "handoff-team-test-" + hex.EncodeToString(rnd[:])

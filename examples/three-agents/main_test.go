@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -22,12 +23,7 @@ import (
 // and the tester answer with a fixed text.
 func agents(t *testing.T, reviews string) (string, map[string]pane, string) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but tmux is not installed")
-		}
-		t.Skip("skipping: tmux is not installed")
-	}
+	testkit.RequireTmux(t)
 	bin := filepath.Join(t.TempDir(), "handoff-fsm")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/handoff-fsm").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
