@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +28,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -494,7 +494,7 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 func handoffCLI(ctx context.Context, exe, dir string, args ...string) (string, string, int) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
-	var out, errs lockedBuffer
+	var out, errs testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
@@ -508,24 +508,6 @@ func handoffCLI(ctx context.Context, exe, dir string, args ...string) (string, s
 		errs.Write([]byte(err.Error()))
 	}
 	return out.String(), errs.String(), code
-}
-
-// lockedBuffer is a bytes.Buffer safe for a process's writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // panePIDs maps each agent's role to its pane's process, as tmux says.

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -194,7 +195,7 @@ func TestPaneKilledMidWaitIsATerminalErrorWithinOnePoll(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, a.sendArgs("--poll", "300ms", "--idle-grace", "5s", "--prompt", "work long", "--json", "--record", rec)...)
-	var stdout, stderr syncBuffer
+	var stdout, stderr testkit.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

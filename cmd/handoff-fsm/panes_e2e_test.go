@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -39,7 +40,7 @@ func (a *agent) sendAs(role, prompt string, extra ...string) []string {
 // started is a send running in the background.
 type started struct {
 	prompt, role   string
-	stdout, stderr syncBuffer
+	stdout, stderr testkit.Buffer
 	pid            int
 	done           chan int // its exit code
 }
@@ -257,7 +258,7 @@ func TestResumeOnARestartedServerIsATerminalError(t *testing.T) {
 	// The target as a person types it: the session's name.
 	args := []string{"send", "--socket", a.srv.Socket, "--target", "agent", "--role", "analyst", "--workdir", a.workdir, "--state", state}
 	send := cliCmd(ctx, append(append(args, quickWait...), "--prompt", "the prompt before the restart")...)
-	var errb syncBuffer
+	var errb testkit.Buffer
 	send.Stderr = &errb
 	if err := send.Start(); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // waitState waits until the state file parses and ok holds (20 s at most).
@@ -46,7 +47,7 @@ func TestResumeAfterSendIsKilled(t *testing.T) {
 		defer cancel()
 		prompt := "resume me, take " + string(rune('1'+i))
 		send := cliCmd(ctx, a.sendArgs(append(quickWait, "--state", state, "--prompt", prompt)...)...)
-		var errb syncBuffer
+		var errb testkit.Buffer
 		send.Stderr = &errb
 		if err := send.Start(); err != nil {
 			t.Fatal(err)
@@ -96,7 +97,7 @@ func TestInterruptedSendResumes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	send := cliCmd(ctx, a.sendArgs(append(quickWait, "--state", state, "--prompt", "interrupt me")...)...)
-	var errb syncBuffer
+	var errb testkit.Buffer
 	send.Stderr = &errb
 	if err := send.Start(); err != nil {
 		t.Fatal(err)

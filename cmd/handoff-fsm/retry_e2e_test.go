@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // flakyTmux puts a "tmux" first on PATH that runs the real one, except
@@ -53,7 +55,7 @@ func TestSendRetriesTimedOutTmuxPolls(t *testing.T) {
 			// enough for a real call on a loaded machine (1.5 s was not).
 			send := cliCmd(ctx, a.sendArgs(append(quickWait, "--tmux-timeout", "4s", "--prompt", "through a flaky tmux")...)...)
 			send.Env = append(send.Env, pathEnv)
-			var out, errb syncBuffer
+			var out, errb testkit.Buffer
 			send.Stdout, send.Stderr = &out, &errb
 			if err := send.Start(); err != nil {
 				t.Fatal(err)

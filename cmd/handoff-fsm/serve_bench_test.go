@@ -17,6 +17,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -151,7 +152,7 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 		}
 		cmd := cliCmd(ctx, args...)
 		cmd.Env = append(cmd.Env, path)
-		var out, errb syncBuffer
+		var out, errb testkit.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)

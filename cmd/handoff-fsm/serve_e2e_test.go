@@ -15,6 +15,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -24,7 +25,7 @@ type service struct {
 	cmd    *exec.Cmd
 	sock   string
 	dir    string
-	stderr *syncBuffer
+	stderr *testkit.Buffer
 	client *serve.Client
 }
 
@@ -35,7 +36,7 @@ func startServe(t testing.TB, dir, sock string, env ...string) *service {
 	t.Helper()
 	cmd := cliCmd(context.Background(), "serve", "--listen", "unix:"+sock, "--state-dir", dir)
 	cmd.Env = append(cmd.Env, env...)
-	s := &service{cmd: cmd, sock: sock, dir: dir, stderr: &syncBuffer{}}
+	s := &service{cmd: cmd, sock: sock, dir: dir, stderr: &testkit.Buffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestSendThroughTheServiceEndsAsALocalSend(t *testing.T) {
 		t.Parallel()
 		a := startAgent(t, "--echo", "--startup", "200ms", "--work", "4s", "--stream", "200ms")
 		first := cliCmd(context.Background(), a.sendArgs(append(quickWait, "--server", "unix:"+sock, "--role", "tester", "--prompt", "first")...)...)
-		var ferr syncBuffer
+		var ferr testkit.Buffer
 		first.Stderr = &ferr
 		if err := first.Start(); err != nil {
 			t.Fatal(err)
@@ -174,7 +175,7 @@ func TestSendThroughTheServiceEndsAsALocalSend(t *testing.T) {
 		// watch: a line for the pane, and the board as JSON lines.
 		for _, args := range [][]string{{"--target", a.pane.Target()}, nil} {
 			w := cliCmd(context.Background(), append([]string{"watch", "--server", "unix:" + sock, "--socket", a.srv.Socket, "--interval", "200ms"}, args...)...)
-			var out syncBuffer
+			var out testkit.Buffer
 			w.Stdout = &out
 			if err := w.Start(); err != nil {
 				t.Fatal(err)

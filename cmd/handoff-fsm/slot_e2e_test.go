@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // Two sends to the same role and workdir: the second is refused at once,
@@ -17,7 +19,7 @@ func TestSecondSendToABusySlot(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	first := cliCmd(ctx, a.sendArgs(append(quickWait, "--prompt", "first")...)...)
-	var out1, err1 syncBuffer
+	var out1, err1 testkit.Buffer
 	first.Stdout, first.Stderr = &out1, &err1
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
@@ -42,7 +44,7 @@ func TestSecondSendToABusySlot(t *testing.T) {
 	// Meanwhile a third waits for the slot; it must not send before the
 	// first is done, or the agent would get two prompts at once.
 	third := cliCmd(ctx, a.sendArgs(append(quickWait, "--wait-slot", "--prompt", "third")...)...)
-	var out3, err3 syncBuffer
+	var out3, err3 testkit.Buffer
 	third.Stdout, third.Stderr = &out3, &err3
 	if err := third.Start(); err != nil {
 		t.Fatal(err)

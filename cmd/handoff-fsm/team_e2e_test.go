@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -205,7 +206,7 @@ demo_answers = ["PASS: 1 test"]
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := cliCmd(ctx, args...)
-	var stderr syncBuffer
+	var stderr testkit.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,15 +1,18 @@
 // Package testkit is what the project's tests share: the check that tmux
 // is there (a failure in CI, a skip saying so elsewhere), a bounded wait
-// for a condition, and a role's response file in a work folder. It holds
-// no state and is imported by tests only.
+// for a condition, a role's response file in a work folder, and a buffer a
+// running process writes to while the test reads it. It holds no state and
+// is imported by tests only.
 package testkit
 
 import (
+	"bytes"
 	"os"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 )
@@ -55,4 +58,23 @@ func ResponseFile(t testing.TB, work, role string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Buffer is a bytes.Buffer that a running command (its Stdout or Stderr)
+// writes to while the test reads it.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
