@@ -25,20 +25,15 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/serve/web"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// simEnv, when set, makes this test binary a simulated agent with the
-// simagent.Options it holds (JSON).
-const simEnv = "BROWSER_TEST_SIMAGENT"
-
-func TestMain(m *testing.M) {
-	simagent.RunIfEnv(simEnv)
-	os.Exit(m.Run())
-}
+// TestMain lets the test binary double as the simulated agents in the
+// panes (simtest).
+func TestMain(m *testing.M) { simtest.Main(m) }
 
 // The token programs use; the browser signs in with a login link instead.
 const token = "browser-test-token"
@@ -101,31 +96,13 @@ type live struct {
 	workdir string
 }
 
-func simCommand(o simagent.Options) string { return simagent.EnvCommand(simEnv, o) }
-
-// startLive starts one agent per option set, each in its own window.
+// startLive starts one agent per option set, each in its own window
+// (simtest.StartEach, which waits for their prompts), and the service and
+// its board.
 func startLive(t testing.TB, agents ...simagent.Options) *live {
 	t.Helper()
-	testkit.RequireTmux(t)
-	work := t.TempDir()
-	ctx := context.Background()
-	for i := range agents {
-		agents[i].Cwd = work
-	}
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hwboard", Session: "agents",
-		Width: 110, Height: 30, Dir: work, Command: simCommand(agents[0]), KeepAlive: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = priv.Close(context.Background()) })
-	l := &live{priv: priv, panes: []string{priv.Pane}, workdir: work}
-	for _, o := range agents[1:] {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, simCommand(o))
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.panes = append(l.panes, strings.TrimSpace(out))
-	}
+	a := simtest.StartEach(t, "hwboard", agents...)
+	l := &live{priv: a.Priv, panes: a.Panes, workdir: a.Workdir}
 	svc, err := serve.New(serve.Options{StateDir: t.TempDir(), Control: true, Events: true})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +111,7 @@ func startLive(t testing.TB, agents ...simagent.Options) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := web.New(svc, web.Options{Addr: ln.Addr().String(), Token: token, Servers: []tmuxdriver.Server{priv.Server}})
+	b, err := web.New(svc, web.Options{Addr: ln.Addr().String(), Token: token, Servers: []tmuxdriver.Server{a.Priv.Server}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,12 +127,6 @@ func startLive(t testing.TB, agents ...simagent.Options) *live {
 	})
 	l.svc, l.board, l.url = svc, b, ts.URL
 	l.client = serve.NewClient(serve.Address{Network: "tcp", Addr: ln.Addr().String()}, token)
-	for _, p := range l.panes {
-		testkit.WaitFor(t, "the agent in "+p+" shows its prompt", func() bool {
-			rows, err := svc.Board(ctx, priv.Server, p, "")
-			return err == nil && len(rows) == 1 && rows[0].Status.Quiet()
-		})
-	}
 	return l
 }
 

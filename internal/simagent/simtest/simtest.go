@@ -7,13 +7,11 @@ package simtest
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
@@ -33,10 +31,7 @@ func Main(m *testing.M) {
 
 // Command is the shell command that runs this test binary as a simulated
 // agent with o.
-func Command(o simagent.Options) string {
-	b, _ := json.Marshal(o)
-	return "exec env " + env + "=" + handoff.ShellQuote(string(b)) + " " + handoff.ShellQuote(os.Args[0])
-}
+func Command(o simagent.Options) string { return simagent.EnvCommand(env, o) }
 
 // Quick is an agent that answers after a short startup and work, echoing
 // the prompt.
@@ -58,18 +53,31 @@ type Agents struct {
 // their prompts. Without tmux the test is skipped (failed in CI).
 func Start(t testing.TB, prefix string, n int, o simagent.Options) *Agents {
 	t.Helper()
+	each := make([]simagent.Options, n)
+	for i := range each {
+		each[i] = o
+	}
+	return StartEach(t, prefix, each...)
+}
+
+// StartEach is Start with one agent per option set, each in its own window
+// (the first in the session's first), in that order.
+func StartEach(t testing.TB, prefix string, agents ...simagent.Options) *Agents {
+	t.Helper()
 	testkit.RequireTmux(t)
 	work := t.TempDir()
-	o.Cwd = work
+	for i := range agents {
+		agents[i].Cwd = work
+	}
 	ctx := context.Background()
 	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: prefix, Session: "agents",
-		Width: 110, Height: 32, Dir: work, Command: Command(o), KeepAlive: true})
+		Width: 110, Height: 32, Dir: work, Command: Command(agents[0]), KeepAlive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = priv.Close(context.Background()) })
 	a := &Agents{Priv: priv, Panes: []string{priv.Pane}, Workdir: work}
-	for len(a.Panes) < n {
+	for _, o := range agents[1:] {
 		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, Command(o))
 		if err != nil {
 			t.Fatal(err)
