@@ -214,6 +214,16 @@ func echoPane(t testing.TB, srv tmuxdriver.Server, env ...string) (*tmuxdriver.P
 	return p, out
 }
 
+// delivered sends prompt through p and returns what the echo agent
+// (echoPane, writing to out) received as its first message.
+func delivered(t testing.TB, p *tmuxdriver.Pane, out, prompt string) string {
+	t.Helper()
+	if err := p.Send(context.Background(), prompt); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	return readWhenPresent(t, out+".1")
+}
+
 // waitFor: testkit.WaitFor.
 func waitFor(t testing.TB, what string, cond func() bool) { t.Helper(); testkit.WaitFor(t, what, cond) }
 

@@ -30,10 +30,7 @@ func TestSendArrivesIntact(t *testing.T) {
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {
 			p, out := echoPane(t, srv)
-			if err := p.Send(context.Background(), text); err != nil {
-				t.Fatalf("send: %v", err)
-			}
-			got := readWhenPresent(t, out+".1")
+			got := delivered(t, p, out, text)
 			// Agents drop trailing line breaks from a submitted message.
 			if want := strings.TrimRight(text, "\n"); got != want {
 				t.Fatalf("the agent received %d bytes, want %d intact\n got: %q\nwant: %q",
@@ -70,10 +67,7 @@ func TestSendLeavesCopyModeFirst(t *testing.T) {
 	if snap, err := p.Observe(context.Background()); err != nil || !snap.InMode {
 		t.Fatalf("the pane is not in copy mode (%v), so the test proves nothing", err)
 	}
-	if err := p.Send(context.Background(), "through copy mode"); err != nil {
-		t.Fatal(err)
-	}
-	if got := readWhenPresent(t, out+".1"); got != "through copy mode" {
+	if got := delivered(t, p, out, "through copy mode"); got != "through copy mode" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -81,10 +75,7 @@ func TestSendLeavesCopyModeFirst(t *testing.T) {
 func TestSendCRLFArrivesAsLF(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv)
-	if err := p.Send(context.Background(), "one\r\ntwo\r\nthree"); err != nil {
-		t.Fatal(err)
-	}
-	if got := readWhenPresent(t, out+".1"); got != "one\ntwo\nthree" {
+	if got := delivered(t, p, out, "one\r\ntwo\r\nthree"); got != "one\ntwo\nthree" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -126,10 +117,7 @@ func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := quick.Send(context.Background(), "a prompt"); err != nil {
-		t.Fatal(err)
-	}
-	if got := readWhenPresent(t, out+".1"); got != "a prompt" {
+	if got := delivered(t, quick, out, "a prompt"); got != "a prompt" {
 		t.Fatalf("got %q", got)
 	}
 	b, err := os.ReadFile(out + ".swallowed")
@@ -318,10 +306,7 @@ func TestSocketPathServer(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = srv.Kill(context.Background()) })
 	p, out := echoPane(t, srv)
-	if err := p.Send(context.Background(), "over -S"); err != nil {
-		t.Fatal(err)
-	}
-	if got := readWhenPresent(t, out+".1"); got != "over -S" {
+	if got := delivered(t, p, out, "over -S"); got != "over -S" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -353,10 +338,7 @@ func TestHungTmuxTimesOut(t *testing.T) {
 func TestLastOutputUsesTheClassifiersLastMessage(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv)
-	if err := p.Send(context.Background(), "twelve bytes"); err != nil {
-		t.Fatal(err)
-	}
-	readWhenPresent(t, out+".1")
+	delivered(t, p, out, "twelve bytes")
 	var got string
 	waitFor(t, "the reply on screen", func() bool {
 		var err error
@@ -485,10 +467,7 @@ func TestSendRefusesControlCharactersAndPastesNothing(t *testing.T) {
 	if !errors.Is(err, handoff.ErrPromptRefused) || !strings.Contains(err.Error(), "byte 4") {
 		t.Fatalf("send = %v, want a refusal naming byte 4", err)
 	}
-	if err := p.Send(context.Background(), "the next prompt"); err != nil {
-		t.Fatal(err)
-	}
-	if got := readWhenPresent(t, out+".1"); got != "the next prompt" {
+	if got := delivered(t, p, out, "the next prompt"); got != "the next prompt" {
 		t.Fatalf("the agent received %q: the refused prompt reached it", got)
 	}
 }
@@ -512,10 +491,7 @@ func TestSendLooksAtTheComposerBeforeEnter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := led.Send(context.Background(), "!touch /tmp/x"); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := readWhenPresent(t, out+".1"), handoff.PromptLead+"\n!touch /tmp/x"; got != want {
+	if got, want := delivered(t, led, out, "!touch /tmp/x"), handoff.PromptLead+"\n!touch /tmp/x"; got != want {
 		t.Fatalf("the agent received %q, want %q (the refused paste must have been cleared)", got, want)
 	}
 }
