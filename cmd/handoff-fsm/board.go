@@ -58,6 +58,26 @@ func (rows boardRows) keep(seen map[string]bool) {
 	}
 }
 
+// show ends a look at the board: it takes the rows seen now (see; a
+// changed one is a JSON line on w unless the board is live), forgets the
+// panes not among them, and redraws a live board.
+func (rows boardRows) show(w io.Writer, live bool, now []boardRow) error {
+	seen := make(map[string]bool, len(now))
+	for _, r := range now {
+		seen[r.Pane] = true
+		if r, changed := rows.see(r); changed && !live {
+			if err := json.NewEncoder(w).Encode(r); err != nil {
+				return err
+			}
+		}
+	}
+	rows.keep(seen)
+	if live {
+		drawBoard(w, rows, termWidth(w))
+	}
+	return nil
+}
+
 // runBoard watches every pane of a tmux server: one line per pane —
 // provider, status, how long in it — redrawn live on a terminal, and a JSON
 // line per change when piped. The provider is the one --provider names, or
@@ -80,9 +100,8 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 		}
 		// Which dispatch holds each pane, or timed out on it: one tmux call.
 		ids, _ := srv.Identities(ctx, nil)
-		seen := map[string]bool{}
+		var now []boardRow
 		for _, p := range panes {
-			seen[p.ID] = true
 			name := providerName
 			if name == provider.Auto {
 				if r := rows[p.ID]; r != nil {
@@ -109,15 +128,10 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
 				note = panelock.DispatchesOn(lockDir, id, st).Note
 			}
-			if r, changed := rows.see(boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Reason: reason, Note: note}); changed && !live {
-				if err := json.NewEncoder(stdout).Encode(r); err != nil {
-					return exitFailure
-				}
-			}
+			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Reason: reason, Note: note})
 		}
-		rows.keep(seen)
-		if live {
-			drawBoard(stdout, rows, termWidth(stdout))
+		if err := rows.show(stdout, live, now); err != nil {
+			return exitFailure
 		}
 		select {
 		case <-ctx.Done():

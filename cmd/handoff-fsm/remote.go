@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -218,18 +217,12 @@ func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 				last = key
 			}
 		case *pf.target == "":
-			seen := map[string]bool{}
+			now := make([]boardRow, 0, len(got))
 			for _, p := range got {
-				seen[p.ID] = true
-				if r, changed := rows.see(boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note}); changed && !live {
-					if err := json.NewEncoder(stdout).Encode(r); err != nil {
-						return exitFailure
-					}
-				}
+				now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})
 			}
-			rows.keep(seen)
-			if live {
-				drawBoard(stdout, rows, termWidth(stdout))
+			if err := rows.show(stdout, live, now); err != nil {
+				return exitFailure
 			}
 		}
 		select {
