@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
 // deps is what pkg imports from this module, directly or not.
@@ -29,7 +31,7 @@ func deps(t *testing.T, pkg string) []string {
 func TestEngineAndDriverImportNoProvider(t *testing.T) {
 	const mod = "github.com/handoff-fsm/handoff-fsm/"
 	var providers []string
-	for _, p := range []string{"codex", "claude", "gemini", "qwen", "opencode", "pi", "providerfile", "provider"} {
+	for _, p := range append(provider.Names(), "providerfile", "provider") {
 		providers = append(providers, mod+p)
 	}
 	for _, pkg := range []string{"./fsm", "./tmuxdriver", "./tmuxcontrol", "./responsefile", "./trace", "./screen", "."} {
@@ -46,11 +48,12 @@ func TestEngineAndDriverImportNoProvider(t *testing.T) {
 // A provider package holds its CLI's rules only, on the shared toolkit:
 // it imports the vocabulary (the root) and screen/, never another
 // provider, the registry, the driver or the engine. The registry stands
-// above the six and below the driver: it imports no tmux.
+// above the providers and below the driver: it imports no tmux. The
+// providers are the registry's: each is the package of its name.
 func TestProvidersStandOnTheToolkitOnly(t *testing.T) {
 	const mod = "github.com/handoff-fsm/handoff-fsm"
 	allowed := []string{mod, mod + "/screen"}
-	for _, p := range []string{"codex", "claude", "gemini", "qwen", "opencode", "pi"} {
+	for _, p := range provider.Names() {
 		for _, dep := range deps(t, "./"+p) {
 			if dep != mod+"/"+p && !slices.Contains(allowed, dep) {
 				t.Errorf("%s depends on %s: a provider holds its rules on screen/ only", p, dep)
