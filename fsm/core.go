@@ -301,9 +301,9 @@ func (c *Core) ResponseDeadline() time.Time {
 }
 
 // startupDeadline is when the startup guard is released: the startup
-// timeout is the idle grace (no knob of its own; decision D2 of
-// ../shared/spec/startup-guard-design.md), counted from the dispatch or
-// from the last reminder.
+// timeout is the idle grace (no knob of its own: decision D2 of the
+// startup guard's design), counted from the dispatch or from the last
+// reminder.
 func (c *Core) startupDeadline() time.Time {
 	armed := c.snap.DispatchedAt
 	if !c.snap.GuardSince.IsZero() {
@@ -338,8 +338,8 @@ func (c *Core) Deadline() time.Time {
 	return d
 }
 
-// Step feeds one observation to the core. The rules, in order (the spec's
-// poll requirement, ../shared/spec/file-handoff-spec.md beside the repository):
+// Step feeds one observation to the core. The rules, in order (the
+// specification's poll requirement, as the README's Behaviour restates it):
 //  0. an unreadable terminal is no observation: it changes nothing, unless
 //     it is the Config.MaxPollFailures-th in a row or comes at or after the
 //     response deadline (there is no later poll to wait for): then → Failed
