@@ -64,16 +64,10 @@ func (b *bottomPane) read(s *scanner, end int) (handed bool) {
 	footerSeen := false
 	for {
 		m := s.mark()
-		// The next non-blank line upwards (see scanner).
-		raw, start, dirty, ok := s.ls.Prev()
+		t, indent, start, _, ok := s.prev()
 		if !ok {
 			return false
 		}
-		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
-		if t == "" {
-			continue
-		}
-		s.nonBlank++
 		// composer and addFooter, by hand: this loop runs on every poll.
 		if kind, text := promptLine(t); kind != notPrompt {
 			if s.nonBlank <= chromeLines && (text == "" || footerSeen || footer(text, 0) != notFooter || isPlaceholder(text)) &&
@@ -129,19 +123,13 @@ func composer(kind int, text string, seq int, footerSeen bool) bool {
 // walk back).
 func (b *bottomPane) pastUnknown(s *scanner, t0 string, n0 int, footerSeen bool) bool {
 	saved := *b
-	apart, gap := false, false
+	apart := false
 	for {
-		raw, start, dirty, ok := s.ls.Prev()
+		t, indent, start, gap, ok := s.prev()
 		if !ok {
 			break
 		}
-		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
-		if t == "" {
-			gap = true
-			continue
-		}
-		s.nonBlank++
-		apart, gap = apart || gap, false
+		apart = apart || gap
 		if kind, text := promptLine(t); kind != notPrompt {
 			if composer(kind, text, s.nonBlank, footerSeen) ||
 				apart && !(kind == chevronPrompt && isMenuItem(text)) && s.nonBlank <= chromeLines {

@@ -155,12 +155,16 @@ func (r *reading) signals(title string) Signals {
 
 // scanner is the backward walk both passes share: the lines from the bottom
 // up, and how many non-blank ones were read. Each pass reads its lines with
-// s.ls.prev and clean itself, into plain variables (this is the hot loop).
-// The bottom pass hands a line it does not take to the history pass by
-// setting the walk back (mark, reset) to right below it.
+// prev, into plain variables (this is the hot loop). The bottom pass hands
+// a line it does not take to the history pass by setting the walk back
+// (mark, reset) to below it.
 type scanner struct {
 	ls       *screen.Lines
 	nonBlank int
+	// raw is the last line prev read as captured, dirty when it holds
+	// escapes: the history pass tells a tool's bold name by them.
+	raw   string
+	dirty bool
 }
 
 // scanMark is a place in the walk to go back to.
@@ -172,6 +176,24 @@ type scanMark struct {
 func (s *scanner) mark() scanMark { return scanMark{s.ls.Mark(), s.nonBlank} }
 
 func (s *scanner) reset(m scanMark) { s.ls.Reset(m.at); s.nonBlank = m.nonBlank }
+
+// prev reads the next non-blank line upwards, cleaned: its text without
+// the indent (t), the indent, its offset, and whether blank lines were
+// stepped over to reach it (gap). ok is false past the top.
+func (s *scanner) prev() (t string, indent, start int, gap, ok bool) {
+	for {
+		raw, start, dirty, ok := s.ls.Prev()
+		if !ok {
+			return "", 0, 0, gap, false
+		}
+		if t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty)); t != "" {
+			s.nonBlank++
+			s.raw, s.dirty = raw, dirty
+			return t, indent, start, gap, true
+		}
+		gap = true
+	}
+}
 
 // decide turns what the passes found into a status. The order is the
 // precedence: a waiting menu, then errors, then active work, then the prompt.

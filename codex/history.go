@@ -98,27 +98,20 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 	h.menuStart = end
 	h.active = busy
 
-	hasTree := false          // the cell being read upwards has a "└" line
-	gap, read := false, false // read: a line was read before this one
+	hasTree := false // the cell being read upwards has a "└" line
+	read := false    // a line was read before this one
 	for {
-		// The next non-blank line upwards (see scanner).
-		raw, start, dirty, ok := s.ls.Prev()
+		t, indent, start, gap, ok := s.prev()
 		if !ok {
 			break
 		}
-		t, indent := screen.TrimLeft(s.ls.Clean(raw, dirty))
-		if t == "" {
-			gap = true
-			continue
-		}
-		s.nonBlank++
 		n := s.ls.N()
 		bottom := handed // nothing but the bottom pane is below this line
 		handed = false
 		if read && gap {
 			h.after = true
 		}
-		read, gap = true, false
+		read = true
 		inWindow := s.nonBlank <= window
 
 		if kind, text := promptLine(t); kind != notPrompt {
@@ -205,7 +198,7 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 				// The status indicator also starts with "•"; it is not a reply.
 				if !statusIndicator(t) {
 					verb, _, _ := strings.Cut(text, " ")
-					tool := toolHeader(text, hasTree, dirty && boldWord(raw, verb))
+					tool := toolHeader(text, hasTree, s.dirty && boldWord(s.raw, verb))
 					kind := "message"
 					if tool {
 						kind = "tool"
