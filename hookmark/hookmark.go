@@ -28,6 +28,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 )
 
 // Event is what a marker says happened, whatever the CLI called it.
@@ -201,20 +203,8 @@ func Write(dir string, m Marker) (string, error) {
 		return "", nil
 	}
 	path := Path(dir, m.Event)
-	tmp, err := os.CreateTemp(dir, "."+string(m.Event)+".*.tmp")
-	if err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o600); err != nil {
 		return "", fmt.Errorf("hookmark: %w", err)
-	}
-	_, werr = tmp.Write(append(b, '\n'))
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-		return "", fmt.Errorf("hookmark: %w", werr)
 	}
 	return path, nil
 }

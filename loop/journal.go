@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 )
 
 // Step is one finished dispatch in the run journal.
@@ -116,11 +117,7 @@ func (j *journal) writeInfo() error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(j.dir, runFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(j.dir, runFile)); err != nil {
+	if err := atomicfile.Write(filepath.Join(j.dir, runFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil

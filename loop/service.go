@@ -10,6 +10,7 @@ import (
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -137,11 +138,7 @@ func (r *runner) remoteInFlight(ctx context.Context, n int, role string, a Agent
 
 func (r *runner) writeRemote(rec inFlightRemote) error {
 	b, _ := json.Marshal(rec)
-	path := filepath.Join(r.j.dir, inFlightRemoteFile)
-	if err := os.WriteFile(path+".tmp", b, 0o644); err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	if err := os.Rename(path+".tmp", path); err != nil {
+	if err := atomicfile.Write(filepath.Join(r.j.dir, inFlightRemoteFile), b, 0o644); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 )
 
 // TimedOut is the marker of a dispatch that timed out while its agent still
@@ -66,20 +66,7 @@ func MarkTimedOut(dir string, m TimedOut) error {
 	if err != nil {
 		return err
 	}
-	path := markerPath(dir, m.Pane)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("mark the timed-out dispatch: %w", err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(markerPath(dir, m.Pane), append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("mark the timed-out dispatch: %w", err)
 	}
 	return nil
