@@ -16,14 +16,21 @@ func poll(n int, elapsed time.Duration, st handoff.Status, state handoff.State) 
 	return fsm.Poll{Observation: fsm.Observation{At: start.Add(elapsed), Status: st, File: fsm.FileAbsent}, Ready: fsm.Ready{State: state}, Elapsed: elapsed, N: n}
 }
 
-func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
+// recorder records a wait with cfg into a buffer the test reads back.
+func recorder(t *testing.T, cfg handoff.Config) (*trace.Recorder, *bytes.Buffer) {
+	t.Helper()
 	var buf bytes.Buffer
 	rec, err := trace.NewRecorder(&buf, cfg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec, &buf
+}
+
+func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace = 500*time.Millisecond, 5*time.Second
+	rec, buf := recorder(t, cfg)
 	// What a live wait saw: a stale completed screen, work, the file
 	// appearing while the agent still streams, then read when it is quiet.
 	rec.Poll(poll(1, 0, handoff.StatusCompleted, handoff.AwaitingStart))
@@ -38,7 +45,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := trace.Read(&buf)
+	tr, err := trace.Read(buf)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
@@ -60,11 +67,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	// must still be there for the replay's slightly earlier decision.
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Fallback = time.Second, 10*time.Second, 3*time.Second, true
-	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, cfg, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, buf := recorder(t, cfg)
 	rec.Poll(poll(1, 0, handoff.StatusIdle, handoff.AwaitingStart))
 	rec.Poll(poll(2, 1010*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
 	rec.Poll(poll(3, 2020*time.Millisecond, handoff.StatusIdle, handoff.AwaitingStart))
@@ -72,7 +75,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	last.LastOutput = "the answer on screen"
 	rec.Poll(last)
 	recorded := buf.String()
-	tr, err := trace.Read(&buf)
+	tr, err := trace.Read(buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,18 +92,14 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 // (what explain --record shows), and a reason for another status than the
 // one recorded is not written.
 func TestRecorderKeepsTheClassifiersReason(t *testing.T) {
-	var buf bytes.Buffer
-	rec, err := trace.NewRecorder(&buf, handoff.DefaultConfig(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, buf := recorder(t, handoff.DefaultConfig())
 	p := poll(1, time.Second, handoff.StatusProcessing, handoff.Working)
 	p.Classification = &handoff.Classification{Status: handoff.StatusProcessing, Reason: "the spinner runs in the title"}
 	rec.Poll(p)
 	stale := poll(2, 2*time.Second, handoff.StatusError, handoff.Working)
 	stale.Classification = &handoff.Classification{Status: handoff.StatusIdle, Reason: "a ready prompt"}
 	rec.Poll(stale)
-	tr, err := trace.Read(&buf)
+	tr, err := trace.Read(buf)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
