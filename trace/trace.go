@@ -54,6 +54,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,6 +185,21 @@ func Read(r io.Reader) (Trace, error) {
 			return t, nil
 		}
 	}
+}
+
+// ReadFile parses the trace in the file at path (Read); a parse error
+// names the file.
+func ReadFile(path string) (Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Trace{}, err
+	}
+	defer f.Close()
+	t, err := Read(f)
+	if err != nil {
+		return Trace{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
 }
 
 // parseLine adds one non-blank line to t. Fields are decoded one by one so

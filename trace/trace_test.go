@@ -28,12 +28,7 @@ func TestReplayGoldenTraces(t *testing.T) {
 	for _, path := range traces {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			tr, err := trace.Read(f)
+			tr, err := trace.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -160,12 +160,7 @@ func replaysAsLive(t *testing.T, rec string, live trace.Report) trace.Report {
 // `handoff-fsm replay` does.
 func replayFile(t *testing.T, path string) trace.Report {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := trace.Read(f)
+	tr, err := trace.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the recording is not a valid trace: %v", err)
 	}

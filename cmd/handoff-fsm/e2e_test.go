@@ -135,9 +135,7 @@ func TestStartupRaceIsReproducedAndHandled(t *testing.T) {
 	}
 	// The race was real: the recording shows the stale quiet screen polled
 	// again and again before the agent was seen working.
-	f, _ := os.Open(rec)
-	defer f.Close()
-	tr, err := trace.Read(f)
+	tr, err := trace.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,9 +218,7 @@ func TestPaneKilledMidWaitIsATerminalErrorWithinOnePoll(t *testing.T) {
 	}
 	// Within one poll: the first poll after the kill saw the error and
 	// ended the wait; every poll before it saw the agent alive.
-	f, _ := os.Open(rec)
-	defer f.Close()
-	tr, err := trace.Read(f)
+	tr, err := trace.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}

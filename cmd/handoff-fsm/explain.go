@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -275,15 +274,9 @@ func writeTransitions(w io.Writer, ts []trace.Transition) {
 // explainRecord replays a recorded trace and shows each transition with
 // the recorded moment behind it.
 func explainRecord(ctx context.Context, path string, stdout, stderr io.Writer) int {
-	f, err := os.Open(path)
+	tr, err := trace.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-		return exitFailure
-	}
-	defer f.Close()
-	tr, err := trace.Read(f)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %s: %v\n", path, err)
 		return exitFailure
 	}
 	cfg := tr.WaitConfig()
