@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -35,23 +34,17 @@ func runStatus(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *teamMode || *teamFile != "" {
 		return teamStatus(ctx, *teamFile, stdout, stderr)
 	}
-	if client, err := serverClient(*server); err != nil || client != nil {
-		if err == nil {
-			err = pf.localOnly()
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
-			return exitUsage
-		}
+	client, err := pf.service(*server)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
+		return exitUsage
+	}
+	if client != nil {
 		return remoteStatus(ctx, client, pf, stdout, stderr)
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
-		if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
-			return exitFailure
-		}
-		return exitUsage
+		return openFailed(stderr, "status", err)
 	}
 	snap, err := pane.Observe(ctx)
 	c := snap.Classification

@@ -14,6 +14,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/providerfile"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -151,6 +152,28 @@ func (f *paneFlags) providerName() string {
 		return "file:" + filepath.Base(*f.providerFile)
 	}
 	return *f.provider
+}
+
+// service is the service --server (or HANDOFF_SERVER) names, nil for
+// none; an error for a bad address, or for a flag only this machine can
+// carry out (localOnly).
+func (f *paneFlags) service(server string) (*serve.Client, error) {
+	client, err := serverClient(server)
+	if err == nil && client != nil {
+		err = f.localOnly()
+	}
+	return client, err
+}
+
+// openFailed says on stderr why cmd could not open the pane and is the
+// exit status: a tmux too old is a failure, anything else (no --target, an
+// unknown provider, no pane recognised) a usage error.
+func openFailed(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
+	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+		return exitFailure
+	}
+	return exitUsage
 }
 
 // localOnly refuses what the service cannot do: it reads panes with the

@@ -33,14 +33,12 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
 		return exitUsage
 	}
-	if client, err := serverClient(*server); err != nil || client != nil {
-		if err == nil {
-			err = pf.localOnly()
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			return exitUsage
-		}
+	client, err := pf.service(*server)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+		return exitUsage
+	}
+	if client != nil {
 		name := *pf.provider
 		if !providerSet(fs) && *pf.target == "" {
 			name = "auto"
@@ -65,11 +63,7 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-		if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
-			return exitFailure
-		}
-		return exitUsage
+		return openFailed(stderr, "watch", err)
 	}
 	var last string
 	t := time.NewTicker(interval.D)
