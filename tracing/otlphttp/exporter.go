@@ -5,16 +5,17 @@
 // It stands in for go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp,
 // whose configuration package imports gRPC (open-telemetry/opentelemetry-go
 // issues 2579 and 8385): linking gRPC made every handoff-fsm process, a
-// one-second `send --server` client too, start 10 MB and 140 packages
-// heavier. This package uses only the OTLP message types of trace/v1,
-// common/v1 and resource/v1 (not collector/trace/v1, whose gateway file
-// imports gRPC) and writes the ExportTraceServiceRequest envelope itself.
+// short `send --server` client too, start 10 MB and 140 packages heavier.
+// This package writes the OTLP messages (trace/v1, common/v1, resource/v1
+// and the ExportTraceServiceRequest envelope) in the protobuf wire format
+// itself, so that not even the protobuf runtime is linked.
 package otlphttp
 
 import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -24,9 +25,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"google.golang.org/protobuf/encoding/protowire"
-	"google.golang.org/protobuf/proto"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
@@ -72,21 +70,9 @@ func (e *Exporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpa
 	if stopped {
 		return errStopped
 	}
-	rss := resourceSpans(spans)
-	if len(rss) == 0 {
+	body := appendRequest(nil, spans)
+	if len(body) == 0 {
 		return nil
-	}
-	// ExportTraceServiceRequest is field 1, repeated ResourceSpans: the
-	// envelope is written here, so that the collector's service package
-	// (and with it gRPC) is not linked.
-	var body []byte
-	for _, rs := range rss {
-		m, err := proto.Marshal(rs)
-		if err != nil {
-			return fmt.Errorf("otlphttp: encode spans: %w", err)
-		}
-		body = protowire.AppendTag(body, 1, protowire.BytesType)
-		body = protowire.AppendBytes(body, m)
 	}
 	if e.cfg.Gzip {
 		var b bytes.Buffer
@@ -194,55 +180,74 @@ func said(b []byte) string {
 
 // partialSuccess reads an ExportTraceServiceResponse: its field 1,
 // partial_success, holds rejected_spans (1) and error_message (2). Nil
-// when the collector took everything.
+// when the collector took everything, or sent what this cannot read (the
+// request itself succeeded).
 func partialSuccess(b []byte) error {
-	var rejected int64
+	var rejected uint64
 	var msg string
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil // an answer this code cannot read; the request succeeded
-		}
-		b = b[n:]
-		if num == 1 && typ == protowire.BytesType {
-			ps, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return nil
-			}
-			b = b[n:]
-			for len(ps) > 0 {
-				num, typ, n := protowire.ConsumeTag(ps)
-				if n < 0 {
-					break
-				}
-				ps = ps[n:]
-				switch {
-				case num == 1 && typ == protowire.VarintType:
-					v, m := protowire.ConsumeVarint(ps)
-					n, rejected = m, int64(v)
-				case num == 2 && typ == protowire.BytesType:
-					v, m := protowire.ConsumeBytes(ps)
-					n, msg = m, string(v)
-				default:
-					n = protowire.ConsumeFieldValue(num, typ, ps)
-				}
-				if n < 0 {
-					break
-				}
-				ps = ps[n:]
-			}
-			continue
-		}
-		n = protowire.ConsumeFieldValue(num, typ, b)
-		if n < 0 {
+		field, wire, _, body, rest, ok := nextField(b)
+		if !ok {
 			return nil
 		}
-		b = b[n:]
+		b = rest
+		if field != 1 || wire != wireBytes {
+			continue
+		}
+		for len(body) > 0 {
+			f, w, v, s, r, ok := nextField(body)
+			if !ok {
+				return nil
+			}
+			body = r
+			switch {
+			case f == 1 && w == wireVarint:
+				rejected = v
+			case f == 2 && w == wireBytes:
+				msg = string(s)
+			}
+		}
 	}
 	if rejected == 0 && msg == "" {
 		return nil
 	}
 	return fmt.Errorf("otlphttp: the collector rejected %d spans: %s", rejected, msg)
+}
+
+// nextField reads one field off b: a varint's value, or a length-delimited
+// field's bytes; fixed-size fields are skipped over. ok is false when b
+// is not protobuf.
+func nextField(b []byte) (field, wire int, v uint64, data, rest []byte, ok bool) {
+	tag, n := binary.Uvarint(b)
+	if n <= 0 {
+		return 0, 0, 0, nil, nil, false
+	}
+	b = b[n:]
+	field, wire = int(tag>>3), int(tag&7)
+	switch wire {
+	case wireVarint:
+		if v, n = binary.Uvarint(b); n <= 0 {
+			return 0, 0, 0, nil, nil, false
+		}
+		return field, wire, v, nil, b[n:], true
+	case wireBytes:
+		l, n := binary.Uvarint(b)
+		if n <= 0 || l > uint64(len(b)-n) {
+			return 0, 0, 0, nil, nil, false
+		}
+		return field, wire, 0, b[n : n+int(l)], b[n+int(l):], true
+	case wireFixed64:
+		if len(b) < 8 {
+			return 0, 0, 0, nil, nil, false
+		}
+		return field, wire, 0, nil, b[8:], true
+	case wireFixed32:
+		if len(b) < 4 {
+			return 0, 0, 0, nil, nil, false
+		}
+		return field, wire, 0, nil, b[4:], true
+	}
+	return 0, 0, 0, nil, nil, false
 }
 
 // Shutdown stops the exporter: later spans are refused, and idle

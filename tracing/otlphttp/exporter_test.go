@@ -184,7 +184,7 @@ func recordSpans(t *testing.T) []sdktrace.ReadOnlySpan {
 		attribute.String("service.name", "handoff-fsm"), attribute.Int("pid", 42))
 	rec := tracetest.NewSpanRecorder()
 	limits := sdktrace.NewSpanLimits()
-	limits.AttributeCountLimit, limits.EventCountLimit, limits.LinkCountLimit = 14, 2, 2
+	limits.AttributeCountLimit, limits.EventCountLimit, limits.LinkCountLimit = 18, 2, 2
 	limits.AttributePerEventCountLimit, limits.AttributePerLinkCountLimit = 1, 1
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec), sdktrace.WithResource(res),
 		sdktrace.WithRawSpanLimits(limits))
@@ -214,6 +214,8 @@ func recordSpans(t *testing.T) []sdktrace.ReadOnlySpan {
 		attribute.Slice("mixed", attribute.IntValue(1), attribute.StringValue("two"), attribute.SliceValue(attribute.BoolValue(true))),
 		attribute.Map("m", attribute.String("k", "v"), attribute.Map("inner", attribute.Int("n", 3))),
 		attribute.KeyValue{Key: "empty"},
+		// Zero values are sent too: a oneof says which member is set.
+		attribute.String("zero-s", ""), attribute.Int("zero-i", 0), attribute.Bool("zero-b", false), attribute.Float64("zero-f", 0),
 	)
 	root.SetAttributes(attribute.String("over1", "x"), attribute.String("over2", "y"), attribute.String("over3", "z"))
 	root.AddEvent("first, dropped")
