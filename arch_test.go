@@ -68,3 +68,21 @@ func TestProvidersStandOnTheToolkitOnly(t *testing.T) {
 		}
 	}
 }
+
+// Every handoff-fsm process pays for what the binary links, at start: a
+// send --server client too. gRPC and the protobuf runtime (which the
+// upstream OTLP exporter brought, tracing on or not) stay out; the
+// OTLP/HTTP exporter writes the wire format itself (tracing/otlphttp).
+func TestTheCommandLinksNoGRPCOrProtobuf(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/handoff-fsm").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "go.opentelemetry.io/proto/"} {
+			if strings.HasPrefix(dep, heavy) {
+				t.Errorf("handoff-fsm links %s", dep)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Receipt is one dispatch's own random word. The RESPONSE FILE INSTRUCTION
@@ -85,8 +86,11 @@ func (r Receipt) Delimiter() string { return DelimiterPrefix + string(r) }
 func (r Receipt) ReceiptLine() string { return "<!-- handoff:" + string(r) + " -->" }
 
 // receiptLine matches a receipt line, tolerating the spacing and line end
-// an agent may change.
-var receiptLine = regexp.MustCompile(`^[ \t]*<!--[ \t]*handoff:[ \t]*([A-Za-z0-9]+)[ \t]*-->[ \t]*\r?$`)
+// an agent may change. Compiled on first use: most processes (a send
+// --server client, status) never read a response file.
+var receiptLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*<!--[ \t]*handoff:[ \t]*([A-Za-z0-9]+)[ \t]*-->[ \t]*\r?$`)
+})
 
 // SplitReceipt reads the receipt off a response file's content: when its
 // first line that is not blank is a receipt line, r is that receipt and
@@ -97,7 +101,7 @@ func SplitReceipt(content string) (answer string, r Receipt, found bool) {
 	for {
 		line, after, more := strings.Cut(rest, "\n")
 		if strings.TrimSpace(line) != "" {
-			m := receiptLine.FindStringSubmatch(line)
+			m := receiptLine().FindStringSubmatch(line)
 			if m == nil {
 				return content, "", false
 			}
@@ -133,8 +137,11 @@ func ResponseCommand(path string, r Receipt, response string) string {
 const ResponsePlaceholder = "<your complete final response>"
 
 // heredocLine matches the first line of the instruction's command, with
-// the delimiter and the single-quoted path (ShellQuote's shape).
-var heredocLine = regexp.MustCompile(`(?m)^cat << '` + DelimiterPrefix + `([A-Za-z0-9]+)' > ('(?:[^']|'\\'')*')[ \t]*$`)
+// the delimiter and the single-quoted path (ShellQuote's shape). Compiled
+// on first use, as receiptLine.
+var heredocLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^cat << '` + DelimiterPrefix + `([A-Za-z0-9]+)' > ('(?:[^']|'\\'')*')[ \t]*$`)
+})
 
 // Ticket is what a RESPONSE FILE INSTRUCTION asks of an agent: the file to
 // write and the receipt its answer carries.
@@ -153,7 +160,7 @@ func ParseInstruction(text string) (t Ticket, ok bool) {
 		return Ticket{}, false
 	}
 	block := text[strings.LastIndex(text, InstructionHeader):]
-	m := heredocLine.FindStringSubmatch(block)
+	m := heredocLine().FindStringSubmatch(block)
 	if m == nil || m[2] != ShellQuote(path) || Receipt(m[1]).Validate() != nil {
 		return Ticket{}, false
 	}

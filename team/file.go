@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -181,12 +182,12 @@ func Parse(data []byte, dir string) (*Team, error) {
 	t := &Team{Socket: f.Socket, Session: f.Session, Width: f.Width, Height: f.Height, ReadyTimeout: DefaultReadyTimeout}
 	if t.Socket == "" {
 		t.Socket = DefaultSocket
-	} else if !tmuxName.MatchString(t.Socket) {
+	} else if !tmuxName().MatchString(t.Socket) {
 		bad("socket", "%q: use letters, digits, '-', '_' and '.' only", t.Socket)
 	}
 	if t.Session == "" {
 		t.Session = DefaultSession
-	} else if !tmuxName.MatchString(t.Session) {
+	} else if !tmuxName().MatchString(t.Session) {
 		bad("session", "%q: use letters, digits, '-', '_' and '.' only (tmux reads ':' and '.' in targets)", t.Session)
 	} else if strings.Contains(t.Session, ".") {
 		bad("session", "%q: tmux reads '.' in a target as a pane", t.Session)
@@ -250,7 +251,7 @@ func Parse(data []byte, dir string) (*Team, error) {
 			bad(field+".command", "%q: the executable only (a name or a path without blanks); its arguments go in args", ag.Command)
 		}
 		for k := range a.Env {
-			if !envName.MatchString(k) {
+			if !envName().MatchString(k) {
 				bad(field+".env", "%q is not a variable name", k)
 			}
 		}
@@ -270,9 +271,10 @@ func Parse(data []byte, dir string) (*Team, error) {
 	return t, nil
 }
 
+// Compiled on first use: only the commands that read a team file need them.
 var (
-	tmuxName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-	envName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	tmuxName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+$`) })
+	envName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 func envValues(env map[string]string) []string {

@@ -8,32 +8,37 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 
 	"github.com/handoff-fsm/handoff-fsm/tracing"
+	"github.com/handoff-fsm/handoff-fsm/tracing/otlphttp"
 	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
 // otelTracer turns tracing on when the standard OpenTelemetry variables ask
 // for it (OTEL_TRACES_EXPORTER=otlp, or an OTLP endpoint) and
 // OTEL_SDK_DISABLED is not true: spans go to the collector over OTLP/HTTP,
-// configured by the OTEL_EXPORTER_OTLP_* variables. Otherwise nil, and
-// nothing is traced. shutdown flushes the spans.
+// configured by the OTEL_EXPORTER_OTLP_* variables (otlphttp.ConfigFromEnv;
+// a setting it cannot honour, such as the grpc protocol, is said on stderr
+// and nothing is traced). Otherwise nil, and nothing is traced. shutdown
+// flushes the spans.
 func otelTracer(ctx context.Context, stderr io.Writer) (t *tracing.Tracer, shutdown func()) {
 	on := os.Getenv("OTEL_TRACES_EXPORTER") == "otlp" || os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" ||
 		os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 	if !on || os.Getenv("OTEL_SDK_DISABLED") == "true" || os.Getenv("OTEL_TRACES_EXPORTER") == "none" {
 		return nil, func() {}
 	}
-	exp, err := otlptracehttp.New(ctx)
+	cfg, err := otlphttp.ConfigFromEnv(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm: OpenTelemetry: %v; not tracing\n", err)
 		return nil, func() {}
 	}
-	res, err := otelResource(ctx, version.Get())
+	v := version.Get()
+	cfg.UserAgent = "handoff-fsm/" + v.Version
+	exp := otlphttp.New(cfg)
+	res, err := otelResource(ctx, v)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm: OpenTelemetry resource: %v\n", err)
 	}

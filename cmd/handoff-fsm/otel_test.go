@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -53,5 +54,21 @@ func TestOpenTelemetryResource(t *testing.T) {
 	r, _ = otelResource(context.Background(), build)
 	if got := resourceValue(r, "service.name"); got != "from-attributes" {
 		t.Errorf("service.name = %q, want the one OTEL_RESOURCE_ATTRIBUTES gives", got)
+	}
+}
+
+// A protocol handoff-fsm does not speak is said on stderr, and nothing is
+// traced (rather than spans sent in a form the collector does not expect).
+func TestOpenTelemetryRefusesAProtocolItDoesNotSpeak(t *testing.T) {
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1")
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+	t.Setenv("OTEL_SDK_DISABLED", "")
+	t.Setenv("OTEL_TRACES_EXPORTER", "")
+	var stderr strings.Builder
+	tr, shutdown := otelTracer(context.Background(), &stderr)
+	shutdown()
+	if tr != nil || !strings.Contains(stderr.String(), "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported") ||
+		!strings.Contains(stderr.String(), "not tracing") {
+		t.Fatalf("tracer %v, stderr %q; want no tracer and a note that grpc is not supported", tr, stderr.String())
 	}
 }
