@@ -279,11 +279,29 @@ func (st *State) Marshal() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Write replaces the state file at path atomically: a temporary file in the
-// same folder, synced, renamed over it, and the folder synced. A reader (or
-// a resume after a crash) sees the old state or the new one, never a mix,
-// and once Write returns the new one survives a crash.
+// Write replaces the state file at path atomically and durably: a
+// temporary file in the same folder, synced, renamed over it, and the
+// folder synced. A reader (or a resume after a crash) sees the old state or
+// the new one, never a mix, and once Write returns the new one survives a
+// crash of the machine. Write the states an irreversible act or an answer
+// to someone rests on this way (see WriteAtomic for the others).
 func (st *State) Write(path string) error {
+	return st.write(path, true)
+}
+
+// WriteAtomic replaces the state file at path atomically, as Write does,
+// but syncs neither the file nor the folder: once it returns, every reader
+// and the process that follows a kill -9 of this one sees the new state
+// (the rename is done, and the kernel's page cache outlives the process),
+// but a crash of the machine may leave the previous state, whole. It costs
+// no wait for the disk: for the states that only save a resume some work
+// (a wait's progress), where the previous state is a safe place to go on
+// from.
+func (st *State) WriteAtomic(path string) error {
+	return st.write(path, false)
+}
+
+func (st *State) write(path string, durable bool) error {
 	b, err := st.Marshal()
 	if err != nil {
 		return err
@@ -295,7 +313,7 @@ func (st *State) Write(path string) error {
 	}
 	tmp := f.Name()
 	_, err = f.Write(b)
-	if err == nil {
+	if err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -307,6 +325,9 @@ func (st *State) Write(path string) error {
 	if err != nil {
 		os.Remove(tmp)
 		return err
+	}
+	if !durable {
+		return nil
 	}
 	d, err := os.Open(dir)
 	if err != nil {

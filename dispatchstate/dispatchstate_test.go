@@ -54,10 +54,18 @@ func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
 	if stateJSON(t, got) != stateJSON(t, st) {
 		t.Fatalf("round trip:\n%s\n%s", stateJSON(t, got), stateJSON(t, st))
 	}
-	// Rewrites leave no temporary files behind.
-	for range 5 {
-		if err := st.Write(path); err != nil {
+	// Rewrites, durable or atomic only, leave no temporary files behind.
+	for i := range 6 {
+		st.History = 200 + i
+		write := st.Write
+		if i%2 == 1 {
+			write = st.WriteAtomic
+		}
+		if err := write(path); err != nil {
 			t.Fatal(err)
+		}
+		if got, err := dispatchstate.Read(path); err != nil || got.History != st.History {
+			t.Fatalf("write %d: read back %+v, %v", i, got, err)
 		}
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {

@@ -1,0 +1,75 @@
+package serve
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
+)
+
+// A dispatch's writes, in order, and which of them wait for the disk: the
+// one before the 201, the one before the paste, the one before the
+// response file is moved and the ending are synced; the wait's checkpoints
+// in between are atomic only (docs/reliability.md, "The service: durable
+// dispatches").
+func TestOnlyTheWritesBeforeAnActOrAnAnswerAreSynced(t *testing.T) {
+	t.Parallel()
+	a := simtest.Start(t, "hfsync", 1, simtest.Quick())
+	svc, err := New(Options{StateDir: t.TempDir(), Control: true, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	var mu sync.Mutex
+	var saves []save
+	svc.onSave = func(w save) {
+		mu.Lock()
+		saves = append(saves, w)
+		mu.Unlock()
+	}
+	cfg := handoff.DefaultConfig()
+	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
+	st := &dispatchstate.State{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex", History: 200, TmuxTimeout: "5s",
+		Role: "analyst", Workdir: a.Workdir, Prompt: "answer me", Config: cfg}
+	v, err := svc.Submit(Request{State: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if !slices.Equal(saves, []save{saveAccepted}) {
+		t.Errorf("before the submission was answered: %v, want the accepted state alone", saves)
+	}
+	mu.Unlock()
+	if v, _ = svc.Get(context.Background(), v.ID, 2*time.Minute); v.Outcome != "done" {
+		t.Fatalf("the dispatch ended %+v", v)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// accepted, sending, the wait's start, its progress (a look or more
+	// that changed a fact), the checkpoint before the consume, the ending.
+	n := len(saves)
+	if n < 5 || !slices.Equal(saves[:3], []save{saveAccepted, saveSending, saveWaitStart}) ||
+		!slices.Equal(saves[n-2:], []save{saveConsume, saveFinish}) {
+		t.Fatalf("writes %v", saves)
+	}
+	for _, w := range saves[3 : n-2] {
+		if w != saveProgress {
+			t.Fatalf("writes %v", saves)
+		}
+	}
+	t.Logf("writes %v", saves)
+	var synced []bool
+	for _, w := range saves {
+		synced = append(synced, w.durable())
+	}
+	want := append([]bool{true, true, false}, make([]bool, n-5)...)
+	want = append(want, true, true)
+	if !slices.Equal(synced, want) {
+		t.Fatalf("writes %v synced %v, want %v", saves, synced, want)
+	}
+}
