@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -286,45 +287,50 @@ func (st *State) Marshal() ([]byte, error) {
 // crash of the machine. Write the states an irreversible act or an answer
 // to someone rests on this way (see WriteAtomic for the others).
 func (st *State) Write(path string) error {
-	return st.write(path, true)
+	return st.Rewrite(path, "", true)
 }
 
 // WriteAtomic replaces the state file at path atomically, as Write does,
-// but syncs neither the file nor the folder: once it returns, every reader
-// and the process that follows a kill -9 of this one sees the new state
-// (the rename is done, and the kernel's page cache outlives the process),
-// but a crash of the machine may leave the previous state, whole. It costs
-// no wait for the disk: for the states that only save a resume some work
-// (a wait's progress), where the previous state is a safe place to go on
-// from.
+// with the new state's bytes synced before they replace the old ones, but
+// without syncing the folder: once it returns, every reader, and the
+// process that follows a kill -9 of this one, sees the new state (the
+// kernel's page cache outlives the process); a crash of the machine may
+// leave the previous state instead, whole. For the states that only spare a
+// resume some work (a wait's progress), where the previous state is a safe
+// place to go on from.
 func (st *State) WriteAtomic(path string) error {
-	return st.write(path, false)
+	return st.Rewrite(path, "", false)
 }
 
-func (st *State) write(path string, durable bool) error {
+// Rewrite replaces the state file at path as Write (durable) or
+// WriteAtomic does, for an owner that rewrites it many times (the
+// service: seven times per dispatch): with spare, a file of the owner's
+// beside path ("" for none), the new state is written over spare, synced,
+// and swapped with path in one atomic step (renameat2 RENAME_EXCHANGE on
+// Linux, renameatx_np RENAME_SWAP on macOS), so that spare then holds the
+// previous state. A temporary file per write costs the kernel a new inode
+// and the freeing of the old one, several times what the swap costs. The
+// spare is never the state: a crash while it is written leaves path as it
+// was, and spare is written whole and synced before the swap, so path
+// holds a whole state at every moment, as with a temporary file. Where
+// the system cannot swap, or path does not exist yet, it writes through a
+// temporary file. The owner removes spare when the state is final.
+func (st *State) Rewrite(path, spare string, durable bool) error {
 	b, err := st.Marshal()
 	if err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
+	swapped := false
+	if spare != "" {
+		if swapped, err = swap(b, spare, path); err != nil {
+			return err
+		}
 	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil && durable {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
+	if !swapped {
+		if err := replace(b, dir, path); err != nil {
+			return err
+		}
 	}
 	if !durable {
 		return nil
@@ -336,6 +342,65 @@ func (st *State) write(path string, durable bool) error {
 	defer d.Close()
 	return d.Sync()
 }
+
+// replace writes b to a new temporary file in dir, syncs it and renames it
+// over path.
+func replace(b []byte, dir, path string) error {
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// swap writes b over spare, syncs it and exchanges it with path; swapped is
+// false, with no error, when path does not exist yet or the system or the
+// file system cannot exchange two names (the caller then writes through a
+// temporary file).
+func swap(b []byte, spare, path string) (swapped bool, err error) {
+	if _, err := os.Lstat(path); err != nil {
+		return false, nil
+	}
+	f, err := os.OpenFile(spare, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return false, err
+	}
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	err = exchange(spare, path)
+	if errors.Is(err, errNoExchange) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// errNoExchange: the system or the file system cannot exchange two names.
+var errNoExchange = errors.New("cannot exchange two names")
 
 // Probe checks that a state file can be written at path (its folder exists
 // and takes files; path is not a folder) without writing it: callers check

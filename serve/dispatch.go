@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"sync"
 	"time"
 
@@ -110,12 +111,12 @@ const (
 
 // durable is the service's one rule for what a write waits for. A write
 // that comes before an irreversible act or an answer to a client is
-// synced, file and folder (dispatchstate.State.Write): what the act rests
-// on survives even a crash of the machine. The others only spare a resumed
-// wait some work, and are atomic without a sync
+// durable, its folder synced too (dispatchstate.State.Write): what the act
+// rests on survives even a crash of the machine. The others only spare a
+// resumed wait some work, and skip the folder's sync
 // (dispatchstate.State.WriteAtomic): a kill -9 of the service loses none
-// of them (the kernel holds what was renamed); a crash of the machine may
-// leave the previous state, whole, and the resume ends as safely from it:
+// of them (the kernel holds the swap); a crash of the machine may leave the
+// state before one, whole, and the resume ends as safely from it:
 // send_started without a wait is not pasted again (it ends with the error
 // that says the prompt may not have reached the agent), an older checkpoint
 // ends terminal_error on the pane's identity (the tmux server and its
@@ -126,16 +127,22 @@ func (w save) durable() bool {
 	return w != saveWaitStart && w != saveProgress
 }
 
-// write writes d's state file as w says; d.mu is held, or d is not shared
-// yet.
+// write writes d's state file as w says, through its spare (a state file
+// is written seven times: swapping a spare with it costs the kernel less
+// than a new file each time); the ending's write removes the spare. d.mu is
+// held, or d is not shared yet.
 func (d *dispatch) write(w save) error {
 	if d.onSave != nil {
 		d.onSave(w)
 	}
-	if w.durable() {
-		return d.st.Write(d.path)
+	spare := spareOf(d.path)
+	if err := d.st.Rewrite(d.path, spare, w.durable()); err != nil {
+		return err
 	}
-	return d.st.WriteAtomic(d.path)
+	if w == saveFinish {
+		_ = os.Remove(spare) // the state is final; prune removes one left by a kill
+	}
+	return nil
 }
 
 func newDispatch(st *dispatchstate.State, path string) *dispatch {

@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -20,7 +22,8 @@ import (
 func TestOnlyTheWritesBeforeAnActOrAnAnswerAreSynced(t *testing.T) {
 	t.Parallel()
 	a := simtest.Start(t, "hfsync", 1, simtest.Quick())
-	svc, err := New(Options{StateDir: t.TempDir(), Control: true, Events: true})
+	dir := t.TempDir()
+	svc, err := New(Options{StateDir: dir, Control: true, Events: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +50,10 @@ func TestOnlyTheWritesBeforeAnActOrAnAnswerAreSynced(t *testing.T) {
 	mu.Unlock()
 	if v, _ = svc.Get(context.Background(), v.ID, 2*time.Minute); v.Outcome != "done" {
 		t.Fatalf("the dispatch ended %+v", v)
+	}
+	// The spare the writes went through is gone with the ending.
+	if entries, _ := os.ReadDir(filepath.Join(dir, "dispatches")); len(entries) != 1 || entries[0].Name() != v.ID+".json" {
+		t.Errorf("the state folder holds %v, want the state file alone", entries)
 	}
 	mu.Lock()
 	defer mu.Unlock()
