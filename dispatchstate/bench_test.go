@@ -23,17 +23,16 @@ func cpuTime(b *testing.B) time.Duration {
 // dispatch's state, rewritten in place as an owner does. Its figures depend
 // on the file system the temporary folder is on.
 func BenchmarkWrite(b *testing.B) {
-	for _, mode := range []string{"durable", "atomic", "durable-spare", "atomic-spare"} {
+	for _, mode := range []string{"temporary", "spare"} {
 		b.Run(mode, func(b *testing.B) {
 			st := validState()
 			st.Prompt = "review the change in pkg/x and write what you find"
 			dir := b.TempDir()
 			path := filepath.Join(dir, "s.json")
-			write := map[string]func(string) error{
-				"durable": st.Write, "atomic": st.WriteAtomic,
-				"durable-spare": func(path string) error { return st.Rewrite(path, filepath.Join(dir, ".s.spare"), true) },
-				"atomic-spare":  func(path string) error { return st.Rewrite(path, filepath.Join(dir, ".s.spare"), false) },
-			}[mode]
+			write := st.Write
+			if mode == "spare" {
+				write = func(path string) error { return st.Rewrite(path, filepath.Join(dir, ".s.json.spare")) }
+			}
 			b.ReportAllocs()
 			cpu := cpuTime(b)
 			for b.Loop() {

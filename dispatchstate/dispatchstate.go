@@ -284,38 +284,26 @@ func (st *State) Marshal() ([]byte, error) {
 // temporary file in the same folder, synced, renamed over it, and the
 // folder synced. A reader (or a resume after a crash) sees the old state or
 // the new one, never a mix, and once Write returns the new one survives a
-// crash of the machine. Write the states an irreversible act or an answer
-// to someone rests on this way (see WriteAtomic for the others).
+// crash of the machine.
 func (st *State) Write(path string) error {
-	return st.Rewrite(path, "", true)
+	return st.Rewrite(path, "")
 }
 
-// WriteAtomic replaces the state file at path atomically, as Write does,
-// with the new state's bytes synced before they replace the old ones, but
-// without syncing the folder: once it returns, every reader, and the
-// process that follows a kill -9 of this one, sees the new state (the
-// kernel's page cache outlives the process); a crash of the machine may
-// leave the previous state instead, whole. For the states that only spare a
-// resume some work (a wait's progress), where the previous state is a safe
-// place to go on from.
-func (st *State) WriteAtomic(path string) error {
-	return st.Rewrite(path, "", false)
-}
-
-// Rewrite replaces the state file at path as Write (durable) or
-// WriteAtomic does, for an owner that rewrites it many times (the
-// service: seven times per dispatch): with spare, a file of the owner's
-// beside path ("" for none), the new state is written over spare, synced,
-// and swapped with path in one atomic step (renameat2 RENAME_EXCHANGE on
-// Linux, renameatx_np RENAME_SWAP on macOS), so that spare then holds the
-// previous state. A temporary file per write costs the kernel a new inode
-// and the freeing of the old one, several times what the swap costs. The
-// spare is never the state: a crash while it is written leaves path as it
-// was, and spare is written whole and synced before the swap, so path
-// holds a whole state at every moment, as with a temporary file. Where
-// the system cannot swap, or path does not exist yet, it writes through a
-// temporary file. The owner removes spare when the state is final.
-func (st *State) Rewrite(path, spare string, durable bool) error {
+// Rewrite replaces the state file at path as Write does, atomically and
+// durably, for an owner that rewrites it many times (the service: seven
+// times per dispatch): with spare, a file of the owner's beside path (""
+// for none), the new state is written over spare, synced, swapped with
+// path in one atomic step (renameat2 RENAME_EXCHANGE on Linux,
+// renameatx_np RENAME_SWAP on macOS), and the folder synced; spare then
+// holds the previous state. A temporary file per write costs the kernel a
+// new inode and the freeing of the old one, more than the swap. The spare
+// is never the state: a crash while it is written leaves path as it was.
+// The folder is synced after every swap, so that the next write, which
+// writes over the spare in place, never writes over what the disk may
+// still name path. Where the system cannot swap, or path does not exist
+// yet, it writes as Write. The owner removes spare when the state is
+// final.
+func (st *State) Rewrite(path, spare string) error {
 	b, err := st.Marshal()
 	if err != nil {
 		return err
@@ -331,9 +319,6 @@ func (st *State) Rewrite(path, spare string, durable bool) error {
 		if err := replace(b, dir, path); err != nil {
 			return err
 		}
-	}
-	if !durable {
-		return nil
 	}
 	d, err := os.Open(dir)
 	if err != nil {

@@ -54,14 +54,10 @@ func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
 	if stateJSON(t, got) != stateJSON(t, st) {
 		t.Fatalf("round trip:\n%s\n%s", stateJSON(t, got), stateJSON(t, st))
 	}
-	// Rewrites, durable or atomic only, leave no temporary files behind.
-	for i := range 6 {
+	// Rewrites leave no temporary files behind.
+	for i := range 5 {
 		st.History = 200 + i
-		write := st.Write
-		if i%2 == 1 {
-			write = st.WriteAtomic
-		}
-		if err := write(path); err != nil {
+		if err := st.Write(path); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := dispatchstate.Read(path); err != nil || got.History != st.History {
@@ -92,7 +88,7 @@ func TestARewriteSwapsTheSpareWithTheStateFile(t *testing.T) {
 	st := validState()
 	for i := range 6 {
 		st.History = 100 + i
-		if err := st.Rewrite(path, spare, i%2 == 0); err != nil {
+		if err := st.Rewrite(path, spare); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := dispatchstate.Read(path); err != nil || got.History != st.History {
@@ -114,11 +110,11 @@ func TestARewriteSwapsTheSpareWithTheStateFile(t *testing.T) {
 	}
 	// A shorter state over a longer spare leaves no tail of the longer.
 	st.Prompt = strings.Repeat("long ", 200)
-	if err := st.Rewrite(path, spare, false); err != nil {
+	if err := st.Rewrite(path, spare); err != nil {
 		t.Fatal(err)
 	}
 	st.Prompt = ""
-	if err := st.Rewrite(path, spare, false); err != nil {
+	if err := st.Rewrite(path, spare); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := dispatchstate.Read(path); err != nil || got.Prompt != "" {

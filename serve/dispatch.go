@@ -109,34 +109,17 @@ const (
 	saveFinish                // the ending, before anyone is told of it
 )
 
-// durable is the service's one rule for what a write waits for. A write
-// that comes before an irreversible act or an answer to a client is
-// durable, its folder synced too (dispatchstate.State.Write): what the act
-// rests on survives even a crash of the machine. The others only spare a
-// resumed wait some work, and skip the folder's sync
-// (dispatchstate.State.WriteAtomic): a kill -9 of the service loses none
-// of them (the kernel holds the swap); a crash of the machine may leave the
-// state before one, whole, and the resume ends as safely from it:
-// send_started without a wait is not pasted again (it ends with the error
-// that says the prompt may not have reached the agent), an older checkpoint
-// ends terminal_error on the pane's identity (the tmux server and its
-// agents died with the machine), and the checkpoint before a consume is
-// durable. docs/reliability.md ("The service: durable dispatches") says
-// the same.
-func (w save) durable() bool {
-	return w != saveWaitStart && w != saveProgress
-}
-
-// write writes d's state file as w says, through its spare (a state file
-// is written seven times: swapping a spare with it costs the kernel less
-// than a new file each time); the ending's write removes the spare. d.mu is
-// held, or d is not shared yet.
+// write writes d's state file, durably (every write: see
+// docs/reliability.md, "The service: durable dispatches"), through its
+// spare (a state file is written seven times: swapping a spare with it
+// costs the kernel less than a new file each time); the ending's write
+// removes the spare. d.mu is held, or d is not shared yet.
 func (d *dispatch) write(w save) error {
 	if d.onSave != nil {
 		d.onSave(w)
 	}
 	spare := spareOf(d.path)
-	if err := d.st.Rewrite(d.path, spare, w.durable()); err != nil {
+	if err := d.st.Rewrite(d.path, spare); err != nil {
 		return err
 	}
 	if w == saveFinish {
