@@ -124,6 +124,12 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) (stri
 		}
 	}
 	var out strings.Builder
+	var replies [][]string
+	var errs []error
+	if l.lookOnly() {
+		// Sent in one write: one round trip for a look's two commands.
+		replies, errs = c.Commands(ctx, l.cmds...)
+	}
 	for i, cmd := range l.cmds {
 		if len(cmd) == 0 || cmd[0] == "" {
 			// Let tmux (through the fallback) say what is wrong.
@@ -132,7 +138,13 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) (stri
 		if i == l.loaded {
 			cmd = l.set
 		}
-		lines, err := c.Command(ctx, cmd...)
+		var lines []string
+		var err error
+		if replies != nil {
+			lines, err = replies[i], errs[i]
+		} else {
+			lines, err = c.Command(ctx, cmd...)
+		}
 		var ce *CommandError
 		switch {
 		case err == nil:
@@ -164,6 +176,28 @@ type list struct {
 	loaded int // the index of the load-buffer in cmds, -1 if none
 	set    []string
 	data   []byte
+}
+
+// lookOnly reports whether the list has more than one command and every
+// one only reads (display-message, capture-pane, list-…, show-…): those
+// go to tmux in one write (Client.Commands), since running one again after
+// another failed, as the fallback does with the rest, does no harm.
+func (l list) lookOnly() bool {
+	if len(l.cmds) < 2 || l.loaded >= 0 {
+		return false
+	}
+	for _, cmd := range l.cmds {
+		if len(cmd) == 0 {
+			return false
+		}
+		switch cmd[0] {
+		case "display-message", "display", "capture-pane", "capturep", "list-panes", "lsp", "list-windows", "lsw",
+			"list-sessions", "ls", "show-options", "show", "has-session", "has":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // split cuts args at its ";" arguments (a last one ends the list, as for
