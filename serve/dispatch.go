@@ -211,8 +211,8 @@ func (d *dispatch) markSending() error {
 // checkpoint is the wait's OnCheckpoint: the state file follows the wait.
 // A checkpoint that differs from the last one written only in the time and
 // count of the last look is not written (a working agent is looked at
-// every few tens of milliseconds after a file event; each write costs a
-// file): resumed from the older one, the wait looks at once and decides
+// every few tens of milliseconds after a file event; each write syncs a
+// file and the folder): resumed from the older one, the wait looks at once and decides
 // the same, since every fact a decision rests on (state, grace start,
 // failures in a row, journal, archive, a consume under way) is in it.
 func (d *dispatch) checkpoint(cp fsm.Checkpoint) error {
