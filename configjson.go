@@ -1,7 +1,6 @@
 package handoff
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -62,25 +61,34 @@ func (c *Config) fields(strict *bool) []configField {
 func (c Config) MarshalJSON() ([]byte, error) {
 	c = c.WithDefaults()
 	strict := c.Strict()
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := make([]byte, 0, 320)
+	b = append(b, '{')
 	for i, f := range c.fields(&strict) {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, "%q:", f.name)
-		if d, ok := f.v.(*time.Duration); ok {
-			b.Write(strconv.AppendFloat(nil, d.Seconds(), 'f', -1, 64))
-			continue
+		// The keys are plain words; the numbers and booleans are written
+		// without reflection (a state file holds a Config and is written
+		// several times per dispatch).
+		b = append(append(append(b, '"'), f.name...), '"', ':')
+		switch v := f.v.(type) {
+		case *time.Duration:
+			b = strconv.AppendFloat(b, v.Seconds(), 'f', -1, 64)
+		case *bool:
+			b = strconv.AppendBool(b, *v)
+		case *int:
+			b = strconv.AppendInt(b, int64(*v), 10)
+		case *int64:
+			b = strconv.AppendInt(b, *v, 10)
+		default:
+			j, err := json.Marshal(f.v)
+			if err != nil {
+				return nil, fmt.Errorf("config %q: %w", f.name, err)
+			}
+			b = append(b, j...)
 		}
-		v, err := json.Marshal(f.v)
-		if err != nil {
-			return nil, fmt.Errorf("config %q: %w", f.name, err)
-		}
-		b.Write(v)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON reads the JSON form onto c (onto the defaults when c is

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -279,16 +280,57 @@ func (st *State) Marshal() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Write replaces the state file at path atomically: a temporary file in the
-// same folder, synced, renamed over it, and the folder synced. A reader (or
-// a resume after a crash) sees the old state or the new one, never a mix,
-// and once Write returns the new one survives a crash.
+// Write replaces the state file at path atomically and durably: a
+// temporary file in the same folder, synced, renamed over it, and the
+// folder synced. A reader (or a resume after a crash) sees the old state or
+// the new one, never a mix, and once Write returns the new one survives a
+// crash of the machine.
 func (st *State) Write(path string) error {
+	return st.Rewrite(path, "")
+}
+
+// Rewrite replaces the state file at path as Write does, atomically and
+// durably, for an owner that rewrites it many times (the service: seven
+// times per dispatch): with spare, a file of the owner's beside path (""
+// for none), the new state is written over spare, synced, swapped with
+// path in one atomic step (renameat2 RENAME_EXCHANGE on Linux,
+// renameatx_np RENAME_SWAP on macOS), and the folder synced; spare then
+// holds the previous state. A temporary file per write costs the kernel a
+// new inode and the freeing of the old one, more than the swap. The spare
+// is never the state: a crash while it is written leaves path as it was.
+// The folder is synced after every swap, so that the next write, which
+// writes over the spare in place, never writes over what the disk may
+// still name path. Where the system cannot swap, or path does not exist
+// yet, it writes as Write. The owner removes spare when the state is
+// final.
+func (st *State) Rewrite(path, spare string) error {
 	b, err := st.Marshal()
 	if err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
+	swapped := false
+	if spare != "" {
+		if swapped, err = swap(b, spare, path); err != nil {
+			return err
+		}
+	}
+	if !swapped {
+		if err := replace(b, dir, path); err != nil {
+			return err
+		}
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// replace writes b to a new temporary file in dir, syncs it and renames it
+// over path.
+func replace(b []byte, dir, path string) error {
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -306,15 +348,44 @@ func (st *State) Write(path string) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return err
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return err
 }
+
+// swap writes b over spare, syncs it and exchanges it with path; swapped is
+// false, with no error, when path does not exist yet or the system or the
+// file system cannot exchange two names (the caller then writes through a
+// temporary file).
+func swap(b []byte, spare, path string) (swapped bool, err error) {
+	if _, err := os.Lstat(path); err != nil {
+		return false, nil
+	}
+	f, err := os.OpenFile(spare, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return false, err
+	}
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	err = exchange(spare, path)
+	if errors.Is(err, errNoExchange) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// errNoExchange: the system or the file system cannot exchange two names.
+var errNoExchange = errors.New("cannot exchange two names")
 
 // Probe checks that a state file can be written at path (its folder exists
 // and takes files; path is not a folder) without writing it: callers check

@@ -55,9 +55,13 @@ func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
 		t.Fatalf("round trip:\n%s\n%s", stateJSON(t, got), stateJSON(t, st))
 	}
 	// Rewrites leave no temporary files behind.
-	for range 5 {
+	for i := range 5 {
+		st.History = 200 + i
 		if err := st.Write(path); err != nil {
 			t.Fatal(err)
+		}
+		if got, err := dispatchstate.Read(path); err != nil || got.History != st.History {
+			t.Fatalf("write %d: read back %+v, %v", i, got, err)
 		}
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
@@ -72,6 +76,49 @@ func TestStateFileRoundTripsAndIsWrittenAtomically(t *testing.T) {
 	// The fields an owner adds stay out of a send --state file.
 	if b, _ := validState().Marshal(); strings.Contains(string(b), "created") || strings.Contains(string(b), "prompt") {
 		t.Fatalf("optional fields written when unset:\n%s", b)
+	}
+}
+
+// Rewrite with a spare swaps it with the state file: the state file holds
+// the new state, the spare the one before, and nothing else is left in the
+// folder; the first write (no state file yet) makes the state file alone.
+func TestARewriteSwapsTheSpareWithTheStateFile(t *testing.T) {
+	dir := t.TempDir()
+	path, spare := filepath.Join(dir, "s.json"), filepath.Join(dir, ".s.json.spare")
+	st := validState()
+	for i := range 6 {
+		st.History = 100 + i
+		if err := st.Rewrite(path, spare); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := dispatchstate.Read(path); err != nil || got.History != st.History {
+			t.Fatalf("write %d: read back %+v, %v", i, got, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		if i == 0 {
+			if len(entries) != 1 {
+				t.Fatalf("after the first write the folder holds %v", entries)
+			}
+			continue
+		}
+		if len(entries) != 2 {
+			t.Fatalf("write %d: the folder holds %v", i, entries)
+		}
+		if prev, err := dispatchstate.Read(spare); err != nil || prev.History != st.History-1 {
+			t.Fatalf("write %d: the spare holds %+v, %v; want the state before", i, prev, err)
+		}
+	}
+	// A shorter state over a longer spare leaves no tail of the longer.
+	st.Prompt = strings.Repeat("long ", 200)
+	if err := st.Rewrite(path, spare); err != nil {
+		t.Fatal(err)
+	}
+	st.Prompt = ""
+	if err := st.Rewrite(path, spare); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := dispatchstate.Read(path); err != nil || got.Prompt != "" {
+		t.Fatalf("read back %+v, %v", got, err)
 	}
 }
 

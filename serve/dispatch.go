@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"sync"
 	"time"
 
@@ -90,6 +91,41 @@ type dispatch struct {
 	cancelled bool
 	// written is the last checkpoint written to the state file.
 	written *fsm.Checkpoint
+	// onSave, when set, is told of each write of the state file (tests
+	// count them).
+	onSave func(save)
+}
+
+// save is a write of a dispatch's state file, named by what it keeps.
+type save int
+
+// The writes of a dispatch, in the order they happen.
+const (
+	saveAccepted  save = iota // the dispatch, before the 201 answers its submission
+	saveSending               // send_started, before the paste
+	saveWaitStart             // the wait's first checkpoint, after the paste
+	saveProgress              // a checkpoint after a look that changed a fact
+	saveConsume               // the checkpoint before the response file is moved
+	saveFinish                // the ending, before anyone is told of it
+)
+
+// write writes d's state file, durably (every write: see
+// docs/reliability.md, "The service: durable dispatches"), through its
+// spare (a state file is written seven times: swapping a spare with it
+// costs the kernel less than a new file each time); the ending's write
+// removes the spare. d.mu is held, or d is not shared yet.
+func (d *dispatch) write(w save) error {
+	if d.onSave != nil {
+		d.onSave(w)
+	}
+	spare := spareOf(d.path)
+	if err := d.st.Rewrite(d.path, spare); err != nil {
+		return err
+	}
+	if w == saveFinish {
+		_ = os.Remove(spare) // the state is final; prune removes one left by a kill
+	}
+	return nil
 }
 
 func newDispatch(st *dispatchstate.State, path string) *dispatch {
@@ -169,20 +205,27 @@ func (d *dispatch) markSending() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.st.SendStarted = time.Now().UTC()
-	return d.st.Write(d.path)
+	return d.write(saveSending)
 }
 
 // checkpoint is the wait's OnCheckpoint: the state file follows the wait.
 // A checkpoint that differs from the last one written only in the time and
 // count of the last look is not written (a working agent is looked at
-// every few tens of milliseconds after a file event; each write is an
-// fsync): resumed from the older one, the wait looks at once and decides
+// every few tens of milliseconds after a file event; each write syncs a
+// file and the folder): resumed from the older one, the wait looks at once and decides
 // the same, since every fact a decision rests on (state, grace start,
 // failures in a row, journal, archive, a consume under way) is in it.
 func (d *dispatch) checkpoint(cp fsm.Checkpoint) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	same := d.written != nil && sameFacts(*d.written, cp)
+	w := saveProgress
+	switch {
+	case cp.Core.Consuming != nil:
+		w = saveConsume
+	case d.st.Wait == nil:
+		w = saveWaitStart
+	}
 	d.st.Wait = &cp
 	if d.state == StateAccepted || d.state == StateSending {
 		d.state = string(cp.Core.State)
@@ -190,7 +233,7 @@ func (d *dispatch) checkpoint(cp fsm.Checkpoint) error {
 	if same {
 		return nil
 	}
-	if err := d.st.Write(d.path); err != nil {
+	if err := d.write(w); err != nil {
 		return err
 	}
 	d.written = &cp
@@ -218,7 +261,7 @@ func (d *dispatch) finish(f *dispatchstate.Finished) error {
 	d.st.Finished = f
 	d.state = finalState(f)
 	d.journal = f.Report.Transitions
-	return d.st.Write(d.path)
+	return d.write(saveFinish)
 }
 
 // keepEvidence gives the ending's transitions the evidence the polls kept

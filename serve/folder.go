@@ -31,6 +31,20 @@ func stateFolder(root string) folder {
 // path is the state file of dispatch id.
 func (f folder) path(id string) string { return filepath.Join(f.dir, id+".json") }
 
+// spareOf is the spare of the state file at path (dispatchstate.State.Rewrite):
+// .<id>.json.spare beside it, which scan passes over.
+func spareOf(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".spare")
+}
+
+// remove removes dispatch id's state file, and its spare if one was left.
+func (f folder) remove(id string) error {
+	if err := os.Remove(spareOf(f.path(id))); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.Remove(f.path(id))
+}
+
 // open makes the folder if needed and takes its lock (ErrLocked when
 // another service holds it); closing the file releases it.
 func (f folder) open() (*os.File, error) {

@@ -46,7 +46,7 @@ func (s *Service) prune(now time.Time) {
 		return
 	}
 	for _, id := range ids {
-		if err := os.Remove(s.folder.path(id)); err != nil {
+		if err := s.folder.remove(id); err != nil {
 			s.log.Error("pruning the history", "id", id, "error", err)
 			continue
 		}
@@ -100,7 +100,7 @@ func PruneFolder(stateDir string, keep time.Duration, now time.Time) (removed in
 		return 0, false, err
 	}
 	for _, id := range ids {
-		if err := os.Remove(folder.path(id)); err != nil {
+		if err := folder.remove(id); err != nil {
 			return removed, false, err
 		}
 		removed++

@@ -86,7 +86,8 @@ func TestAServicePrunesFinishedDispatchesOlderThanKeep(t *testing.T) {
 
 // PruneFolder, what mcp runs on the folders of its earlier runs: a folder
 // a service holds is left alone; one whose dispatches are all old goes
-// whole; one with a recent dispatch stays with it.
+// whole (with the spare a service killed at a dispatch's ending left:
+// dispatchstate.State.Rewrite); one with a recent dispatch stays with it.
 func TestPruneFolderLeavesHeldAndRecentFolders(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
@@ -107,6 +108,9 @@ func TestPruneFolderLeavesHeldAndRecentFolders(t *testing.T) {
 	stale := filepath.Join(t.TempDir(), "run")
 	finishedState(t, stale, "20250101-000000-a", old)
 	finishedState(t, stale, "20250101-000000-b", old)
+	if err := os.WriteFile(filepath.Join(stale, "dispatches", ".20250101-000000-b.json.spare"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if n, gone, err := serve.PruneFolder(stale, keep, now); err != nil || n != 2 || !gone {
 		t.Fatalf("an old folder: removed %d, gone %v, %v", n, gone, err)
 	}

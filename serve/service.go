@@ -67,6 +67,9 @@ type Service struct {
 	// one inotify instance for all; nil when it could not start (each
 	// wait then tries one of its own).
 	watches *responsefile.Watches
+	// onSave, when set, is told of each state file write of the
+	// dispatches submitted from then on (tests count them).
+	onSave func(save)
 
 	ctx    context.Context // ends on Close: running waits stop, resumable
 	cancel context.CancelFunc

@@ -57,6 +57,7 @@ func (s *Service) Submit(req Request) (View, error) {
 		return View{}, err
 	}
 	d := newDispatch(st, s.folder.path(st.ID))
+	d.onSave = s.onSave
 	path, err := d.responsePath()
 	if err != nil {
 		return View{}, err
@@ -101,7 +102,7 @@ func (s *Service) keep(d *dispatch, path string) error {
 		}
 		slot.Release()
 	}
-	if err := st.Write(d.path); err != nil {
+	if err := d.write(saveAccepted); err != nil {
 		return fmt.Errorf("serve: keep the dispatch: %w", err)
 	}
 	s.mu.Lock()

@@ -240,11 +240,51 @@ func (c *Client) Output() <-chan OutputEvent { return c.out }
 // returns Err(). If ctx ends first the command may still run, and its
 // reply is discarded.
 func (c *Client) Command(ctx context.Context, args ...string) ([]string, error) {
-	line, err := CommandLine(args...)
-	if err != nil {
-		return nil, err
+	out, errs := c.Commands(ctx, args)
+	return out[0], errs[0]
+}
+
+// Commands runs cmds (each as Command's args) written to tmux in one
+// write, so that tmux runs them one right after the other, as a tmux
+// process runs its command list, for one round trip instead of one per
+// command. It returns each command's output lines and error, in order. A
+// command tmux rejects does not stop the ones after it (each is a command
+// list of its own): run together only commands whose running again does
+// no harm. An argument that cannot be sent (ErrBadArgument) stops the list
+// there: that command and the rest are not sent, and have its error; so
+// have the rest when ctx ends, tmux gives no answer within the timeout
+// (counted for each reply), or the client dies.
+func (c *Client) Commands(ctx context.Context, cmds ...[]string) ([][]string, []error) {
+	out := make([][]string, len(cmds))
+	errs := make([]error, len(cmds))
+	fail := func(from int, err error) ([][]string, []error) {
+		for i := from; i < len(cmds); i++ {
+			errs[i] = err
+		}
+		return out, errs
 	}
-	slot := make(chan *Reply, 1)
+	var text strings.Builder
+	sent := len(cmds)
+	var badArg error
+	for i, args := range cmds {
+		line, err := CommandLine(args...)
+		if err != nil {
+			sent, badArg = i, err
+			break
+		}
+		text.WriteString(line)
+		text.WriteByte('\n')
+	}
+	if sent < len(cmds) {
+		fail(sent, badArg)
+	}
+	if sent == 0 {
+		return out, errs
+	}
+	slots := make([]chan *Reply, sent)
+	for i := range slots {
+		slots[i] = make(chan *Reply, 1)
+	}
 	c.wmu.Lock()
 	c.mu.Lock()
 	if c.err != nil || c.closing {
@@ -254,34 +294,39 @@ func (c *Client) Command(ctx context.Context, args ...string) ([]string, error) 
 		if err == nil {
 			err = ErrClosed
 		}
-		return nil, err
+		return fail(0, err)
 	}
-	c.pending = append(c.pending, slot)
+	c.pending = append(c.pending, slots...)
 	c.mu.Unlock()
-	_, werr := io.WriteString(c.stdin, line+"\n")
+	_, werr := io.WriteString(c.stdin, text.String())
 	c.wmu.Unlock()
 	if werr != nil {
-		// The process is gone or going; the reader fails the slot.
+		// The process is gone or going; the reader fails the slots.
 		<-c.done
-		return nil, c.Err()
+		return fail(0, c.Err())
 	}
 
 	timer := time.NewTimer(c.o.Timeout)
 	defer timer.Stop()
-	select {
-	case r := <-slot:
-		if r == nil {
-			return nil, c.Err()
+	for i, slot := range slots {
+		select {
+		case r := <-slot:
+			switch {
+			case r == nil:
+				return fail(i, c.Err())
+			case r.Failed:
+				out[i], errs[i] = r.Lines, &CommandError{Command: cmds[i][0], Message: strings.Join(r.Lines, "\n")}
+			default:
+				out[i] = r.Lines
+			}
+			timer.Reset(c.o.Timeout)
+		case <-ctx.Done():
+			return fail(i, fmt.Errorf("tmux %s: %w", cmds[i][0], ctx.Err()))
+		case <-timer.C:
+			return fail(i, fmt.Errorf("%w: tmux %s gave no answer within %v on the %s", ErrTimeout, cmds[i][0], c.o.Timeout, c.where()))
 		}
-		if r.Failed {
-			return r.Lines, &CommandError{Command: args[0], Message: strings.Join(r.Lines, "\n")}
-		}
-		return r.Lines, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("tmux %s: %w", args[0], ctx.Err())
-	case <-timer.C:
-		return nil, fmt.Errorf("%w: tmux %s gave no answer within %v on the %s", ErrTimeout, args[0], c.o.Timeout, c.where())
 	}
+	return out, errs
 }
 
 // CaptureOptions are the capture-pane flags Capture varies.

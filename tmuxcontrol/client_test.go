@@ -161,7 +161,8 @@ func TestCommandErrorKeepsTheClient(t *testing.T) {
 	}
 }
 
-// Many goroutines at once: every reply must reach its own command.
+// Many goroutines at once, one command or three in one write (Commands):
+// every reply must reach its own command.
 func TestConcurrentCommandsGetTheirOwnReplies(t *testing.T) {
 	s := testServer(t, "cat")
 	c := s.client(Options{})
@@ -182,6 +183,16 @@ func TestConcurrentCommandsGetTheirOwnReplies(t *testing.T) {
 				}
 				if _, cerr := c.Capture(ctx, pane); cerr != nil {
 					err = cerr
+				}
+			} else if i%4 == 2 {
+				// Three in one write, the middle one rejected: each
+				// reply reaches its own command, the failure stops none.
+				a, b := "first "+strconv.Itoa(i), "third "+strconv.Itoa(i)
+				out, cerrs := c.Commands(ctx, []string{"display-message", "-p", a}, []string{"capture-pane", "-p", "-t", "%999"},
+					[]string{"display-message", "-p", b})
+				var ce *CommandError
+				if cerrs[0] != nil || cerrs[2] != nil || !errors.As(cerrs[1], &ce) || fmt.Sprint(out[0], out[2]) != fmt.Sprint([]string{a}, []string{b}) {
+					err = fmt.Errorf("commands %d got %q, %v", i, out, cerrs)
 				}
 			} else {
 				want := "reply " + strconv.Itoa(i)

@@ -1,9 +1,11 @@
 package tmuxcontrol
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,10 +22,11 @@ type RunFunc func(ctx context.Context, stdin io.Reader, args ...string) (string,
 // same results: it is a drop-in for tmuxdriver.Server.Run. It falls back
 //   - for good, when the client could not start or has died; OnFallback
 //     is then told why, once;
-//   - for one call, when the call needs standard input (load-buffer -),
-//     uses an argument ending in ';' other than a bare ";" separator, or
-//     runs a command whose output tmux escapes for a control client
-//     (show-buffer);
+//   - for one call, when the call needs standard input for anything but
+//     one load-buffer -b NAME - (which the control client runs as
+//     set-buffer: see list), uses an argument ending in ';' other than a
+//     bare ";" separator, or runs a command whose output tmux escapes for
+//     a control client (show-buffer);
 //   - for the rest of one call, when tmux rejects one of its commands: the
 //     failing command and those after it are run again through the
 //     fallback, so that errors are the fallback's own and whoever
@@ -101,7 +104,7 @@ func (r *Runner) fellBack(err error) {
 // the fallback instead.
 func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
 	c := r.Client()
-	if c == nil || stdin != nil || len(args) == 0 {
+	if c == nil || len(args) == 0 {
 		return r.fallback(ctx, stdin, args...)
 	}
 	for i, a := range args {
@@ -110,22 +113,38 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) (stri
 			return r.fallback(ctx, stdin, args...)
 		}
 	}
-	var out strings.Builder
-	rest := args
-	for len(rest) > 0 {
-		cmd := rest
-		next := []string(nil)
-		for i, a := range rest {
-			if a == ";" {
-				cmd, next = rest[:i], rest[i+1:]
-				break
-			}
+	l := list{cmds: split(args), loaded: -1}
+	if stdin != nil {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", err
 		}
+		if !l.setBuffer(data) {
+			return r.fallback(ctx, bytes.NewReader(data), args...)
+		}
+	}
+	var out strings.Builder
+	var replies [][]string
+	var errs []error
+	if l.lookOnly() {
+		// Sent in one write: one round trip for a look's two commands.
+		replies, errs = c.Commands(ctx, l.cmds...)
+	}
+	for i, cmd := range l.cmds {
 		if len(cmd) == 0 || cmd[0] == "" {
 			// Let tmux (through the fallback) say what is wrong.
-			return r.more(ctx, &out, rest)
+			return r.more(ctx, &out, l, i)
 		}
-		lines, err := c.Command(ctx, cmd...)
+		if i == l.loaded {
+			cmd = l.set
+		}
+		var lines []string
+		var err error
+		if replies != nil {
+			lines, err = replies[i], errs[i]
+		} else {
+			lines, err = c.Command(ctx, cmd...)
+		}
 		var ce *CommandError
 		switch {
 		case err == nil:
@@ -134,21 +153,105 @@ func (r *Runner) Run(ctx context.Context, stdin io.Reader, args ...string) (stri
 				out.WriteByte('\n')
 			}
 		case errors.As(err, &ce), errors.Is(err, ErrBadArgument):
-			return r.more(ctx, &out, rest)
+			return r.more(ctx, &out, l, i)
 		case errors.Is(err, ErrUnavailable), errors.Is(err, ErrClosed):
 			r.fellBack(err)
-			return r.more(ctx, &out, rest)
+			return r.more(ctx, &out, l, i)
 		default:
 			return out.String(), err // the context ended, or tmux timed out
 		}
-		rest = next
 	}
 	return out.String(), nil
 }
 
-// more runs the rest of a command line through the fallback after what
-// the control client already printed.
-func (r *Runner) more(ctx context.Context, out *strings.Builder, rest []string) (string, error) {
-	s, err := r.fallback(ctx, nil, rest...)
+// list is a command line cut into its commands. A load-buffer that reads
+// standard input (load-buffer -b NAME -) goes through the control client
+// as set-buffer with the data as its argument (set): a tmux process per
+// paste costs more than the rest of a dispatch's looks together. A control
+// client's command line has no length limit; a tmux process's has (its
+// message to the server), so the fallback gets load-buffer and the data on
+// its standard input again.
+type list struct {
+	cmds   [][]string
+	loaded int // the index of the load-buffer in cmds, -1 if none
+	set    []string
+	data   []byte
+}
+
+// lookOnly reports whether the list has more than one command and every
+// one only reads (display-message, capture-pane, list-…, show-…): those
+// go to tmux in one write (Client.Commands), since running one again after
+// another failed, as the fallback does with the rest, does no harm.
+func (l list) lookOnly() bool {
+	if len(l.cmds) < 2 || l.loaded >= 0 {
+		return false
+	}
+	for _, cmd := range l.cmds {
+		if len(cmd) == 0 {
+			return false
+		}
+		switch cmd[0] {
+		case "display-message", "display", "capture-pane", "capturep", "list-panes", "lsp", "list-windows", "lsw",
+			"list-sessions", "ls", "show-options", "show", "has-session", "has":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// split cuts args at its ";" arguments (a last one ends the list, as for
+// tmux).
+func split(args []string) [][]string {
+	var cmds [][]string
+	for len(args) > 0 {
+		i := slices.Index(args, ";")
+		if i < 0 {
+			return append(cmds, args)
+		}
+		cmds = append(cmds, args[:i])
+		args = args[i+1:]
+	}
+	return cmds
+}
+
+// setBuffer makes the list's one load-buffer from standard input a
+// set-buffer of data, and reports whether it could: the list has exactly
+// one command that reads standard input, in the form load-buffer -b NAME -,
+// and data can be quoted (no NUL byte) and is not empty (set-buffer wants
+// data).
+func (l *list) setBuffer(data []byte) bool {
+	for i, cmd := range l.cmds {
+		if len(cmd) == 0 || (cmd[0] != "load-buffer" && cmd[0] != "loadb" && cmd[0] != "source-file" && cmd[0] != "source") {
+			continue
+		}
+		if l.loaded >= 0 || len(cmd) != 4 || cmd[0] != "load-buffer" && cmd[0] != "loadb" || cmd[1] != "-b" || cmd[3] != "-" {
+			return false
+		}
+		l.loaded = i
+	}
+	if l.loaded < 0 || len(data) == 0 || bytes.IndexByte(data, 0) >= 0 {
+		return false
+	}
+	l.data = data
+	l.set = []string{"set-buffer", "-b", l.cmds[l.loaded][2], "--", string(data)}
+	return true
+}
+
+// more runs the list's commands from the i-th on through the fallback,
+// after what the control client already printed.
+func (r *Runner) more(ctx context.Context, out *strings.Builder, l list, i int) (string, error) {
+	var rest []string
+	for j, cmd := range l.cmds[i:] {
+		if j > 0 {
+			rest = append(rest, ";")
+		}
+		rest = append(rest, cmd...)
+	}
+	var stdin io.Reader
+	if l.loaded >= i {
+		stdin = bytes.NewReader(l.data)
+	}
+	s, err := r.fallback(ctx, stdin, rest...)
 	return out.String() + s, err
 }

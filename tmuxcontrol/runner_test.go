@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -112,7 +113,7 @@ func TestRunnerErrorsAreTheFallbacks(t *testing.T) {
 	}
 }
 
-func TestRunnerSendsStdinAndShowBufferToTheFallback(t *testing.T) {
+func TestRunnerSendsShowBufferToTheFallback(t *testing.T) {
 	s := testServer(t, "cat")
 	r, fb, _ := runnerFor(t, s)
 	ctx := context.Background()
@@ -123,8 +124,8 @@ func TestRunnerSendsStdinAndShowBufferToTheFallback(t *testing.T) {
 	if err != nil || got != "from stdin\t$HOME" {
 		t.Fatalf("show-buffer: %q, %v", got, err)
 	}
-	if fb.count() != 2 {
-		t.Fatalf("fallback calls %q, want load-buffer and show-buffer", fb.calls)
+	if fb.count() != 1 {
+		t.Fatalf("fallback calls %q, want show-buffer alone", fb.calls)
 	}
 }
 
@@ -173,5 +174,55 @@ func TestNewRunnerWithoutControlMode(t *testing.T) {
 	_ = r.Close()
 	if len(reports) != 1 {
 		t.Fatalf("Close reported a fallback: %v", reports)
+	}
+}
+
+// A paste's load-buffer from standard input goes through the control
+// client (as set-buffer), byte for byte: tabs, quotes, $, a leading dash,
+// line breaks, UTF-8, bytes that are not UTF-8, 100 KiB. Other standard
+// input, and a NUL byte, still go to the fallback.
+func TestRunnerLoadsABufferFromStdinThroughTheClient(t *testing.T) {
+	s := testServer(t, "cat")
+	pane := s.pane("main")
+	r, fb, reports := runnerFor(t, s)
+	ctx := context.Background()
+	for _, data := range []string{
+		"from stdin\t$HOME 'quoted' \"double\" \\ back ; semi ✓ #{pane_id} ~/x\n%begin 1 2 3\n",
+		"-starts with a dash\nand goes on\r\nover lines\n\n",
+		"not UTF-8: \xff\xfe end",
+		strings.Repeat("a long prompt, line after line\n", 100<<10/31),
+	} {
+		before := fb.count()
+		out, err := r.Run(ctx, strings.NewReader(data), "capture-pane", "-p", "-t", pane, ";", "load-buffer", "-b", "hfctl", "-")
+		if err != nil || !strings.Contains(out, "\n") {
+			t.Fatalf("%.40q: %q, %v", data, out, err)
+		}
+		if fb.count() != before {
+			t.Fatalf("%.40q went through the fallback: %q", data, fb.calls[before:])
+		}
+		if got, err := fb.run(ctx, nil, "show-buffer", "-b", "hfctl"); err != nil || got != data {
+			t.Fatalf("the buffer holds %.60q (%v), want %.60q", got, err, data)
+		}
+	}
+	before := fb.count()
+	if _, err := r.Run(ctx, strings.NewReader("a\x00b"), "load-buffer", "-b", "hfctl", "-"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(ctx, strings.NewReader("display-message -p hi\n"), "source-file", "-"); err != nil {
+		t.Fatal(err)
+	}
+	if fb.count() != before+2 {
+		t.Fatalf("fallback calls %q, want the NUL byte's load-buffer and source-file", fb.calls[before:])
+	}
+	// A command the client's tmux rejects after the set-buffer: the rest
+	// is the fallback's, the load-buffer with its standard input again
+	// when it is in the rest.
+	before = fb.count()
+	_, err := r.Run(ctx, strings.NewReader("again"), "capture-pane", "-p", "-t", "%999", ";", "load-buffer", "-b", "hfctl2", "-")
+	if err == nil || fb.count() != before+1 || !slices.Equal(fb.calls[before][4:], []string{";", "load-buffer", "-b", "hfctl2", "-"}) {
+		t.Fatalf("%v; fallback calls %q", err, fb.calls[before:])
+	}
+	if len(*reports) != 0 || r.Client() == nil {
+		t.Fatalf("control mode ended: %v", *reports)
 	}
 }
