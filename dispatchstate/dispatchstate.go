@@ -258,17 +258,26 @@ func (f *Finished) validate() error {
 	return nil
 }
 
-// Read reads and checks the state file at path.
-func Read(path string) (*State, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+// Read reads and checks the state file at path. A file that does not parse
+// is read again, twice at most, before it is called malformed: an owner
+// that writes through a spare (Rewrite) overwrites in place the file a
+// slow reader opened two writes ago, so a reader of a live dispatch can
+// catch a mix once; opened again, the path names the new state.
+func Read(path string) (*State, error) { return read(path, os.ReadFile) }
+
+func read(path string, readFile func(string) ([]byte, error)) (*State, error) {
+	var err error
+	for range 3 {
+		var b []byte
+		if b, err = readFile(path); err != nil {
+			return nil, err
+		}
+		var st *State
+		if st, err = Parse(b); err == nil {
+			return st, nil
+		}
 	}
-	st, err := Parse(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return st, nil
+	return nil, fmt.Errorf("%s: %w", path, err)
 }
 
 // Marshal is the state file's bytes.
