@@ -30,7 +30,7 @@ func (s *Service) Cancel(ctx context.Context, id string) (View, bool) {
 	case <-d.done:
 	case <-ctx.Done():
 	}
-	return d.view(true), true
+	return d.fullView(), true
 }
 
 // cancelled is the ending of a cancelled dispatch: whatever the agent left

@@ -94,6 +94,10 @@ type dispatch struct {
 	// onSave, when set, is told of each write of the state file (tests
 	// count them).
 	onSave func(save)
+	// released: the dispatch is over, and what only a full view shows
+	// was dropped from memory (release); fullView reads it back from the
+	// state file.
+	released bool
 }
 
 // save is a write of a dispatch's state file, named by what it keeps.
@@ -312,6 +316,49 @@ func (d *dispatch) view(full bool) View {
 			v.Transitions = append([]trace.Transition{}, f.Report.Transitions...)
 		}
 	}
+	return v
+}
+
+// release drops from memory, once the dispatch is over, what only a full
+// view shows: the answer, the transitions with their evidence, the wait's
+// checkpoint and the config. The state file keeps all of it. The service
+// keeps each dispatch of its history for its lists until it is pruned
+// (30 days by default); whole, each held its answer, up to a response
+// file's size limit, and a fleet's service grew with every dispatch.
+func (d *dispatch) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.st.Finished == nil || d.released || d.path == "" {
+		return
+	}
+	f := *d.st.Finished
+	f.Report.Content, f.Report.Transitions = "", nil
+	st := d.st
+	d.st = dispatchstate.State{Version: st.Version, ID: st.ID, Role: st.Role, Target: st.Target, Socket: st.Socket,
+		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created,
+		Finished: &f}
+	d.journal, d.written = nil, nil
+	d.released = true
+}
+
+// fullView is view(true): for a released dispatch, read back from its
+// state file (with the looks counted in memory, which the last checkpoint
+// may not have kept). A file gone or unreadable since gives what memory
+// has, without the answer.
+func (d *dispatch) fullView() View {
+	d.mu.Lock()
+	released, path, polls := d.released, d.path, d.polls
+	d.mu.Unlock()
+	if !released {
+		return d.view(true)
+	}
+	if st, err := dispatchstate.Read(path); err == nil && st.Finished != nil {
+		v := newDispatch(st, path).view(true)
+		v.Polls = polls
+		return v
+	}
+	v := d.view(true)
+	v.Content = nil
 	return v
 }
 

@@ -23,7 +23,7 @@ func (s *Service) Get(ctx context.Context, id string, wait time.Duration) (View,
 		case <-ctx.Done():
 		}
 	}
-	return d.view(true), true
+	return d.fullView(), true
 }
 
 // lookup is the service's dispatch id.

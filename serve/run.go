@@ -183,6 +183,7 @@ func (s *Service) finish(d *dispatch, f *dispatchstate.Finished) {
 	}
 	v := d.view(false)
 	s.hub.publish(Event{Type: "finished", ID: v.ID, Role: v.Role, State: v.State, Outcome: v.Outcome, Exit: v.Exit, Message: v.Error})
+	s.settle(d)
 }
 
 func nextName(n dispatchstate.Next) string {

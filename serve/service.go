@@ -77,7 +77,18 @@ type Service struct {
 
 	mu  sync.Mutex
 	all map[string]*dispatch
+	// over is the finished dispatches still whole in memory, oldest
+	// first; past keepWhole the oldest is released (dispatch.release).
+	over      []*dispatch
+	keepWhole int
 }
+
+// keepWhole is how many finished dispatches the service keeps whole in
+// memory (the answer, the transitions): the newest, which clients are
+// still fetching. The older ones are read back from their state files
+// when asked for whole, so the service's memory does not grow with its
+// history.
+const keepWhole = 100
 
 // New opens the state folder, takes its lock, and goes on with every
 // dispatch a previous service left unfinished. Close stops it.
@@ -95,7 +106,7 @@ func New(o Options) (*Service, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{o: o, log: o.Logger, folder: folder, lock: lock, hub: newHub(), slots: newSlotTable(),
-		ctx: ctx, cancel: cancel, all: map[string]*dispatch{}}
+		ctx: ctx, cancel: cancel, all: map[string]*dispatch{}, keepWhole: keepWhole}
 	s.tmux = newTerminals(o.Control, s.notice)
 	if o.Events {
 		if s.watches, err = responsefile.NewWatches(); err != nil {
@@ -130,6 +141,32 @@ func (s *Service) Close() error {
 	return s.lock.Close()
 }
 
+// settle counts d, just finished, among the dispatches kept whole, and
+// releases the oldest past keepWhole whose run has returned.
+func (s *Service) settle(d *dispatch) {
+	s.mu.Lock()
+	s.over = append(s.over, d)
+	var old []*dispatch
+	for len(s.over) > s.keepWhole && isClosed(s.over[0].done) {
+		// (one whose run is still ending is released with a later one)
+		old = append(old, s.over[0])
+		s.over = s.over[1:]
+	}
+	s.mu.Unlock()
+	for _, o := range old {
+		o.release()
+	}
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 // reload reads every state file of the folder: finished dispatches are the
 // history; the others run again (sent, resumed, or ended as cut short).
 func (s *Service) reload() error {
@@ -137,7 +174,7 @@ func (s *Service) reload() error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	var again []*dispatch
+	var again, over []*dispatch
 	for _, sf := range files {
 		switch {
 		case sf.err != nil:
@@ -151,7 +188,13 @@ func (s *Service) reload() error {
 		s.all[sf.id] = d
 		if sf.st.Next() != dispatchstate.Report {
 			again = append(again, d)
+		} else if sf.st.Finished != nil {
+			over = append(over, d)
 		}
+	}
+	slices.SortFunc(over, func(a, b *dispatch) int { return a.st.Finished.Ended.Compare(b.st.Finished.Ended) })
+	for _, d := range over {
+		s.settle(d)
 	}
 	slices.SortFunc(again, func(a, b *dispatch) int { return a.st.Created.Compare(b.st.Created) })
 	// A dispatch that had pasted owns its slot: it goes on first, and one

@@ -93,7 +93,7 @@ func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, wait
 	for i, d := range ds {
 		select {
 		case <-d.done:
-			w.Ended = append(w.Ended, d.view(true))
+			w.Ended = append(w.Ended, d.fullView())
 		default:
 			w.Pending = append(w.Pending, ids[i])
 		}
