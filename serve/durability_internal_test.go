@@ -8,10 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 )
 
 // A dispatch answered at once writes its state seven times, in this order
@@ -22,13 +18,7 @@ import (
 // ending, and no write is lost or added (a counting hook).
 func TestADispatchsStateIsWrittenAtEachStepThroughItsSpare(t *testing.T) {
 	t.Parallel()
-	a := simtest.Start(t, "hfsync", 1, simtest.Quick())
-	dir := t.TempDir()
-	svc, err := New(Options{StateDir: dir, Control: true, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
+	svc, dir, newState := simService(t, "hfsync")
 	var mu sync.Mutex
 	var saves []save
 	svc.onSave = func(w save) {
@@ -36,10 +26,7 @@ func TestADispatchsStateIsWrittenAtEachStepThroughItsSpare(t *testing.T) {
 		saves = append(saves, w)
 		mu.Unlock()
 	}
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
-	st := &dispatchstate.State{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex", History: 200, TmuxTimeout: "5s",
-		Role: "analyst", Workdir: a.Workdir, Prompt: "answer me", Config: cfg}
+	st := newState("answer me")
 	v, err := svc.Submit(Request{State: st})
 	if err != nil {
 		t.Fatal(err)

@@ -6,10 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 )
 
 // A fleet's service keeps its history for the lists, but not every answer:
@@ -19,24 +15,15 @@ import (
 // the same as before.
 func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T) {
 	t.Parallel()
-	a := simtest.Start(t, "hfrel", 1, simtest.Quick())
-	svc, err := New(Options{StateDir: t.TempDir(), Control: true, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
+	svc, _, newState := simService(t, "hfrel")
 	svc.mu.Lock()
 	svc.keepWhole = 2
 	svc.mu.Unlock()
-	cfg := handoff.DefaultConfig()
-	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
 	ctx := context.Background()
 	var ids []string
 	whole := map[string]View{}
 	for i := range 4 {
-		st := &dispatchstate.State{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex", History: 200,
-			TmuxTimeout: "5s", Role: "analyst", Workdir: a.Workdir, Prompt: fmt.Sprintf("answer %d", i), Config: cfg}
-		v, err := svc.Submit(Request{State: st})
+		v, err := svc.Submit(Request{State: newState(fmt.Sprintf("answer %d", i))})
 		if err != nil {
 			t.Fatal(err)
 		}
