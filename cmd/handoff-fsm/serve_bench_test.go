@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"context"
 	"fmt"
 	"os"
@@ -45,7 +46,7 @@ func BenchmarkServeVsSend(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("HANDOFF_BENCH_DISPATCHES")); err == nil && v > 0 {
 		n = v
 	}
-	for _, mode := range []string{"send", "serve", "serve-api"} {
+	for _, mode := range []string{"send", "serve", "serve-nowait", "serve-api"} {
 		b.Run(fmt.Sprintf("%s-%d", mode, n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				serveVsSendRound(b, real, n, mode)
@@ -131,6 +132,7 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 	var clientCPU time.Duration
 	failed := 0
 	exits := make([]time.Time, n)
+	ids := make([]string, n) // serve-nowait: the dispatches' ids
 	pids := make([]int, n)
 	running := make([]atomic.Bool, n)
 	start := time.Now()
@@ -150,6 +152,9 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 		if viaServe {
 			args = append(args, "--server", "unix:"+sock)
 		}
+		if mode == "serve-nowait" {
+			args = append(args, "--no-wait")
+		}
 		cmd := cliCmd(ctx, args...)
 		cmd.Env = append(cmd.Env, path)
 		var out, errb testkit.Buffer
@@ -165,9 +170,16 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 			err := cmd.Wait()
 			running[i].Store(false)
 			exits[i] = time.Now()
+			got := out.String()
+			if mode == "serve-nowait" && err == nil {
+				mu.Lock()
+				ids[i] = strings.TrimSpace(got)
+				mu.Unlock()
+				got = "bench " + panes[i] + "\n" // its answer comes from the wait below
+			}
 			switch {
-			case err == nil && out.String() != "bench "+panes[i]+"\n":
-				b.Errorf("dispatch to %s: a wrong answer %q", panes[i], out.String())
+			case err == nil && got != "bench "+panes[i]+"\n":
+				b.Errorf("dispatch to %s: a wrong answer %q", panes[i], got)
 				return
 			case err != nil:
 				// Counted and shown, not hidden: the machine may be too
@@ -230,6 +242,9 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 		}
 	}()
 	wg.Wait()
+	if mode == "serve-nowait" {
+		clientCPU += waitAllOf(b, ctx, sock, ids, panes, &failed)
+	}
 	wall := time.Since(start)
 	<-sampled
 	if mode == "serve-api" {
@@ -293,6 +308,47 @@ func serveVsSendRound(b *testing.B, realTmux string, n int, mode string) {
 	b.ReportMetric(perWaiting/1024, "KiB/waiting-dispatch")
 	b.ReportMetric(float64(failed), "failed-dispatches")
 	b.ReportMetric(wall.Seconds(), "s-wall")
+}
+
+// waitAllOf is the serve-nowait round's one `handoff-fsm wait --all` on
+// the ids the `send --server --no-wait`s printed (a fleet script's way:
+// submit each, then wait for all in one process). It checks every answer
+// and returns the wait process's CPU.
+func waitAllOf(b *testing.B, ctx context.Context, sock string, ids, panes []string, failed *int) time.Duration {
+	b.Helper()
+	args := []string{"wait", "--server", "unix:" + sock, "--all", "--json"}
+	for _, id := range ids {
+		if id != "" {
+			args = append(args, id)
+		}
+	}
+	cmd := cliCmd(ctx, args...)
+	var out, errb testkit.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var w serve.Waited
+	if jerr := json.Unmarshal([]byte(out.String()), &w); jerr != nil {
+		b.Fatalf("wait --all: %v, %v\n%s", err, jerr, errb.String())
+	}
+	byID := map[string]serve.View{}
+	for _, v := range w.Ended {
+		byID[v.ID] = v
+	}
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		v, ok := byID[id]
+		switch {
+		case !ok || v.Outcome != "done":
+			b.Logf("dispatch to %s failed: %+v", panes[i], v)
+			*failed++
+		case v.Content == nil || *v.Content != "bench "+panes[i]+"\n":
+			b.Errorf("dispatch to %s: a wrong answer %+v", panes[i], v)
+		}
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // apiDispatch is one dispatch through the service's API from this process:
