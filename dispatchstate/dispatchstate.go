@@ -23,6 +23,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -325,7 +326,7 @@ func (st *State) Rewrite(path, spare string) error {
 		}
 	}
 	if !swapped {
-		if err := replace(b, dir, path); err != nil {
+		if err := atomicfile.WriteSynced(path, b, 0o600); err != nil {
 			return err
 		}
 	}
@@ -335,30 +336,6 @@ func (st *State) Rewrite(path, spare string) error {
 	}
 	defer d.Close()
 	return d.Sync()
-}
-
-// replace writes b to a new temporary file in dir, syncs it and renames it
-// over path.
-func replace(b []byte, dir, path string) error {
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // swap writes b over spare, syncs it and exchanges it with path; swapped is
