@@ -125,13 +125,11 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if client, err := serverClient(*server); err != nil || client != nil {
-		if err == nil {
-			err = pf.localOnly()
-		}
-		if err != nil {
-			return usageErr("%v", err)
-		}
+	client, err := pf.service(*server)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if client != nil {
 		if f := unsupportedRemote(fs); f != "" {
 			return usageErr("--%s is not supported with --server", f)
 		}
