@@ -114,3 +114,53 @@ type Composer interface {
 	// rounds at most, looking again after each.
 	ClearKeys(capture string) []string
 }
+
+// Paste is what an agent's composer shows of a prompt just pasted into it,
+// read before Enter (and again after it): the tmux driver presses Enter
+// only on PasteWhole, and presses it a second time only while the composer
+// still shows the same prompt whole and the agent shows no turn.
+type Paste int
+
+// What a PasteReader can read off a composer.
+const (
+	// PasteUnread: the composer's rules cannot tell (none written, or the
+	// composer is not on the screen).
+	PasteUnread Paste = iota
+	// PasteArriving: the CLI is still reading the paste ("Pasting… 60 KB"),
+	// or shows only part of it so far. An Enter now would be taken as part
+	// of the paste, or submit a part of it.
+	PasteArriving
+	// PasteWhole: the composer holds the whole prompt, as its text (its
+	// last line is shown) or as the CLI's fold of it whose size is the
+	// prompt's own ("[Pasted Content 20743 chars]", "[Pasted text #1 +312
+	// lines]").
+	PasteWhole
+	// PasteWrong: the composer holds something that is not the prompt
+	// whole: a fold whose size is not the prompt's, several folds, other
+	// text. Enter would submit something else.
+	PasteWrong
+)
+
+// String names the reading for a person and the trace.
+func (p Paste) String() string {
+	switch p {
+	case PasteArriving:
+		return "arriving"
+	case PasteWhole:
+		return "whole"
+	case PasteWrong:
+		return "wrong"
+	}
+	return "unread"
+}
+
+// PasteReader is a Composer that can read whether a paste has arrived
+// whole: each CLI's folded-paste form lives in its provider, with its size
+// checked against the prompt.
+type PasteReader interface {
+	// Pasted reads the capture taken after text (as pasted: Inert and
+	// NormalizeLineBreaks applied) was pasted into an empty composer, and
+	// says what the composer shows of it; seen quotes the line that decided,
+	// for an error a person can act on ("[Pasted Content 20743 chars]").
+	Pasted(capture, text string) (p Paste, seen string)
+}

@@ -28,6 +28,10 @@ type Composer struct {
 	// ReadDraft, when set, reads the first line of the draft the composer
 	// holds ("" for none, or a placeholder): see handoff.DraftReader.
 	ReadDraft func(capture string) string
+	// ReadPaste, when set, reads the composer after text was pasted: the
+	// CLI's folded-paste form and its size, or the text's end (see
+	// handoff.PasteReader).
+	ReadPaste func(capture, text string) (handoff.Paste, string)
 }
 
 // Inert returns text with Lead and a line break before it when its first
@@ -63,6 +67,15 @@ func (c Composer) Draft(capture string) string {
 		return ""
 	}
 	return c.ReadDraft(capture)
+}
+
+// Pasted is ReadPaste's reading (PasteUnread without ReadPaste): a
+// Composer is a handoff.PasteReader.
+func (c Composer) Pasted(capture, text string) (handoff.Paste, string) {
+	if c.ReadPaste == nil {
+		return handoff.PasteUnread, ""
+	}
+	return c.ReadPaste(capture, text)
 }
 
 // ClearKeys are the keys that empty the composer shown in capture:
