@@ -10,8 +10,8 @@ import (
 
 // Control carries one pane's tmux commands over a control-mode client
 // (tmuxcontrol: no tmux process per poll) and reports when the pane prints
-// something, so a wait can look again at once instead of at its next poll
-// (fsm.Options.Hints). When control mode is unavailable or its client dies,
+// something or may have ended (events.go), so a wait can look again at
+// once instead of at its next poll (fsm.Wakeups.Output). When control mode is unavailable or its client dies,
 // commands go back to one tmux process each and the hints stop; onFallback
 // is told why, once.
 type Control struct {
@@ -36,17 +36,24 @@ func StartControl(ctx context.Context, o Options, onFallback func(error)) (Optio
 		onFallback(fmt.Errorf("%w: this is tmux %s; control mode's output filtering needs tmux %s", ErrTmuxTooOld, v, ControlVersion))
 		return o, &Control{hints: make(chan struct{}), stop: make(chan struct{})}, nil
 	}
-	r := tmuxcontrol.NewRunner(ctx, tmuxcontrol.Options{Socket: o.Server.Socket, SocketPath: o.Server.SocketPath,
-		Binary: o.Server.Binary, Session: session}, o.Server.Run, onFallback)
-	c := &Control{runner: r, hints: make(chan struct{}, 1), stop: make(chan struct{})}
-	if cl := r.Client(); cl != nil {
+	c := &Control{hints: make(chan struct{}, 1), stop: make(chan struct{})}
+	c.runner = tmuxcontrol.NewRunner(ctx, tmuxcontrol.Options{Socket: o.Server.Socket, SocketPath: o.Server.SocketPath,
+		Binary: o.Server.Binary, Session: session, OnMessage: func(m tmuxcontrol.Message) {
+			if paneMayHaveEnded(m) {
+				ring(c.hints)
+			}
+		}}, o.Server.Run, onFallback)
+	if cl := c.runner.Client(); cl != nil {
+		subscribeDead(ctx, cl)
 		go c.forward(cl.Output(), pane)
 	}
-	o.Runner = r
+	o.Runner = c.runner
 	return o, c, nil
 }
 
-// forward turns the pane's output events into hints, coalesced.
+// forward turns the pane's output events into hints, coalesced, and
+// hints once more when the client ends (its server or session may be
+// gone: look now).
 func (c *Control) forward(events <-chan tmuxcontrol.OutputEvent, pane string) {
 	for {
 		select {
@@ -54,14 +61,11 @@ func (c *Control) forward(events <-chan tmuxcontrol.OutputEvent, pane string) {
 			return
 		case ev, ok := <-events:
 			if !ok {
+				ring(c.hints)
 				return
 			}
-			if ev.Pane != pane {
-				continue
-			}
-			select {
-			case c.hints <- struct{}{}:
-			default:
+			if ev.Pane == pane {
+				ring(c.hints)
 			}
 		}
 	}

@@ -22,6 +22,10 @@ import (
 // detaches (docs/reliability.md has the measurement). Waits are woken by
 // their response-file watch, the agents' hooks and their polls instead.
 //
+// Every watcher is also woken when tmux reports that a pane may have
+// ended (events.go): the no-output flag stops %output only, not the
+// notifications of panes and windows closing.
+//
 // When control mode cannot start or its client dies, commands go to one
 // tmux process each (tmuxcontrol.Runner), onFallback hears why once, and
 // every watcher is woken at once, so a wait on a server that died looks now
@@ -45,8 +49,13 @@ func StartShared(ctx context.Context, srv Server, session string, onFallback fun
 	s := &Shared{onFallback: onFallback, watched: map[chan struct{}]struct{}{}, outputs: map[string]int{},
 		done: make(chan struct{})}
 	s.runner = tmuxcontrol.NewRunner(ctx, tmuxcontrol.Options{Socket: srv.Socket, SocketPath: srv.SocketPath,
-		Binary: srv.Binary, Session: session, Timeout: srv.Timeout, NoOutput: true}, srv.Run, s.fellBack)
+		Binary: srv.Binary, Session: session, Timeout: srv.Timeout, NoOutput: true, OnMessage: func(m tmuxcontrol.Message) {
+			if paneMayHaveEnded(m) {
+				s.wakeAll()
+			}
+		}}, srv.Run, s.fellBack)
 	if c := s.runner.Client(); c != nil {
+		subscribeDead(ctx, c)
 		go s.route(c)
 	}
 	return s
@@ -78,14 +87,20 @@ func (s *Shared) fellBack(err error) {
 	}
 	s.fell = true
 	for ch := range s.watched {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
+		ring(ch)
 	}
 	s.mu.Unlock()
 	if s.onFallback != nil && err != nil {
 		s.onFallback(err)
+	}
+}
+
+// wakeAll wakes every watcher: a pane may have ended.
+func (s *Shared) wakeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.watched {
+		ring(ch)
 	}
 }
 
@@ -101,8 +116,8 @@ func (s *Shared) FellBack() bool {
 }
 
 // Watch returns a channel that delivers a value when control mode ends
-// (the server may be gone: look now), for fsm.Options.Output; stop
-// forgets it.
+// (the server may be gone: look now) or a pane may have ended, for
+// fsm.Wakeups.Output; stop forgets it.
 func (s *Shared) Watch() (wake <-chan struct{}, stop func()) {
 	ch := make(chan struct{}, 1)
 	s.mu.Lock()
