@@ -131,7 +131,7 @@ func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
 	return v
 }
 
-func TestToolsListNamesTheFourTools(t *testing.T) {
+func TestToolsListNamesTheFiveTools(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, &agents{&simtest.Agents{Workdir: t.TempDir()}})
 	res, err := r.session.ListTools(context.Background(), nil)
@@ -148,6 +148,16 @@ func TestToolsListNamesTheFourTools(t *testing.T) {
 	slices.Sort(names)
 	if want := []string{"assign", "dispatch_status", "handoff", "list_panes", "wait_any"}; !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
+	}
+	// docs/mcp.md's table has a row for each tool the server lists.
+	doc, err := os.ReadFile("../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if !strings.Contains(string(doc), "\n| `"+name+"` |") {
+			t.Errorf("docs/mcp.md's tool table has no row for %s", name)
+		}
 	}
 	in, _ := json.Marshal(res.Tools[slices.IndexFunc(res.Tools, func(t *mcp.Tool) bool { return t.Name == "handoff" })].InputSchema)
 	for _, arg := range []string{"target", "socket", "role", "workdir", "prompt", "provider"} {
