@@ -14,8 +14,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
-	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
+	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 )
 
