@@ -210,6 +210,7 @@ func (r *reading) composer(inner []screen.Line) {
 // history reads above the mode line: the working line, then the newest
 // cell, up to its marker ("⛬", "●") or the header.
 func (r *reading) history() {
+	skipCall := false
 	for {
 		ln, ok := r.ls.PrevLine()
 		if !ok {
@@ -231,9 +232,14 @@ func (r *reading) history() {
 		if ln.Indent == 4 && strings.HasPrefix(ln.T, outputMark) {
 			// A tool's output: the tool call and its output sit below
 			// the message above them, which is not part of it.
-			r.sig.Tool, r.cell = true, r.cell[:0]
+			r.sig.Tool, r.cell, skipCall = true, r.cell[:0], true
 			continue
 		}
+		if skipCall && ln.Indent == 3 {
+			skipCall = false // the call itself ("   Execute cmd")
+			continue
+		}
+		skipCall = false
 		r.cell = append(r.cell, ln)
 		if ln.Indent != 0 {
 			continue
