@@ -94,7 +94,7 @@ func TestReadPaste(t *testing.T) {
 	lines := func(n, width int) string {
 		var out []string
 		for i := range n {
-			out = append(out, ("L"+strings.Repeat("y", width))[:width])
+			out = append(out, ("L" + strings.Repeat("y", width))[:width])
 			_ = i
 		}
 		return strings.Join(out, "\n")
