@@ -36,7 +36,7 @@ func ShellArgs() map[string]any {
 }
 
 // Options configure one droid session: Common (BaseURL is the fake Chat
-// Completions API, ending in /v1; ReadyTimeout 90 s and Settle 1 s by
+// Completions API, ending in /v1; ReadyTimeout 90 s and Settle 3 s by
 // default) and what only droid has.
 type Options struct {
 	realcli.Common
@@ -81,10 +81,12 @@ func Args(opts Options) []string {
 }
 
 // CLI describes droid to the harness.
+// Settle: on a loaded machine droid drew its composer and then lost a
+// paste that came within a second or two of it (the capture saw it).
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "droid", Package: droid.Provider().CLI, Version: droid.Version},
 	Ready: Ready, Submitted: Submitted,
-	ReadyTimeout: 90 * time.Second, Settle: time.Second,
+	ReadyTimeout: 90 * time.Second, Settle: 3 * time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
