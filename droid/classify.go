@@ -34,8 +34,12 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// CellPrompt is Signals.Cell for a prompt with nothing under it.
+const CellPrompt = "prompt"
+
 // Reasons reported in handoff.Classification.Reason.
 const (
+	ReasonPending    = "the newest cell is a prompt droid has not started on (no working line yet)"
 	ReasonDialog     = "an approval waits for a choice ('Enter select' under the options)"
 	ReasonBusy       = "the working line (a spinner, 'Streaming...', '(Press ESC to stop)') or the steer placeholder shows: a turn is running"
 	ReasonError      = "an error ('●  … Error: …') is the newest cell above the composer"
@@ -61,8 +65,11 @@ type Signals struct {
 	Busy     string `json:"busy,omitempty"`
 	BusyLine int    `json:"busy_line"`
 	// Cell is the newest cell's kind (screen.CellMessage, CellError,
-	// CellOther; "" when the header or nothing is above the composer) and
-	// CellLine where it starts.
+	// CellOther, CellPrompt; "" when the header or nothing is above the
+	// composer) and CellLine where it starts. A prompt is told from a
+	// message by its width: droid paints a prompt's lines across the whole
+	// pane (blanks with a background colour, kept by capture-pane -J), a
+	// message's end where their text does.
 	Cell     string `json:"cell,omitempty"`
 	CellLine int    `json:"cell_line"`
 	Header   bool   `json:"header,omitempty"`
@@ -94,6 +101,7 @@ const (
 	note        = "●"
 	outputMark  = "↳ "
 	errorWord   = "Error"
+	unreachable = "Unable to reach"
 	headerMCPs  = "MCPs ("
 	headerLogo  = "D R O I D"
 	approveHead = "Command to approve"
@@ -240,6 +248,13 @@ func (r *reading) history() {
 			continue
 		}
 		skipCall = false
+		if len(r.cell) == 0 && ln.Indent == 3 && visibleWidth(r.raw(ln)) >= r.width {
+			// A prompt, painted across the whole width, with nothing
+			// under it yet: droid has not answered it (it shows a prompt
+			// before it starts on it).
+			r.sig.Cell, r.sig.CellLine = CellPrompt, ln.N
+			return
+		}
 		r.cell = append(r.cell, ln)
 		if ln.Indent != 0 {
 			continue
@@ -248,7 +263,7 @@ func (r *reading) history() {
 		switch {
 		case strings.HasPrefix(ln.T, message):
 			r.sig.Cell = screen.CellMessage
-		case strings.HasPrefix(ln.T, note) && strings.Contains(ln.T, errorWord):
+		case strings.HasPrefix(ln.T, note) && (strings.Contains(ln.T, errorWord) || strings.Contains(ln.T, unreachable)):
 			r.sig.Cell = screen.CellError
 			r.sig.Error = r.errorText()
 		default:
@@ -270,6 +285,43 @@ func (r *reading) errorText() string {
 		end--
 	}
 	return screen.JoinBottomUp(first, r.cell[end:top], 400)
+}
+
+// raw is ln as captured: escapes and trailing blanks kept.
+func (r *reading) raw(ln screen.Line) string {
+	s := r.ls.Capture()[ln.Start:]
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// visibleWidth counts the runes of a raw line that are not part of an
+// escape sequence (CSI "ESC [ … final", OSC "ESC ] … BEL or ESC \\").
+func visibleWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if s[i] != 0x1b {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			n++
+			continue
+		}
+		i++
+		switch {
+		case i < len(s) && s[i] == '[':
+			for i++; i < len(s) && (s[i] < 0x40 || s[i] > 0x7e); i++ {
+			}
+			i++
+		case i < len(s) && s[i] == ']':
+			for i++; i < len(s) && s[i] != 0x07 && s[i] != 0x1b; i++ {
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return n
 }
 
 // scanRest counts what is left (the verdict does not need it): a capture
@@ -312,6 +364,8 @@ func (r *reading) decide() (handoff.Status, string) {
 		return handoff.StatusError, ReasonError
 	case r.sig.Cell == screen.CellMessage:
 		return handoff.StatusCompleted, ReasonCompleted
+	case r.sig.Cell == CellPrompt:
+		return handoff.StatusIdle, ReasonPending
 	}
 	return handoff.StatusIdle, ReasonIdle
 }

@@ -50,6 +50,13 @@ func chrome(busy bool, draft string) []string {
 // prompt is a user prompt as droid shows it: three columns in.
 func prompt(t string) []string { return []string{"   " + t, ""} }
 
+// sent is a prompt as capture-pane -J keeps it: painted across the
+// whole 80 columns.
+func sent(t string) []string {
+	line := "   " + t
+	return []string{line + strings.Repeat(" ", max(0, 80-len([]rune(line)))), ""}
+}
+
 // reply is an assistant message: "⛬  " and its paragraphs.
 func reply(first string, more ...string) []string {
 	out := []string{"⛬  " + first}

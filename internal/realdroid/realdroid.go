@@ -9,7 +9,9 @@
 package realdroid
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -36,7 +38,7 @@ func ShellArgs() map[string]any {
 }
 
 // Options configure one droid session: Common (BaseURL is the fake Chat
-// Completions API, ending in /v1; ReadyTimeout 90 s and Settle 3 s by
+// Completions API, ending in /v1; ReadyTimeout 90 s and Settle 1 s by
 // default) and what only droid has.
 type Options struct {
 	realcli.Common
@@ -81,18 +83,31 @@ func Args(opts Options) []string {
 }
 
 // CLI describes droid to the harness.
-// Settle: on a loaded machine droid drew its composer and then lost a
-// paste that came within a second or two of it (the capture saw it).
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "droid", Package: droid.Provider().CLI, Version: droid.Version},
 	Ready: Ready, Submitted: Submitted,
-	ReadyTimeout: 90 * time.Second, Settle: 3 * time.Second,
+	ReadyTimeout: 90 * time.Second, Settle: time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
-// droid, and waits until its composer shows (plus Settle).
+// droid, and waits until its composer shows and its session is up (plus
+// Settle).
+//
+// Ready there is also droid's own word that its session is up (its log's
+// "Session initialized"): droid draws its composer seconds before it takes
+// input (a paste in between is lost), and shows a prompt submitted before
+// its session is up without working on it until then (on a loaded machine
+// 10 to 20 s after the composer, nothing on the screen changes when it is).
 func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
-	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), JSON: JSON(opts), Args: Args(opts)})
+	log := filepath.Join(opts.Home, ".factory", "logs", "droid-log-single.log")
+	ready := func(text, title string) bool { return Ready(text, title) && SessionUp(log) }
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), JSON: JSON(opts), Args: Args(opts), Ready: ready})
+}
+
+// SessionUp reports whether droid's log says its session is initialized.
+func SessionUp(log string) bool {
+	b, err := os.ReadFile(log)
+	return err == nil && bytes.Contains(b, []byte("[DaemonSessionController] Session initialized"))
 }
 
 // signals reads a screen with droid's classifier.
