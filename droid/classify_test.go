@@ -2,6 +2,9 @@ package droid
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -137,5 +140,32 @@ func TestReadPaste(t *testing.T) {
 				t.Errorf("readPaste: %s (%q), want %s", got, seen, tc.want)
 			}
 		})
+	}
+}
+
+// The fold and the plain paste as droid 0.225.2 showed them in an 80x24
+// pane (testdata/composer), read against the text pasted.
+func TestReadPasteOnRealScreens(t *testing.T) {
+	var long []string
+	for i := range 300 {
+		long = append(long, fmt.Sprintf("line %d of a long paste", i))
+	}
+	for _, tc := range []struct {
+		file, text string
+		want       handoff.Paste
+	}{
+		{"plain-fold-pasted.txt", strings.Join(long, "\n"), handoff.PasteWhole},
+		{"plain-fold-pasted.txt", strings.Join(long[:299], "\n"), handoff.PasteWrong},
+		{"plain-text.txt", "hello there, a plain message", handoff.PasteWhole},
+		{"plain-led-bang.txt", "Message:\n!echo hi", handoff.PasteWhole},
+		{"plain-text.txt", "hello there, a plain message\nand a second line", handoff.PasteArriving},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "composer", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, seen := Provider().Pasted(string(b), tc.text); got != tc.want {
+			t.Errorf("%s with a text of %d bytes: %s (%q), want %s", tc.file, len(tc.text), got, seen, tc.want)
+		}
 	}
 }
