@@ -21,7 +21,8 @@
 // session's title>"; it does not change while a turn runs.
 //
 // Only positive signs make a screen busy (the working line, the steer
-// placeholder); text it does not know is neutral. The history is read
+// placeholder, a prompt taken and not yet answered); text it does not
+// know is neutral. The history is read
 // only back to the newest cell, so the cost does not grow with the
 // scrollback.
 package droid
@@ -39,7 +40,7 @@ const CellPrompt = "prompt"
 
 // Reasons reported in handoff.Classification.Reason.
 const (
-	ReasonPending    = "the newest cell is a prompt droid has not started on (no working line yet)"
+	ReasonPending    = "the newest cell is a prompt droid took and has not answered: its turn is to come (droid shows a prompt before it starts on it, for many seconds while its session starts)"
 	ReasonDialog     = "an approval waits for a choice ('Enter select' under the options)"
 	ReasonBusy       = "the working line (a spinner, 'Streaming...', '(Press ESC to stop)') or the steer placeholder shows: a turn is running"
 	ReasonError      = "an error ('●  … Error: …') is the newest cell above the composer"
@@ -365,7 +366,7 @@ func (r *reading) decide() (handoff.Status, string) {
 	case r.sig.Cell == screen.CellMessage:
 		return handoff.StatusCompleted, ReasonCompleted
 	case r.sig.Cell == CellPrompt:
-		return handoff.StatusIdle, ReasonPending
+		return handoff.StatusProcessing, ReasonPending
 	}
 	return handoff.StatusIdle, ReasonIdle
 }
