@@ -764,6 +764,9 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	if want := regexp.MustCompile(`(?m)^reviewer +%\d+ +droid .* started .*--settings FILE`); !want.MatchString(out) {
 		t.Errorf("up's table does not match %s", want)
 	}
+	// up returns once droid's composer shows; droid takes input only once
+	// its session is up (docs/providers.md): a prompt pasted before is lost.
+	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
 	panes := paneIDs(ctx, t, tm.srv)
 	events := filepath.Join(tm.work, ".tmp", "agent-events", "reviewer")
 	for i, answer := range []string{"Hello from the reviewer.", "Hello again from the reviewer."} {
@@ -795,7 +798,7 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 		t.Fatalf("up after droid died: exit %d, want it restarted (resumed)", code)
 	}
 	var screen string
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["reviewer"])
 		if err != nil {
 			t.Fatal(err)
@@ -804,7 +807,7 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the restarted droid does not show its earlier conversation within 60 s:\n%s", screen)
+			t.Fatalf("the restarted droid does not show its earlier conversation within 90 s:\n%s", screen)
 		}
 	}
 	procs := teamProcesses(ctx, tm.srv)
@@ -814,6 +817,18 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	for _, pid := range procs {
 		if realcli.Alive(pid) {
 			t.Errorf("process %d outlived down", pid)
+		}
+	}
+}
+
+// waitDroidSession waits until the droid whose HOME is home says in its
+// log that its session is up (realdroid.SessionUp).
+func waitDroidSession(t *testing.T, home string) {
+	t.Helper()
+	log := filepath.Join(home, ".factory", "logs", "droid-log-single.log")
+	for deadline := time.Now().Add(2 * time.Minute); !realdroid.SessionUp(log); time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("droid's session is not up after 2 minutes (%s)", log)
 		}
 	}
 }
