@@ -16,8 +16,9 @@ const Version = "0.225.2"
 // the end of a turn.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "droid", CLI: "@factory/cli-linux-x64", Version: Version, Hook: "Stop", Read: classify, Last: lastMessage, Recognize: recognize,
-		// droid takes a bracketed paste and redraws the composer (or folds
-		// it) a moment later.
+		// droid redraws its composer (or folds a long paste) a moment after
+		// a bracketed paste: 300 ms is what its real-CLI tests ran with (the
+		// driver's default, 250 ms, was not tried).
 		EnterDelay: 300 * time.Millisecond,
 		// droid 0.225.2's composer, tried on the real CLI: a pasted '!' stays
 		// text (it reaches the model), but a typed '!' on the empty composer
