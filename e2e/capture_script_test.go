@@ -210,7 +210,11 @@ func (s captureScript) drafts(t *testing.T, c *screenCapturer, r *rig) {
 // answer stays.
 func (s captureScript) interrupt(t *testing.T, c *screenCapturer, r *rig) {
 	const short = 45 * time.Second
-	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 15*time.Second))
+	// Sentences that do not repeat: droid drops a reply that repeats a
+	// short sentence over and over, and asks the model again.
+	r.model.Script(fakemodel.Streamed("A partial answer that is cut short. It goes on about one thing, then another, and a third; "+
+		"a fourth follows, and a fifth one closes the list of things it goes on about while it streams in slowly, word by word, "+
+		"over several seconds, until the user stops it.", 60, 15*time.Second))
 	r.submit("This turn gets interrupted while streaming")
 	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
 	time.Sleep(1500 * time.Millisecond)

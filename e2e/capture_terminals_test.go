@@ -14,6 +14,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 )
@@ -68,7 +69,7 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms} {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms} {
 		if clis != "" && !strings.Contains(clis, p.provider) {
 			continue
 		}
@@ -361,4 +362,32 @@ var piTerms = termProfile{
 	errorDetail: piCapture.errorDetail,
 	dialogShown: piCapture.dialogShown,
 	approve:     piCapture.approve,
+}
+
+// droidAsk and droidHigh are droid's autonomy levels tried: Off (its
+// default, every command asked for) and --auto high.
+const (
+	droidAsk  = "auto-off"
+	droidHigh = "auto-high"
+)
+
+var droidTerms = termProfile{
+	provider: "droid", version: realdroid.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == droidAsk}, root)
+	},
+	askMode: droidAsk,
+	modes:   []string{droidAsk, droidHigh},
+	// The working line or the steer placeholder, read as text.
+	busy: func(p, _ string) bool { return has(p, "(Press ESC to stop)") || has(p, "Enter to steer") },
+	finished: func(p, _, last string) bool {
+		return has(p, last) && !has(p, "(Press ESC to stop)") && !has(p, "Enter to steer") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	},
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    droidCapture.apiError,
+	errorShown:  droidCapture.errorShown,
+	errorDetail: droidCapture.errorDetail,
+	dialogShown: droidCapture.dialogShown,
+	approve:     droidCapture.approve,
 }

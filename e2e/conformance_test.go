@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
@@ -186,6 +187,22 @@ func conformers() []conformer {
 			},
 			// pi asks nothing of its own: the asking extension's dialog,
 			// "→ Allow" highlighted, before every bash command.
+			confirm: fakemodel.WriteResponse,
+			approve: "Enter",
+		},
+		{
+			cli: realdroid.CLI,
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// "●  BYOK Error: 400 Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "BYOK Error: 400 Request contains an invalid argument (fake)."},
+			},
+			// Without --auto every command is asked for: "Command to
+			// approve · medium risk", "Yes, allow" highlighted.
 			confirm: fakemodel.WriteResponse,
 			approve: "Enter",
 		},

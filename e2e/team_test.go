@@ -24,6 +24,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
@@ -324,9 +325,10 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	t.Helper()
 	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
-		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}}
+		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, "droid": fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()}}
 	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
-		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require}
+		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require,
+		"droid": realdroid.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -472,6 +474,9 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 	case "pi":
 		o := realpi.Options{Common: common}
 		l = realcli.Launch{Env: realpi.Env(o), JSON: realpi.JSON(o), Files: realpi.Files(o)}
+	case "droid":
+		o := realdroid.Options{Common: common}
+		l = realcli.Launch{Env: realdroid.Env(o), JSON: realdroid.JSON(o), Args: realdroid.Args(o)}
 	default:
 		t.Fatalf("no descriptor for %s", provider)
 	}
@@ -737,6 +742,93 @@ func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
 	for _, pid := range procs {
 		if realcli.Alive(pid) {
 			t.Errorf("process %d outlived down", pid)
+		}
+	}
+}
+
+// droid in a team: its Stop hook, wired by up through --settings FILE (a
+// file of the run's own, merged over the user's settings), marks the end
+// of a dispatched turn; after the turn it dies, and up restarts it with
+// --resume --last, which goes on with the conversation. down leaves no
+// process behind.
+func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
+	parallel(t)
+	tm := startTeam(t, []teamAgentSpec{{role: "reviewer", provider: "droid"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 0 {
+		t.Fatalf("up: exit %d", code)
+	}
+	if want := regexp.MustCompile(`(?m)^reviewer +%\d+ +droid .* started .*--settings FILE`); !want.MatchString(out) {
+		t.Errorf("up's table does not match %s", want)
+	}
+	// up returns once droid's composer shows; droid takes input only once
+	// its session is up (docs/providers.md): a prompt pasted before is lost.
+	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
+	panes := paneIDs(ctx, t, tm.srv)
+	events := filepath.Join(tm.work, ".tmp", "agent-events", "reviewer")
+	for i, answer := range []string{"Hello from the reviewer.", "Hello again from the reviewer."} {
+		tm.models["reviewer"].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
+		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["reviewer"],
+			"--provider", "droid", "--role", "reviewer", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
+			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the reviewer (%d).", i+1))
+		if code != 0 || strings.TrimSpace(out) != answer {
+			t.Fatalf("send %d to droid: exit %d, stdout %q\n%s", i+1, code, out, errs)
+		}
+	}
+	if m, ok, err := hookmark.Read(events, hookmark.Stopped); !ok || err != nil {
+		t.Errorf("no Stop marker of droid's hook: %v", err)
+	} else {
+		t.Logf("droid's Stop hook: %+v", m)
+	}
+	pids := panePIDs(ctx, t, tm.srv)
+	if err := syscall.Kill(-pids["reviewer"], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed droid's pane is not dead after 30 s")
+		}
+	}
+	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up after droid died:\n%s%s", out, errs)
+	if code != 0 || strings.Count(out, " restarted (resumed) ") != 1 {
+		t.Fatalf("up after droid died: exit %d, want it restarted (resumed)", code)
+	}
+	var screen string
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["reviewer"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the reviewer (2)") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted droid does not show its earlier conversation within 90 s:\n%s", screen)
+		}
+	}
+	procs := teamProcesses(ctx, tm.srv)
+	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	for _, pid := range procs {
+		if realcli.Alive(pid) {
+			t.Errorf("process %d outlived down", pid)
+		}
+	}
+}
+
+// waitDroidSession waits until the droid whose HOME is home says in its
+// log that its session is up (realdroid.SessionUp).
+func waitDroidSession(t *testing.T, home string) {
+	t.Helper()
+	log := filepath.Join(home, ".factory", "logs", "droid-log-single.log")
+	for deadline := time.Now().Add(2 * time.Minute); !realdroid.SessionUp(log); time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("droid's session is not up after 2 minutes (%s)", log)
 		}
 	}
 }

@@ -21,6 +21,7 @@ var realScreens = map[string]string{
 	"qwen":     "../qwen/testdata/real-0.24.4",
 	"opencode": "../opencode/testdata/real-1.18.33",
 	"pi":       "../pi/testdata/real-0.73.1",
+	"droid":    "../droid/testdata/real-0.225.2",
 }
 
 // Every real screen, with its title and "node" as the pane's command (what

@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|codex|gemini [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|codex|gemini|droid [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -27,10 +27,12 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           a [mcp_servers.handoff] table with tool_timeout_sec = 3600 (Codex's default is 60 s)
   gemini  user: ~/.gemini/settings.json, project: DIR/.gemini/settings.json (mcpServers,
           timeout 3600000 ms)
+  droid   user: ~/.factory/mcp.json, project: DIR/.factory/mcp.json (mcpServers, as
+          droid mcp add writes it)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
-(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Gemini CLI has none.
+(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Gemini CLI and droid have none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -56,7 +58,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, codex or gemini")
+		return usageErr("name one agent CLI: claude, codex, gemini or droid")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -96,8 +98,10 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		files, err = in.codex(*skill)
 	case "gemini":
 		files, err = in.gemini()
+	case "droid":
+		files, err = in.droid()
 	default:
-		return usageErr("unknown agent CLI %q: want claude, codex or gemini", pos[0])
+		return usageErr("unknown agent CLI %q: want claude, codex, gemini or droid", pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
@@ -204,6 +208,21 @@ func (in installation) gemini() ([]change, error) {
 	}
 	entry := map[string]any{"command": in.bin, "args": in.args, "timeout": 3600000}
 	c, err := mergeJSON(filepath.Join(base, ".gemini", "settings.json"), entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// droid: the mcpServers entry of .factory/mcp.json, in the form `droid
+// mcp add` writes.
+func (in installation) droid() ([]change, error) {
+	base := in.project
+	if in.user {
+		base = in.home
+	}
+	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "disabled": false}
+	c, err := mergeJSON(filepath.Join(base, ".factory", "mcp.json"), entry)
 	if err != nil {
 		return nil, err
 	}

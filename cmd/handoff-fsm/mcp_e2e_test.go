@@ -171,7 +171,7 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("model = \"gpt-5.5\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, cli := range []string{"claude", "codex", "gemini"} {
+	for _, cli := range []string{"claude", "codex", "gemini", "droid"} {
 		out, errOut, code := runInstallHere(t, cli, "--bin", bin)
 		if code != 0 {
 			t.Fatalf("install %s: exit %d: %s", cli, code, errOut)
@@ -193,6 +193,9 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	}
 	if s := read(".gemini/settings.json"); !strings.Contains(s, `"theme": "Dark"`) || !strings.Contains(s, `"other"`) || !strings.Contains(s, `"timeout": 3600000`) {
 		t.Errorf("settings.json lost a key or lacks the server:\n%s", s)
+	}
+	if s := read(".factory/mcp.json"); !strings.Contains(s, `"command": "/opt/handoff fsm/bin/handoff-fsm"`) || !strings.Contains(s, `"type": "stdio"`) {
+		t.Errorf(".factory/mcp.json:\n%s", s)
 	}
 	codexCfg := read(".codex/config.toml")
 	if !strings.HasPrefix(codexCfg, "model = \"gpt-5.5\"\n") || strings.Count(codexCfg, "[mcp_servers.handoff]") != 1 ||
@@ -233,7 +236,7 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(proj, ".gemini")); !os.IsNotExist(err) {
 		t.Fatalf("--dry-run wrote something: %v", err)
 	}
-	for cli, file := range map[string]string{"claude": ".mcp.json", "codex": ".codex/config.toml", "gemini": ".gemini/settings.json"} {
+	for cli, file := range map[string]string{"claude": ".mcp.json", "codex": ".codex/config.toml", "gemini": ".gemini/settings.json", "droid": ".factory/mcp.json"} {
 		if _, errOut, code := runInstallHere(t, cli, "--scope", "project", "--dir", proj, "--bin", bin, "--skill=false"); code != 0 {
 			t.Fatalf("install %s --scope project: %d %s", cli, code, errOut)
 		}

@@ -2,6 +2,7 @@ package fakemodel
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ type ChatCompletions struct {
 	// name gets {command, description} (OpenCode's bash requires the
 	// description).
 	ShellTool string
+	// ShellArgs, when set, are the other arguments ShellTool requires, in
+	// place of the description (Factory droid's Execute takes a summary
+	// and a risk level and refuses any other argument).
+	ShellArgs map[string]any
 }
 
 // qwenShell is Qwen Code's shell tool, ShellTool's default.
@@ -134,6 +139,8 @@ func (c ChatCompletions) shellCall(call *Call) (string, map[string]any) {
 		a["is_background"] = false
 	}
 	switch {
+	case c.ShellArgs != nil:
+		maps.Copy(a, c.ShellArgs)
 	case call.Description != "":
 		a["description"] = call.Description
 	case name != qwenShell:

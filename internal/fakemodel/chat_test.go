@@ -106,6 +106,25 @@ func TestChatShellCallGoesToTheNamedTool(t *testing.T) {
 	}
 }
 
+// Factory droid's Execute takes the command, a summary and a risk level,
+// and no other argument: ShellArgs replace the description.
+func TestChatShellArgsReplaceTheDescription(t *testing.T) {
+	s := startAPI(t, ChatCompletions{ShellTool: "Execute", ShellArgs: map[string]any{"summary": "Say hi to everyone", "riskLevel": "low"}})
+	s.Script(Shell("echo hi", "Say hi"))
+	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
+	_, calls, _ := deltas(evs)
+	if len(calls) != 1 || calls[0]["name"] != "Execute" {
+		t.Fatalf("calls %v, want one to Execute", calls)
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(calls[0]["arguments"].(string)), &args); err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 3 || args["command"] != "echo hi" || args["summary"] != "Say hi to everyone" || args["riskLevel"] != "low" {
+		t.Fatalf("arguments %v, want command, summary and riskLevel only", args)
+	}
+}
+
 func TestChatSideCallsAndErrors(t *testing.T) {
 	s := startAPI(t, ChatCompletions{})
 	side := chatTurn("Is the answer complete?")

@@ -1,0 +1,132 @@
+// Package realdroid describes Factory's droid to the real-CLI harness
+// (internal/realcli): a fresh HOME whose ~/.factory/settings.json names one
+// custom model (the fake Chat Completions API, provider
+// generic-chat-completion-api), trusts the work folder and turns the logo
+// animation off; FACTORY_AIRGAP_ENABLED, so it needs no account and asks
+// Factory's servers for nothing; --auto high unless it is to ask before
+// each command (its approval dialog); and the screens that say it is
+// ready and took a prompt.
+package realdroid
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/droid"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// APIKey and Model are what droid sends the fake server; ShellTool is the
+// name of its shell tool and ShellArgs the other arguments it requires.
+const (
+	APIKey    = "handoff-fake-openai-key"
+	Model     = "fake-model"
+	ShellTool = "Execute"
+)
+
+// ShellArgs are what droid's Execute requires besides the command (and it
+// takes nothing else): a summary of three to eight words and a risk level.
+// "medium", as a file write is: droid asks before it unless --auto is
+// medium or high.
+func ShellArgs() map[string]any {
+	return map[string]any{"summary": "Run the requested shell command", "riskLevel": "medium",
+		"riskLevelReason": "It writes one file in the work folder."}
+}
+
+// Options configure one droid session: Common (BaseURL is the fake Chat
+// Completions API, ending in /v1; ReadyTimeout 90 s and Settle 1 s by
+// default) and what only droid has.
+type Options struct {
+	realcli.Common
+	// Ask leaves droid in its default autonomy (Off: every command is
+	// asked for); otherwise it runs with --auto high.
+	Ask bool
+	// Hooks are settings.json hooks (event → shell command).
+	Hooks map[string]string
+}
+
+// Env is droid's whole environment: nothing of the developer's own
+// settings leaks in, and it runs air-gapped.
+func Env(opts Options) []string {
+	return CLI.Env(opts.Common, "FACTORY_AIRGAP_ENABLED=true")
+}
+
+// displayName names the model in settings.json; droid calls it
+// "custom:<displayName>-<index>".
+const displayName = "Fake"
+
+// JSON is ~/.factory/settings.json: the model, the trusted work folder, no
+// logo animation, the hooks.
+func JSON(opts Options) map[string]any {
+	settings := map[string]any{
+		"customModels": []any{map[string]any{
+			"model": Model, "displayName": displayName, "baseUrl": opts.BaseURL, "apiKey": APIKey,
+			"provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
+		}},
+		"sessionDefaultSettings": map[string]any{"model": "custom:" + displayName + "-0"},
+		"logoAnimation":          "off",
+		"trustedFolders":         map[string]any{opts.Workdir: map[string]any{"trustedAt": "2026-01-01T00:00:00.000Z"}},
+	}
+	return map[string]any{filepath.Join(".factory", "settings.json"): realcli.WithHooks(settings, opts.Hooks)}
+}
+
+// Args are droid's arguments: --auto high unless it is to ask.
+func Args(opts Options) []string {
+	if opts.Ask {
+		return nil
+	}
+	return []string{"--auto", "high"}
+}
+
+// CLI describes droid to the harness.
+var CLI = realcli.CLI{
+	Pin:   realcli.Pin{Name: "droid", Package: droid.Provider().CLI, Version: droid.Version},
+	Ready: Ready, Submitted: Submitted,
+	ReadyTimeout: 90 * time.Second, Settle: time.Second,
+}
+
+// Start writes the home, starts a private tmux server whose pane execs
+// droid, and waits until its composer shows and its session is up (plus
+// Settle).
+//
+// Ready there is also droid's own word that its session is up (its log's
+// "Session initialized"): droid draws its composer seconds before it takes
+// input (a paste in between is lost), and shows a prompt submitted before
+// its session is up without working on it until then (on a loaded machine
+// 10 to 20 s after the composer, nothing on the screen changes when it is).
+func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
+	log := filepath.Join(opts.Home, ".factory", "logs", "droid-log-single.log")
+	ready := func(text, title string) bool { return Ready(text, title) && SessionUp(log) }
+	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), JSON: JSON(opts), Args: Args(opts), Ready: ready})
+}
+
+// SessionUp reports whether droid's log says its session is initialized.
+func SessionUp(log string) bool {
+	b, err := os.ReadFile(log)
+	return err == nil && bytes.Contains(b, []byte("[DaemonSessionController] Session initialized"))
+}
+
+// signals reads a screen with droid's classifier.
+func signals(text string) droid.Signals {
+	s, _ := droid.Provider().Classify(text, "").Signals.(droid.Signals)
+	return s
+}
+
+// Ready reports the first screen: the header above the composer and its
+// placeholder ('Try "…"').
+func Ready(text, _ string) bool {
+	s := signals(text)
+	return s.Chrome == screen.ChromeComposer && s.Header && s.BusyLine == 0 && !s.Steer
+}
+
+// Submitted reports a screen on which the prompt was taken: the working
+// line or the steer placeholder shows, or the composer is empty again (a
+// fast turn already ended).
+func Submitted(text, _ string) bool {
+	s := signals(text)
+	return s.BusyLine != 0 || s.Steer || (s.Chrome == screen.ChromeComposer && s.Composer == "")
+}
