@@ -70,6 +70,12 @@ type Options struct {
 	// Servers are the tmux servers whose panes the board shows, besides
 	// those the service's dispatches named.
 	Servers []tmuxdriver.Server
+	// Teams are team files (handoff-fsm up) whose agents' health and runs
+	// the board shows: each run's journal is where `handoff-fsm run` keeps
+	// it (<workdir>/.tmp/handoff-run).
+	Teams []string
+	// Journals are more run journals' folders (run --journal DIR).
+	Journals []string
 }
 
 // HoldFor is how long the board keeps a tmux server's control client
@@ -185,6 +191,12 @@ func (b *Board) Handler() http.Handler {
 	mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", b.page)
 	mux.HandleFunc("GET /d/{id}", b.page)
+	mux.HandleFunc("GET /pane", b.page)
+	mux.HandleFunc("GET /r/{key}", b.page)
+	mux.HandleFunc("GET /board/screen", b.screen)
+	mux.HandleFunc("GET /board/runs", b.runs)
+	mux.HandleFunc("GET /board/runs/{key}", b.run)
+	mux.HandleFunc("GET /board/teams", b.teams)
 	mux.HandleFunc("GET /board/panes", b.panes)
 	mux.HandleFunc("GET /board/dispatches/{id}/diagram.svg", b.diagram)
 	mux.HandleFunc("POST /board/link", b.link)
@@ -259,7 +271,7 @@ func (b *Board) requireAuth(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.Method == http.MethodGet && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/d/")) {
+		if r.Method == http.MethodGet && (r.URL.Path == "/" || r.URL.Path == "/pane" || strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/r/")) {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
 			return
 		}
