@@ -31,7 +31,7 @@ func TestSVGDrawsEveryRowOfTheTable(t *testing.T) {
 	}
 	for _, tr := range table {
 		for _, f := range tr.From {
-			if !strings.Contains(svg, `id="edge-`+string(f)+`-`+string(tr.To)+`"`) {
+			if !strings.Contains(svg, string(f)+`>`+string(tr.To)) {
 				t.Errorf("no arrow %s → %s", f, tr.To)
 			}
 		}
@@ -57,9 +57,9 @@ func TestSVGHighlightsThePathTaken(t *testing.T) {
 	}
 	svg := SVG(handoff.Transitions(), path)
 	for _, want := range []string{
-		`<g class="edge taken" id="edge-AwaitingStart-Working">`,
-		`<g class="edge taken" id="edge-Working-IdleGrace">`,
-		`<g class="edge taken" id="edge-IdleGrace-Done">`,
+		`<g class="edge taken" id="edge-AwaitingStart-Working"`,
+		`<g class="edge taken" id="edge-Working-IdleGrace"`,
+		`<g class="edge taken" id="edge-any-Done"`,
 		`class="taken" data-event="quiet">quiet (2,4)</tspan>`,
 		`class="taken" data-event="file_ready">file_ready (5)</tspan>`,
 		`<g class="node visited" id="state-Working">`,
@@ -70,7 +70,7 @@ func TestSVGHighlightsThePathTaken(t *testing.T) {
 			t.Errorf("missing %s", want)
 		}
 	}
-	if strings.Contains(svg, `<g class="edge taken" id="edge-Working-Failed">`) {
+	if strings.Contains(svg, `<g class="edge taken" id="edge-Working-Failed"`) {
 		t.Error("an arrow not taken is highlighted")
 	}
 	odd := SVG(handoff.Transitions(), []Step{{handoff.Done, handoff.Working, handoff.EventActive}})

@@ -190,4 +190,3 @@ func health(m team.Member) AgentHealth {
 	}
 	return a
 }
-

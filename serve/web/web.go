@@ -92,6 +92,7 @@ type Board struct {
 	svc *serve.Service
 	api http.Handler
 	o   Options
+	pic *diagram.Picture // the transition table, laid out once
 
 	mu       sync.Mutex
 	codes    map[string]time.Time // one-time login codes → expiry
@@ -126,7 +127,7 @@ func New(svc *serve.Service, o Options) (*Board, error) {
 	if _, _, err := net.SplitHostPort(o.Addr); err != nil {
 		return nil, fmt.Errorf("web: the listener's address %q: %w", o.Addr, err)
 	}
-	return &Board{svc: svc, api: svc.Handler(""), o: o, codes: map[string]time.Time{},
+	return &Board{svc: svc, api: svc.Handler(""), o: o, pic: diagram.NewPicture(handoff.Transitions()), codes: map[string]time.Time{},
 		sessions: map[string]time.Time{}, seen: map[string]paneSeen{}, held: map[tmuxdriver.Server]*held{},
 		failed: map[tmuxdriver.Server]failure{}}, nil
 }
@@ -392,7 +393,7 @@ func (b *Board) diagram(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(diagram.SVG(handoff.Transitions(), steps)))
+	w.Write([]byte(b.pic.SVG(steps)))
 }
 
 // ServerPanes is one tmux server's panes on the board.
