@@ -120,6 +120,7 @@ type failure struct {
 type paneSeen struct {
 	status handoff.Status
 	since  time.Time
+	first  bool // since the board's first look
 }
 
 // New returns the board of svc; o.Addr is required (the Host check).
@@ -409,6 +410,9 @@ type ServerPanes struct {
 type PaneView struct {
 	serve.PaneRow
 	Since time.Time `json:"since"`
+	// SinceFirstLook: the pane has shown this status since the board's
+	// first look at it, so Since is a lower bound (it was so before).
+	SinceFirstLook bool `json:"since_first_look,omitempty"`
 	// TimedOut describes the dispatch that timed out on the pane and left
 	// it marked busy; "" when none did.
 	TimedOut string `json:"timed_out,omitempty"`
@@ -459,11 +463,11 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 			b.mu.Lock()
 			s, ok := b.seen[key]
 			if !ok || s.status != row.Status {
-				s = paneSeen{row.Status, now}
+				s = paneSeen{row.Status, now, !ok}
 				b.seen[key] = s
 			}
 			b.mu.Unlock()
-			sp.Panes = append(sp.Panes, PaneView{PaneRow: row, Since: s.since, TimedOut: marks[row.ID]})
+			sp.Panes = append(sp.Panes, PaneView{PaneRow: row, Since: s.since, SinceFirstLook: s.first, TimedOut: marks[row.ID]})
 		}
 		out = append(out, sp)
 	}
