@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,6 +95,30 @@ type live struct {
 	priv    *tmuxdriver.Private
 	panes   []string
 	workdir string
+	// screenReads counts the board's GET /board/screen.
+	screenReads atomic.Int64
+}
+
+// withJournals gives the live service a second board that knows the run
+// journals dirs, on a listener of its own (the first one closes with the
+// test).
+func (l *live) withJournals(t testing.TB, dirs ...string) *web.Board {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := web.New(l.svc, web.Options{Addr: ln.Addr().String(), Token: token, Servers: []tmuxdriver.Server{l.priv.Server}, Journals: dirs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(b.Handler())
+	ts.Listener.Close()
+	ts.Listener = ln
+	ts.Start()
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close(); b.Close() })
+	l.url = ts.URL
+	return b
 }
 
 // startLive starts one agent per option set, each in its own window
@@ -115,7 +140,13 @@ func startLive(t testing.TB, agents ...simagent.Options) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewUnstartedServer(b.Handler())
+	h := b.Handler()
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/board/screen" {
+			l.screenReads.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
 	ts.Listener.Close()
 	ts.Listener = ln
 	ts.Start()
@@ -265,7 +296,7 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 		t.Errorf("archive shown %q, want %q", got, v.ArchivedPath)
 	}
 	for _, tr := range v.Transitions {
-		sel := fmt.Sprintf(`#d-diagram svg #edge-%s-%s.taken`, tr.From, tr.To)
+		sel := fmt.Sprintf(`#d-diagram svg .edge.taken[data-pairs~="%s>%s"]`, tr.From, tr.To)
 		if evalString(t, ctx, fmt.Sprintf(`document.querySelector(%q) ? "yes" : "no"`, sel)) != "yes" {
 			t.Errorf("the diagram does not highlight %s → %s (%s)", tr.From, tr.To, tr.Event)
 		}
