@@ -269,6 +269,12 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 	if lag := time.UnixMilli(ms).Sub(decided); lag > time.Second {
 		t.Errorf("the browser showed Done %v after the service decided it; want within a second", lag)
 	}
+	// The pane's row follows at once, not at the next 5 s refresh.
+	shown := time.Now()
+	waitJS(t, ctx, "the pane no longer processing", fmt.Sprintf(`document.querySelector('#servers tr[data-pane=%q]')?.dataset.status !== "processing"`, l.panes[0]))
+	if lag := time.Since(shown); lag > 3*time.Second {
+		t.Errorf("the pane's row said processing %v after the dispatch showed Done; want under 3 s", lag)
+	}
 	states := evalString(t, ctx, row+`.dataset.states`)
 	if !strings.Contains(states, "Working") || !strings.HasSuffix(states, "Done") {
 		t.Errorf("the row went through %q; want it to show Working on the way to Done", states)
@@ -301,7 +307,7 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 			t.Errorf("the diagram does not highlight %s → %s (%s)", tr.From, tr.To, tr.Event)
 		}
 	}
-	n := evalString(t, ctx, `String(document.querySelectorAll('#d-transitions tbody tr').length)`)
+	n := evalString(t, ctx, `String(document.querySelectorAll("#d-transitions > tbody > tr").length)`)
 	if n != fmt.Sprint(len(v.Transitions)) {
 		t.Errorf("%s transitions shown, the service has %d", n, len(v.Transitions))
 	}

@@ -250,6 +250,8 @@ const byWords = {
 function signalsTable(sig) {
   const t = el("table", { class: "signals-table" });
   for (const [k, v] of Object.entries(sig || {})) {
+    // Line numbers and counts are for the raw view; the words stay.
+    if (k.endsWith("_line") || k === "lines_scanned") continue;
     if (v === "" || v === 0 || v === false || v === null || (typeof v === "object" && !Object.keys(v).length)) continue;
     t.append(el("tr", {}, el("td", { class: "muted", text: k.replace(/_/g, " ") }),
       el("td", { class: "mono", text: typeof v === "object" ? JSON.stringify(v) : String(v) })));
@@ -430,14 +432,17 @@ function screenLine(line) {
   }
   if (line.marks) {
     div.dataset.marks = line.marks.join(" ");
-    div.prepend(el("span", { class: "mark-tag", text: "← " + line.marks.join(", ") }));
+    div.title = "the classifier's " + line.marks.join(", ");
   }
   div.append("\n");
   return div;
 }
 
+function quiet(conn) { const c = $("#conn"); c.textContent = conn; c.className = "conn live"; }
+
 function startPane(q) {
   $("#pane").hidden = false;
+  quiet("read every second while shown");
   const pane = q.get("pane");
   const name = pane + (q.get("socket") ? " (tmux -L " + q.get("socket") + ")" : q.get("socket_path") ? " (tmux -S " + q.get("socket_path") + ")" : "");
   $("#p-name").textContent = name;
@@ -490,14 +495,35 @@ function stepItem(s, next) {
   } else {
     head.append(el("span", { class: "muted", text: (s.source ? "answered (" + s.source + ")" : "") + (s.elapsed_ns ? " in " + duration(s.elapsed_ns / 1e9) : "") }));
   }
+  if (!next && s.response) head.append(el("span", { class: "gist", text: s.response.trim().split("\n")[0].slice(0, 120) }));
   const li = el("li", { class: cls.join(" "), "data-n": String(s.n), "data-role": s.role }, head,
     el("details", {}, el("summary", { text: "prompt" }), el("pre", { class: "prompt", text: s.prompt })));
-  if (!next) li.append(el("details", { open: s.review ? "" : false }, el("summary", { text: "answer" }), el("pre", { class: "answer", text: s.response || "" })));
+  if (!next) li.append(el("details", {}, el("summary", { text: "answer" }), el("pre", { class: "answer", text: s.response || "" })));
   return li;
+}
+
+// pipeline draws the loop's five roles in order: how often each was asked,
+// its last verdict, and which one works now.
+const loopRoles = ["analyst", "analyst_review", "programmer", "programmer_review", "tester"];
+function pipeline(r) {
+  const boxes = loopRoles.map((role) => {
+    const steps = r.steps.filter((s) => s.role === role);
+    const lastStep = steps[steps.length - 1];
+    const now = r.next && r.next.role === role;
+    const cls = ["stage", now ? "now" : steps.length ? "done" : "todo"];
+    if (lastStep && lastStep.verdict) cls.push(lastStep.verdict === "approved" ? "approved" : "changes");
+    return el("div", { class: cls.join(" "), "data-role": role },
+      el("b", { text: role.replace("_", " ") }),
+      el("span", { text: now ? "working…" : steps.length ? (steps.length > 1 ? steps.length + " times" : "done") + (lastStep.verdict ? " · " + lastStep.verdict : "") : "not yet" }));
+  });
+  const bar = $("#r-pipeline");
+  bar.replaceChildren();
+  boxes.forEach((b, i) => { if (i) bar.append(el("span", { class: "arrow", text: "→" })); bar.append(b); });
 }
 
 function startRun(key) {
   $("#run").hidden = false;
+  quiet("read every second while shown");
   let last = "";
   async function look() {
     if (document.visibilityState !== "visible") return;
@@ -515,6 +541,7 @@ function startRun(key) {
     $("#r-facts").replaceChildren(...[["journal", r.dir], ["started", r.started ? new Date(r.started).toLocaleString() : ""],
       ["finished", r.finished ? new Date(r.finished).toLocaleString() : "not yet"], ["reviews per stage", String(r.rounds)]]
       .flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]));
+    pipeline(r);
     const items = r.steps.map((s) => stepItem(s, false));
     if (r.next) items.push(stepItem(r.next, true));
     $("#r-steps").replaceChildren(...items);
@@ -528,6 +555,7 @@ function startRun(key) {
       el("td", {}, a.process, a.running ? "" : el("span", { class: "mark gone", text: "not running" })),
       el("td", {}, a.status ? el("span", { class: "status status-" + a.status, text: a.status }) : "-")));
     $("#r-team tbody").replaceChildren(...rows);
+    $("#r-team-section").hidden = rows.length === 0;
   }
   look(); team();
   setInterval(look, 1000);
