@@ -40,6 +40,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/diagram"
 	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/team"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -482,12 +483,20 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 }
 
 // servers are the tmux servers of the board: those of Options.Servers,
-// then each one the service's dispatches named, in the order first named.
+// each team's, then each one the service's dispatches named, in the order
+// first named.
 func (b *Board) servers() []tmuxdriver.Server {
 	var out []tmuxdriver.Server
 	for _, s := range b.o.Servers {
 		if k := (tmuxdriver.Server{Socket: s.Socket, SocketPath: s.SocketPath}); !slices.Contains(out, k) {
 			out = append(out, k)
+		}
+	}
+	for _, f := range b.o.Teams {
+		if t, err := team.Load(f); err == nil {
+			if k := (tmuxdriver.Server{Socket: t.Socket}); !slices.Contains(out, k) {
+				out = append(out, k)
+			}
 		}
 	}
 	for _, v := range b.svc.List(serve.Filter{}) {
