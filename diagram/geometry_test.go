@@ -80,7 +80,7 @@ func TestTheDiagramHasNoOverlaps(t *testing.T) {
 			{handoff.IdleGrace, handoff.Done, handoff.EventFileReady},
 		},
 	} {
-		d := readSVG(t, SVG(handoff.Transitions(), path))
+		d := readSVG(t, thePicture().SVG(path))
 		if len(d.states) != len(handoff.States()) || len(d.edges) == 0 || len(d.labels) != len(d.edges) {
 			t.Fatalf("%s: read %d states, %d arrows, %d labels", name, len(d.states), len(d.edges), len(d.labels))
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -13,7 +14,7 @@ import (
 // states the table joins, labelled with every event of the table.
 func TestSVGDrawsEveryRowOfTheTable(t *testing.T) {
 	table := handoff.Transitions()
-	svg := SVG(table, nil)
+	svg := thePicture().SVG(nil)
 	dec := xml.NewDecoder(strings.NewReader(svg))
 	for {
 		_, err := dec.Token()
@@ -55,7 +56,7 @@ func TestSVGHighlightsThePathTaken(t *testing.T) {
 		{handoff.Working, handoff.IdleGrace, handoff.EventQuiet},
 		{handoff.IdleGrace, handoff.Done, handoff.EventFileReady},
 	}
-	svg := SVG(handoff.Transitions(), path)
+	svg := thePicture().SVG(path)
 	for _, want := range []string{
 		`<g class="edge taken" id="edge-AwaitingStart-Working"`,
 		`<g class="edge taken" id="edge-Working-IdleGrace"`,
@@ -73,8 +74,12 @@ func TestSVGHighlightsThePathTaken(t *testing.T) {
 	if strings.Contains(svg, `<g class="edge taken" id="edge-Working-Failed"`) {
 		t.Error("an arrow not taken is highlighted")
 	}
-	odd := SVG(handoff.Transitions(), []Step{{handoff.Done, handoff.Working, handoff.EventActive}})
+	odd := thePicture().SVG([]Step{{handoff.Done, handoff.Working, handoff.EventActive}})
 	if !strings.Contains(odd, "not in the table: 1. Done → Working on active") {
 		t.Errorf("a step outside the table is not shown:\n%s", odd)
 	}
 }
+
+// thePicture is the table laid out once for every test (the layout is
+// searched for: a moment's work, slow under -race).
+var thePicture = sync.OnceValue(func() *Picture { return NewPicture(handoff.Transitions()) })

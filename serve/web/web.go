@@ -93,7 +93,10 @@ type Board struct {
 	svc *serve.Service
 	api http.Handler
 	o   Options
-	pic *diagram.Picture // the transition table, laid out once
+	// pic is the transition table laid out, on the first diagram asked
+	// for (the layout is searched for: a moment's work, done once).
+	pic     *diagram.Picture
+	picOnce sync.Once
 
 	mu       sync.Mutex
 	codes    map[string]time.Time // one-time login codes → expiry
@@ -129,7 +132,7 @@ func New(svc *serve.Service, o Options) (*Board, error) {
 	if _, _, err := net.SplitHostPort(o.Addr); err != nil {
 		return nil, fmt.Errorf("web: the listener's address %q: %w", o.Addr, err)
 	}
-	return &Board{svc: svc, api: svc.Handler(""), o: o, pic: diagram.NewPicture(handoff.Transitions()), codes: map[string]time.Time{},
+	return &Board{svc: svc, api: svc.Handler(""), o: o, codes: map[string]time.Time{},
 		sessions: map[string]time.Time{}, seen: map[string]paneSeen{}, held: map[tmuxdriver.Server]*held{},
 		failed: map[tmuxdriver.Server]failure{}}, nil
 }
@@ -395,6 +398,7 @@ func (b *Board) diagram(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
+	b.picOnce.Do(func() { b.pic = diagram.NewPicture(handoff.Transitions()) })
 	w.Write([]byte(b.pic.SVG(steps)))
 }
 
