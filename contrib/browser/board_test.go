@@ -307,6 +307,22 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 			t.Errorf("the diagram does not highlight %s → %s (%s)", tr.From, tr.To, tr.Event)
 		}
 	}
+	// The diagram as the browser drew it: no label's text box overlaps
+	// another label's or a state's (getBBox, the rendered geometry).
+	if got := evalString(t, ctx, `(() => {
+		const svg = document.querySelector('#d-diagram svg');
+		const boxes = [...svg.querySelectorAll('text.label')].map((e) => [e.closest('g').id, e.getBBox()]);
+		const states = [...svg.querySelectorAll('g.node rect')].map((e) => [e.closest('g').id, e.getBBox()]);
+		const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+		const bad = [];
+		boxes.forEach(([id, b], i) => {
+			boxes.slice(i + 1).forEach(([id2, b2]) => { if (hit(b, b2)) bad.push(id + " on " + id2); });
+			states.forEach(([s, r]) => { if (hit(b, r)) bad.push(id + " on " + s); });
+		});
+		return boxes.length + " labels; " + bad.join(", ");
+	})()`); !strings.HasSuffix(got, "; ") || strings.HasPrefix(got, "0 ") {
+		t.Errorf("the rendered diagram's labels: %s", got)
+	}
 	n := evalString(t, ctx, `String(document.querySelectorAll("#d-transitions > tbody > tr").length)`)
 	if n != fmt.Sprint(len(v.Transitions)) {
 		t.Errorf("%s transitions shown, the service has %d", n, len(v.Transitions))

@@ -26,6 +26,11 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
 		t.Fatal(err)
 	}
+	// The page's icon is there (no 404 on every load), before and after sign-in.
+	icons, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Promise.all([document.querySelector('link[rel=icon]').href, "/favicon.ico"].map((u) => fetch(u).then((r) => r.status))).then((s) => s.join(" "))`, chromedp.EvalAwaitPromise))
+	if err != nil || icons != "200 200" {
+		t.Errorf("the icon: %s %v, want 200 200", icons, err)
+	}
 	pane := l.panes[0]
 	waitJS(t, ctx, "the pane's link", fmt.Sprintf(`!!document.querySelector('#servers tr[data-pane=%q] a')`, pane))
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.JSPath(fmt.Sprintf(`document.querySelector('#servers tr[data-pane=%q] a')`, pane)))); err != nil {

@@ -212,6 +212,14 @@ func (b *Board) Handler() http.Handler {
 	outer := http.NewServeMux()
 	outer.HandleFunc("GET /login", b.login)
 	outer.HandleFunc("POST /login", b.loginForm)
+	// The icon, for a browser that asks for /favicon.ico (on the login
+	// page too): no 404 on every load.
+	outer.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		icon, _ := assets.ReadFile("assets/icon.svg")
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		w.Write(icon)
+	})
 	outer.Handle("/", authed)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
