@@ -138,7 +138,8 @@ func TestARunStepByStep(t *testing.T) {
 			t.Fatal("the run never appeared on the board")
 		}
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#runs tbody tr a"))); err != nil {
+	// Follow the run's link (the list is redrawn as runs move: by its address).
+	if err := chromedp.Do(ctx, chromedp.Navigate(evalString(t, ctx, `document.querySelector('#runs tbody tr a').href`))); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "a step in flight", `!!document.querySelector('#r-steps li.next')`)

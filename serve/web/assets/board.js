@@ -402,9 +402,13 @@ async function loadTeams() {
   return teamsSeen;
 }
 
+let runsShown = "";
 async function loadRuns() {
   let runs;
   try { runs = (await getJSON("/board/runs")).runs; } catch (e) { return; }
+  const sig = JSON.stringify(runs);
+  if (sig === runsShown) return; // unchanged: the rows stay as they are
+  runsShown = sig;
   $("#runs-section").hidden = runs.length === 0;
   $("#runs tbody").replaceChildren(...runs.map((r) => el("tr", { "data-key": r.key },
     el("td", {}, el("a", { href: "/r/" + r.key, class: "mono", text: r.key })),
