@@ -307,6 +307,10 @@ async function loadDispatch(id) {
     el("td", { class: "by", title: t.evidence ? t.evidence.by : "", text: t.evidence ? (byWords[t.evidence.by] || t.evidence.by) : "" }),
     evidenceCell(t.evidence),
   )));
+  // The path in words, above its drawing: each state and the event that left it.
+  const path = [stateBadge("AwaitingStart")];
+  (v.transitions || []).forEach((t, i) => path.push(el("span", { class: "step-arrow", text: " " + (i + 1) + ". " + t.event + " → " }), stateBadge(t.to)));
+  $("#d-path").replaceChildren(...path);
   const r = await fetch("/board/dispatches/" + encodeURIComponent(id) + "/diagram.svg", { credentials: "same-origin" });
   // The service's own drawing of its own table (no user text in it).
   if (r.ok) $("#d-diagram").innerHTML = await r.text();
