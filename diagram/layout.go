@@ -143,7 +143,8 @@ type drawing struct {
 	title   box // the frame's caption
 	arrows  []*arrow
 	w, h    float64
-	bad     int // arrows through a state, labels that found no place
+	bad     int     // arrows through a state, labels that found no place
+	length  float64 // the arrows' length, which the search keeps short
 }
 
 // columns puts the first state in the first column, each waiting state one
@@ -278,13 +279,7 @@ func placements(n, rows int) [][]int {
 	return slices.DeleteFunc(out, func(p []int) bool { return !slices.IsSorted(p) })
 }
 
-func (d *drawing) cost() float64 {
-	l := 0.0
-	for _, a := range d.arrows {
-		l += a.c.length()
-	}
-	return l
-}
+func (d *drawing) cost() float64 { return d.length }
 
 // draft lays the states out on rowOf and draws the arrows, each bent the
 // least that keeps it off the states it does not join.
@@ -316,6 +311,7 @@ func draft(table []handoff.Transition, all []handoff.State, cols [][]handoff.Sta
 	d.arrows = arrows(table, waiting)
 	for _, a := range d.arrows {
 		d.route(a)
+		d.length += a.c.length()
 	}
 	return d
 }
@@ -415,18 +411,35 @@ func labelWidth(a *arrow) float64 {
 // near counts the points of p closer than dist to some point of q, away
 // from both ends (where arrows into one state meet).
 func near(p, q [][2]float64, dist float64) int {
+	// Curves whose boxes are apart have no near points: most pairs.
+	bp, bq := bounds(p[8:len(p)-8]).grow(dist), bounds(q[8:len(q)-8])
+	if !bp.overlaps(bq) {
+		return 0
+	}
 	n := 0
 	for i := 8; i < len(p)-8; i += 3 {
 		a := p[i]
+		if !bq.grow(dist).contains(a[0], a[1]) {
+			continue
+		}
 		for j := 8; j < len(q)-8; j += 3 {
 			b := q[j]
-			if math.Hypot(a[0]-b[0], a[1]-b[1]) < dist {
+			if math.Abs(a[0]-b[0]) < dist && math.Abs(a[1]-b[1]) < dist && math.Hypot(a[0]-b[0], a[1]-b[1]) < dist {
 				n++
 				break
 			}
 		}
 	}
 	return n
+}
+
+// bounds is the box around pts.
+func bounds(pts [][2]float64) box {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range pts {
+		x0, y0, x1, y1 = min(x0, p[0]), min(y0, p[1]), max(x1, p[0]), max(y1, p[1])
+	}
+	return box{x0, y0, x1 - x0 + 1e-9, y1 - y0 + 1e-9}
 }
 
 // placeLabels finds each arrow's label a place beside it: on no state, no
