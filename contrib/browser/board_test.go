@@ -333,6 +333,23 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 	if ev := evalString(t, ctx, `document.querySelector('#d-transitions tbody tr[data-event="file_ready"] .evidence').textContent`); !strings.Contains(ev, "file: ready → "+v.ArchivedPath) {
 		t.Errorf("the evidence of file_ready: %q, want the file and its archive", ev)
 	}
+	// The evidence in words and a small table; the raw signals only on demand.
+	raw := `getComputedStyle(document.querySelector('#d-transitions .evidence .raw')).display`
+	if got := evalString(t, ctx, raw); got != "none" {
+		t.Errorf("the raw signals show before the toggle (display %s)", got)
+	}
+	if evalString(t, ctx, `String(document.querySelectorAll('#d-transitions .signals-table tr').length)`) == "0" {
+		t.Error("no table of what the classifier saw")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#raw-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, raw); got == "none" {
+		t.Error("the toggle does not show the raw signals")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#raw-toggle"))); err != nil {
+		t.Fatal(err)
+	}
 	screenshot(t, ctx, "dispatch.png")
 }
 
