@@ -58,6 +58,9 @@ type runInfo struct {
 	Task     string     `json:"task"`
 	Started  time.Time  `json:"started"`
 	Finished *time.Time `json:"finished,omitempty"`
+	// Rounds is the run's Options.Rounds (ReadRun replays the flow with
+	// it); 0 in a journal written before it was kept.
+	Rounds int `json:"rounds,omitempty"`
 }
 
 // journal is the run's memory.
@@ -70,7 +73,7 @@ type journal struct {
 // openJournal opens the journal in dir for task. A journal of another task,
 // or of a run that finished, is moved aside (dir-<stamp>, nothing removed)
 // and a new one started.
-func openJournal(dir, task string, log io.Writer) (*journal, error) {
+func openJournal(dir, task string, rounds int, log io.Writer) (*journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -104,7 +107,7 @@ func openJournal(dir, task string, log io.Writer) (*journal, error) {
 	}
 	j := &journal{dir: dir, info: info, steps: steps}
 	if info.Task == "" {
-		j.info = runInfo{Task: task, Started: time.Now().UTC()}
+		j.info = runInfo{Task: task, Started: time.Now().UTC(), Rounds: rounds}
 		if err := j.writeInfo(); err != nil {
 			return nil, err
 		}

@@ -132,7 +132,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	o.Workdir = workdir
-	j, err := openJournal(o.Journal, o.Task, o.Log)
+	j, err := openJournal(o.Journal, o.Task, o.Rounds, o.Log)
 	if err != nil {
 		return nil, err
 	}

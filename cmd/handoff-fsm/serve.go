@@ -50,6 +50,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.Var(&httpHosts, "http-host", "another host name the web board answers to (the Host header; repeatable): a name of this machine, with --allow-remote")
 	var boardSockets stringsFlag
 	fs.Var(&boardSockets, "board-socket", "a tmux server whose panes the web board shows (a socket name as tmux -L takes, or a path as -S; repeatable; default: the default server), besides those the dispatches name")
+	var boardTeams, boardJournals stringsFlag
+	fs.Var(&boardTeams, "board-team", "a team file (handoff-fsm up) whose agents, their health and their runs the web board shows (repeatable)")
+	fs.Var(&boardJournals, "board-journal", "a run journal's folder (run --journal DIR) the web board shows, besides each team's (repeatable)")
 	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
 	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
 	logFormat := fs.String("log-format", "text", "stderr format: text or json")
@@ -106,7 +109,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	errc := make(chan error, 2)
 	var boardSrv *http.Server
 	if *httpAddr != "" {
-		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote)
+		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote, boardTeams, boardJournals)
 		if err != nil {
 			l.Close()
 			fmt.Fprintf(stderr, "handoff-fsm serve: --http: %v\n", err)

@@ -14,7 +14,7 @@ import (
 
 // startBoard opens the web board's listener (serve --http): loopback only
 // unless allowRemote.
-func startBoard(svc *serve.Service, addr string, hosts, sockets []string, token string, allowRemote bool) (net.Listener, *web.Board, error) {
+func startBoard(svc *serve.Service, addr string, hosts, sockets []string, token string, allowRemote bool, teams, journals []string) (net.Listener, *web.Board, error) {
 	l, err := serve.Listen(serve.Address{Network: "tcp", Addr: addr}, allowRemote)
 	if err != nil {
 		return nil, nil, err
@@ -34,7 +34,8 @@ func startBoard(svc *serve.Service, addr string, hosts, sockets []string, token 
 			servers = append(servers, tmuxdriver.Server{Socket: s})
 		}
 	}
-	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: hosts, Token: token, Servers: servers})
+	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: hosts, Token: token, Servers: servers,
+		Teams: teams, Journals: journals})
 	if err != nil {
 		l.Close()
 		return nil, nil, err

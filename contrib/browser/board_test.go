@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,6 +95,30 @@ type live struct {
 	priv    *tmuxdriver.Private
 	panes   []string
 	workdir string
+	// screenReads counts the board's GET /board/screen.
+	screenReads atomic.Int64
+}
+
+// withJournals gives the live service a second board that knows the run
+// journals dirs, on a listener of its own (the first one closes with the
+// test).
+func (l *live) withJournals(t testing.TB, dirs ...string) *web.Board {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := web.New(l.svc, web.Options{Addr: ln.Addr().String(), Token: token, Servers: []tmuxdriver.Server{l.priv.Server}, Journals: dirs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(b.Handler())
+	ts.Listener.Close()
+	ts.Listener = ln
+	ts.Start()
+	t.Cleanup(func() { ts.CloseClientConnections(); ts.Close(); b.Close() })
+	l.url = ts.URL
+	return b
 }
 
 // startLive starts one agent per option set, each in its own window
@@ -115,7 +140,13 @@ func startLive(t testing.TB, agents ...simagent.Options) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewUnstartedServer(b.Handler())
+	h := b.Handler()
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/board/screen" {
+			l.screenReads.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
 	ts.Listener.Close()
 	ts.Listener = ln
 	ts.Start()
@@ -238,6 +269,12 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 	if lag := time.UnixMilli(ms).Sub(decided); lag > time.Second {
 		t.Errorf("the browser showed Done %v after the service decided it; want within a second", lag)
 	}
+	// The pane's row follows at once, not at the next 5 s refresh.
+	shown := time.Now()
+	waitJS(t, ctx, "the pane no longer processing", fmt.Sprintf(`document.querySelector('#servers tr[data-pane=%q]')?.dataset.status !== "processing"`, l.panes[0]))
+	if lag := time.Since(shown); lag > 3*time.Second {
+		t.Errorf("the pane's row said processing %v after the dispatch showed Done; want under 3 s", lag)
+	}
 	states := evalString(t, ctx, row+`.dataset.states`)
 	if !strings.Contains(states, "Working") || !strings.HasSuffix(states, "Done") {
 		t.Errorf("the row went through %q; want it to show Working on the way to Done", states)
@@ -265,12 +302,28 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 		t.Errorf("archive shown %q, want %q", got, v.ArchivedPath)
 	}
 	for _, tr := range v.Transitions {
-		sel := fmt.Sprintf(`#d-diagram svg #edge-%s-%s.taken`, tr.From, tr.To)
+		sel := fmt.Sprintf(`#d-diagram svg .edge.taken[data-pairs~="%s>%s"]`, tr.From, tr.To)
 		if evalString(t, ctx, fmt.Sprintf(`document.querySelector(%q) ? "yes" : "no"`, sel)) != "yes" {
 			t.Errorf("the diagram does not highlight %s → %s (%s)", tr.From, tr.To, tr.Event)
 		}
 	}
-	n := evalString(t, ctx, `String(document.querySelectorAll('#d-transitions tbody tr').length)`)
+	// The diagram as the browser drew it: no label's text box overlaps
+	// another label's or a state's (getBBox, the rendered geometry).
+	if got := evalString(t, ctx, `(() => {
+		const svg = document.querySelector('#d-diagram svg');
+		const boxes = [...svg.querySelectorAll('text.label')].map((e) => [e.closest('g').id, e.getBBox()]);
+		const states = [...svg.querySelectorAll('g.node rect')].map((e) => [e.closest('g').id, e.getBBox()]);
+		const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+		const bad = [];
+		boxes.forEach(([id, b], i) => {
+			boxes.slice(i + 1).forEach(([id2, b2]) => { if (hit(b, b2)) bad.push(id + " on " + id2); });
+			states.forEach(([s, r]) => { if (hit(b, r)) bad.push(id + " on " + s); });
+		});
+		return boxes.length + " labels; " + bad.join(", ");
+	})()`); !strings.HasSuffix(got, "; ") || strings.HasPrefix(got, "0 ") {
+		t.Errorf("the rendered diagram's labels: %s", got)
+	}
+	n := evalString(t, ctx, `String(document.querySelectorAll("#d-transitions > tbody > tr").length)`)
 	if n != fmt.Sprint(len(v.Transitions)) {
 		t.Errorf("%s transitions shown, the service has %d", n, len(v.Transitions))
 	}
@@ -279,6 +332,23 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 	}
 	if ev := evalString(t, ctx, `document.querySelector('#d-transitions tbody tr[data-event="file_ready"] .evidence').textContent`); !strings.Contains(ev, "file: ready → "+v.ArchivedPath) {
 		t.Errorf("the evidence of file_ready: %q, want the file and its archive", ev)
+	}
+	// The evidence in words and a small table; the raw signals only on demand.
+	raw := `getComputedStyle(document.querySelector('#d-transitions .evidence .raw')).display`
+	if got := evalString(t, ctx, raw); got != "none" {
+		t.Errorf("the raw signals show before the toggle (display %s)", got)
+	}
+	if evalString(t, ctx, `String(document.querySelectorAll('#d-transitions .signals-table tr').length)`) == "0" {
+		t.Error("no table of what the classifier saw")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#raw-toggle"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalString(t, ctx, raw); got == "none" {
+		t.Error("the toggle does not show the raw signals")
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#raw-toggle"))); err != nil {
+		t.Fatal(err)
 	}
 	screenshot(t, ctx, "dispatch.png")
 }

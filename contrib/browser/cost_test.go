@@ -39,7 +39,8 @@ func procCPU(pid int) time.Duration {
 // tmux server, per second, with four idle agents on one tmux server: with
 // no page open (the board must cost nothing), with the board open in
 // headless Chromium (its panes read every 5 s, the event stream open), and
-// with a dispatch's page open. Run it with -benchtime 1x: each phase lasts
+// with a dispatch's page open, and with a pane's live screen open (a read
+// of the pane every second). Run it with -benchtime 1x: each phase lasts
 // 20 s of wall time.
 //
 //	go test -run '^$' -bench BoardCost -benchtime 1x ./contrib/browser
@@ -76,5 +77,13 @@ func BenchmarkBoardCost(b *testing.B) {
 			b.Fatal(err)
 		}
 		measure("dispatch")
+		// A pane's screen, live: one capture and classification a second.
+		q := "/pane?pane=" + strings.ReplaceAll(l.panes[0], "%", "%25") + "&socket=" + l.priv.Socket
+		if err := chromedp.Do(ctx, chromedp.Navigate(l.url+q), chromedp.WaitVisible(chromedp.CSS("#p-screen .line"))); err != nil {
+			b.Fatal(err)
+		}
+		reads := l.screenReads.Load()
+		measure("pane")
+		b.ReportMetric(float64(l.screenReads.Load()-reads)/(phase.Seconds()+2), "pane-reads/s")
 	}
 }

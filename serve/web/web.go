@@ -40,6 +40,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/diagram"
 	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/team"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -70,6 +71,12 @@ type Options struct {
 	// Servers are the tmux servers whose panes the board shows, besides
 	// those the service's dispatches named.
 	Servers []tmuxdriver.Server
+	// Teams are team files (handoff-fsm up) whose agents' health and runs
+	// the board shows: each run's journal is where `handoff-fsm run` keeps
+	// it (<workdir>/.tmp/handoff-run).
+	Teams []string
+	// Journals are more run journals' folders (run --journal DIR).
+	Journals []string
 }
 
 // HoldFor is how long the board keeps a tmux server's control client
@@ -86,6 +93,10 @@ type Board struct {
 	svc *serve.Service
 	api http.Handler
 	o   Options
+	// pic is the transition table laid out, on the first diagram asked
+	// for (the layout is searched for: a moment's work, done once).
+	pic     *diagram.Picture
+	picOnce sync.Once
 
 	mu       sync.Mutex
 	codes    map[string]time.Time // one-time login codes → expiry
@@ -113,6 +124,7 @@ type failure struct {
 type paneSeen struct {
 	status handoff.Status
 	since  time.Time
+	first  bool // since the board's first look
 }
 
 // New returns the board of svc; o.Addr is required (the Host check).
@@ -185,6 +197,12 @@ func (b *Board) Handler() http.Handler {
 	mux.Handle("GET /assets/", http.StripPrefix("/assets/", http.FileServerFS(static)))
 	mux.HandleFunc("GET /{$}", b.page)
 	mux.HandleFunc("GET /d/{id}", b.page)
+	mux.HandleFunc("GET /pane", b.page)
+	mux.HandleFunc("GET /r/{key}", b.page)
+	mux.HandleFunc("GET /board/screen", b.screen)
+	mux.HandleFunc("GET /board/runs", b.runs)
+	mux.HandleFunc("GET /board/runs/{key}", b.run)
+	mux.HandleFunc("GET /board/teams", b.teams)
 	mux.HandleFunc("GET /board/panes", b.panes)
 	mux.HandleFunc("GET /board/dispatches/{id}/diagram.svg", b.diagram)
 	mux.HandleFunc("POST /board/link", b.link)
@@ -194,6 +212,14 @@ func (b *Board) Handler() http.Handler {
 	outer := http.NewServeMux()
 	outer.HandleFunc("GET /login", b.login)
 	outer.HandleFunc("POST /login", b.loginForm)
+	// The icon, for a browser that asks for /favicon.ico (on the login
+	// page too): no 404 on every load.
+	outer.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		icon, _ := assets.ReadFile("assets/icon.svg")
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "max-age=86400")
+		w.Write(icon)
+	})
 	outer.Handle("/", authed)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -259,7 +285,7 @@ func (b *Board) requireAuth(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.Method == http.MethodGet && (r.URL.Path == "/" || strings.HasPrefix(r.URL.Path, "/d/")) {
+		if r.Method == http.MethodGet && (r.URL.Path == "/" || r.URL.Path == "/pane" || strings.HasPrefix(r.URL.Path, "/d/") || strings.HasPrefix(r.URL.Path, "/r/")) {
 			http.Redirect(w, r, "/login", http.StatusSeeOther)
 			return
 		}
@@ -380,7 +406,8 @@ func (b *Board) diagram(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte(diagram.SVG(handoff.Transitions(), steps)))
+	b.picOnce.Do(func() { b.pic = diagram.NewPicture(handoff.Transitions()) })
+	w.Write([]byte(b.pic.SVG(steps)))
 }
 
 // ServerPanes is one tmux server's panes on the board.
@@ -396,6 +423,9 @@ type ServerPanes struct {
 type PaneView struct {
 	serve.PaneRow
 	Since time.Time `json:"since"`
+	// SinceFirstLook: the pane has shown this status since the board's
+	// first look at it, so Since is a lower bound (it was so before).
+	SinceFirstLook bool `json:"since_first_look,omitempty"`
 	// TimedOut describes the dispatch that timed out on the pane and left
 	// it marked busy; "" when none did.
 	TimedOut string `json:"timed_out,omitempty"`
@@ -446,11 +476,11 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 			b.mu.Lock()
 			s, ok := b.seen[key]
 			if !ok || s.status != row.Status {
-				s = paneSeen{row.Status, now}
+				s = paneSeen{row.Status, now, !ok}
 				b.seen[key] = s
 			}
 			b.mu.Unlock()
-			sp.Panes = append(sp.Panes, PaneView{PaneRow: row, Since: s.since, TimedOut: marks[row.ID]})
+			sp.Panes = append(sp.Panes, PaneView{PaneRow: row, Since: s.since, SinceFirstLook: s.first, TimedOut: marks[row.ID]})
 		}
 		out = append(out, sp)
 	}
@@ -465,12 +495,20 @@ func (b *Board) panes(w http.ResponseWriter, r *http.Request) {
 }
 
 // servers are the tmux servers of the board: those of Options.Servers,
-// then each one the service's dispatches named, in the order first named.
+// each team's, then each one the service's dispatches named, in the order
+// first named.
 func (b *Board) servers() []tmuxdriver.Server {
 	var out []tmuxdriver.Server
 	for _, s := range b.o.Servers {
 		if k := (tmuxdriver.Server{Socket: s.Socket, SocketPath: s.SocketPath}); !slices.Contains(out, k) {
 			out = append(out, k)
+		}
+	}
+	for _, f := range b.o.Teams {
+		if t, err := team.Load(f); err == nil {
+			if k := (tmuxdriver.Server{Socket: t.Socket}); !slices.Contains(out, k) {
+				out = append(out, k)
+			}
 		}
 	}
 	for _, v := range b.svc.List(serve.Filter{}) {
