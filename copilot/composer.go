@@ -1,0 +1,135 @@
+package copilot
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// shellPlaceholder is the empty composer's text in shell mode.
+const shellPlaceholder = "Execute shell command"
+
+// box is the composer as the bottom of a capture shows it: its lines
+// (the first without its "❯ " or "! ", the others without their two
+// columns), and whether it is in shell mode. ok is false when no composer
+// is at the bottom (a dialog, a screen of another program).
+type box struct {
+	lines []string
+	shell bool
+	ok    bool
+}
+
+// composerBox finds the composer between the two rules above the footer
+// (screen.Bottom gives the last line first).
+func composerBox(capture string) box {
+	bottom := screen.Bottom(capture, composerLines+footerLines+2)
+	i := 0
+	for i < len(bottom) && bottom[i].Indent == 1 && !rule(bottom[i]) {
+		i++ // the footer
+	}
+	if i == len(bottom) || !rule(bottom[i]) {
+		return box{}
+	}
+	lower := i
+	for i++; i < len(bottom) && !rule(bottom[i]); i++ {
+	}
+	if i == len(bottom) || i == lower+1 {
+		return box{}
+	}
+	first := bottom[i-1]
+	if !composerLine(first) {
+		return box{}
+	}
+	b := box{ok: true, shell: strings.HasPrefix(first.T, "!")}
+	b.lines = append(b.lines, strings.TrimPrefix(first.T[1:], " "))
+	for j := i - 2; j > lower; j-- {
+		b.lines = append(b.lines, screen.DropIndent(bottom[j].Text, 2))
+	}
+	return b
+}
+
+// empty reports a composer with nothing typed in it (the shell mode's
+// placeholder aside).
+func (b box) empty() bool {
+	return len(b.lines) == 1 && (b.lines[0] == "" || b.shell && b.lines[0] == shellPlaceholder)
+}
+
+// composerMode reads shell mode: the composer starts with "!" (a typed or
+// pasted "!" switches it at once; Enter would run the text in a shell).
+func composerMode(capture string) string {
+	if b := composerBox(capture); b.ok && b.shell {
+		return screen.ShellMode
+	}
+	return ""
+}
+
+// clearKeys empties the composer and leaves shell mode: Ctrl-C empties a
+// composer holding text (on an empty one it offers to quit, so it is not
+// pressed there), then Escape leaves shell mode (on an empty composer in
+// the normal mode one Escape does nothing; two would open the rewind).
+func clearKeys(capture string) []string {
+	b := composerBox(capture)
+	switch {
+	case !b.ok:
+		return nil
+	case !b.empty():
+		return []string{"C-c", "Escape"}
+	case b.shell:
+		return []string{"Escape"}
+	}
+	return nil
+}
+
+// readDraft is the first line of the composer's draft ("" for none).
+func readDraft(capture string) string {
+	b := composerBox(capture)
+	if !b.ok || b.empty() {
+		return ""
+	}
+	return b.lines[0]
+}
+
+// fold is Copilot CLI's form of a long paste in the composer: "[Paste #1
+// - 40 lines]".
+var fold = regexp.MustCompile(`\[Paste #\d+ - (\d+) lines?\]`)
+
+// readPaste reads the composer after text was pasted: one fold whose line
+// count is text's is the prompt whole, as is a composer whose last line
+// is text's last line; another count, or several folds, is wrong.
+func readPaste(capture, text string) (handoff.Paste, string) {
+	b := composerBox(capture)
+	if !b.ok {
+		return handoff.PasteUnread, ""
+	}
+	all := strings.Join(b.lines, "\n")
+	if folds := fold.FindAllStringSubmatch(all, -1); len(folds) > 0 {
+		n, _ := strconv.Atoi(folds[0][1])
+		if len(folds) == 1 && n == lineCount(text) {
+			return handoff.PasteWhole, folds[0][0]
+		}
+		return handoff.PasteWrong, folds[0][0]
+	}
+	// A long line wraps: the composer's last line is the end of text's.
+	want := lastLine(text)
+	got := strings.TrimSpace(b.lines[len(b.lines)-1])
+	switch {
+	case got != "" && strings.HasSuffix(want, got):
+		return handoff.PasteWhole, got
+	case b.empty():
+		return handoff.PasteArriving, ""
+	}
+	return handoff.PasteWrong, got
+}
+
+// lastLine is the last non-blank line of text, trimmed.
+func lastLine(text string) string {
+	lines := strings.Split(strings.TrimRight(text, " \t\n"), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// lineCount is how many lines the fold counts in text: a line break at
+// its end starts no line ("A\nB\n" is 2).
+func lineCount(text string) int { return strings.Count(strings.TrimRight(text, "\n"), "\n") + 1 }
