@@ -133,7 +133,7 @@ func (r *reading) chrome() []screen.Line {
 		switch {
 		case composerLine(ln):
 			r.sig.Chrome = screen.ChromeComposer
-			r.sig.Composer, r.sig.ComposerLine = screen.Signal(strings.TrimLeft(ln.T[1:], " ")), ln.N
+			r.sig.Composer, r.sig.ComposerLine = screen.Signal(draftLine(ln.T)), ln.N
 			return r.folder()
 		case len(seen) > composerLines || prompt(ln):
 			if r.dialog(seen) {
@@ -189,6 +189,13 @@ func (r *reading) folder() []screen.Line {
 	r.ls.Reset(at)
 	r.nonBlank = nb
 	return nil
+}
+
+// draftLine is the composer's first line without its glyph ("❯" or "!")
+// and the blank after it.
+func draftLine(t string) string {
+	_, size := utf8.DecodeRuneInString(t)
+	return strings.TrimPrefix(t[size:], " ")
 }
 
 // composerLine reports the composer's first line: at column 0, "❯" or "!"

@@ -44,7 +44,7 @@ func composerBox(capture string) box {
 		return box{}
 	}
 	b := box{ok: true, shell: strings.HasPrefix(first.T, "!")}
-	b.lines = append(b.lines, strings.TrimPrefix(first.T[1:], " "))
+	b.lines = append(b.lines, draftLine(first.T))
 	for j := i - 2; j > lower; j-- {
 		b.lines = append(b.lines, screen.DropIndent(bottom[j].Text, 2))
 	}

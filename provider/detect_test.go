@@ -16,6 +16,7 @@ import (
 // realScreens are the real screens of each provider, captured from its CLI.
 var realScreens = map[string]string{
 	"codex":    "../codex/testdata/real-0.169",
+	"copilot":  "../copilot/testdata/real-1.0.102",
 	"claude":   "../claude/testdata/real-2.1.330",
 	"gemini":   "../gemini/testdata/real-0.61.0",
 	"qwen":     "../qwen/testdata/real-0.24.4",
@@ -126,5 +127,26 @@ func TestRecognisePicksTheRecogniserElseTheCommandsProvider(t *testing.T) {
 	}
 	if name, err := provider.Pick("claude", "", "$\n"); err != nil || name != "claude" {
 		t.Errorf("Pick by command: %q, %v", name, err)
+	}
+}
+
+// The screen alone (no title, "node" as the command: a CLI that sets no
+// title, or a terminal that drops it) never names another provider: no
+// provider's chrome rule claims another CLI's screen (Claude Code's "❯"
+// composer and Copilot CLI's are told apart by their footers).
+func TestDetectByScreenAloneNeverNamesAnotherProvider(t *testing.T) {
+	for name, dir := range realScreens {
+		for _, d := range conformance.Dirs(dir) {
+			for _, s := range conformance.LoadScreens(t, d) {
+				b, err := os.ReadFile(filepath.Join(d, s.File))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := provider.Detect("node", "", string(b))
+				if err == nil && got != name || errors.Is(err, provider.ErrAmbiguous) {
+					t.Errorf("%s %s without its title: detected %q, %v", name, filepath.Join(filepath.Base(d), s.File), got, err)
+				}
+			}
+		}
 	}
 }

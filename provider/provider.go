@@ -19,6 +19,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/pi"
@@ -39,6 +40,7 @@ func registry() []screen.Provider {
 	return []screen.Provider{
 		claude.Provider(),
 		codex.Provider(),
+		copilot.Provider(),
 		gemini.Provider(),
 		opencode.Provider(),
 		pi.Provider(),

@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|codex|gemini [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|codex|copilot|gemini [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -25,12 +25,15 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           project: DIR/.mcp.json
   codex   user: $CODEX_HOME/config.toml (~/.codex), project: DIR/.codex/config.toml;
           a [mcp_servers.handoff] table with tool_timeout_sec = 3600 (Codex's default is 60 s)
+  copilot user: $COPILOT_HOME/mcp-config.json (~/.copilot), project: DIR/.github/mcp.json
+          (mcpServers, a local server with all its tools)
   gemini  user: ~/.gemini/settings.json, project: DIR/.gemini/settings.json (mcpServers,
           timeout 3600000 ms)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
-(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Gemini CLI has none.
+(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI and Gemini CLI
+get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -56,7 +59,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, codex or gemini")
+		return usageErr("name one agent CLI: claude, codex, copilot or gemini")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -94,10 +97,12 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		files, err = in.claude(*skill)
 	case "codex":
 		files, err = in.codex(*skill)
+	case "copilot":
+		files, err = in.copilot()
 	case "gemini":
 		files, err = in.gemini()
 	default:
-		return usageErr("unknown agent CLI %q: want claude, codex or gemini", pos[0])
+		return usageErr("unknown agent CLI %q: want claude, codex, copilot or gemini", pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
@@ -204,6 +209,27 @@ func (in installation) gemini() ([]change, error) {
 	}
 	entry := map[string]any{"command": in.bin, "args": in.args, "timeout": 3600000}
 	c, err := mergeJSON(filepath.Join(base, ".gemini", "settings.json"), entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// copilot: the mcpServers entry of Copilot CLI's mcp-config.json (the
+// user's, in $COPILOT_HOME or ~/.copilot), or of the project's
+// .github/mcp.json (Copilot CLI also reads .mcp.json, which is Claude
+// Code's project file: install claude writes its own entry there).
+func (in installation) copilot() ([]change, error) {
+	path := filepath.Join(in.project, ".github", "mcp.json")
+	if in.user {
+		base := os.Getenv("COPILOT_HOME")
+		if base == "" {
+			base = filepath.Join(in.home, ".copilot")
+		}
+		path = filepath.Join(base, "mcp-config.json")
+	}
+	entry := map[string]any{"type": "local", "command": in.bin, "args": in.args, "tools": []string{"*"}}
+	c, err := mergeJSON(path, entry)
 	if err != nil {
 		return nil, err
 	}

@@ -88,6 +88,14 @@ func Settings() map[string]any {
 	return map[string]any{"banner": "never", "showTipsOnStartup": false, "ide": map[string]any{"autoConnect": false}}
 }
 
+// JSON are the home's files: ~/.copilot/config.json and settings.json.
+func JSON(opts Options) map[string]any {
+	return map[string]any{
+		filepath.Join(".copilot", "config.json"):   Config(opts),
+		filepath.Join(".copilot", "settings.json"): Settings(),
+	}
+}
+
 // CLI describes Copilot CLI to the harness.
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "copilot", Package: copilot.Provider().CLI, Version: copilot.Version},
@@ -99,11 +107,7 @@ var CLI = realcli.CLI{
 // Copilot CLI, and waits until its composer shows (plus Settle), or, when
 // untrusted, its folder-trust dialog.
 func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
-	l := realcli.Launch{Common: opts.Common, Env: Env(opts), Args: Args(opts),
-		JSON: map[string]any{
-			filepath.Join(".copilot", "config.json"):   Config(opts),
-			filepath.Join(".copilot", "settings.json"): Settings(),
-		}}
+	l := realcli.Launch{Common: opts.Common, Env: Env(opts), Args: Args(opts), JSON: JSON(opts)}
 	if opts.Untrusted {
 		l.Ready = TrustAsked
 	}
