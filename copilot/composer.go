@@ -66,21 +66,27 @@ func composerMode(capture string) string {
 	return ""
 }
 
-// clearKeys empties the composer and leaves shell mode: Ctrl-C empties a
-// composer holding text (on an empty one it offers to quit, so it is not
-// pressed there), then Escape leaves shell mode (on an empty composer in
-// the normal mode one Escape does nothing; two would open the rewind).
+// clearKeys empties the composer and leaves shell mode, one line at a
+// time: Ctrl-U empties the line, Backspace then joins it to the line
+// above, or, on the first line, leaves shell mode. (Ctrl-C would empty it
+// at once but arm "ctrl+c again to exit"; two Escapes on an empty
+// composer open the rewind.) A wrapped line takes more rows than lines,
+// so the keys are never too few; more do nothing on an empty composer.
 func clearKeys(capture string) []string {
 	b := composerBox(capture)
 	switch {
 	case !b.ok:
 		return nil
-	case !b.empty():
-		return []string{"C-c", "Escape"}
-	case b.shell:
-		return []string{"Escape"}
+	case b.empty() && b.shell:
+		return []string{"BSpace"}
+	case b.empty():
+		return nil
 	}
-	return nil
+	var keys []string
+	for range b.lines {
+		keys = append(keys, "C-u", "BSpace")
+	}
+	return keys
 }
 
 // readDraft is the first line of the composer's draft ("" for none).
@@ -96,15 +102,24 @@ func readDraft(capture string) string {
 // - 40 lines]".
 var fold = regexp.MustCompile(`\[Paste #\d+ - (\d+) lines?\]`)
 
+// saved is what Copilot CLI makes of a paste over about 20 KB: it saves it
+// to a file of the session and the model gets a reference to that file
+// ("<pasted_content file=… size=… />"), not the text.
+var saved = regexp.MustCompile(`\[Saved pasted content to workspace \([0-9.]+ KB\) id=\d+\]`)
+
 // readPaste reads the composer after text was pasted: one fold whose line
 // count is text's is the prompt whole, as is a composer whose last line
-// is text's last line; another count, or several folds, is wrong.
+// is text's last line; another count, several folds, or a paste saved to
+// a file (the model would get the file's name, not the prompt) is wrong.
 func readPaste(capture, text string) (handoff.Paste, string) {
 	b := composerBox(capture)
 	if !b.ok {
 		return handoff.PasteUnread, ""
 	}
 	all := strings.Join(b.lines, "\n")
+	if s := saved.FindString(all); s != "" {
+		return handoff.PasteWrong, s
+	}
 	if folds := fold.FindAllStringSubmatch(all, -1); len(folds) > 0 {
 		n, _ := strconv.Atoi(folds[0][1])
 		if len(folds) == 1 && n == lineCount(text) {

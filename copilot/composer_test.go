@@ -25,6 +25,7 @@ func TestReadPaste(t *testing.T) {
 		{"a fold of another size", pasted("❯ [Paste #1 - 11 lines]"), long, handoff.PasteWrong},
 		{"two folds", pasted("❯ [Paste #1 - 12 lines]", "  [Paste #2 - 12 lines]"), long, handoff.PasteWrong},
 		{"other text", pasted("❯ something else"), "line one", handoff.PasteWrong},
+		{"a paste over 20 KB saved to a file", pasted("❯ [Saved pasted content to workspace (64.2 KB) id=1]"), strings.Repeat("x", 64<<10), handoff.PasteWrong},
 		{"nothing yet", pasted("❯"), "line one", handoff.PasteArriving},
 		{"no composer", conformance.Capture(dialog()), "line one", handoff.PasteUnread},
 	}
@@ -37,17 +38,18 @@ func TestReadPaste(t *testing.T) {
 	}
 }
 
-// The clear keys: Ctrl-C only where text is (on an empty composer it
-// offers to quit), Escape for shell mode, nothing for an empty composer
-// (two Escapes there open the rewind).
+// The clear keys: Ctrl-U and Backspace per line (Ctrl-C would arm its
+// exit), Backspace alone to leave shell mode, nothing for an empty
+// composer (two Escapes there open the rewind).
 func TestClearKeys(t *testing.T) {
 	p := Provider()
 	for _, tc := range []struct {
 		name, capture string
 		want          []string
 	}{
-		{"shell mode with text", pasted("! echo hi"), []string{"C-c", "Escape"}},
-		{"shell mode, empty", pasted("! Execute shell command"), []string{"Escape"}},
+		{"shell mode with text", pasted("! echo hi"), []string{"C-u", "BSpace"}},
+		{"shell mode, two lines", pasted("! echo hi", "  second"), []string{"C-u", "BSpace", "C-u", "BSpace"}},
+		{"shell mode, empty", pasted("! Execute shell command"), []string{"BSpace"}},
 		{"empty", pasted("❯"), nil},
 		{"a dialog", conformance.Capture(dialog()), nil},
 	} {

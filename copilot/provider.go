@@ -30,10 +30,15 @@ func Provider() screen.Provider {
 		//     copilot creates a pr"); a pasted "$ …" is taken by its
 		//     interactive-shell shortcut and the composer is left empty.
 		//   - '@' (files) and '#' (issues) are mentions, not modes.
-		//   - Ctrl-C empties a composer with text (on an empty one it offers to
-		//     quit), Escape then leaves shell mode; two Escapes on an empty
-		//     composer open the rewind.
-		//   - A long paste is folded: "[Paste #1 - 40 lines]".
+		//   - Ctrl-U empties a line and Backspace joins it to the one above or,
+		//     on an empty composer in shell mode, leaves shell mode. (Ctrl-C
+		//     empties it too but arms "ctrl+c again to exit"; Escape leaves
+		//     shell mode only once it is empty; two Escapes on an empty
+		//     composer open the rewind.)
+		//   - A paste of more than 10 lines is folded: "[Paste #1 - 40 lines]";
+		//     one over about 20 KB is saved to a file of the session ("[Saved
+		//     pasted content to workspace (64.2 KB) id=1]") and the model gets
+		//     "<pasted_content file=… />", a reference, not the text.
 		Composer: screen.Composer{Leaders: "!/?&$", ClearFor: clearKeys, Read: composerMode, ReadDraft: readDraft, ReadPaste: readPaste},
 		Launch:   screen.Launch{Hook: pluginHook, Via: "--plugin-dir DIR (a plug-in with an agentStop hook)", Resume: []string{"--continue"}}}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -157,13 +158,15 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 
 // `install copilot` writes an MCP configuration the real Copilot CLI
 // reads: `copilot mcp list` shows the handoff server among the user's
-// servers (--scope user) and the workspace's (--scope project).
+// servers (--scope user) and the workspace's (--scope project; Copilot CLI
+// reads a folder's MCP servers only once the folder is trusted).
 func TestRealCopilotReadsInstalledMCPConfig(t *testing.T) {
 	parallel(t)
 	cli := realcopilot.CLI.Require(t)
 	exe := buildCommand(t)
 	home, proj := t.TempDir(), t.TempDir()
 	env := append(os.Environ(), "HOME="+home, "COPILOT_HOME=", "XDG_CACHE_HOME="+realcopilot.CacheHome(), "COPILOT_AUTO_UPDATE=false")
+	writeFiles(t, map[string][]byte{filepath.Join(home, ".copilot", "config.json"): []byte(`{"trustedFolders": [` + strconv.Quote(proj) + `]}`)})
 	for _, scope := range []string{"user", "project"} {
 		cmd := exec.Command(exe, "install", "copilot", "--scope", scope, "--dir", proj, "--bin", exe)
 		cmd.Env = env

@@ -85,9 +85,18 @@ type change struct {
 // fidelity lists, per provider, what its CLI changes, measured by
 // TestDelivery on the real CLI.
 var fidelity = map[string][]change{
-	"claude": {tabsAsSpaces(4), dropZeroWidth},
-	"pi":     {tabsAsSpaces(4)},
+	"claude":  {tabsAsSpaces(4), dropZeroWidth},
+	"pi":      {tabsAsSpaces(4)},
+	"copilot": {tabsAsSpaces(4)},
 }
+
+// maxPaste is, per provider, the largest paste its CLI passes on to the
+// model as text: Copilot CLI 1.0.102 saves a longer one (about 20 KB and
+// more, whatever its compactPaste setting) to a file of its session and
+// sends the model "<pasted_content file=… />", a reference. A longer
+// prompt is not dispatched there: the composer's reading of it must say
+// so (handoff.PasteWrong), and the composer is emptied again.
+var maxPaste = map[string]int{"copilot": 20000}
 
 // tabsAsSpaces: each tab becomes n spaces (not the next tab stop).
 func tabsAsSpaces(n int) change {
@@ -124,6 +133,12 @@ func TestDelivery(t *testing.T) {
 
 		for i, dc := range cases {
 			dispatched := false
+			if limit, ok := maxPaste[c.cli.Name]; ok && len(dc.prompt) > limit {
+				t.Run(dc.name+"-over-the-paste-limit", func(t *testing.T) {
+					pasteOverTheLimit(t, r.in(t), c, dc.prompt)
+				})
+				continue
+			}
 			t.Run(dc.name, func(t *testing.T) {
 				r := r.in(t)
 				r.drained()
@@ -182,6 +197,42 @@ func TestDelivery(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pasteOverTheLimit pastes prompt (longer than the CLI passes on as text)
+// into the composer without Enter: the provider's composer reads it as not
+// the prompt (handoff.PasteWrong, quoting the CLI's form of it), and its
+// clear keys empty the composer again; the model is asked nothing.
+func pasteOverTheLimit(t *testing.T, r *rig, c conformer, prompt string) {
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := cl.(handoff.PasteReader)
+	before := len(r.model.Turns())
+	text := cl.(handoff.Composer).Inert(handoff.NormalizeLineBreaks(prompt))
+	if err := r.cli.Paste(context.Background(), text); err != nil {
+		t.Fatal(err)
+	}
+	var seen string
+	r.waitScreen(30*time.Second, "the paste read as not the prompt", func(plain, _ string) bool {
+		var p handoff.Paste
+		p, seen = pr.Pasted(plain, text)
+		return p == handoff.PasteWrong
+	})
+	t.Logf("%d bytes: the composer shows %q", len(prompt), seen)
+	capture, _, err := r.cli.CapturePlain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.keys(cl.(handoff.Composer).ClearKeys(capture)...)
+	r.waitScreen(30*time.Second, "the composer empty again", func(plain, _ string) bool {
+		p, _ := pr.Pasted(plain, text)
+		return p == handoff.PasteArriving // an empty composer
+	})
+	if n := len(r.model.Turns()); n != before {
+		r.fail("the model was asked %d times after a paste without Enter", n-before)
+	}
 }
 
 // lookBeforeEnter: a composer a person left in shell mode ('!' typed on
