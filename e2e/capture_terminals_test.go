@@ -14,6 +14,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 )
@@ -59,7 +60,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, copilot; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -68,7 +69,7 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms} {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, copilotTerms} {
 		if clis != "" && !strings.Contains(clis, p.provider) {
 			continue
 		}
@@ -361,4 +362,31 @@ var piTerms = termProfile{
 	errorDetail: piCapture.errorDetail,
 	dialogShown: piCapture.dialogShown,
 	approve:     piCapture.approve,
+}
+
+// Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
+// (it asks before each command), --yolo.
+const (
+	copilotAllowAllTools = "allow-all-tools"
+	copilotAsk           = "ask"
+	copilotYolo          = "yolo"
+)
+
+var copilotTerms = termProfile{
+	provider: "copilot", version: realcopilot.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
+		return newCopilotRigAt(t, opts, root)
+	},
+	askMode:     copilotAsk,
+	modes:       []string{copilotAllowAllTools, copilotAsk, copilotYolo},
+	busy:        func(p, _ string) bool { return copilotBusy(p) },
+	finished:    func(p, _, last string) bool { return copilotFinished(p, last) },
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    copilotCapture.apiError,
+	errorShown:  copilotCapture.errorShown,
+	errorDetail: copilotCapture.errorDetail,
+	dialogShown: copilotCapture.dialogShown,
+	approve:     copilotCapture.approve,
 }

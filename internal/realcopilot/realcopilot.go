@@ -39,6 +39,9 @@ type Options struct {
 	// Ask starts it without --allow-all-tools: it asks before it runs a
 	// command ("Do you want to run this command?").
 	Ask bool
+	// Yolo starts it with --yolo (tools, paths and URLs all allowed) in
+	// place of --allow-all-tools.
+	Yolo bool
 	// Untrusted leaves the work folder out of the trusted folders: the
 	// folder-trust dialog comes first.
 	Untrusted bool
@@ -63,11 +66,15 @@ func Env(opts Options) []string {
 // package (XDG_CACHE_HOME=<install>/xdg-cache when it asked the version).
 func CacheHome() string { return filepath.Join(CLI.CacheDir(), "xdg-cache") }
 
-// Args are its command-line arguments: --allow-all-tools unless it is to
-// ask, and opts.Args.
+// Args are its command-line arguments: --allow-all-tools (or --yolo)
+// unless it is to ask, and opts.Args.
 func Args(opts Options) []string {
 	var args []string
-	if !opts.Ask {
+	switch {
+	case opts.Ask:
+	case opts.Yolo:
+		args = append(args, "--yolo")
+	default:
 		args = append(args, "--allow-all-tools")
 	}
 	return append(args, opts.Args...)
