@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, copilot; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, copilot, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -70,7 +71,8 @@ func TestCaptureTerminals(t *testing.T) {
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
 	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, copilotTerms} {
-		if clis != "" && !strings.Contains(clis, p.provider) {
+		// Names, not substrings: "copilot" holds "pi".
+		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
 		}
 		t.Run(p.provider, func(t *testing.T) {
