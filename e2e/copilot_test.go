@@ -167,20 +167,23 @@ func TestRealCopilotReadsInstalledMCPConfig(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	env := append(os.Environ(), "HOME="+home, "COPILOT_HOME=", "XDG_CACHE_HOME="+realcopilot.CacheHome(), "COPILOT_AUTO_UPDATE=false")
 	writeFiles(t, map[string][]byte{filepath.Join(home, ".copilot", "config.json"): []byte(`{"trustedFolders": [` + strconv.Quote(proj) + `]}`)})
-	for _, scope := range []string{"user", "project"} {
+	// A workspace's server hides the user's of the same name: each scope
+	// is listed right after its install.
+	for _, c := range [][2]string{{"user", `User servers:\s+handoff \(local\)`}, {"project", `Workspace servers:\s+handoff \(local\)`}} {
+		scope, shown := c[0], c[1]
 		cmd := exec.Command(exe, "install", "copilot", "--scope", scope, "--dir", proj, "--bin", exe)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("install copilot --scope %s: %v\n%s", scope, err, out)
 		}
-	}
-	cmd := exec.Command(cli, "mcp", "list")
-	cmd.Env, cmd.Dir = env, proj
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("copilot mcp list: %v\n%s", err, out)
-	}
-	if !regexp.MustCompile(`(?s)User servers:\s+handoff \(local\).*Workspace servers:\s+handoff \(local\)`).Match(out) {
-		t.Fatalf("copilot mcp list does not show the handoff server in both scopes:\n%s", out)
+		cmd = exec.Command(cli, "mcp", "list")
+		cmd.Env, cmd.Dir = env, proj
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("copilot mcp list: %v\n%s", err, out)
+		}
+		if !regexp.MustCompile(shown).Match(out) {
+			t.Fatalf("after install copilot --scope %s, copilot mcp list does not show the handoff server:\n%s", scope, out)
+		}
 	}
 }
