@@ -127,9 +127,11 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 		}
 		return handoff.PasteWrong, folds[0][0]
 	}
-	// A long line wraps: the composer's last line is the end of text's.
-	want := lastLine(text)
-	got := strings.TrimSpace(b.lines[len(b.lines)-1])
+	// A long line wraps (at a blank, which the row break takes), and a tab
+	// is drawn as blanks: the composer's last row, blanks folded, ends
+	// text's last line.
+	want := fields(lastLine(text))
+	got := fields(b.lines[len(b.lines)-1])
 	switch {
 	case got != "" && strings.HasSuffix(want, got):
 		return handoff.PasteWhole, got
@@ -138,6 +140,9 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 	}
 	return handoff.PasteWrong, got
 }
+
+// fields is s with each run of blanks one space, trimmed.
+func fields(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // lastLine is the last non-blank line of text, trimmed.
 func lastLine(text string) string {

@@ -21,6 +21,8 @@ func TestReadPaste(t *testing.T) {
 	}{
 		{"the text's end shown", pasted("❯ line one", "  line two"), "line one\nline two", handoff.PasteWhole},
 		{"a long line wrapped", pasted("❯ xxxxxxxxxx", "  xxxxxx"), strings.Repeat("x", 16), handoff.PasteWhole},
+		{"wrapped at a blank", pasted("❯ the quick brown", "  fox jumps"), "the quick brown fox jumps", handoff.PasteWhole},
+		{"a tab drawn as blanks", pasted("❯ led by a tab, then", "      two    tabs"), "led by a tab, then\n\t\ttwo\ttabs", handoff.PasteWhole},
 		{"the fold of the prompt's lines", pasted("❯ [Paste #1 - 12 lines]"), long, handoff.PasteWhole},
 		{"a fold of another size", pasted("❯ [Paste #1 - 11 lines]"), long, handoff.PasteWrong},
 		{"two folds", pasted("❯ [Paste #1 - 12 lines]", "  [Paste #2 - 12 lines]"), long, handoff.PasteWrong},

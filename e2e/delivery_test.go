@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -90,13 +91,25 @@ var fidelity = map[string][]change{
 	"copilot": {tabsAsSpaces(4)},
 }
 
-// maxPaste is, per provider, the largest paste its CLI passes on to the
-// model as text: Copilot CLI 1.0.102 saves a longer one (about 20 KB and
-// more, whatever its compactPaste setting) to a file of its session and
-// sends the model "<pasted_content file=… />", a reference. A longer
-// prompt is not dispatched there: the composer's reading of it must say
-// so (handoff.PasteWrong), and the composer is emptied again.
-var maxPaste = map[string]int{"copilot": 20000}
+// maxPaste is, per provider, the largest paste (in bytes) its CLI passes
+// on to the model as text: Copilot CLI 1.0.102 saves a longer one (more
+// than 20 KiB, whatever its compactPaste setting) to a file of its session
+// and sends the model "<pasted_content file=… />", a reference. A prompt
+// whose paste (with the response-file instruction) is longer is not
+// dispatched there: the composer's reading of that paste must say so
+// (handoff.PasteWrong), and the composer is emptied again.
+var maxPaste = map[string]int{"copilot": 20 << 10}
+
+// dispatchedPaste is what a dispatch of prompt pastes into c's composer:
+// the prompt with its response-file instruction, as the composer takes it.
+func dispatchedPaste(t *testing.T, r *rig, c conformer, prompt string) string {
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := handoff.WithInstruction(prompt, testkit.ResponseFile(t, r.workdir, "tester"), captureReceipt)
+	return cl.(handoff.Composer).Inert(handoff.NormalizeLineBreaks(text))
+}
 
 // tabsAsSpaces: each tab becomes n spaces (not the next tab stop).
 func tabsAsSpaces(n int) change {
@@ -133,9 +146,9 @@ func TestDelivery(t *testing.T) {
 
 		for i, dc := range cases {
 			dispatched := false
-			if limit, ok := maxPaste[c.cli.Name]; ok && len(dc.prompt) > limit {
+			if limit, ok := maxPaste[c.cli.Name]; ok && len(dispatchedPaste(t, r, c, dc.prompt)) > limit {
 				t.Run(dc.name+"-over-the-paste-limit", func(t *testing.T) {
-					pasteOverTheLimit(t, r.in(t), c, dc.prompt)
+					pasteOverTheLimit(t, r.in(t), c, dispatchedPaste(t, r, c, dc.prompt))
 				})
 				continue
 			}
@@ -199,18 +212,18 @@ func TestDelivery(t *testing.T) {
 	})
 }
 
-// pasteOverTheLimit pastes prompt (longer than the CLI passes on as text)
-// into the composer without Enter: the provider's composer reads it as not
-// the prompt (handoff.PasteWrong, quoting the CLI's form of it), and its
-// clear keys empty the composer again; the model is asked nothing.
-func pasteOverTheLimit(t *testing.T, r *rig, c conformer, prompt string) {
+// pasteOverTheLimit pastes text (a dispatch's paste, longer than the CLI
+// passes on as text) into the composer without Enter: the provider's
+// composer reads it as not the prompt (handoff.PasteWrong, quoting the
+// CLI's form of it), and its clear keys empty the composer again; the
+// model is asked nothing.
+func pasteOverTheLimit(t *testing.T, r *rig, c conformer, text string) {
 	cl, err := provider.Lookup(c.cli.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pr := cl.(handoff.PasteReader)
 	before := len(r.model.Turns())
-	text := cl.(handoff.Composer).Inert(handoff.NormalizeLineBreaks(prompt))
 	if err := r.cli.Paste(context.Background(), text); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +233,7 @@ func pasteOverTheLimit(t *testing.T, r *rig, c conformer, prompt string) {
 		p, seen = pr.Pasted(plain, text)
 		return p == handoff.PasteWrong
 	})
-	t.Logf("%d bytes: the composer shows %q", len(prompt), seen)
+	t.Logf("%d bytes: the composer shows %q", len(text), seen)
 	capture, _, err := r.cli.CapturePlain(context.Background())
 	if err != nil {
 		t.Fatal(err)
