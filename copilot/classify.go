@@ -13,8 +13,8 @@
 // the time at the right), messages ("● text"), tool calls ("$ Shell …"),
 // errors ("✗ 400 Request …") and notes ("! Model …", "● Tip: …", before
 // the first prompt); continuation lines three columns in. While the
-// history is taller than the pane a scrollbar ("┃") stands in its last
-// column. A dialog replaces the composer and the footer: a box ("╭─…─╮")
+// history is taller than the pane a scrollbar ("┃", "█" without colour)
+// stands in its last column. A dialog replaces the composer and the footer: a box ("╭─…─╮")
 // whose options are numbered, the chosen one after "❯" ("│ ❯ 1. Yes
 // │"): the folder-trust question at the start ("Confirm folder trust")
 // and the approval of a command ("Do you want to run this command?").
@@ -313,9 +313,16 @@ func isClock(s string) bool {
 }
 
 // unbar drops the scrollbar Copilot CLI draws in the last column while the
-// history is taller than the pane ("┃") and the blanks before it.
+// history is taller than the pane ("┃"; its thumb "█" where colour is off)
+// and the blanks before it. A bar stands after blanks (or alone).
 func unbar(ln screen.Line) screen.Line {
-	t := strings.TrimSuffix(ln.Text, "┃")
+	t := ln.Text
+	for _, bar := range []string{"┃", "█"} {
+		if rest, ok := strings.CutSuffix(t, bar); ok && (rest == "" || strings.HasSuffix(rest, " ")) {
+			t = rest
+			break
+		}
+	}
 	if len(t) == len(ln.Text) {
 		return ln
 	}

@@ -23,6 +23,7 @@ func TestClassify(t *testing.T) {
 		{"shell mode, nothing asked yet", conformance.Capture(chrome(" Shell · Manual Approval", "! Execute shell command")), ready, handoff.StatusIdle, screen.ReasonIdleNoTurns},
 		{"nothing after the prompt", conformance.Capture(promptLines("hi"), chrome(idleFooter, "❯")), named, handoff.StatusIdle, screen.ReasonIdle},
 		{"a scrollbar in the last column", conformance.Capture(ls(" ❯ hi       14:03 ┃", "                  ┃", " ● Hello          ┃"), chrome(idleFooter, "❯")), named, handoff.StatusCompleted, screen.ReasonCompleted},
+		{"the scrollbar's thumb without colour", conformance.Capture(ls(" ❯ hi       14:03 █", "                  █", " ● Hello          █"), chrome(idleFooter, "❯")), named, handoff.StatusCompleted, screen.ReasonCompleted},
 		{"a prompt at the bottom is no composer", conformance.Capture(ls(" ● old"), promptLines("hi")), named, handoff.StatusIdle, screen.ReasonNoComposer},
 		{"dialog", conformance.Capture(promptLines("hi"), ls(" $ Shell Write a marker file", "   echo hi > x"), dialog()), named, handoff.StatusWaitingUserAnswer, ReasonDialog},
 	}

@@ -206,6 +206,18 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 	} else {
 		holds(r, "command running", func(pl, title string) bool { return has(pl, p.toolShown) && p.busy(pl, title) })
 		c.shot(r, "processing-tool", handoff.StatusProcessing, "the command runs without asking"+in)
+		// On a loaded machine the dialog may come later than the look
+		// above (Copilot CLI draws the command's cell first).
+		r.waitScreen(short, "turn finished or a dialog", func(pl, title string) bool {
+			return has(pl, p.dialogShown) || p.finished(pl, title, "The command finished.")
+		})
+		if text, _, err = r.cli.CapturePlain(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if has(text, p.dialogShown) {
+			c.shot(r, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
+			r.keys(p.approve)
+		}
 	}
 	r.waitScreen(short, "turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
 	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
