@@ -150,3 +150,17 @@ func TestDetectByScreenAloneNeverNamesAnotherProvider(t *testing.T) {
 		}
 	}
 }
+
+// Kilo Code 7.7.7 (an OpenCode fork, not a provider yet: docs/providers.md)
+// draws OpenCode's screen under the title "Kilo CLI"; with "node" as the
+// command (its npm launcher) no provider may claim it. The screen is the
+// real CLI's first screen (testdata/kilo-7.7.7-idle.txt).
+func TestDetectLeavesAKiloCodePaneAlone(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "kilo-7.7.7-idle.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := provider.Detect("node", "Kilo CLI", string(b)); !errors.Is(err, provider.ErrNoMatch) {
+		t.Errorf("a Kilo Code pane: detected %q, %v; want ErrNoMatch", got, err)
+	}
+}
