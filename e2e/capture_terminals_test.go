@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
@@ -60,7 +62,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, copilot, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -69,8 +71,9 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms} {
-		if clis != "" && !strings.Contains(clis, p.provider) {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms} {
+		// Names, not substrings: "copilot" holds "pi".
+		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
 		}
 		t.Run(p.provider, func(t *testing.T) {
@@ -204,6 +207,18 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 	} else {
 		holds(r, "command running", func(pl, title string) bool { return has(pl, p.toolShown) && p.busy(pl, title) })
 		c.shot(r, "processing-tool", handoff.StatusProcessing, "the command runs without asking"+in)
+		// On a loaded machine the dialog may come later than the look
+		// above (Copilot CLI draws the command's cell first).
+		r.waitScreen(short, "turn finished or a dialog", func(pl, title string) bool {
+			return has(pl, p.dialogShown) || p.finished(pl, title, "The command finished.")
+		})
+		if text, _, err = r.cli.CapturePlain(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if has(text, p.dialogShown) {
+			c.shot(r, "waiting-confirmation", handoff.StatusWaitingUserAnswer, "the command waits for approval"+in)
+			r.keys(p.approve)
+		}
 	}
 	r.waitScreen(short, "turn finished", func(pl, title string) bool { return p.finished(pl, title, "The command finished.") })
 	c.shot(r, "completed-tool", handoff.StatusCompleted, "after the command, the final message"+in, "The command finished.")
@@ -390,4 +405,31 @@ var droidTerms = termProfile{
 	errorDetail: droidCapture.errorDetail,
 	dialogShown: droidCapture.dialogShown,
 	approve:     droidCapture.approve,
+}
+
+// Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
+// (it asks before each command), --yolo.
+const (
+	copilotAllowAllTools = "allow-all-tools"
+	copilotAsk           = "ask"
+	copilotYolo          = "yolo"
+)
+
+var copilotTerms = termProfile{
+	provider: "copilot", version: realcopilot.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
+		return newCopilotRigAt(t, opts, root)
+	},
+	askMode:     copilotAsk,
+	modes:       []string{copilotAllowAllTools, copilotAsk, copilotYolo},
+	busy:        func(p, _ string) bool { return copilotBusy(p) },
+	finished:    func(p, _, last string) bool { return copilotFinished(p, last) },
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    copilotCapture.apiError,
+	errorShown:  copilotCapture.errorShown,
+	errorDetail: copilotCapture.errorDetail,
+	dialogShown: copilotCapture.dialogShown,
+	approve:     copilotCapture.approve,
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -205,6 +206,22 @@ func conformers() []conformer {
 			// approve · medium risk", "Yes, allow" highlighted.
 			confirm: fakemodel.WriteResponse,
 			approve: "Enter",
+		},
+		{
+			cli: realcopilot.CLI,
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newCopilotRig(t, realcopilot.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// "✗ 400 Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "400 Request contains an invalid argument (fake)."},
+			},
+			// Without --allow-all-tools every command is asked for: "Do you
+			// want to run this command?", "❯ 1. Yes".
+			confirm: fakemodel.WriteResponse,
+			approve: "1",
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -85,8 +86,29 @@ type change struct {
 // fidelity lists, per provider, what its CLI changes, measured by
 // TestDelivery on the real CLI.
 var fidelity = map[string][]change{
-	"claude": {tabsAsSpaces(4), dropZeroWidth},
-	"pi":     {tabsAsSpaces(4)},
+	"claude":  {tabsAsSpaces(4), dropZeroWidth},
+	"pi":      {tabsAsSpaces(4)},
+	"copilot": {tabsAsSpaces(4)},
+}
+
+// maxPaste is, per provider, the largest paste (in bytes) its CLI passes
+// on to the model as text: Copilot CLI 1.0.102 saves a longer one (more
+// than 20 KiB, whatever its compactPaste setting) to a file of its session
+// and sends the model "<pasted_content file=… />", a reference. A prompt
+// whose paste (with the response-file instruction) is longer is not
+// dispatched there: the composer's reading of that paste must say so
+// (handoff.PasteWrong), and the composer is emptied again.
+var maxPaste = map[string]int{"copilot": 20 << 10}
+
+// dispatchedPaste is what a dispatch of prompt pastes into c's composer:
+// the prompt with its response-file instruction, as the composer takes it.
+func dispatchedPaste(t *testing.T, r *rig, c conformer, prompt string) string {
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := handoff.WithInstruction(prompt, testkit.ResponseFile(t, r.workdir, "tester"), captureReceipt)
+	return cl.(handoff.Composer).Inert(handoff.NormalizeLineBreaks(text))
 }
 
 // tabsAsSpaces: each tab becomes n spaces (not the next tab stop).
@@ -124,6 +146,12 @@ func TestDelivery(t *testing.T) {
 
 		for i, dc := range cases {
 			dispatched := false
+			if limit, ok := maxPaste[c.cli.Name]; ok && len(dispatchedPaste(t, r, c, dc.prompt)) > limit {
+				t.Run(dc.name+"-over-the-paste-limit", func(t *testing.T) {
+					pasteOverTheLimit(t, r.in(t), c, dispatchedPaste(t, r, c, dc.prompt))
+				})
+				continue
+			}
 			t.Run(dc.name, func(t *testing.T) {
 				r := r.in(t)
 				r.drained()
@@ -182,6 +210,42 @@ func TestDelivery(t *testing.T) {
 			}
 		}
 	})
+}
+
+// pasteOverTheLimit pastes text (a dispatch's paste, longer than the CLI
+// passes on as text) into the composer without Enter: the provider's
+// composer reads it as not the prompt (handoff.PasteWrong, quoting the
+// CLI's form of it), and its clear keys empty the composer again; the
+// model is asked nothing.
+func pasteOverTheLimit(t *testing.T, r *rig, c conformer, text string) {
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := cl.(handoff.PasteReader)
+	before := len(r.model.Turns())
+	if err := r.cli.Paste(context.Background(), text); err != nil {
+		t.Fatal(err)
+	}
+	var seen string
+	r.waitScreen(30*time.Second, "the paste read as not the prompt", func(plain, _ string) bool {
+		var p handoff.Paste
+		p, seen = pr.Pasted(plain, text)
+		return p == handoff.PasteWrong
+	})
+	t.Logf("%d bytes: the composer shows %q", len(text), seen)
+	capture, _, err := r.cli.CapturePlain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.keys(cl.(handoff.Composer).ClearKeys(capture)...)
+	r.waitScreen(30*time.Second, "the composer empty again", func(plain, _ string) bool {
+		p, _ := pr.Pasted(plain, text)
+		return p == handoff.PasteArriving // an empty composer
+	})
+	if n := len(r.model.Turns()); n != before {
+		r.fail("the model was asked %d times after a paste without Enter", n-before)
+	}
 }
 
 // lookBeforeEnter: a composer a person left in shell mode ('!' typed on

@@ -4,9 +4,10 @@
 // Claude Code and Gemini CLI run a configured command for each hook event
 // and pass the event as JSON on stdin (hook_event_name, session_id, cwd,
 // and per event last_assistant_message or prompt_response, error, prompt,
-// tool_name …). Codex's notify
-// program gets a JSON argument of the same spirit ({"type":
-// "agent-turn-complete", "last-assistant-message": …}). Parse reads either
+// tool_name …). Codex's notify program gets a JSON argument of the same
+// spirit ({"type": "agent-turn-complete", "last-assistant-message": …}).
+// Copilot CLI's agentStop hook gets {"sessionId", "stopReason",
+// "transcriptPath", …}: no event name, no last message. Parse reads each
 // into a Marker; Write stores it in a folder the orchestrator chose for the
 // agent (one folder per agent: hooks do not know the role):
 //
@@ -98,6 +99,10 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		Message       string `json:"message"`
 		Prompt        string `json:"prompt"`
 		ThreadID      string `json:"thread-id"`
+		// Copilot CLI's agentStop names no event: its camelCase session
+		// and its stop reason say what it is.
+		SessionIDCamel string `json:"sessionId"`
+		StopReason     string `json:"stopReason"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
 		return Marker{}, fmt.Errorf("hookmark: %w", err)
@@ -112,11 +117,13 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		if m.Session == "" {
 			m.Session = in.ThreadID
 		}
+	case in.StopReason != "" && in.SessionIDCamel != "":
+		m.Hook, m.Session = "agentStop", in.SessionIDCamel
 	default:
 		return Marker{}, ErrNotAHook
 	}
 	switch m.Hook {
-	case "Stop", "agent-turn-complete":
+	case "Stop", "agent-turn-complete", "agentStop":
 		m.Event = Stopped
 	case "AfterAgent":
 		m.Event = Stopped

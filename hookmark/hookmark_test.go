@@ -37,6 +37,8 @@ func TestParse(t *testing.T) {
 		{codexNotify, Marker{Event: Stopped, Hook: "agent-turn-complete", At: now, Session: "t1", Cwd: "/w", LastMessage: "Done."}},
 		{geminiAfterAgent, Marker{Event: Stopped, Hook: "AfterAgent", At: now, Session: "5f0c", Cwd: "/w", LastMessage: "Hook test answer."}},
 		{geminiBeforeAgent, Marker{Event: Submitted, Hook: "BeforeAgent", At: now, Session: "5f0c", Cwd: "/w", Detail: "Test it."}},
+		// Copilot CLI 1.0.102's agentStop, as its hook got it.
+		{`{"sessionId":"2076","timestamp":1795788452269,"cwd":"/w","transcriptPath":"/h/.copilot/session-state/2076/events.jsonl","stopReason":"end_turn","stop_hook_active":false}`, Marker{Event: Stopped, Hook: "agentStop", At: now, Session: "2076", Cwd: "/w"}},
 		{`{"hook_event_name":"PreCompact"}`, Marker{Event: Other, Hook: "PreCompact", At: now}},
 		{`{"hook_event_name":"StopFailure","error":{"type":"overloaded_error"},"error_details":"529"}`, Marker{Event: Failed, Hook: "StopFailure", At: now, Error: `{"type":"overloaded_error"}: 529`}},
 	} {

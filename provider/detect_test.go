@@ -16,6 +16,7 @@ import (
 // realScreens are the real screens of each provider, captured from its CLI.
 var realScreens = map[string]string{
 	"codex":    "../codex/testdata/real-0.169",
+	"copilot":  "../copilot/testdata/real-1.0.102",
 	"claude":   "../claude/testdata/real-2.1.330",
 	"gemini":   "../gemini/testdata/real-0.61.0",
 	"qwen":     "../qwen/testdata/real-0.24.4",
@@ -127,5 +128,40 @@ func TestRecognisePicksTheRecogniserElseTheCommandsProvider(t *testing.T) {
 	}
 	if name, err := provider.Pick("claude", "", "$\n"); err != nil || name != "claude" {
 		t.Errorf("Pick by command: %q, %v", name, err)
+	}
+}
+
+// The screen alone (no title, "node" as the command: a CLI that sets no
+// title, or a terminal that drops it) never names another provider: no
+// provider's chrome rule claims another CLI's screen (Claude Code's "❯"
+// composer and Copilot CLI's are told apart by their footers).
+func TestDetectByScreenAloneNeverNamesAnotherProvider(t *testing.T) {
+	for name, dir := range realScreens {
+		for _, d := range conformance.Dirs(dir) {
+			for _, s := range conformance.LoadScreens(t, d) {
+				b, err := os.ReadFile(filepath.Join(d, s.File))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := provider.Detect("node", "", string(b))
+				if err == nil && got != name || errors.Is(err, provider.ErrAmbiguous) {
+					t.Errorf("%s %s without its title: detected %q, %v", name, filepath.Join(filepath.Base(d), s.File), got, err)
+				}
+			}
+		}
+	}
+}
+
+// Kilo Code 7.7.7 (an OpenCode fork, not a provider yet: docs/providers.md)
+// draws OpenCode's screen under the title "Kilo CLI"; with "node" as the
+// command (its npm launcher) no provider may claim it. The screen is the
+// real CLI's first screen (testdata/kilo-7.7.7-idle.txt).
+func TestDetectLeavesAKiloCodePaneAlone(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "kilo-7.7.7-idle.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := provider.Detect("node", "Kilo CLI", string(b)); !errors.Is(err, provider.ErrNoMatch) {
+		t.Errorf("a Kilo Code pane: detected %q, %v; want ErrNoMatch", got, err)
 	}
 }

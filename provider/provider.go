@@ -19,6 +19,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
@@ -41,6 +42,7 @@ func registry() []screen.Provider {
 		claude.Provider(),
 		codex.Provider(),
 		droid.Provider(),
+		copilot.Provider(),
 		gemini.Provider(),
 		opencode.Provider(),
 		pi.Provider(),

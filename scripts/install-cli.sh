@@ -22,6 +22,8 @@ qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js|
 opencode|opencode-ai|1.18.33|node_modules/opencode-linux-x64/bin/opencode||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 pi|@mariozechner/pi-coding-agent|0.73.1|node_modules/@mariozechner/pi-coding-agent/dist/cli.js||HOME=@DIR@/version-home PI_OFFLINE=1
 droid|@factory/cli-linux-x64|0.225.2|node_modules/@factory/cli-linux-x64/bin/droid||HOME=@DIR@/version-home FACTORY_AIRGAP_ENABLED=true
+copilot|@github/copilot-linux-x64|1.0.102|node_modules/@github/copilot-linux-x64/copilot||HOME=@DIR@/version-home XDG_CACHE_HOME=@DIR@/xdg-cache COPILOT_AUTO_UPDATE=false
+kilo|@kilocode/cli-linux-x64|7.7.7|node_modules/@kilocode/cli-linux-x64/bin/kilo||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
@@ -31,6 +33,13 @@ TABLE
 # ships a native binary per platform (opencode-linux-x64 here). droid's
 # wrapper @factory/cli 0.225.1 wants a platform package the npm mirror
 # lacks: its platform package 0.225.2 is pinned and its binary run.
+# ships a native binary per platform (opencode-linux-x64 here). Copilot CLI
+# too: the wrapper @github/copilot only picks @github/copilot-linux-x64 (the
+# npm mirror may lack the platform package of the newest wrapper, so the
+# platform package is pinned); its binary unpacks its package (235 MB) into
+# XDG_CACHE_HOME on its first start, here when asked its version, and the
+# tests point XDG_CACHE_HOME there (internal/realcopilot). Kilo Code, an
+# OpenCode fork, ships its binary in @kilocode/cli-linux-x64 as OpenCode does.
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '

@@ -83,6 +83,10 @@ func wire(a Agent, exe, files string, resume bool) (wired, error) {
 		return w, fmt.Errorf("the hook's settings: %w", err)
 	}
 	for path, data := range h.Files {
+		// A hook may need a folder of files (Copilot CLI's plug-in).
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return w, fmt.Errorf("the hook's settings: %w", err)
+		}
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			return w, fmt.Errorf("the hook's settings: %w", err)
 		}

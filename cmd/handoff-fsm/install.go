@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|codex|gemini|droid [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|codex|copilot|droid|gemini [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -25,6 +25,8 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           project: DIR/.mcp.json
   codex   user: $CODEX_HOME/config.toml (~/.codex), project: DIR/.codex/config.toml;
           a [mcp_servers.handoff] table with tool_timeout_sec = 3600 (Codex's default is 60 s)
+  copilot user: $COPILOT_HOME/mcp-config.json (~/.copilot), project: DIR/.github/mcp.json
+          (mcpServers, a local server with all its tools)
   gemini  user: ~/.gemini/settings.json, project: DIR/.gemini/settings.json (mcpServers,
           timeout 3600000 ms)
   droid   user: ~/.factory/mcp.json, project: DIR/.factory/mcp.json (mcpServers, as
@@ -32,7 +34,8 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
-(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Gemini CLI and droid have none.
+(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid and Gemini
+CLI get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -58,7 +61,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, codex, gemini or droid")
+		return usageErr("name one agent CLI: claude, codex, copilot, droid or gemini")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -96,12 +99,14 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		files, err = in.claude(*skill)
 	case "codex":
 		files, err = in.codex(*skill)
+	case "copilot":
+		files, err = in.copilot()
 	case "gemini":
 		files, err = in.gemini()
 	case "droid":
 		files, err = in.droid()
 	default:
-		return usageErr("unknown agent CLI %q: want claude, codex, gemini or droid", pos[0])
+		return usageErr("unknown agent CLI %q: want claude, codex, copilot, droid or gemini", pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
@@ -223,6 +228,27 @@ func (in installation) droid() ([]change, error) {
 	}
 	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "disabled": false}
 	c, err := mergeJSON(filepath.Join(base, ".factory", "mcp.json"), entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// copilot: the mcpServers entry of Copilot CLI's mcp-config.json (the
+// user's, in $COPILOT_HOME or ~/.copilot), or of the project's
+// .github/mcp.json (Copilot CLI also reads .mcp.json, which is Claude
+// Code's project file: install claude writes its own entry there).
+func (in installation) copilot() ([]change, error) {
+	path := filepath.Join(in.project, ".github", "mcp.json")
+	if in.user {
+		base := os.Getenv("COPILOT_HOME")
+		if base == "" {
+			base = filepath.Join(in.home, ".copilot")
+		}
+		path = filepath.Join(base, "mcp-config.json")
+	}
+	entry := map[string]any{"type": "local", "command": in.bin, "args": in.args, "tools": []string{"*"}}
+	c, err := mergeJSON(path, entry)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ Every call is one dispatch of the engine: the slot and pane locks, the archive, 
 and its exit meaning. In this process by default (its dispatches kept in --state-dir), or
 through a running handoff-fsm serve (--server unix:PATH, or HANDOFF_SERVER). Arguments a
 call leaves out take the flags' values; workdir defaults to the current folder. Logs go to
-stderr. Set it up with: handoff-fsm install claude|codex|gemini (docs/mcp.md).
+stderr. Set it up with: handoff-fsm install claude|codex|copilot|gemini (docs/mcp.md).
 
 flags:
 `

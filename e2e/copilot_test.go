@@ -1,0 +1,189 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/copilot"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
+)
+
+// newCopilotRig is newCopilotRigAt in a fresh folder.
+func newCopilotRig(t *testing.T, opts realcopilot.Options) *rig {
+	t.Helper()
+	return newCopilotRigAt(t, opts, t.TempDir())
+}
+
+// The shipped command on one Copilot CLI pane, as a user runs it: `send
+// --provider copilot`, then `send --provider auto` (the pane's command is
+// the binary, named copilot; its title and footer are Copilot CLI's too),
+// each gets its own answer; an API error then exits 4. The pane's terminal
+// is tmux's own (no COLORTERM).
+func TestRealCopilotSendCommandByNameThenAuto(t *testing.T) {
+	parallel(t)
+	realcopilot.CLI.Require(t)
+	r := newCopilotRig(t, realcopilot.Options{Common: realcli.Common{Terminal: tmuxTerminal}})
+	bin := buildCommand(t)
+	for i, prov := range []string{"copilot", "auto"} {
+		want := []string{"the first answer", "the second answer"}[i]
+		r.drained()
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "90s",
+			"--prompt", "Analyse the project, part "+string(rune('1'+i))+".")
+		if code != 0 || stdout != want+"\n" {
+			r.fail("send --provider %s: exit %d, stdout %q, stderr:\n%s", prov, code, stdout, stderr)
+		}
+		if prov == "auto" && !strings.Contains(stderr, "copilot recognises pane") {
+			t.Errorf("send --provider auto did not say it recognised copilot: %s", stderr)
+		}
+	}
+	r.drained()
+	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
+	if stdout, _, code := r.runSend(bin, "--provider", "copilot", "--role", "analyst", "--idle-grace", "8s", "--timeout", "90s", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+		r.fail("an API error: exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+	}
+}
+
+// Copilot CLI's agentStop hook, given to it for the run as `up` gives it
+// (Provider().Launch.Hook: a plug-in folder and --plugin-dir), fires in
+// this offline setup when a turn ends, and the wait decides on its marker.
+// The hook's input carries the session, not the last message.
+func TestRealCopilotAgentStopHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realcopilot.CLI.Require(t)
+	bin := buildCommand(t)
+	events := t.TempDir()
+	wiring := copilot.Provider().Launch.Hook(t.TempDir(), []string{bin, "hook", "--dir", events})
+	writeFiles(t, wiring.Files)
+	r := newCopilotRig(t, realcopilot.Options{Args: wiring.Args})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+	r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != copilot.Hook || stopped.Session == "" || stopped.Cwd != r.workdir {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+}
+
+// writeFiles writes a hook wiring's files (absolute paths).
+func writeFiles(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	for path, b := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// `up` starts Copilot CLI with its agentStop hook wired for the run (a
+// plug-in folder given with --plugin-dir), `send --hook-dir` gets the
+// answer and the hook's marker; after its process is killed, `up`
+// restarts it with --continue and it shows its conversation again.
+func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
+	parallel(t)
+	tm := startTeam(t, []teamAgentSpec{{role: "analyst", provider: "copilot"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 0 {
+		t.Fatalf("up: exit %d", code)
+	}
+	if !regexp.MustCompile(`(?m)^analyst +%\d+ +copilot .* started .*--plugin-dir`).MatchString(out) {
+		t.Errorf("up's table does not say the hook is wired with --plugin-dir")
+	}
+	panes := paneIDs(ctx, t, tm.srv)
+	events := filepath.Join(tm.work, ".tmp", "agent-events", "analyst")
+	tm.models["analyst"].Script(fakemodel.WriteResponse("Hello from the analyst."), fakemodel.Answer("Done."))
+	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["analyst"], "--provider", "copilot",
+		"--role", "analyst", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m",
+		"--hook-dir", events, "--prompt", "Say hello as the analyst.")
+	if code != 0 || strings.TrimSpace(out) != "Hello from the analyst." {
+		t.Fatalf("send: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if m, ok, err := hookmark.Read(events, hookmark.Stopped); !ok || err != nil || m.Hook != copilot.Hook {
+		t.Errorf("no agentStop marker of Copilot CLI's hook: %+v, %v", m, err)
+	}
+
+	pid := panePIDs(ctx, t, tm.srv)["analyst"]
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed agent's pane is not dead after 30 s")
+		}
+	}
+	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up after it died:\n%s%s", out, errs)
+	if code != 0 || !strings.Contains(out, " restarted (resumed) ") {
+		t.Fatalf("up after it died: exit %d, want it restarted (resumed)", code)
+	}
+	var shown string
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		o, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["analyst"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown = realcli.StripANSI(o); strings.Contains(shown, "Say hello as the analyst") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted Copilot CLI does not show its earlier conversation within 90 s:\n%s", shown)
+		}
+	}
+	procs := teamProcesses(ctx, tm.srv)
+	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
+		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
+	}
+	for _, p := range procs {
+		if realcli.Alive(p) {
+			t.Errorf("process %d outlived down", p)
+		}
+	}
+}
+
+// `install copilot` writes an MCP configuration the real Copilot CLI
+// reads: `copilot mcp list` shows the handoff server among the user's
+// servers (--scope user) and the workspace's (--scope project; Copilot CLI
+// reads a folder's MCP servers only once the folder is trusted).
+func TestRealCopilotReadsInstalledMCPConfig(t *testing.T) {
+	parallel(t)
+	cli := realcopilot.CLI.Require(t)
+	exe := buildCommand(t)
+	home, proj := t.TempDir(), t.TempDir()
+	env := append(os.Environ(), "HOME="+home, "COPILOT_HOME=", "XDG_CACHE_HOME="+realcopilot.CacheHome(), "COPILOT_AUTO_UPDATE=false")
+	writeFiles(t, map[string][]byte{filepath.Join(home, ".copilot", "config.json"): []byte(`{"trustedFolders": [` + strconv.Quote(proj) + `]}`)})
+	// A workspace's server hides the user's of the same name: each scope
+	// is listed right after its install.
+	for _, c := range [][2]string{{"user", `User servers:\s+handoff \(local\)`}, {"project", `Workspace servers:\s+handoff \(local\)`}} {
+		scope, shown := c[0], c[1]
+		cmd := exec.Command(exe, "install", "copilot", "--scope", scope, "--dir", proj, "--bin", exe)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("install copilot --scope %s: %v\n%s", scope, err, out)
+		}
+		cmd = exec.Command(cli, "mcp", "list")
+		cmd.Env, cmd.Dir = env, proj
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("copilot mcp list: %v\n%s", err, out)
+		}
+		if !regexp.MustCompile(shown).Match(out) {
+			t.Fatalf("after install copilot --scope %s, copilot mcp list does not show the handoff server:\n%s", scope, out)
+		}
+	}
+}
