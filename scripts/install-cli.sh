@@ -21,13 +21,16 @@ gemini|@google/gemini-cli|0.61.0|node_modules/@google/gemini-cli/bundle/gemini.j
 qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js||HOME=@DIR@/version-home
 opencode|opencode-ai|1.18.33|node_modules/opencode-linux-x64/bin/opencode||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 pi|@mariozechner/pi-coding-agent|0.73.1|node_modules/@mariozechner/pi-coding-agent/dist/cli.js||HOME=@DIR@/version-home PI_OFFLINE=1
+cline|cline|3.0.65|node_modules/@cline/cli-linux-x64/bin/cline||HOME=@DIR@/version-home
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
 # a platform package (claude's postinstall only copies it over a stub and
 # wants Node 22, hence --ignore-scripts); no Node launcher then sits between
 # tmux and the CLI. Gemini CLI is a Node program (Node 20 or newer). OpenCode
-# ships a native binary per platform (opencode-linux-x64 here).
+# ships a native binary per platform (opencode-linux-x64 here). Cline too
+# (@cline/cli-linux-x64, Bun inside); the binary is named cline, which is
+# what --provider auto matches the pane's command against.
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '
