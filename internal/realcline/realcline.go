@@ -50,10 +50,17 @@ type Options struct {
 	// Notice lets Cline show the promotion it may show at start (a dialog
 	// that Esc closes); off by default.
 	Notice bool
-	// Hooks maps a hook (TaskComplete, UserPromptSubmit, …) to a shell
-	// command, written as ~/.cline/hooks/<hook>.sh.
+	// Hooks maps a hook, by the name its payload carries (agent_end,
+	// prompt_submit, agent_error), to a shell command, written as
+	// ~/.cline/hooks/<file>.sh (TaskComplete.sh, UserPromptSubmit.sh,
+	// TaskError.sh).
 	Hooks map[string]string
 }
+
+// hookFiles are the hook scripts' names by the hookName their payload
+// carries (Cline 3.0.65's table).
+var hookFiles = map[string]string{"agent_end": "TaskComplete", "prompt_submit": "UserPromptSubmit", "agent_error": "TaskError",
+	"agent_start": "TaskStart", "agent_abort": "TaskCancel", "tool_call": "PreToolUse", "tool_result": "PostToolUse"}
 
 // Env is Cline's whole environment: nothing of the developer's own
 // settings leaks in; hubPort is its hub's port.
@@ -74,19 +81,24 @@ func Args(opts Options) []string {
 }
 
 // Providers is ~/.cline/data/settings/providers.json: the fake model as
-// Cline's openai-compatible provider.
+// Cline's openai-compatible provider (without updatedAt Cline ignores it
+// and asks to sign in).
 func Providers(opts Options) map[string]any {
 	return map[string]any{"version": 1, "lastUsedProvider": "openai-compatible", "modes": map[string]any{},
 		"providers": map[string]any{"openai-compatible": map[string]any{
-			"settings":    map[string]any{"provider": "openai-compatible", "apiKey": APIKey, "model": Model, "baseUrl": opts.BaseURL},
-			"tokenSource": "manual"}}}
+			"settings":  map[string]any{"provider": "openai-compatible", "apiKey": APIKey, "model": Model, "baseUrl": opts.BaseURL},
+			"updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}
 }
 
 // Files are the hook scripts.
 func Files(opts Options) map[string][]byte {
 	files := map[string][]byte{}
 	for hook, command := range opts.Hooks {
-		files[filepath.Join(".cline", "hooks", hook+".sh")] = []byte("#!/bin/sh\n" + command + "\n")
+		name, ok := hookFiles[hook]
+		if !ok {
+			name = hook
+		}
+		files[filepath.Join(".cline", "hooks", name+".sh")] = []byte("#!/bin/sh\n" + command + "\n")
 	}
 	return files
 }
@@ -97,6 +109,7 @@ var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "cline", Package: cline.Provider().CLI, Version: cline.Version},
 	Ready: Ready, Submitted: Submitted,
 	ReadyTimeout: 120 * time.Second, Settle: 1500 * time.Millisecond, EnterDelay: 500 * time.Millisecond,
+	PasteLF: cline.Provider().Composer.RawLineBreaks,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
@@ -148,6 +161,18 @@ func Submitted(text, _ string) bool {
 	return strings.Contains(plain, "❯ Ask anything...") || strings.Contains(plain, "❯ What can I do for you?")
 }
 
+// Hubs are the pids of the hub daemons a Cline with this HOME started.
+func Hubs(home string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && isHub(pid, home) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 // StopHub ends the hub daemons (`cline --cline-hub-daemon`) that a Cline
 // with this HOME started: those whose environment says HOME=home. They
 // run in a session of their own, so ending the pane's processes does not
@@ -156,13 +181,8 @@ func StopHub(home string) []error {
 	if home == "" {
 		return nil
 	}
-	entries, _ := os.ReadDir("/proc")
 	var errs []error
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || !isHub(pid, home) {
-			continue
-		}
+	for _, pid := range Hubs(home) {
 		if err := end(pid); err != nil {
 			errs = append(errs, fmt.Errorf("cline hub pid %d: %w", pid, err))
 		}
