@@ -27,6 +27,7 @@ package cline
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -80,7 +81,7 @@ const (
 	noticeHint   = "Press Enter to open, any other key to close"
 	modeLine     = "Act (Tab)"
 	approveLine  = "Auto-approve all "
-	scrollThumb  = "█"
+	scrollBar    = "█▀▄▌▐▁▂▃▅▆▇"
 	chromeBudget = 16 // non-blank lines the chrome may take at the bottom
 )
 
@@ -98,21 +99,20 @@ type reading struct {
 	message int // byte offset of the newest message cell's line; -1 if none
 }
 
-// unbar drops the scroll bar Cline draws in the last column ("█"), which a
-// capture keeps at the end of a line.
+// unbar drops the scroll bar Cline draws in the last column (a block
+// element: "█", "▄", "▀" …), which a capture keeps at the end of a line.
 func unbar(ln screen.Line) screen.Line {
-	t, ok := strings.CutSuffix(ln.T, scrollThumb)
-	if !ok {
+	r, size := utf8.DecodeLastRuneInString(ln.T)
+	if size == 0 || !strings.ContainsRune(scrollBar, r) {
 		return ln
 	}
-	t = strings.TrimRight(t, " ")
-	text := strings.TrimRight(strings.TrimSuffix(ln.Text, scrollThumb), " ")
-	if t == "" {
-		text = ""
+	t := strings.TrimRight(ln.T[:len(ln.T)-size], " ")
+	if t != "" && len(t) == len(ln.T)-size {
+		return ln // text that ends in a block element, not the bar
 	}
-	ln.T, ln.Text = t, text
+	ln.T, ln.Text = t, strings.TrimRight(ln.Text[:len(ln.Text)-size], " ")
 	if t == "" {
-		ln.Indent = 0
+		ln.Text, ln.Indent = "", 0
 	}
 	return ln
 }
@@ -174,12 +174,12 @@ func (r *reading) chromeLine(ln screen.Line) bool {
 	return r.rules == 0 && r.nonBlank > chromeBudget
 }
 
-// history reads above the upper rule: the busy line, then the cells up to
-// the last prompt. A completion menu drawn over the history ("╭…╮") is
-// skipped.
+// history reads above the upper rule: the cells up to the last prompt.
+// The newest cell drawn with a spinner in place of its "*" is the busy
+// line: a message still streaming, a tool still running, or "Thinking...".
+// A completion menu drawn over the history ("╭…╮") is skipped.
 func (r *reading) history() {
 	var below []screen.Line // non-blank lines under the cell being read, bottom up
-	first := true
 	for {
 		ln, ok := r.prev()
 		if !ok {
@@ -188,20 +188,20 @@ func (r *reading) history() {
 		if ln.T == "" || boxLine(ln.T) {
 			continue
 		}
-		if first {
-			first = false
-			if _, spin := screen.SpinnerGlyph(ln.T); spin && ln.Indent <= 2 {
-				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-				continue
-			}
-		}
 		if ln.Indent <= 1 && strings.HasPrefix(ln.T, promptMark) {
 			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(strings.TrimPrefix(ln.T, promptMark)), ln.N
 			return
 		}
+		if _, spin := screen.SpinnerGlyph(ln.T); spin && ln.Indent <= 1 {
+			if r.sig.BusyLine == 0 && r.sig.NewestLine == 0 {
+				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
+			}
+			below = below[:0]
+			continue
+		}
 		if ln.Indent <= 1 && strings.HasPrefix(ln.T, cellMark) {
 			kind := cellKind(ln.T)
-			if r.sig.NewestLine == 0 {
+			if r.sig.NewestLine == 0 && r.sig.BusyLine == 0 {
 				r.sig.Newest, r.sig.NewestKind, r.sig.NewestLine = screen.Signal(ln.T), kind, ln.N
 				r.newest, r.cont = ln, append([]screen.Line(nil), below...)
 			}

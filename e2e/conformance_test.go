@@ -16,6 +16,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -188,6 +189,22 @@ func conformers() []conformer {
 			// "→ Allow" highlighted, before every bash command.
 			confirm: fakemodel.WriteResponse,
 			approve: "Enter",
+		},
+		{
+			cli: realcline.CLI,
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// "* Error: Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Error: Request contains an invalid argument (fake)."},
+			},
+			// With auto-approve off it asks before every tool call:
+			// "Approve tool call?", "[y] Approve   [n] Deny".
+			confirm: fakemodel.WriteResponse,
+			approve: "y",
 		},
 	}
 }
