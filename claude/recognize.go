@@ -16,9 +16,16 @@ func recognize(title, capture string) bool {
 		return true
 	}
 	for _, ln := range screen.Bottom(capture, 10) {
-		if ln.Indent == 0 && (ln.T == "❯" || strings.HasPrefix(ln.T, "❯\u00a0") || screen.Numbered(strings.TrimPrefix(ln.T, "❯ ")) > 0) {
+		if ln.Indent == 0 && (ln.T == "❯" || strings.HasPrefix(ln.T, "❯\u00a0") || numberedChoice(ln.T)) {
 			return true
 		}
 	}
 	return false
+}
+
+// numberedChoice reports the highlighted option of Claude Code's numbered
+// menus ("❯ 1. Red").
+func numberedChoice(t string) bool {
+	rest, ok := strings.CutPrefix(t, "❯ ")
+	return ok && screen.Numbered(rest) > 0
 }
