@@ -83,12 +83,16 @@ func empty(lines []string, ok bool) bool {
 }
 
 // clearKeys empties the composer: Ctrl-C when it holds text, nothing when
-// it is empty (Ctrl-C there quits Cline).
+// it is empty (Ctrl-C there quits Cline). The Escapes after it (harmless
+// on an empty composer) give Cline time to redraw before the driver looks
+// again: a loaded machine showed the old text 300 ms after the Ctrl-C, a
+// second Ctrl-C followed, and Cline quit. Ctrl-U and Backspace are no
+// cure: Cline's editor moves the cursor to a line's start on Backspace.
 func clearKeys(capture string) []string {
 	if empty(composerText(capture)) {
 		return nil
 	}
-	return []string{"C-c"}
+	return []string{"C-c", "Escape", "Escape", "Escape", "Escape"}
 }
 
 // readDraft is the first line of a draft the composer holds.

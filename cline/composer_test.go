@@ -71,8 +71,8 @@ func TestPastedLines(t *testing.T) {
 // TestClearKeys: Ctrl-C empties a composer with text; on an empty one it
 // would quit Cline, so nothing is pressed.
 func TestClearKeys(t *testing.T) {
-	if got := clearKeys(readScreen(t, "composer/shell-slash-typed.txt")); !slices.Equal(got, []string{"C-c"}) {
-		t.Errorf("a composer with text: %q, want C-c", got)
+	if got := clearKeys(readScreen(t, "composer/shell-slash-typed.txt")); len(got) == 0 || got[0] != "C-c" || slices.Contains(got[1:], "C-c") {
+		t.Errorf("a composer with text: %q, want one C-c first", got)
 	}
 	empty := conformance.Capture([]string{" ❯ hi", " * Hello."}, chrome(""))
 	if got := clearKeys(empty); got != nil {
