@@ -154,6 +154,15 @@ func (p Paste) String() string {
 	return "unread"
 }
 
+// LineBreakKeeper is a Composer that must get a paste's line breaks as LF
+// (tmux paste-buffer -r), not as the CR a terminal's paste sends for each
+// (tmux's default, as xterm's): Cline keeps a CR as a CR in a paste it
+// folds, and its model would get the prompt's lines joined by CRs.
+type LineBreakKeeper interface {
+	// PasteLF reports that the paste must keep its LFs.
+	PasteLF() bool
+}
+
 // PasteReader is a Composer that can read whether a paste has arrived
 // whole: each CLI's folded-paste form lives in its provider, with its size
 // checked against the prompt.

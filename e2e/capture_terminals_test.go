@@ -14,11 +14,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // termProfile is what the terminal and mode capture needs of one CLI. Its
@@ -62,7 +64,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, copilot, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -71,7 +73,7 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms} {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -432,4 +434,43 @@ var copilotTerms = termProfile{
 	errorDetail: copilotCapture.errorDetail,
 	dialogShown: copilotCapture.dialogShown,
 	approve:     copilotCapture.approve,
+}
+
+// Cline's modes: auto-approve on (its default) and off (--auto-approve
+// false), which asks before each tool call.
+const (
+	clineAuto = "auto-approve"
+	clineAsk  = "ask"
+)
+
+var clineTerms = termProfile{
+	provider: "cline", version: realcline.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		return newClineRigAt(t, realcline.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == clineAsk}, root)
+	},
+	askMode: clineAsk,
+	modes:   []string{clineAuto, clineAsk},
+	// The busy line, read as text: a spinner frame first on a line.
+	busy: func(p, _ string) bool { return clineSpinnerLine(p) },
+	finished: func(p, _, last string) bool {
+		return has(p, last) && !clineSpinnerLine(p) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	},
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    clineCapture.apiError,
+	errorShown:  clineCapture.errorShown,
+	errorDetail: clineCapture.errorDetail,
+	dialogShown: clineCapture.dialogShown,
+	approve:     clineCapture.approve,
+}
+
+// clineSpinnerLine reports a line that starts with a braille spinner frame
+// ("⠙ Thinking... (esc to cancel)", "⠼ run_commands(…)").
+func clineSpinnerLine(plain string) bool {
+	for _, ln := range strings.Split(plain, "\n") {
+		if _, ok := screen.SpinnerGlyph(strings.TrimSpace(ln)); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
@@ -222,6 +223,22 @@ func conformers() []conformer {
 			// want to run this command?", "❯ 1. Yes".
 			confirm: fakemodel.WriteResponse,
 			approve: "1",
+		},
+		{
+			cli: realcline.CLI,
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// "* Error: Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Error: Request contains an invalid argument (fake)."},
+			},
+			// With auto-approve off it asks before every tool call:
+			// "Approve tool call?", "[y] Approve   [n] Deny".
+			confirm: fakemodel.WriteResponse,
+			approve: "y",
 		},
 	}
 }

@@ -265,7 +265,13 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 			t.Fatal(err)
 		}
 		comp := cl.(handoff.Composer)
-		r.keys("!")
+		// Cline has no shell mode: its one mode is a slash command, '/'
+		// typed first (the command menu opens above the composer).
+		key := "!"
+		if c.cli.Name == "cline" {
+			key = "/"
+		}
+		r.keys(key)
 		r.waitScreen(30*time.Second, "the composer in shell mode", func(plain, _ string) bool { return comp.Mode(plain) != "" })
 		r.drained()
 		before := len(r.model.Turns())

@@ -7,7 +7,9 @@
 // tool_name …). Codex's notify program gets a JSON argument of the same
 // spirit ({"type": "agent-turn-complete", "last-assistant-message": …}).
 // Copilot CLI's agentStop hook gets {"sessionId", "stopReason",
-// "transcriptPath", …}: no event name, no last message. Parse reads each
+// "transcriptPath", …}: no event name, no last message. Cline's hooks get
+// {"hookName": "agent_end", "turn": {"outputText": …}, …} on stdin.
+// Parse reads each
 // into a Marker; Write stores it in a folder the orchestrator chose for the
 // agent (one folder per agent: hooks do not know the role):
 //
@@ -103,6 +105,13 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		// and its stop reason say what it is.
 		SessionIDCamel string `json:"sessionId"`
 		StopReason     string `json:"stopReason"`
+		// Cline's hooks: hookName (agent_end, agent_error, prompt_submit, …)
+		// and the turn's text.
+		ClineHook string `json:"hookName"`
+		ClineTurn struct {
+			OutputText string `json:"outputText"`
+		} `json:"turn"`
+		ClineTask string `json:"taskId"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
 		return Marker{}, fmt.Errorf("hookmark: %w", err)
@@ -111,6 +120,12 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 	switch {
 	case in.HookEventName != "":
 		m.Hook = in.HookEventName
+	case in.ClineHook != "":
+		m.Hook = in.ClineHook
+		m.LastMessage = in.ClineTurn.OutputText
+		if m.Session == "" {
+			m.Session = in.ClineTask
+		}
 	case in.Type != "":
 		m.Hook = in.Type
 		m.LastMessage = in.CodexLast
@@ -123,12 +138,12 @@ func Parse(r io.Reader, now time.Time) (Marker, error) {
 		return Marker{}, ErrNotAHook
 	}
 	switch m.Hook {
-	case "Stop", "agent-turn-complete", "agentStop":
+	case "Stop", "agent-turn-complete", "agentStop", "agent_end":
 		m.Event = Stopped
 	case "AfterAgent":
 		m.Event = Stopped
 		m.LastMessage = in.Response
-	case "StopFailure":
+	case "StopFailure", "agent_error":
 		m.Event = Failed
 		m.Error = errorText(in.Error, in.ErrorDetails)
 	case "PermissionRequest":

@@ -21,6 +21,8 @@ const (
 	claudeStopFailure = `{"session_id":"1b74","cwd":"/w","hook_event_name":"StopFailure","error":"server_error","last_assistant_message":"API Error: 500 Internal server error."}`
 	claudePermission  = `{"session_id":"1b74","cwd":"/w","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"echo hi > x.txt"},"permission_suggestions":[]}`
 	claudeSubmit      = `{"session_id":"1b74","cwd":"/w","hook_event_name":"UserPromptSubmit","prompt":"Write x\nand more"}`
+	// Cline 3.0.65's TaskComplete hook, as the real CLI passed it.
+	clineTaskComplete = `{"clineVersion":"","timestamp":"2026-11-27T14:11:12.942Z","taskId":"conv_1795788671668_q2zdej4","sessionContext":{"rootSessionId":"1795788647964_va6u5"},"workspaceRoots":["/w"],"workspaceInfo":{"rootPath":"/w","hint":"w"},"userId":"unknown","agent_id":"agent_1795788650081_iewoo2","parent_agent_id":null,"hookName":"agent_end","iteration":1,"turn":{"outputText":"hooked3","status":"completed"},"taskComplete":{"taskMetadata":{}}}`
 	codexNotify       = `{"type":"agent-turn-complete","thread-id":"t1","turn-id":"u1","cwd":"/w","input-messages":["hi"],"last-assistant-message":"Done."}`
 )
 
@@ -34,6 +36,8 @@ func TestParse(t *testing.T) {
 		{claudePermission, Marker{Event: Waiting, Hook: "PermissionRequest", At: now, Session: "1b74", Cwd: "/w", Detail: "Bash"}},
 		{claudeSubmit, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Session: "1b74", Cwd: "/w", Detail: "Write x"}},
 		{`{"hook_event_name":"UserPromptSubmit","prompt":"\n\n<pasted_content id=\"3fbb\">\nTest it.\n\nline 3\n</pasted_content id=\"3fbb\">\n"}`, Marker{Event: Submitted, Hook: "UserPromptSubmit", At: now, Detail: "Test it."}},
+		{clineTaskComplete, Marker{Event: Stopped, Hook: "agent_end", At: now, Session: "conv_1795788671668_q2zdej4", LastMessage: "hooked3"}},
+		{`{"hookName":"agent_error","taskId":"c1"}`, Marker{Event: Failed, Hook: "agent_error", At: now, Session: "c1"}},
 		{codexNotify, Marker{Event: Stopped, Hook: "agent-turn-complete", At: now, Session: "t1", Cwd: "/w", LastMessage: "Done."}},
 		{geminiAfterAgent, Marker{Event: Stopped, Hook: "AfterAgent", At: now, Session: "5f0c", Cwd: "/w", LastMessage: "Hook test answer."}},
 		{geminiBeforeAgent, Marker{Event: Submitted, Hook: "BeforeAgent", At: now, Session: "5f0c", Cwd: "/w", Detail: "Test it."}},

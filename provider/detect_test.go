@@ -22,10 +22,12 @@ var realScreens = map[string]string{
 	"qwen":     "../qwen/testdata/real-0.24.4",
 	"opencode": "../opencode/testdata/real-1.18.33",
 	"pi":       "../pi/testdata/real-0.73.1",
+	"cline":    "../cline/testdata/real-3.0.65",
 	"droid":    "../droid/testdata/real-0.225.2",
 }
 
-// Every real screen, with its title and "node" as the pane's command (what
+// Every real screen (of every terminal and mode folder too), with its
+// title and "node" as the pane's command (what
 // tmux shows for a Node CLI: no name to go by), is recognised as its own
 // provider's or as nobody's, never as another's. Most are recognised: the
 // screens a CLI shows without its chrome (a dialog in the composer's place)
@@ -33,20 +35,22 @@ var realScreens = map[string]string{
 func TestDetectRecognisesEachProvidersRealScreens(t *testing.T) {
 	for name, dir := range realScreens {
 		seen, hit := 0, 0
-		for _, s := range conformance.LoadScreens(t, dir) {
-			b, err := os.ReadFile(filepath.Join(dir, s.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := provider.Detect("node", s.Title, string(b))
-			seen++
-			switch {
-			case err == nil && got == name:
-				hit++
-			case errors.Is(err, provider.ErrNoMatch):
-				t.Logf("%s %s: not recognised without the command (%s)", name, s.File, s.Status)
-			default:
-				t.Errorf("%s %s (title %q): detected %q, %v", name, s.File, s.Title, got, err)
+		for _, d := range conformance.Dirs(dir) {
+			for _, s := range conformance.LoadScreens(t, d) {
+				b, err := os.ReadFile(filepath.Join(d, s.File))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := provider.Detect("node", s.Title, string(b))
+				seen++
+				switch {
+				case err == nil && got == name:
+					hit++
+				case errors.Is(err, provider.ErrNoMatch):
+					t.Logf("%s %s: not recognised without the command (%s)", name, filepath.Join(d, s.File), s.Status)
+				default:
+					t.Errorf("%s %s (title %q): detected %q, %v", name, filepath.Join(d, s.File), s.Title, got, err)
+				}
 			}
 		}
 		t.Logf("%s: %d of %d real screens recognised by title and screen", name, hit, seen)

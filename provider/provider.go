@@ -18,6 +18,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/claude"
+	"github.com/handoff-fsm/handoff-fsm/cline"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/droid"
@@ -40,6 +41,7 @@ var ErrUnknown = errors.New("unknown provider")
 func registry() []screen.Provider {
 	return []screen.Provider{
 		claude.Provider(),
+		cline.Provider(),
 		codex.Provider(),
 		droid.Provider(),
 		copilot.Provider(),

@@ -135,8 +135,8 @@ func TestForCommandComparesTheBaseName(t *testing.T) {
 }
 
 // Every provider's classifier carries its composer, so every pane built
-// from Lookup delivers inertly: a prompt that starts with '!' gets the lead
-// line.
+// from Lookup delivers inertly: a prompt that starts with '/' (a command in
+// every CLI; '!' is plain text in Cline) gets the lead line.
 func TestEveryProviderDeliversThroughItsComposer(t *testing.T) {
 	for _, name := range provider.Names() {
 		c, err := provider.Lookup(name)
@@ -147,7 +147,7 @@ func TestEveryProviderDeliversThroughItsComposer(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: the classifier is no handoff.Composer", name)
 		}
-		if got := comp.Inert("!rm -rf x"); got != handoff.PromptLead+"\n!rm -rf x" {
+		if got := comp.Inert("/rm -rf x"); got != handoff.PromptLead+"\n/rm -rf x" {
 			t.Errorf("%s: Inert = %q", name, got)
 		}
 	}

@@ -32,7 +32,14 @@ type Composer struct {
 	// CLI's folded-paste form and its size, or the text's end (see
 	// handoff.PasteReader).
 	ReadPaste func(capture, text string) (handoff.Paste, string)
+	// RawLineBreaks: the prompt's line breaks must reach the CLI as the LF
+	// they are, not as the CR a terminal's paste turns them into (see
+	// handoff.LineBreakKeeper).
+	RawLineBreaks bool
 }
+
+// PasteLF reports RawLineBreaks: a Composer is a handoff.LineBreakKeeper.
+func (c Composer) PasteLF() bool { return c.RawLineBreaks }
 
 // Inert returns text with Lead and a line break before it when its first
 // character past leading blanks and line breaks is a leader: CLIs trim a

@@ -24,22 +24,24 @@ pi|@mariozechner/pi-coding-agent|0.73.1|node_modules/@mariozechner/pi-coding-age
 droid|@factory/cli-linux-x64|0.225.2|node_modules/@factory/cli-linux-x64/bin/droid||HOME=@DIR@/version-home FACTORY_AIRGAP_ENABLED=true
 copilot|@github/copilot-linux-x64|1.0.102|node_modules/@github/copilot-linux-x64/copilot||HOME=@DIR@/version-home XDG_CACHE_HOME=@DIR@/xdg-cache COPILOT_AUTO_UPDATE=false
 kilo|@kilocode/cli-linux-x64|7.7.7|node_modules/@kilocode/cli-linux-x64/bin/kilo||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
+cline|cline|3.0.65|node_modules/@cline/cli-linux-x64/bin/cline||HOME=@DIR@/version-home
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
 # a platform package (claude's postinstall only copies it over a stub and
 # wants Node 22, hence --ignore-scripts); no Node launcher then sits between
 # tmux and the CLI. Gemini CLI is a Node program (Node 20 or newer). OpenCode
-# ships a native binary per platform (opencode-linux-x64 here). droid's
+# ships a native binary per platform (opencode-linux-x64 here); so do
+# Kilo Code, an OpenCode fork (@kilocode/cli-linux-x64), and Cline
+# (@cline/cli-linux-x64, Bun inside; the binary is named cline, which is
+# what --provider auto matches the pane's command against). droid's
 # wrapper @factory/cli 0.225.1 wants a platform package the npm mirror
-# lacks: its platform package 0.225.2 is pinned and its binary run.
-# ships a native binary per platform (opencode-linux-x64 here). Copilot CLI
-# too: the wrapper @github/copilot only picks @github/copilot-linux-x64 (the
+# lacks: its platform package 0.225.2 is pinned and its binary run. Copilot
+# CLI's wrapper @github/copilot only picks @github/copilot-linux-x64 (the
 # npm mirror may lack the platform package of the newest wrapper, so the
 # platform package is pinned); its binary unpacks its package (235 MB) into
 # XDG_CACHE_HOME on its first start, here when asked its version, and the
-# tests point XDG_CACHE_HOME there (internal/realcopilot). Kilo Code, an
-# OpenCode fork, ships its binary in @kilocode/cli-linux-x64 as OpenCode does.
+# tests point XDG_CACHE_HOME there (internal/realcopilot).
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '

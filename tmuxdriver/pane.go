@@ -395,11 +395,15 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		}
 	}
 	buf := "handoff-fsm-" + nonce()
+	paste := []string{"paste-buffer", "-p", "-d"}
+	if k, ok := p.o.Composer.(handoff.LineBreakKeeper); ok && k.PasteLF() {
+		paste = append(paste, "-r") // line breaks as LF: see handoff.LineBreakKeeper
+	}
+	paste = append(paste, "-b", buf, "-t", p.o.Target)
 	// The screen right before the paste, taken in the same tmux process.
-	before, err := p.run(ctx, strings.NewReader(text),
+	before, err := p.run(ctx, strings.NewReader(text), append([]string{
 		"capture-pane", "-p", "-J", "-t", p.o.Target, ";",
-		"load-buffer", "-b", buf, "-", ";",
-		"paste-buffer", "-p", "-d", "-b", buf, "-t", p.o.Target)
+		"load-buffer", "-b", buf, "-", ";"}, paste...)...)
 	if err != nil {
 		p.dropBuffer(buf)
 		return fmt.Errorf("send: paste: %w", p.paneErr(err))

@@ -106,10 +106,10 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		{[]string{"send", "--role=an"}, []string{"--role=analyst", "--role=analyst_review"}},
 		{[]string{"status", "--provider", ""}, append(provider.Names(), provider.Auto)},
 		{[]string{"send", "--provider=a"}, []string{"--provider=auto"}},
-		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=codex", "--provider=copilot"}},
+		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=cline", "--provider=codex", "--provider=copilot"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"demo", "--scenario", "n"}, []string{"normal", "never-writes"}},
-		{[]string{"install", ""}, []string{"claude", "codex", "copilot", "droid", "gemini"}},
+		{[]string{"install", ""}, []string{"claude", "cline", "codex", "copilot", "droid", "gemini"}},
 		{[]string{"install", "gemini", "--scope", ""}, []string{"user", "project"}},
 		{[]string{"mcp", "--provider=g"}, []string{"--provider=gemini"}},
 		// After a boolean flag comes an argument, not the flag's value: files.

@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|codex|copilot|droid|gemini [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -31,6 +31,8 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           timeout 3600000 ms)
   droid   user: ~/.factory/mcp.json, project: DIR/.factory/mcp.json (mcpServers, as
           droid mcp add writes it)
+  cline   user only: ~/.cline/data/settings/cline_mcp_settings.json (mcpServers, a stdio
+          transport: what "cline mcp add NAME --yes -- CMD ARGS" writes)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
@@ -61,7 +63,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, codex, copilot, droid or gemini")
+		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid or gemini")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -105,8 +107,13 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		files, err = in.gemini()
 	case "droid":
 		files, err = in.droid()
+	case "cline":
+		if !in.user {
+			return usageErr("cline has no project MCP file: use --scope user")
+		}
+		files, err = in.cline()
 	default:
-		return usageErr("unknown agent CLI %q: want claude, codex, copilot, droid or gemini", pos[0])
+		return usageErr("unknown agent CLI %q: want claude, cline, codex, copilot, droid or gemini", pos[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
@@ -249,6 +256,16 @@ func (in installation) copilot() ([]change, error) {
 	}
 	entry := map[string]any{"type": "local", "command": in.bin, "args": in.args, "tools": []string{"*"}}
 	c, err := mergeJSON(path, entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// cline: the mcpServers entry of Cline's MCP settings, in its data folder.
+func (in installation) cline() ([]change, error) {
+	entry := map[string]any{"transport": map[string]any{"type": "stdio", "command": in.bin, "args": in.args}}
+	c, err := mergeJSON(filepath.Join(in.home, ".cline", "data", "settings", "cline_mcp_settings.json"), entry)
 	if err != nil {
 		return nil, err
 	}

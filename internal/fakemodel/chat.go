@@ -30,6 +30,9 @@ type ChatCompletions struct {
 	// place of the description (Factory droid's Execute takes a summary
 	// and a risk level and refuses any other argument).
 	ShellArgs map[string]any
+	// Commands: the shell tool takes a list of commands, {commands: [cmd]},
+	// and nothing else (Cline's run_commands).
+	Commands bool
 }
 
 // qwenShell is Qwen Code's shell tool, ShellTool's default.
@@ -133,6 +136,9 @@ func (c ChatCompletions) Events(req Request, parts []Part, newID func(string) st
 // shellCall is a call to the CLI's shell tool with its arguments.
 func (c ChatCompletions) shellCall(call *Call) (string, map[string]any) {
 	name := c.ShellTool
+	if c.Commands {
+		return name, map[string]any{"commands": []string{call.Command}}
+	}
 	a := map[string]any{"command": call.Command}
 	if name == "" || name == qwenShell {
 		name = qwenShell

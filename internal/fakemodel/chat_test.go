@@ -125,6 +125,21 @@ func TestChatShellArgsReplaceTheDescription(t *testing.T) {
 	}
 }
 
+// Cline's shell tool is run_commands {commands: [...]}: the command goes in
+// the list, and nothing else.
+func TestChatShellCallAsAListOfCommands(t *testing.T) {
+	s := startAPI(t, ChatCompletions{ShellTool: "run_commands", Commands: true})
+	s.Script(Shell("echo hi", "Say hi"))
+	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
+	_, calls, _ := deltas(evs)
+	if len(calls) != 1 || calls[0]["name"] != "run_commands" {
+		t.Fatalf("calls %v, want one to run_commands", calls)
+	}
+	if got := calls[0]["arguments"]; got != `{"commands":["echo hi"]}` {
+		t.Fatalf("arguments %v, want the command alone in a list", got)
+	}
+}
+
 func TestChatSideCallsAndErrors(t *testing.T) {
 	s := startAPI(t, ChatCompletions{})
 	side := chatTurn("Is the answer complete?")

@@ -2,8 +2,8 @@
 // described by a CLI value and a Launch (binary, home files, environment,
 // arguments, readiness), alone in a private tmux server, with captures,
 // keys, pastes, a verified Submit and a Close that leaves no process
-// behind. realcodex, realclaude, realgemini, realqwen, realopencode and
-// realpi are its descriptors: each a CLI value, its Options (Common and
+// behind. realcodex, realclaude, realgemini, realqwen, realopencode,
+// realpi and realcline are its descriptors: each a CLI value, its Options (Common and
 // what only that CLI has) and the files, environment and arguments they
 // make.
 package realcli

@@ -41,6 +41,10 @@ type CLI struct {
 	// Terminal is what a zero Common.Terminal means for this CLI (Env);
 	// DefaultTerminal when zero.
 	Terminal Terminal
+	// PasteLF: Paste keeps the text's line breaks as LF (tmux
+	// paste-buffer -r), as the tmux driver does for a composer that asks
+	// for it (handoff.LineBreakKeeper: Cline).
+	PasteLF bool
 }
 
 // Common is what every CLI's session is told, whichever CLI it is: where
@@ -263,8 +267,11 @@ func (s *Session) Keys(ctx context.Context, keys ...string) error {
 
 // Paste puts text into the composer as one bracketed paste, without Enter.
 func (s *Session) Paste(ctx context.Context, text string) error {
-	_, err := s.priv.Run(ctx, strings.NewReader(text), "load-buffer", "-b", "handoff-e2e", "-", ";",
-		"paste-buffer", "-p", "-d", "-b", "handoff-e2e", "-t", s.Target)
+	args := []string{"load-buffer", "-b", "handoff-e2e", "-", ";", "paste-buffer", "-p", "-d", "-b", "handoff-e2e", "-t", s.Target}
+	if s.cli.PasteLF {
+		args = append(args, "-r")
+	}
+	_, err := s.priv.Run(ctx, strings.NewReader(text), args...)
 	return err
 }
 

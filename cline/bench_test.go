@@ -1,0 +1,49 @@
+package cline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+)
+
+// paint wraps a line in escapes like those Cline 3.0.65 emits (as captured
+// with capture-pane -e).
+func paint(line string) string {
+	return "\x1b[38;2;121;184;255m" + line + "\x1b[38;2;255;255;255m" + strings.Repeat(" ", 10)
+}
+
+var bench = conformance.Bench{
+	Classifier: Provider(),
+	Title:      "> Summarise what you changed",
+	History: []string{" ❯ Please look at the parser and tell me what it does with trailing commas",
+		" * run_commands(grep -n comma parser.go)", "   ⎿ 12: // trailing commas",
+		" * The parser accepts trailing commas in lists and objects. Thinking... is", "   not shown; Error: none."},
+	Tail: func(state handoff.Status) []string {
+		var s string
+		switch state {
+		case handoff.StatusCompleted:
+			s = conformance.Capture([]string{" ❯ Summarise what you changed", " * I changed three things:", "", "   1. the lexer keeps positions"}, chrome(""))
+		case handoff.StatusProcessing:
+			s = conformance.Capture([]string{" ❯ Summarise what you changed"}, busy())
+		case handoff.StatusIdle:
+			s = conformance.Capture([]string{" ❯ Summarise what you changed"}, chrome(""))
+		}
+		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	},
+	NoPrompt: chrome(""),
+	Paint:    paint,
+	Filler:   "   a line of a very long answer whose prompt scrolled out",
+	Real:     realDir,
+}
+
+// TestBench: the benchmarks' captures classify as the state they are
+// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+func TestBench(t *testing.T) { bench.Test(t) }
+
+// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
+// processing, plain and coloured (the cost must stay flat as the
+// scrollback grows), the worst case (no prompt), the last message, and
+// the real screens (internal/conformance's Bench.Run).
+func BenchmarkClassify(b *testing.B) { bench.Run(b) }

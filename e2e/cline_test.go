@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
+)
+
+// The shipped command on one Cline pane (TERM tmux-256color, no
+// COLORTERM, as an ordinary tmux pane): `send --provider cline` twice,
+// then `send --provider auto` twice, each gets its own answer back (exit
+// 0), and each prompt reached the model whole, once, with its line breaks
+// as LF (Cline folds a paste of five lines or more and would pass a CR on).
+func TestRealClineSendCommandByNameAndAuto(t *testing.T) {
+	parallel(t)
+	realcline.CLI.Require(t)
+	r := newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
+	bin := buildCommand(t)
+	for i, prov := range []string{"cline", "cline", "auto", "auto"} {
+		want := fmt.Sprintf("Answer %d, by --provider %s.\nA second line with $HOME and \\n kept.", i+1, prov)
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		prompt := fmt.Sprintf("Dispatch %d.\nLine two.\nLine three.", i+1)
+		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "120s", "--prompt", prompt)
+		if code != 0 || stdout != want+"\n" {
+			r.fail("dispatch %d (--provider %s): exit %d, stdout %q; want 0 and %q", i+1, prov, code, stdout, want+"\n")
+		}
+		if prov == "auto" && !strings.Contains(stderr, "cline recognises pane") {
+			r.fail("dispatch %d: --provider auto did not say it recognised cline: %s", i+1, stderr)
+		}
+		turns := r.model.Turns()
+		last := turns[len(turns)-1]
+		if n := strings.Count(last.Prompt(), prompt); n != 1 || strings.Contains(last.Prompt(), "\r") {
+			r.fail("dispatch %d: the model got the prompt %d times (CR in it: %v): %q", i+1, n, strings.Contains(last.Prompt(), "\r"), last.Prompt())
+		}
+	}
+}
+
+// Cline's TaskComplete hook (~/.cline/hooks/TaskComplete.sh) fires in
+// this offline setup when a turn ends, its payload's hookName agent_end,
+// and the wait decides on its marker (see hookEndsTheWait).
+func TestRealClineTaskCompleteHookEndsTheWait(t *testing.T) {
+	parallel(t)
+	realcline.CLI.Require(t)
+	hookEndsTheWait(t, "agent_end", func(hooks map[string]string) *rig {
+		return newClineRigAt(t, realcline.Options{Hooks: hooks}, t.TempDir())
+	})
+}
+
+// Cline starts a hub daemon (`cline --cline-hub-daemon`) in a session of
+// its own, which outlives the terminal UI and its tmux server; Close ends
+// it (realcline.StopHub), so a test leaves nothing behind.
+func TestRealClineHubEndsWithTheSession(t *testing.T) {
+	parallel(t)
+	realcline.CLI.Require(t)
+	r := newClineRigAt(t, realcline.Options{}, t.TempDir())
+	var hubs []int
+	for deadline := time.Now().Add(30 * time.Second); len(hubs) == 0 && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		hubs = realcline.Hubs(r.cli.Home)
+	}
+	if len(hubs) == 0 {
+		t.Fatal("Cline started no hub daemon for its HOME")
+	}
+	if err := r.cli.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	for _, pid := range hubs {
+		if realcli.Alive(pid) {
+			t.Errorf("hub daemon %d still runs after Close", pid)
+		}
+	}
+	if left := realcline.Hubs(r.cli.Home); len(left) > 0 {
+		t.Errorf("hub daemons left: %v", left)
+	}
+}
