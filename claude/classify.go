@@ -293,6 +293,7 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 type history struct {
 	nonBlank int
 	newest   string // the kind of the bottom-most column-0 cell
+	cells    int    // how many column-0 cells were read
 	// message is the offset of the bottom-most assistant message's first
 	// line, -1 if none; end is where the chrome starts (or the capture ends).
 	message int
@@ -374,13 +375,24 @@ func (h *history) take(ln line, sig *Signals) bool {
 	case isBullet:
 		kind = screen.CellMessage
 	}
-	if h.newest == "" {
+	switch {
+	case h.newest == "":
 		h.newest = kind
 		sig.Newest, sig.NewestText, sig.NewestLine = kind, screen.Signal(ln.T), ln.N
 		if kind == screen.CellError {
 			sig.Error, sig.ErrorLine = h.errorText(text), ln.N
 		}
+	case h.newest == CellDone && h.cells == 1 && kind == screen.CellError && failureWording(text):
+		// Releases before about 2.1.320 end a failed turn with its
+		// duration line too ("● API Error: 500 Internal server error. …",
+		// "✻ Sautéed for 5s"): the turn ended on the error.
+		h.newest = kind
+		sig.Newest, sig.NewestText, sig.NewestLine = kind, screen.Signal(ln.T), ln.N
+		sig.Error, sig.ErrorLine = h.errorText(text), ln.N
+		sig.Reply, sig.ReplyLine = "", 0
+		return false
 	}
+	h.cells++
 	switch kind {
 	case CellDone, screen.CellMessage, screen.CellTool:
 		if sig.ReplyLine == 0 {

@@ -70,6 +70,10 @@ func TestSyntheticScreens(t *testing.T) {
 		{"a note without the resend placeholder is neutral", withChrome([]string{"❯ Go", "  ⎿ \u00a0Something happened"}, "", idleFooter), "", handoff.StatusIdle, screen.ReasonIdle},
 		{"a tip under a prompt is no failure", withChrome([]string{"❯ Go", "  ⎿ \u00a0Tip: Use /memory"}, "Once fixed, resend your message", idleFooter), "", handoff.StatusIdle, screen.ReasonIdle},
 		{"the model quoting an API error finished its turn", withChrome([]string{"❯ What does it say?", "● API Error: 500 means the server failed.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
+		// Before about 2.1.320 a failed turn ends in its duration line too.
+		{"an error in Claude Code's words, then the duration line", withChrome([]string{"❯ Go", "● API Error: 500 Internal server error. This is a", "  server-side issue.", "✻ Sautéed for 5s · done 2:03 PM"}, "", idleFooter), "", handoff.StatusError, screen.ReasonError},
+		{"a 429 in Claude Code's words, then the duration line", withChrome([]string{"❯ Go", "● API Error: Request rejected (429) · retry later", "✻ Baked for 1s"}, "", idleFooter), "", handoff.StatusError, screen.ReasonError},
+		{"an error above a later reply is history", withChrome([]string{"❯ Go", "● API Error: 500 Internal server error.", "● Recovered and answered.", "✻ Baked for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"an old error is history", withChrome([]string{"❯ one", "● API Error: 529 Overloaded.", "❯ two", "● Fine now.", "✻ Churned for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"narrative busy words are neutral", withChrome([]string{"❯ Explain", "● Press esc to interrupt while it is Computing… and running.", "  ✶ Working… is what the spinner says;", "  API Error: is what errors say.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"interrupted while streaming", withChrome([]string{"❯ Go", "● A partial", "  ⎿ \u00a0Interrupted · What should Claude do instead?"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
