@@ -113,7 +113,10 @@ func (sc *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonRetry
 	case sc.sig.Title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitle
-	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer):
+	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer),
+		// Before about 2.1.320: no placeholder, the duration line under
+		// the note; the note itself says the turn failed.
+		h.newest == CellDone && h.cells == 1 && h.note != "" && failureNote(h.note):
 		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
 		return handoff.StatusError, ReasonErrorNote
 	}
@@ -346,7 +349,9 @@ func (h *history) take(ln line, sig *Signals) bool {
 		if interruptedLine(ln) {
 			sig.Interrupted = true
 		}
-		if h.newest == "" && h.note == "" {
+		// A note under the last prompt, or (before about 2.1.320) between
+		// it and the turn's duration line.
+		if (h.newest == "" || h.newest == CellDone && h.cells == 1) && h.note == "" {
 			if t, ok := noteText(ln); ok {
 				h.note, h.noteLine = screen.Signal(t), ln.N
 			}

@@ -73,6 +73,8 @@ func TestSyntheticScreens(t *testing.T) {
 		// Before about 2.1.320 a failed turn ends in its duration line too.
 		{"an error in Claude Code's words, then the duration line", withChrome([]string{"❯ Go", "● API Error: 500 Internal server error. This is a", "  server-side issue.", "✻ Sautéed for 5s · done 2:03 PM"}, "", idleFooter), "", handoff.StatusError, screen.ReasonError},
 		{"a 429 in Claude Code's words, then the duration line", withChrome([]string{"❯ Go", "● API Error: Request rejected (429) · retry later", "✻ Baked for 1s"}, "", idleFooter), "", handoff.StatusError, screen.ReasonError},
+		{"not logged in, then the duration line", withChrome([]string{"❯ Go", "  ⎿ \u00a0Not logged in · Please run /login", "✻ Baked for 1s · done 2:08 PM"}, "", idleFooter), "", handoff.StatusError, ReasonErrorNote},
+		{"a tool's output note above the duration line is no failure", withChrome([]string{"❯ Go", "  ⎿ \u00a0Read 1 file", "✻ Baked for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"an error above a later reply is history", withChrome([]string{"❯ Go", "● API Error: 500 Internal server error.", "● Recovered and answered.", "✻ Baked for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"an old error is history", withChrome([]string{"❯ one", "● API Error: 529 Overloaded.", "❯ two", "● Fine now.", "✻ Churned for 1s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},
 		{"narrative busy words are neutral", withChrome([]string{"❯ Explain", "● Press esc to interrupt while it is Computing… and running.", "  ✶ Working… is what the spinner says;", "  API Error: is what errors say.", "✻ Brewed for 2s"}, "", idleFooter), "", handoff.StatusCompleted, screen.ReasonCompleted},

@@ -160,6 +160,20 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// failureNotes start the notes Claude Code shows under a prompt whose
+// request failed before any reply: "Not logged in · Please run /login",
+// "Context limit reached · /compact or /clear to continue".
+var failureNotes = [...]string{"Not logged in", "Context limit reached", "Invalid API key", "Credit balance is too low"}
+
+func failureNote(note string) bool {
+	for _, p := range failureNotes {
+		if strings.HasPrefix(note, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // resendPlaceholder reports the composer's placeholder after a failed
 // request: "Resend your message to try again" (an API error), "Once fixed,
 // resend your message" (not logged in, context limit reached).
