@@ -10,12 +10,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/screen"
+	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
 // doctorOptions are doctor's flags.
@@ -169,14 +171,15 @@ func checkCLI(ctx context.Context, name, bin string, named bool) doctorReport {
 }
 
 // cliVersion asks bin for its version with a throwaway home (asking must
-// not touch the user's): "" when it says none within ten seconds.
+// not touch the user's): "" when it says none within 45 seconds (a Node
+// CLI on a loaded machine takes many).
 func cliVersion(ctx context.Context, bin string) string {
 	home, err := os.MkdirTemp("", "handoff-doctor-version-")
 	if err != nil {
 		return ""
 	}
 	defer os.RemoveAll(home)
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--version")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "CODEX_HOME=" + home, "LANG=C.UTF-8",
@@ -188,23 +191,45 @@ func cliVersion(ctx context.Context, bin string) string {
 	return screen.ParseVersion(string(out))
 }
 
-// versionWarning is the warning for the named provider's CLI (command, or
-// its name on PATH) when its version is outside the provider's tested
-// window; "" when inside, or when the CLI is not found (starting it will
-// say so). `up` and `status --team` print it; nothing is refused.
-func versionWarning(ctx context.Context, name, command string) string {
+// windowWarning is the warning for the named provider's CLI whose
+// --version printed out, when that version is outside the provider's
+// tested window; "" when inside, or when the version or provider is
+// unknown. `up` prints it; nothing is refused.
+func windowWarning(name, out string) string {
 	p, ok := provider.Find(name)
-	if !ok {
+	v := screen.ParseVersion(out)
+	if !ok || v == "" {
 		return ""
 	}
-	if command == "" {
-		command = provider.Command(name)
+	return p.Window.Warning(name, v)
+}
+
+// teamWindowWarnings are the window warnings of a team's running agents
+// (`status --team`): each CLI is asked its version (with a throwaway
+// home), all at once.
+func teamWindowWarnings(ctx context.Context, members []team.Member) []string {
+	out := make([]string, len(members))
+	var wg sync.WaitGroup
+	for i, m := range members {
+		if m.Demo || m.Pane == "" || m.Dead {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if bin, err := exec.LookPath(m.Command); err == nil {
+				out[i] = windowWarning(m.Provider, cliVersion(ctx, bin))
+			}
+		}()
 	}
-	bin, err := exec.LookPath(command)
-	if err != nil {
-		return ""
+	wg.Wait()
+	var warnings []string
+	for i, w := range out {
+		if w != "" {
+			warnings = append(warnings, "status: agent "+members[i].Role+": "+w)
+		}
 	}
-	return p.Window.Warning(name, cliVersion(ctx, bin))
+	return warnings
 }
 
 // printDoctorReport writes one CLI's table: a header (CLI, path, version,

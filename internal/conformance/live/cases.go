@@ -77,6 +77,8 @@ func run(ctx context.Context, r *Rig, name string, c func(context.Context, *Rig)
 	if err != nil {
 		res.Reason = err.Error()
 		res.Lines = r.Screen(ctx, 12)
+		// What the failed case scripted is not the next case's.
+		r.Model.Clear()
 	} else {
 		res.Lines = r.Screen(ctx, 4)
 	}

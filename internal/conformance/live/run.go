@@ -58,6 +58,7 @@ type Rig struct {
 	Session *realcli.Session
 	Workdir string
 
+	locks   string        // the pane locks' folder: the rig's own, removed with it
 	started time.Duration // from the start to ready
 }
 
@@ -68,6 +69,12 @@ type Rig struct {
 func StartRig(ctx context.Context, s Subject, bin, root string, setup Setup, terminal realcli.Terminal) (*Rig, error) {
 	workdir := filepath.Join(root, "work")
 	if err := os.MkdirAll(workdir, 0o755); err != nil {
+		return nil, err
+	}
+	// The dispatches' pane locks stay in root too: the user's lock folder
+	// gets no file of a pane that is gone after the check.
+	locks := filepath.Join(root, "locks")
+	if err := os.MkdirAll(locks, 0o700); err != nil {
 		return nil, err
 	}
 	m, err := fakemodel.Start(ctx, s.API)
@@ -83,7 +90,7 @@ func StartRig(ctx context.Context, s Subject, bin, root string, setup Setup, ter
 		_ = m.Close()
 		return nil, err
 	}
-	return &Rig{Subject: s, Model: m, Session: sess, Workdir: workdir}, nil
+	return &Rig{Subject: s, Model: m, Session: sess, Workdir: workdir, locks: locks}, nil
 }
 
 // Close ends the CLI (every process of its pane), its tmux server and the
@@ -127,7 +134,7 @@ func (r *Rig) Send(ctx context.Context, role, prompt string, cfg handoff.Config,
 	defer cancel()
 	d := &Dispatch{}
 	var mu sync.Mutex
-	d.Res, d.Err = fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: role, Workdir: r.Workdir,
+	d.Res, d.Err = fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: role, Workdir: r.Workdir, PaneDir: r.locks,
 		// What matters is in the polls and the result.
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		OnPoll: func(p fsm.Poll) {
