@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -58,23 +57,16 @@ func (r doctorReport) ok() bool {
 // socket or file. Exit 0 only when every case on every CLI checked is right.
 func runDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var o doctorOptions
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("doctor", "usage: handoff-fsm doctor [--provider NAME|all] [--command PATH] [--json]\n\n"+
+		"Runs the conformance cases on each agent CLI on PATH (or the one named) against a built-in\n"+
+		"fake model, offline, in a private tmux server with a throwaway home, and prints a table per\n"+
+		"CLI: its path, version and tested window, each case right or wrong. Exit 0 only when every\n"+
+		"case is right (docs/doctor.md).\n\n", stderr)
 	fs.StringVar(&o.provider, "provider", "all", "the agent CLI to check: "+strings.Join(provider.Names(), ", ")+", or all (each one on PATH)")
 	fs.StringVar(&o.command, "command", "", "the CLI's binary (with one --provider); default: its name on PATH")
 	fs.BoolVar(&o.json, "json", false, "print the reports as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: handoff-fsm doctor [--provider NAME|all] [--command PATH] [--json]")
-		fmt.Fprintln(stderr, "\nRuns the conformance cases on each agent CLI against a built-in fake model, offline,")
-		fmt.Fprintln(stderr, "in a private tmux server with a throwaway home. Exit 0 only when every case is right.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm doctor: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+		return code
 	}
 	names := provider.Names()
 	if o.provider != "all" {
