@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/screen"
+	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
 func TestDoctorRefusesFlagsItCannotUse(t *testing.T) {
@@ -116,4 +118,25 @@ func dirOf(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return filepath.Dir(path)
+}
+
+func TestStatusTeamWarnsAboutACLIOutsideItsWindow(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, version string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte("#!/bin/sh\necho '"+version+" (Claude Code)'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	p, _ := provider.Find("claude")
+	members := []team.Member{
+		{Agent: team.Agent{Role: "old", Provider: "claude", Command: script("old-claude", "1.0.0")}, Pane: "%1"},
+		{Agent: team.Agent{Role: "pinned", Provider: "claude", Command: script("pinned-claude", p.Version)}, Pane: "%2"},
+		{Agent: team.Agent{Role: "stopped", Provider: "claude", Command: script("stopped-claude", "1.0.0")}},
+	}
+	got := teamWindowWarnings(context.Background(), members)
+	if len(got) != 1 || !strings.Contains(got[0], "agent old:") || !strings.Contains(got[0], "1.0.0 is outside the tested window") {
+		t.Errorf("warnings %q, want one for the old CLI only", got)
+	}
 }
