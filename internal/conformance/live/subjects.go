@@ -105,109 +105,132 @@ func invalidArgument(kind string) fakemodel.Reply {
 // Subjects lists every provider's Subject, in the registry's order of
 // names.
 func Subjects() []Subject {
-	return []Subject{
-		{
-			CLI: realclaude.CLI, API: fakemodel.AnthropicMessages{},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				opts := realclaude.Options{Common: c, MaxRetries: s.Retries}
-				if s.Ask {
-					opts.Permissions = realclaude.Ask
-				}
-				return realclaude.Start(ctx, opts)
-			},
-			Config: Config(claudeGrace),
-			APIErrors: []APIError{
-				{"http-500", 0, []fakemodel.Reply{fakemodel.ServerError()}, "API Error: 500"},
-				{"overloaded-529", 0, []fakemodel.Reply{fakemodel.Overloaded()}, "API Error: 529"},
-				{"rate-limited-429", 0, []fakemodel.Reply{fakemodel.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
-				{"not-logged-in-401", 0, []fakemodel.Reply{fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
-				// One retry: the retry line reads as work, then the error ends it.
-				{"http-500-after-a-retry", 1, fakemodel.Times(2, fakemodel.ServerError()), "API Error: 500"},
-			},
-			// "A file redirect in this command can't be checked before it
-			// runs": the heredoc needs approval in the default mode.
-			Confirm: fakemodel.WriteResponse, Approve: "1",
+	return []Subject{claudeSubject(), codexSubject(), geminiSubject(), opencodeSubject(), piSubject(), qwenSubject()}
+}
+
+// claudeSubject is Claude Code as the cases drive it.
+func claudeSubject() Subject {
+	return Subject{
+		CLI: realclaude.CLI, API: fakemodel.AnthropicMessages{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			opts := realclaude.Options{Common: c, MaxRetries: s.Retries}
+			if s.Ask {
+				opts.Permissions = realclaude.Ask
+			}
+			return realclaude.Start(ctx, opts)
 		},
-		{
-			CLI: realcodex.CLI, API: fakemodel.OpenAIResponses{},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				// Tips hidden: Codex prints a random "└ Tip: …" under some
-				// replies, which the fallback would take along.
-				opts := realcodex.Options{Common: c, HideTips: true}
-				if s.Ask {
-					opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
-				}
-				return realcodex.Start(ctx, opts)
-			},
-			Config: Config(codexGrace),
-			APIErrors: []APIError{
-				// The apostrophe's shape changed between releases (0.150
-				// draws a straight one): the row quotes what does not.
-				{"http-500", 0, []fakemodel.Reply{fakemodel.HTTPError(500, "server_error", "fake internal error")}, "currently experiencing high demand"},
-				{"response-failed", 0, []fakemodel.Reply{fakemodel.Failed("the fake model failed this response")}, "stream disconnected before completion: the fake model failed this response"},
-			},
-			// Escalated: outside the sandbox, so on-request asks first.
-			Confirm: func(answer string) fakemodel.Reply {
-				return fakemodel.WriteResponse(answer).Escalated("Write the response file?")
-			},
-			Approve: "y",
+		Config: Config(claudeGrace),
+		APIErrors: []APIError{
+			{"http-500", 0, []fakemodel.Reply{fakemodel.ServerError()}, "API Error: 500"},
+			{"overloaded-529", 0, []fakemodel.Reply{fakemodel.Overloaded()}, "API Error: 529"},
+			{"rate-limited-429", 0, []fakemodel.Reply{fakemodel.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
+			{"not-logged-in-401", 0, []fakemodel.Reply{fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
+			// One retry: the retry line reads as work, then the error ends it.
+			{"http-500-after-a-retry", 1, fakemodel.Times(2, fakemodel.ServerError()), "API Error: 500"},
 		},
-		{
-			CLI: realgemini.CLI, API: fakemodel.Gemini{},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				// Gemini CLI retries on its own (a 500 for a long time);
-				// Setup.Retries has nothing to set.
-				return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
-			},
-			Config: Config(nodeGrace),
-			// A 400 is shown at once: "✕ [API Error: {…}]".
-			APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("")}, "Request contains an invalid argument (fake)."}},
-			// The default approval mode asks before a command with a
-			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
-			Confirm: fakemodel.WriteResponse, Approve: "1",
+		// "A file redirect in this command can't be checked before it
+		// runs": the heredoc needs approval in the default mode.
+		Confirm: fakemodel.WriteResponse, Approve: "1",
+	}
+}
+
+// codexSubject is Codex as the cases drive it.
+func codexSubject() Subject {
+	return Subject{
+		CLI: realcodex.CLI, API: fakemodel.OpenAIResponses{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// Tips hidden: Codex prints a random "└ Tip: …" under some
+			// replies, which the fallback would take along.
+			opts := realcodex.Options{Common: c, HideTips: true}
+			if s.Ask {
+				opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
+			}
+			return realcodex.Start(ctx, opts)
 		},
-		{
-			CLI: realopencode.CLI, API: fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
-			},
-			Prepare: func(m *fakemodel.Server) { m.SetSide(fakemodel.Answer("Handoff session")) },
-			Config:  Config(nodeGrace),
-			// A box with the API's message, the footer without a duration.
-			APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Request contains an invalid argument (fake)."}},
-			// With "permission": {"bash": "ask"} every command is asked
-			// for: "△ Permission required", "Allow once" highlighted.
-			Confirm: fakemodel.WriteResponse, Approve: "Enter",
+		Config: Config(codexGrace),
+		APIErrors: []APIError{
+			// The apostrophe's shape changed between releases (0.150
+			// draws a straight one): the row quotes what does not.
+			{"http-500", 0, []fakemodel.Reply{fakemodel.HTTPError(500, "server_error", "fake internal error")}, "currently experiencing high demand"},
+			{"response-failed", 0, []fakemodel.Reply{fakemodel.Failed("the fake model failed this response")}, "stream disconnected before completion: the fake model failed this response"},
 		},
-		{
-			CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
-			},
-			Config: Config(nodeGrace),
-			// "Error: 400 Request contains an invalid argument (fake)."
-			APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: 400 Request contains an invalid argument (fake)."}},
-			// pi asks nothing of its own: the asking extension's dialog,
-			// "→ Allow" highlighted, before every bash command.
-			Confirm: fakemodel.WriteResponse, Approve: "Enter",
+		// Escalated: outside the sandbox, so on-request asks first.
+		Confirm: func(answer string) fakemodel.Reply {
+			return fakemodel.WriteResponse(answer).Escalated("Write the response file?")
 		},
-		{
-			CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				return realqwen.Start(ctx, realqwen.Options{Common: c, Ask: s.Ask})
-			},
-			Config: Config(nodeGrace),
-			// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
-			APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "API Error: 400 Request contains an invalid argument (fake)."}},
-			// The default approval mode runs a `cat` heredoc unasked (cat
-			// counts as read-only, its redirection notwithstanding); a
-			// command that starts with mkdir is asked for: "Allow execution
-			// of: 'mkdir, cat'?", "› 1. Yes, allow once".
-			Confirm: func(answer string) fakemodel.Reply {
-				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
-			},
-			Approve: "1",
+		Approve: "y",
+	}
+}
+
+// geminiSubject is Gemini CLI as the cases drive it.
+func geminiSubject() Subject {
+	return Subject{
+		CLI: realgemini.CLI, API: fakemodel.Gemini{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// Gemini CLI retries on its own (a 500 for a long time);
+			// Setup.Retries has nothing to set.
+			return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
 		},
+		Config: Config(nodeGrace),
+		// A 400 is shown at once: "✕ [API Error: {…}]".
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("")}, "Request contains an invalid argument (fake)."}},
+		// The default approval mode asks before a command with a
+		// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
+		Confirm: fakemodel.WriteResponse, Approve: "1",
+	}
+}
+
+// opencodeSubject is OpenCode as the cases drive it.
+func opencodeSubject() Subject {
+	return Subject{
+		CLI: realopencode.CLI, API: fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
+		},
+		Prepare: func(m *fakemodel.Server) { m.SetSide(fakemodel.Answer("Handoff session")) },
+		Config:  Config(nodeGrace),
+		// A box with the API's message, the footer without a duration.
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Request contains an invalid argument (fake)."}},
+		// With "permission": {"bash": "ask"} every command is asked
+		// for: "△ Permission required", "Allow once" highlighted.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// piSubject is pi as the cases drive it.
+func piSubject() Subject {
+	return Subject{
+		CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "Error: 400 Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: 400 Request contains an invalid argument (fake)."}},
+		// pi asks nothing of its own: the asking extension's dialog,
+		// "→ Allow" highlighted, before every bash command.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// qwenSubject is Qwen Code as the cases drive it.
+func qwenSubject() Subject {
+	return Subject{
+		CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realqwen.Start(ctx, realqwen.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "API Error: 400 Request contains an invalid argument (fake)."}},
+		// The default approval mode runs a `cat` heredoc unasked (cat
+		// counts as read-only, its redirection notwithstanding); a
+		// command that starts with mkdir is asked for: "Allow execution
+		// of: 'mkdir, cat'?", "› 1. Yes, allow once".
+		Confirm: func(answer string) fakemodel.Reply {
+			return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
+		},
+		Approve: "1",
 	}
 }
 
