@@ -19,50 +19,73 @@ import (
 
 // Check runs every case (Cases) on the CLI at bin: the first six on one
 // pane, the confirmation on a second one that asks before commands; each
-// in a folder of its own under root, which the caller creates and removes.
-// A case that cannot even start is wrong, with the reason.
+// pane in a folder of its own under root, which the caller creates and
+// removes. After a wrong case the pane's state is unknown, so the next
+// case gets a fresh one. A case whose CLI cannot even start is wrong, with
+// the reason.
 func Check(ctx context.Context, s Subject, bin, root string) []Result {
-	var out []Result
-	main := func(r *Rig) {
-		out = append(out, run(ctx, r, CaseReady, Ready))
-		out = append(out, run(ctx, r, CaseFile, FileBack))
-		out = append(out, run(ctx, r, CaseSecond, Second))
-		out = append(out, run(ctx, r, CaseBang, BangInert))
-		out = append(out, run(ctx, r, CaseNoFileStrict, NoFileStrict))
-		out = append(out, run(ctx, r, CaseAPIError, func(ctx context.Context, r *Rig) (string, error) {
-			return APIErrorCase(ctx, r, r.Subject.APIErrors[0])
-		}))
+	type step struct {
+		name  string
+		setup Setup
+		run   func(context.Context, *Rig) (string, error)
 	}
-	withRig(ctx, s, bin, filepath.Join(root, "main"), Setup{}, main, func(err error) {
-		for _, c := range Cases()[:6] {
-			out = append(out, Result{Case: c, Reason: "the CLI did not start: " + err.Error()})
+	steps := []step{
+		{CaseReady, Setup{}, Ready},
+		{CaseFile, Setup{}, FileBack},
+		{CaseSecond, Setup{}, Second},
+		{CaseBang, Setup{}, BangInert},
+		{CaseNoFileStrict, Setup{}, NoFileStrict},
+		{CaseAPIError, Setup{Retries: s.APIErrors[0].Retries}, func(ctx context.Context, r *Rig) (string, error) {
+			return APIErrorCase(ctx, r, r.Subject.APIErrors[0])
+		}},
+		{CaseConfirmation, Setup{Ask: true}, Confirmation},
+	}
+	var out []Result
+	var r *Rig
+	var setup Setup
+	end := func() {
+		if r != nil {
+			_ = r.Close()
+			r = nil
 		}
-	})
-	withRig(ctx, s, bin, filepath.Join(root, "ask"), Setup{Ask: true}, func(r *Rig) {
-		out = append(out, run(ctx, r, CaseConfirmation, Confirmation))
-	}, func(err error) {
-		out = append(out, Result{Case: CaseConfirmation, Reason: "the CLI did not start: " + err.Error()})
-	})
+	}
+	defer end()
+	for i, st := range steps {
+		if r != nil && st.setup != setup {
+			end()
+		}
+		if r == nil {
+			var err error
+			setup = st.setup
+			if r, err = startFor(ctx, s, bin, filepath.Join(root, fmt.Sprint(i)), setup); err != nil {
+				out = append(out, Result{Case: st.name, Reason: "the CLI did not start: " + err.Error()})
+				continue
+			}
+		}
+		res := run(ctx, r, st.name, st.run)
+		if !res.OK {
+			end()
+		}
+		out = append(out, res)
+	}
 	return out
 }
 
-// withRig starts a rig (in TmuxTerminal for the confirmation, as a pane of
-// a tmux server started by a service gets) and runs f on it, or failed
-// when it does not start; the rig is ended after.
-func withRig(ctx context.Context, s Subject, bin, root string, setup Setup, f func(*Rig), failed func(error)) {
-	var term = TmuxTerminal
-	if !setup.Ask {
-		term = s.CLI.Terminal
+// startFor starts a rig for setup: in TmuxTerminal when it asks (the
+// confirmation), as a pane of a tmux server started by a service gets;
+// in the CLI's own default terminal otherwise.
+func startFor(ctx context.Context, s Subject, bin, root string, setup Setup) (*Rig, error) {
+	term := s.CLI.Terminal
+	if setup.Ask {
+		term = TmuxTerminal
 	}
 	start := time.Now()
 	r, err := StartRig(ctx, s, bin, root, setup, term)
 	if err != nil {
-		failed(err)
-		return
+		return nil, err
 	}
 	r.started = time.Since(start)
-	defer func() { _ = r.Close() }()
-	f(r)
+	return r, nil
 }
 
 // run runs one case and reads its result: the reason it gives, or its
