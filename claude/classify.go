@@ -113,7 +113,10 @@ func (sc *reading) decide() (handoff.Status, string) {
 		return handoff.StatusProcessing, ReasonRetry
 	case sc.sig.Title == TitleSpinner:
 		return handoff.StatusProcessing, ReasonTitle
-	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer):
+	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer),
+		// Before about 2.1.320: no placeholder, the duration line under
+		// the note; the note itself says the turn failed.
+		h.newest == CellDone && h.cells == 1 && h.note != "" && failureNote(h.note):
 		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
 		return handoff.StatusError, ReasonErrorNote
 	}
@@ -293,6 +296,7 @@ func (c *chrome) findDialog(seen []line, sig *Signals) {
 type history struct {
 	nonBlank int
 	newest   string // the kind of the bottom-most column-0 cell
+	cells    int    // how many column-0 cells were read
 	// message is the offset of the bottom-most assistant message's first
 	// line, -1 if none; end is where the chrome starts (or the capture ends).
 	message int
@@ -345,7 +349,9 @@ func (h *history) take(ln line, sig *Signals) bool {
 		if interruptedLine(ln) {
 			sig.Interrupted = true
 		}
-		if h.newest == "" && h.note == "" {
+		// A note under the last prompt, or (before about 2.1.320) between
+		// it and the turn's duration line.
+		if (h.newest == "" || h.newest == CellDone && h.cells == 1) && h.note == "" {
 			if t, ok := noteText(ln); ok {
 				h.note, h.noteLine = screen.Signal(t), ln.N
 			}
@@ -374,13 +380,24 @@ func (h *history) take(ln line, sig *Signals) bool {
 	case isBullet:
 		kind = screen.CellMessage
 	}
-	if h.newest == "" {
+	switch {
+	case h.newest == "":
 		h.newest = kind
 		sig.Newest, sig.NewestText, sig.NewestLine = kind, screen.Signal(ln.T), ln.N
 		if kind == screen.CellError {
 			sig.Error, sig.ErrorLine = h.errorText(text), ln.N
 		}
+	case h.newest == CellDone && h.cells == 1 && kind == screen.CellError && failureWording(text):
+		// Releases before about 2.1.320 end a failed turn with its
+		// duration line too ("● API Error: 500 Internal server error. …",
+		// "✻ Sautéed for 5s"): the turn ended on the error.
+		h.newest = kind
+		sig.Newest, sig.NewestText, sig.NewestLine = kind, screen.Signal(ln.T), ln.N
+		sig.Error, sig.ErrorLine = h.errorText(text), ln.N
+		sig.Reply, sig.ReplyLine = "", 0
+		return false
 	}
+	h.cells++
 	switch kind {
 	case CellDone, screen.CellMessage, screen.CellTool:
 		if sig.ReplyLine == 0 {

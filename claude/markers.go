@@ -133,6 +133,47 @@ func isErrorText(text string) bool {
 	return false
 }
 
+// failureWording reports an error cell's text in Claude Code's own words
+// for a failed request: a status code and a capitalised message ("API
+// Error: 500 Internal server error.", "API Error: 529 Overloaded.", "API
+// Error: 400 {…}") or a capitalised phrase ("API Error: Request rejected
+// (429)", "API Error: Connection error."). A reply that merely starts with
+// the words ("API Error: 500 means the server failed.") has neither.
+func failureWording(text string) bool {
+	rest, ok := strings.CutPrefix(text, "API Error: ")
+	if !ok || rest == "" {
+		return false
+	}
+	if len(rest) >= 4 && isDigits(rest[:3]) && rest[3] == ' ' {
+		rest = rest[4:]
+		return rest != "" && (rest[0] == '{' || (rest[0] >= 'A' && rest[0] <= 'Z'))
+	}
+	return rest[0] >= 'A' && rest[0] <= 'Z'
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// failureNotes start the notes Claude Code shows under a prompt whose
+// request failed before any reply: "Not logged in · Please run /login",
+// "Context limit reached · /compact or /clear to continue".
+var failureNotes = [...]string{"Not logged in", "Context limit reached", "Invalid API key", "Credit balance is too low"}
+
+func failureNote(note string) bool {
+	for _, p := range failureNotes {
+		if strings.HasPrefix(note, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // resendPlaceholder reports the composer's placeholder after a failed
 // request: "Resend your message to try again" (an API error), "Once fixed,
 // resend your message" (not logged in, context limit reached).

@@ -1,8 +1,12 @@
 package claude
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
@@ -47,5 +51,31 @@ func TestRealScreensReadTheSameWithoutRules(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			conformance.CheckWithoutDecoration(t, dir, Provider(), isRule, except)
 		})
+	}
+}
+
+// TestRealClaude2_1_300EndsAFailedTurnWithItsDuration: releases before
+// about 2.1.320 print the turn's duration line under an API error too
+// ("✻ Crunched for 1s"); the turn ended on the error, quoted in full. A
+// reply that only starts with "API Error" (Claude Code 2.1.300 paints it
+// the same) and ends its turn is completed. Captured from the real Claude
+// Code 2.1.300 in a 120x40 tmux pane (TERM tmux-256color) against the fake
+// model's 500.
+func TestRealClaude2_1_300EndsAFailedTurnWithItsDuration(t *testing.T) {
+	for file, want := range map[string]handoff.Status{
+		"120x40-error-api-500.txt":              handoff.StatusError,
+		"120x40-completed-quoting-an-error.txt": handoff.StatusCompleted,
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "real-2.1.300", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Provider().Classify(string(b), "✳ Claude Code")
+		if got.Status != want {
+			t.Errorf("%s: %s (%s), want %s", file, got.Status, got.Reason, want)
+		}
+		if want == handoff.StatusError && !strings.HasPrefix(got.Detail, "API Error: 500 Internal server error. This is a server-side issue") {
+			t.Errorf("%s: the error quotes %q", file, got.Detail)
+		}
 	}
 }

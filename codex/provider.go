@@ -13,7 +13,10 @@ const Version = "0.169.0"
 // Provider is Codex CLI (npm @openai/codex) as the registry lists it. A turn's
 // end is reported by its notify program (agent-turn-complete).
 func Provider() screen.Provider {
-	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version, Hook: "notify (agent-turn-complete)", Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version,
+		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
+		Window: screen.Window{Oldest: "0.150.0", Newest: "0.171.0"},
+		Hook:   "notify (agent-turn-complete)", Read: classify, Last: lastMessage, Recognize: recognize,
 		// Codex 0.169's composer, tried on the real CLI with pasted text:
 		//   - '!' as the message's first character switches it to shell mode (the
 		//     prompt becomes "!", "Shell mode" shows at the right under it), and

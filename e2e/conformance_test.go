@@ -7,23 +7,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
-	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
-	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
-	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
-	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
-	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 )
 
 // conformer is one provider's real CLI as the conformance table drives
@@ -75,172 +66,32 @@ type apiError struct {
 	detail  string
 }
 
-// conformers are the providers every case runs on.
+// conformers are the providers every case runs on: each one's
+// descriptor for the cases (live.Subjects), which `handoff-fsm doctor`
+// runs too, so the two cannot drift.
 func conformers() []conformer {
-	return []conformer{
-		{
-			cli: realcodex.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// Tips hidden: Codex prints a random "└ Tip: …" under some
-				// replies, which the fallback would take along.
-				opts := realcodex.Options{Common: realcli.Common{Terminal: s.Terminal}, HideTips: true}
-				if s.Ask {
-					opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
+	var out []conformer
+	for _, s := range live.Subjects() {
+		var errs []apiError
+		for _, e := range s.APIErrors {
+			errs = append(errs, apiError{e.Name, e.Retries, e.Replies, e.Detail})
+		}
+		out = append(out, conformer{
+			cli: s.CLI,
+			start: func(t *testing.T, set setup) *rig {
+				common := realcli.Common{Terminal: set.Terminal}
+				r := startRig(t, s.CLI, s.API, t.TempDir(), &common, func(ctx context.Context) (*realcli.Session, error) {
+					return s.Start(ctx, common, live.Setup{Ask: set.Ask, Retries: set.Retries})
+				})
+				if s.Prepare != nil {
+					s.Prepare(r.model)
 				}
-				return newRig(t, opts)
+				return r
 			},
-			config: e2eConfig,
-			apiErrors: []apiError{
-				{"http-500", 0, []fakemodel.Reply{fakemodel.HTTPError(500, "server_error", "fake internal error")}, "We’re currently experiencing high demand"},
-				{"response-failed", 0, []fakemodel.Reply{fakemodel.Failed("the fake model failed this response")}, "stream disconnected before completion: the fake model failed this response"},
-			},
-			// Escalated: outside the sandbox, so on-request asks first.
-			confirm: func(answer string) fakemodel.Reply {
-				return fakemodel.WriteResponse(answer).Escalated("Write the response file?")
-			},
-			approve: "y",
-		},
-		{
-			cli: realclaude.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				opts := realclaude.Options{Common: realcli.Common{Terminal: s.Terminal}, MaxRetries: s.Retries}
-				if s.Ask {
-					opts.Permissions = realclaude.Ask
-				}
-				return newClaudeRig(t, opts)
-			},
-			config: claudeConfig,
-			apiErrors: []apiError{
-				{"http-500", 0, []fakemodel.Reply{fakemodel.ServerError()}, "API Error: 500"},
-				{"overloaded-529", 0, []fakemodel.Reply{fakemodel.Overloaded()}, "API Error: 529"},
-				{"rate-limited-429", 0, []fakemodel.Reply{fakemodel.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
-				{"not-logged-in-401", 0, []fakemodel.Reply{fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
-				// One retry: the retry line reads as work, then the error ends it.
-				{"http-500-after-a-retry", 1, fakemodel.Times(2, fakemodel.ServerError()), "API Error: 500"},
-			},
-			// "A file redirect in this command can't be checked before it
-			// runs": the heredoc needs approval in the default mode.
-			confirm: fakemodel.WriteResponse,
-			approve: "1",
-		},
-		{
-			cli: realgemini.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// Gemini CLI retries on its own (a 500 for a long time);
-				// setup.Retries has nothing to set.
-				return newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// A 400 is shown at once: "✕ [API Error: {…}]".
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake).")}, "Request contains an invalid argument (fake)."},
-			},
-			// The default approval mode asks before a command with a
-			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
-			confirm: fakemodel.WriteResponse,
-			approve: "1",
-		},
-		{
-			cli: realqwen.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "API Error: 400 Request contains an invalid argument (fake)."},
-			},
-			// The default approval mode runs a `cat` heredoc unasked (cat
-			// counts as read-only, its redirection notwithstanding); a
-			// command that starts with mkdir is asked for: "Allow execution
-			// of: 'mkdir, cat'?", "› 1. Yes, allow once".
-			confirm: func(answer string) fakemodel.Reply {
-				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
-			},
-			approve: "1",
-		},
-		{
-			cli: realopencode.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// A box with the API's message, the footer without a duration.
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Request contains an invalid argument (fake)."},
-			},
-			// With "permission": {"bash": "ask"} every command is asked
-			// for: "△ Permission required", "Allow once" highlighted.
-			confirm: fakemodel.WriteResponse,
-			approve: "Enter",
-		},
-		{
-			cli: realpi.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newPiRigAt(t, realpi.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// "Error: 400 Request contains an invalid argument (fake)."
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Error: 400 Request contains an invalid argument (fake)."},
-			},
-			// pi asks nothing of its own: the asking extension's dialog,
-			// "→ Allow" highlighted, before every bash command.
-			confirm: fakemodel.WriteResponse,
-			approve: "Enter",
-		},
-		{
-			cli: realdroid.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// "●  BYOK Error: 400 Request contains an invalid argument (fake)."
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "BYOK Error: 400 Request contains an invalid argument (fake)."},
-			},
-			// Without --auto every command is asked for: "Command to
-			// approve · medium risk", "Yes, allow" highlighted.
-			confirm: fakemodel.WriteResponse,
-			approve: "Enter",
-		},
-		{
-			cli: realcopilot.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newCopilotRig(t, realcopilot.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask})
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// "✗ 400 Request contains an invalid argument (fake)."
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "400 Request contains an invalid argument (fake)."},
-			},
-			// Without --allow-all-tools every command is asked for: "Do you
-			// want to run this command?", "❯ 1. Yes".
-			confirm: fakemodel.WriteResponse,
-			approve: "1",
-		},
-		{
-			cli: realcline.CLI,
-			start: func(t *testing.T, s setup) *rig {
-				// A 400 is not retried; setup.Retries has nothing to set.
-				return newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
-			},
-			config: nodeConfig,
-			apiErrors: []apiError{
-				// "* Error: Request contains an invalid argument (fake)."
-				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "Error: Request contains an invalid argument (fake)."},
-			},
-			// With auto-approve off it asks before every tool call:
-			// "Approve tool call?", "[y] Approve   [n] Deny".
-			confirm: fakemodel.WriteResponse,
-			approve: "y",
-		},
+			config: s.Config, apiErrors: errs, confirm: s.Confirm, approve: s.Approve,
+		})
 	}
+	return out
 }
 
 // TestConformance runs the cases every provider passes on its real CLI.
@@ -250,14 +101,14 @@ func conformers() []conformer {
 // rig), their cases one after another.
 func TestConformance(t *testing.T) {
 	eachConformer(t, func(t *testing.T, c conformer) {
-		t.Run("file-back-byte-for-byte-then-a-second-dispatch", c.fileBack)
+		// The file back and a second dispatch, no file (strict), the first
+		// API error, the confirmation and a '!' prompt are live's cases:
+		// TestDoctor runs them through `handoff-fsm doctor`.
 		t.Run("slow-first-byte-does-not-end-early", c.slowFirstByte)
-		t.Run("no-file-strict-fails", c.noFileStrict)
 		t.Run("no-file-fallback-returns-the-message", c.noFileFallback)
-		for _, e := range c.apiErrors {
+		for _, e := range c.apiErrors[1:] {
 			t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
 		}
-		t.Run("confirmation-dialog-is-waiting-user-answer", c.confirmation)
 	})
 }
 
@@ -294,47 +145,6 @@ func checkJournal(t *testing.T, d *dispatch, final handoff.State) {
 	t.Logf("path: %v", d.path())
 }
 
-func (c conformer) fileBack(t *testing.T) {
-	r := c.start(t, setup{})
-	// A slow first byte keeps the agent busy for several polls.
-	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
-	d := r.send("analyst", "Analyse the project.", c.config(true), nil)
-	if d.err != nil {
-		r.fail("dispatch failed: %v", d.err)
-	}
-	// The heredoc ends the file with a newline after the last line.
-	if d.res.Content != answer+"\n" || d.res.Source != fsm.SourceFile {
-		r.fail("got %q from %s, want the file's %q", d.res.Content, d.res.Source, answer+"\n")
-	}
-	archived, err := os.ReadFile(d.res.ArchivedPath)
-	// The agent copied the receipt line; the engine returned the answer without it.
-	if err != nil || string(archived) != d.res.Receipt.ReceiptLine()+"\n"+d.res.Content {
-		t.Fatalf("archived copy %q (%v) is not the receipt line and the returned content", archived, err)
-	}
-	checkJournal(t, d, handoff.Done)
-	turns := r.model.Turns()
-	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
-		t.Fatalf("the RESPONSE FILE INSTRUCTION did not reach the model: %+v", turns)
-	}
-	if len(turns) < 2 || len(turns[1].ToolResults) == 0 {
-		t.Fatalf("the shell tool's result did not come back to the model: %+v", turns)
-	}
-	if d.fileAt.IsZero() {
-		t.Fatal("never saw the response file appear")
-	}
-	metric(t, c.cli.Name+"_send_duration(paste+Enter+verify)", d.sendDur)
-	metric(t, c.cli.Name+"_file_written_to_done", d.doneAt().Sub(d.fileAt))
-	metric(t, c.cli.Name+"_dispatch_total", d.res.Elapsed)
-
-	// The pane is ready again: a second dispatch gets its own answer.
-	r.model.Script(fakemodel.WriteResponse("second answer"), fakemodel.Answer("Written."))
-	d2 := r.send("analyst", "Analyse again.", c.config(true), nil)
-	if d2.err != nil || d2.res.Content != "second answer\n" {
-		r.fail("second dispatch: %q, %v", d2.res.Content, d2.err)
-	}
-	checkJournal(t, d2, handoff.Done)
-}
-
 func (c conformer) slowFirstByte(t *testing.T) {
 	r := c.start(t, setup{})
 	cfg := c.config(true)
@@ -366,37 +176,6 @@ func (c conformer) slowFirstByte(t *testing.T) {
 
 // reply is what the model answers instead of writing the file.
 const reply = "Here is my answer, but I did not write the file."
-
-func (c conformer) noFileStrict(t *testing.T) {
-	r := c.start(t, setup{})
-	// A slow first byte keeps the agent visibly busy for many polls, so
-	// the usual path is Working → IdleGrace; a turn that ends between two
-	// polls of a loaded machine takes the startup timeout instead.
-	r.model.Script(fakemodel.Answer(reply).After(1500 * time.Millisecond))
-	cfg := c.config(true)
-	d := r.send("analyst", "Answer briefly.", cfg, nil)
-	var we *handoff.WaitError
-	if !errors.Is(d.err, handoff.ErrNoResponseFile) || !errors.As(d.err, &we) {
-		r.fail("got %v, want the strict no-response-file error", d.err)
-	}
-	checkJournal(t, d, handoff.Failed)
-	switch we.State {
-	case handoff.IdleGrace:
-		// Seen working: the grace ran on consecutive quiet polls.
-		if quiet := d.lastQuietRunStart(); d.doneAt().Sub(quiet) < cfg.IdleGrace {
-			t.Fatalf("failed %v after the agent went quiet, before the %v grace", d.doneAt().Sub(quiet), cfg.IdleGrace)
-		}
-	case handoff.StartupTimeout:
-		// Never seen working: not before twice the grace.
-		if we.Elapsed < 2*cfg.IdleGrace {
-			t.Fatalf("failed after %v from StartupTimeout, before twice the %v grace", we.Elapsed, cfg.IdleGrace)
-		}
-		t.Logf("the turn ended between two polls; the startup timeout released the guard (spec path)")
-	default:
-		t.Fatalf("failed in %s, want IdleGrace (or StartupTimeout when the turn was never seen)", we.State)
-	}
-	t.Logf("error message: %v", d.err)
-}
 
 func (c conformer) noFileFallback(t *testing.T) {
 	r := c.start(t, setup{})
@@ -436,63 +215,4 @@ func (c conformer) apiError(t *testing.T, e apiError) {
 		t.Fatalf("%d requests, want %d (one and %d retries)", got, e.retries+1, e.retries)
 	}
 	t.Logf("error message: %v", d.err)
-}
-
-func (c conformer) confirmation(t *testing.T) {
-	r := c.start(t, setup{Ask: true, Terminal: tmuxTerminal})
-	r.model.Script(c.confirm(answer), fakemodel.Answer("Written after approval."))
-	// The user answers once the dialog was seen — after a second, like a
-	// person: CLIs ignore keys that come right after they drew a dialog.
-	// Should it still be there, they press again.
-	var mu sync.Mutex
-	var last handoff.Status
-	seen, stop, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	go func() {
-		defer close(done)
-		select {
-		case <-seen:
-		case <-stop:
-			return
-		}
-		for range 5 {
-			select {
-			case <-time.After(time.Second):
-			case <-stop:
-				return
-			}
-			mu.Lock()
-			waiting := last == handoff.StatusWaitingUserAnswer
-			mu.Unlock()
-			if !waiting {
-				return
-			}
-			_ = r.cli.Keys(context.Background(), c.approve)
-		}
-	}()
-	d := r.send("analyst_review", "Review it.", c.config(true), func(p fsm.Poll) {
-		mu.Lock()
-		last = p.Status
-		mu.Unlock()
-		if p.Status == handoff.StatusWaitingUserAnswer {
-			once.Do(func() { close(seen) })
-		}
-	})
-	close(stop)
-	<-done
-	if !slices.Contains(d.statuses(), handoff.StatusWaitingUserAnswer) {
-		r.fail("the confirmation was never observed as waiting_user_answer: %v", compact(d.statuses()))
-	}
-	if d.err != nil {
-		r.fail("dispatch failed: %v", d.err)
-	}
-	if d.res.Content != answer+"\n" {
-		t.Fatalf("got %q", d.res.Content)
-	}
-	checkJournal(t, d, handoff.Done)
-	for _, p := range d.polls {
-		if p.Status == handoff.StatusWaitingUserAnswer && p.State != handoff.Working {
-			t.Fatalf("waiting for the user in state %s, want Working", p.State)
-		}
-	}
 }

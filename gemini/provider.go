@@ -26,7 +26,10 @@ const enterDelay = time.Second
 // Provider is Google's Gemini CLI (@google/gemini-cli): its AfterAgent hook
 // fires when a turn ends, and it gets a longer pause before Enter.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version, Hook: "AfterAgent", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version,
+		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
+		Window: screen.Window{Oldest: "0.60.0", Newest: "0.61.0"},
+		Hook:   "AfterAgent", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
 		// Gemini CLI 0.61.0's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode ("shell mode enabled (esc to disable)" above it,

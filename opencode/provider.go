@@ -9,7 +9,10 @@ const Version = "1.18.33"
 // Provider is OpenCode. No hook is registered: OpenCode's would be a plugin
 // rather than a command, so only its screen says a turn ended.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version, Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version,
+		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
+		Window: screen.Window{Oldest: "1.18.33", Newest: "1.18.33"},
+		Read:   classify, Last: lastMessage, Recognize: recognize,
 		// OpenCode 1.18.33's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode (its agent label reads "Shell", the footer "esc exit

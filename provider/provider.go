@@ -128,3 +128,7 @@ func EnterDelay(name string) time.Duration {
 	}
 	return 0
 }
+
+// Find is the named provider's value ("" is Default): its window of
+// proven releases, its package; ok is false for an unknown name.
+func Find(name string) (screen.Provider, bool) { return find(name) }

@@ -22,7 +22,10 @@ const enterDelay = 1500 * time.Millisecond
 // Provider is Qwen Code (@qwen-code/qwen-code), the Gemini CLI fork: its
 // Stop hook ends a turn, and a paste needs its own pause before Enter.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version, Hook: "Stop", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version,
+		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
+		Window: screen.Window{Oldest: "0.24.4", Newest: "0.24.4"},
+		Hook:   "Stop", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
 		// Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
 		// CLI: a pasted '!' stays text, a typed one on the empty composer switches
 		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and

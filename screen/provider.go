@@ -28,6 +28,10 @@ type Provider struct {
 	// Version is the CLI version its real screens and end-to-end tests are
 	// proven on.
 	Version string `json:"version"`
+	// Window is the range of releases proven to read right, Version
+	// among them; `up`, `status --team` and `doctor` warn about a CLI
+	// outside it (docs/versions.md).
+	Window Window `json:"window"`
 	// Hook is the CLI's hook (or notify event) that reports the end of a
 	// turn, registered as `handoff-fsm hook --dir DIR`; "" when none is.
 	Hook string `json:"hook"`

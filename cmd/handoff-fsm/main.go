@@ -63,6 +63,7 @@ func commands() map[string]command {
 		"wait":       {summary: "wait for the first (or every one) of several dispatches of handoff-fsm serve to end", run: runWait},
 		"history":    {summary: "list the dispatches of handoff-fsm serve: who was asked what, when, and how it ended", run: runHistory},
 		"hook":       {summary: "record an agent CLI's hook call (Claude Code Stop, Gemini CLI AfterAgent, …) as a marker file", run: runHook},
+		"doctor":     {summary: "check that handoff-fsm reads your agent CLIs right: the conformance cases on each, against a fake model, offline", run: runDoctor},
 		"providers":  {summary: "list the agent CLIs handoff-fsm reads, with the version each is proven on", run: runProviders},
 		"version":    {summary: "print the build: module version, source revision, Go version", run: runVersion},
 		"completion": {summary: "print a shell completion script: bash, zsh or fish", run: runCompletion},

@@ -124,6 +124,9 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 		if m.Note != "" {
 			notes = append(notes, fmt.Sprintf("up: agent %s: %s", m.Role, m.Note))
 		}
+		if w := windowWarning(m.Provider, m.Version); w != "" && !m.Demo {
+			notes = append(notes, fmt.Sprintf("up: agent %s: %s", m.Role, w))
+		}
 	}
 	for _, n := range notes {
 		fmt.Fprintln(stderr, n)
@@ -309,6 +312,9 @@ func teamStatus(ctx context.Context, file string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Role, pane, providerOf(m), process, status)
 	}
 	tw.Flush()
+	for _, w := range teamWindowWarnings(ctx, members) {
+		fmt.Fprintln(stderr, w)
+	}
 	if code != exitOK {
 		fmt.Fprintln(stderr, "status: start the agents that are not running with handoff-fsm up (a dead one goes on with its last session where its CLI can)")
 	}

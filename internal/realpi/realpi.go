@@ -90,11 +90,13 @@ func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
 	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), JSON: JSON(opts), Files: Files(opts)})
 }
 
-// Ready reports the first screen: the header and an empty editor.
+// Ready reports the first screen: the header ("pi v0.73.1", whichever
+// release runs: doctor and scripts/versions.sh start others than the pin)
+// and an empty editor.
 func Ready(text, _ string) bool {
 	c := pi.Provider().Classify(text, "")
 	s, _ := c.Signals.(pi.Signals)
-	return s.Chrome == screen.ChromeComposer && s.Composer == "" && strings.Contains(screen.Plain(text), "pi v"+pi.Version)
+	return s.Chrome == screen.ChromeComposer && s.Composer == "" && strings.Contains(screen.Plain(text), "pi v")
 }
 
 // Submitted reports a screen on which the prompt was taken: the working

@@ -1,0 +1,300 @@
+// Package live holds the conformance cases that run on a real agent CLI
+// in a private tmux server against the fake model server, and each
+// provider's descriptor for them (Subject). The end-to-end suite (e2e/)
+// and `handoff-fsm doctor` run these same cases on these same
+// descriptors, so what the doctor tells a user and what CI proves cannot
+// drift apart.
+//
+// A new provider joins by adding its Subject to subjects (below), next to
+// its realcli descriptor (internal/real<name>) and its entry in the
+// provider registry (provider/); doctor and the e2e suite pick it up.
+package live
+
+import (
+	"context"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
+	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
+	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
+	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
+	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
+)
+
+// Subject is one provider's real CLI as the cases drive it: how to start
+// it on a fake model, and what differs between CLIs (the grace a loaded
+// machine needs, the errors the API can send, how a confirmation is asked
+// for and answered).
+type Subject struct {
+	// CLI is the CLI's descriptor; its Name is the provider's.
+	CLI realcli.CLI
+	// API is the fake model's wire protocol for this CLI.
+	API fakemodel.API
+	// Start runs the CLI (common says where, with what binary and on
+	// which model) in a private tmux server, set up as s asks.
+	Start func(ctx context.Context, common realcli.Common, s Setup) (*realcli.Session, error)
+	// Prepare, when set, is applied to a fresh fake model before the CLI
+	// starts (a side channel's reply, e.g. OpenCode's title request).
+	Prepare func(*fakemodel.Server)
+	// Config is the dispatch's config (strict or fallback).
+	Config func(strict bool) handoff.Config
+	// APIErrors are the failed requests that must end as a terminal error
+	// quoting what the screen says; the first is doctor's.
+	APIErrors []APIError
+	// Confirm is the reply that makes the CLI (started with Setup.Ask) ask
+	// the user before it writes the response file; Approve the key that
+	// says yes.
+	Confirm func(answer string) fakemodel.Reply
+	Approve string
+}
+
+// Setup is what a case asks of a CLI's start.
+type Setup struct {
+	// Ask: the CLI asks before running a command (its confirmation dialog).
+	Ask bool
+	// Retries: how often the CLI retries a failed request.
+	Retries int
+}
+
+// APIError is one failing request and the text the error must quote.
+type APIError struct {
+	Name    string
+	Retries int
+	Replies []fakemodel.Reply
+	Detail  string
+}
+
+// TmuxTerminal is what a tmux pane gives a CLI when nothing else sets its
+// environment: TERM tmux-256color and no COLORTERM (a server started over
+// SSH or by a service). The API-error, confirmation and delivery cases run
+// there, the others in the harness's terminal, so every CLI is read in
+// two terminals end to end (Gemini CLI draws no frames without COLORTERM).
+var TmuxTerminal = realcli.Terminal{Term: "tmux-256color"}
+
+// Config keeps each real-CLI scenario short: the fake model answers in
+// milliseconds, so a 250 ms poll and a grace of a few seconds are plenty.
+func Config(grace time.Duration) func(strict bool) handoff.Config {
+	return func(strict bool) handoff.Config {
+		cfg := handoff.DefaultConfig()
+		cfg.Poll = 250 * time.Millisecond
+		cfg.IdleGrace = grace
+		cfg.ResponseTimeout = 60 * time.Second
+		cfg.Fallback = !strict
+		return cfg
+	}
+}
+
+// The graces: Codex shows a taken prompt at once; on a loaded two-core
+// machine Claude Code takes up to about five seconds, and the Node CLIs
+// (Gemini CLI, Qwen Code, OpenCode, pi) seconds to draw a prompt they took.
+const (
+	codexGrace  = 3 * time.Second
+	claudeGrace = 6 * time.Second
+	nodeGrace   = 8 * time.Second
+)
+
+// invalidArgument is the 400 the Node CLIs show at once, without retrying.
+func invalidArgument(kind string) fakemodel.Reply {
+	return fakemodel.HTTPError(400, kind, "Request contains an invalid argument (fake).")
+}
+
+// Subjects lists every provider's Subject, in the registry's order of
+// names.
+func Subjects() []Subject {
+	return []Subject{claudeSubject(), clineSubject(), codexSubject(), copilotSubject(), droidSubject(), geminiSubject(),
+		opencodeSubject(), piSubject(), qwenSubject()}
+}
+
+// claudeSubject is Claude Code as the cases drive it.
+func claudeSubject() Subject {
+	return Subject{
+		CLI: realclaude.CLI, API: fakemodel.AnthropicMessages{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			opts := realclaude.Options{Common: c, MaxRetries: s.Retries}
+			if s.Ask {
+				opts.Permissions = realclaude.Ask
+			}
+			return realclaude.Start(ctx, opts)
+		},
+		Config: Config(claudeGrace),
+		APIErrors: []APIError{
+			{"http-500", 0, []fakemodel.Reply{fakemodel.ServerError()}, "API Error: 500"},
+			{"overloaded-529", 0, []fakemodel.Reply{fakemodel.Overloaded()}, "API Error: 529"},
+			{"rate-limited-429", 0, []fakemodel.Reply{fakemodel.RateLimited(time.Second)}, "API Error: Request rejected (429)"},
+			{"not-logged-in-401", 0, []fakemodel.Reply{fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key")}, "Not logged in · Please run /login"},
+			// One retry: the retry line reads as work, then the error ends it.
+			{"http-500-after-a-retry", 1, fakemodel.Times(2, fakemodel.ServerError()), "API Error: 500"},
+		},
+		// "A file redirect in this command can't be checked before it
+		// runs": the heredoc needs approval in the default mode.
+		Confirm: fakemodel.WriteResponse, Approve: "1",
+	}
+}
+
+// codexSubject is Codex as the cases drive it.
+func codexSubject() Subject {
+	return Subject{
+		CLI: realcodex.CLI, API: fakemodel.OpenAIResponses{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// Tips hidden: Codex prints a random "└ Tip: …" under some
+			// replies, which the fallback would take along.
+			opts := realcodex.Options{Common: c, HideTips: true}
+			if s.Ask {
+				opts.ApprovalPolicy, opts.SandboxMode = "on-request", "workspace-write"
+			}
+			return realcodex.Start(ctx, opts)
+		},
+		Config: Config(codexGrace),
+		APIErrors: []APIError{
+			// The apostrophe's shape changed between releases (0.150
+			// draws a straight one): the row quotes what does not.
+			{"http-500", 0, []fakemodel.Reply{fakemodel.HTTPError(500, "server_error", "fake internal error")}, "currently experiencing high demand"},
+			{"response-failed", 0, []fakemodel.Reply{fakemodel.Failed("the fake model failed this response")}, "stream disconnected before completion: the fake model failed this response"},
+		},
+		// Escalated: outside the sandbox, so on-request asks first.
+		Confirm: func(answer string) fakemodel.Reply {
+			return fakemodel.WriteResponse(answer).Escalated("Write the response file?")
+		},
+		Approve: "y",
+	}
+}
+
+// geminiSubject is Gemini CLI as the cases drive it.
+func geminiSubject() Subject {
+	return Subject{
+		CLI: realgemini.CLI, API: fakemodel.Gemini{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// Gemini CLI retries on its own (a 500 for a long time);
+			// Setup.Retries has nothing to set.
+			return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// A 400 is shown at once: "✕ [API Error: {…}]".
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("")}, "Request contains an invalid argument (fake)."}},
+		// The default approval mode asks before a command with a
+		// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
+		Confirm: fakemodel.WriteResponse, Approve: "1",
+	}
+}
+
+// opencodeSubject is OpenCode as the cases drive it.
+func opencodeSubject() Subject {
+	return Subject{
+		CLI: realopencode.CLI, API: fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
+		},
+		Prepare: func(m *fakemodel.Server) { m.SetSide(fakemodel.Answer("Handoff session")) },
+		Config:  Config(nodeGrace),
+		// A box with the API's message, the footer without a duration.
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Request contains an invalid argument (fake)."}},
+		// With "permission": {"bash": "ask"} every command is asked
+		// for: "△ Permission required", "Allow once" highlighted.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// piSubject is pi as the cases drive it.
+func piSubject() Subject {
+	return Subject{
+		CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "Error: 400 Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: 400 Request contains an invalid argument (fake)."}},
+		// pi asks nothing of its own: the asking extension's dialog,
+		// "→ Allow" highlighted, before every bash command.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// qwenSubject is Qwen Code as the cases drive it.
+func qwenSubject() Subject {
+	return Subject{
+		CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realqwen.Start(ctx, realqwen.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "API Error: 400 Request contains an invalid argument (fake)."}},
+		// The default approval mode runs a `cat` heredoc unasked (cat
+		// counts as read-only, its redirection notwithstanding); a
+		// command that starts with mkdir is asked for: "Allow execution
+		// of: 'mkdir, cat'?", "› 1. Yes, allow once".
+		Confirm: func(answer string) fakemodel.Reply {
+			return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
+		},
+		Approve: "1",
+	}
+}
+
+// clineSubject is Cline as the cases drive it.
+func clineSubject() Subject {
+	return Subject{
+		CLI: realcline.CLI, API: fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// A 400 is not retried; Setup.Retries has nothing to set.
+			return realcline.Start(ctx, realcline.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "* Error: Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: Request contains an invalid argument (fake)."}},
+		// With auto-approve off it asks before every tool call: "Approve
+		// tool call?", "[y] Approve   [n] Deny".
+		Confirm: fakemodel.WriteResponse, Approve: "y",
+	}
+}
+
+// copilotSubject is GitHub Copilot CLI as the cases drive it.
+func copilotSubject() Subject {
+	return Subject{
+		CLI: realcopilot.CLI, API: fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// A 400 is not retried; Setup.Retries has nothing to set.
+			return realcopilot.Start(ctx, realcopilot.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "✗ 400 Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "400 Request contains an invalid argument (fake)."}},
+		// Without --allow-all-tools every command is asked for: "Do you
+		// want to run this command?", "❯ 1. Yes".
+		Confirm: fakemodel.WriteResponse, Approve: "1",
+	}
+}
+
+// droidSubject is Factory droid as the cases drive it.
+func droidSubject() Subject {
+	return Subject{
+		CLI: realdroid.CLI, API: fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// A 400 is not retried; Setup.Retries has nothing to set.
+			return realdroid.Start(ctx, realdroid.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// "●  BYOK Error: 400 Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "BYOK Error: 400 Request contains an invalid argument (fake)."}},
+		// Without --auto every command is asked for: "Command to approve ·
+		// medium risk", "Yes, allow" highlighted.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// Find is the named provider's Subject; ok is false when it has none.
+func Find(name string) (Subject, bool) {
+	for _, s := range Subjects() {
+		if s.CLI.Name == name {
+			return s, true
+		}
+	}
+	return Subject{}, false
+}
