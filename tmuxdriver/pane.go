@@ -422,17 +422,21 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 			}
 		}
 	}
-	// A busy agent may still be drawing the paste (Claude Code folds it
-	// into "[Pasted text #1]" late on a loaded machine): that change would
-	// pass for the prompt's submission below, and an Enter pressed while
-	// the paste is digested can be swallowed. So let the screen settle.
-	still, err := p.awaitStill(ctx, p.o.VerifyTimeout)
+	look, seen, err := p.awaitPaste(ctx, text)
 	if err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	if err := p.lookBeforeEnter(ctx, still); err != nil {
 		return err
 	}
+	if err := p.lookBeforeEnter(ctx, look); err != nil {
+		return err
+	}
+	return p.enter(ctx, text, seen)
+}
+
+// enter presses Enter, and again only when the screen proves the last one
+// was not taken (see enterIgnored). An Enter pressed twice on a loaded CLI
+// can submit twice: Qwen Code read two queued Enters against the same
+// composer state and sent its paste's placeholder as a second message.
+func (p *Pane) enter(ctx context.Context, text, seen string) error {
 	for attempt := 1; ; attempt++ {
 		// The screen right before Enter, taken in the same tmux process
 		// that presses it.
@@ -442,17 +446,12 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		if err != nil {
 			return fmt.Errorf("send: enter %d: %w", attempt, p.paneErr(err))
 		}
+		ignored, err := p.enterIgnored(ctx, text, seen, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
+		if err != nil || !ignored {
+			return err
+		}
 		if attempt == maxEnters {
-			return nil
-		}
-		// A swallowed Enter adds at most an empty line to the composer.
-		// Each try watches longer: a busy agent reads keys late.
-		submitted, err := p.awaitChange(ctx, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
-		if err != nil {
-			return fmt.Errorf("send: verify: %w", err)
-		}
-		if submitted {
-			return nil
+			return fmt.Errorf("send: pane %s: %w: after %d Enters its composer still shows the prompt (%s) and no turn", p.o.Target, handoff.ErrEnterNotTaken, attempt, seen)
 		}
 	}
 }
