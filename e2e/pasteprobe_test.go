@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -21,20 +22,7 @@ func TestPasteProbe(t *testing.T) {
 	if dir == "" {
 		t.Skip("HANDOFF_PASTE_PROBE=DIR takes the paste captures")
 	}
-	var lines, big strings.Builder
-	for i := 0; lines.Len() < 4<<10; i++ {
-		fmt.Fprintf(&lines, "line %05d of a prompt of many lines: the quick brown fox\n", i)
-	}
-	for i := 0; big.Len() < 60<<10; i++ {
-		fmt.Fprintf(&big, "line %05d of a long prompt: the quick brown fox jumps over the lazy dog\n", i)
-	}
-	prompts := []struct{ name, text string }{
-		{"short", "Analyse the project briefly, please."},
-		{"three-lines", "first line\nsecond line\nthird line"},
-		{"line-20000", strings.Repeat("abcdefghij", 2000)},
-		{"lines-4k", lines.String() + "the end of the many lines"},
-		{"lines-60k", big.String() + "the end of the long prompt"},
-	}
+	prompts := testkit.PastePrompts()
 	eachConformer(t, func(t *testing.T, c conformer) {
 		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && !strings.Contains(only, c.cli.Name) {
 			t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
@@ -45,7 +33,7 @@ func TestPasteProbe(t *testing.T) {
 		_ = os.MkdirAll(out, 0o755)
 		ctx := context.Background()
 		for _, p := range prompts {
-			text := p.text
+			text := p.Text
 			if cp, ok := cl.(interface{ Inert(string) string }); ok {
 				text = cp.Inert(text)
 			}
@@ -57,12 +45,15 @@ func TestPasteProbe(t *testing.T) {
 			for time.Since(start) < 8*time.Second {
 				s, _, _ := r.cli.CapturePlain(ctx)
 				if s != prev {
-					_ = os.WriteFile(filepath.Join(out, fmt.Sprintf("%s-%02d-%04dms.txt", p.name, n, time.Since(start).Milliseconds())), []byte(s), 0o644)
+					_ = os.WriteFile(filepath.Join(out, fmt.Sprintf("%s-%02d-%04dms.txt", p.Name, n, time.Since(start).Milliseconds())), []byte(s), 0o644)
 					prev, n = s, n+1
 				}
 				time.Sleep(40 * time.Millisecond)
 			}
-			if cm, ok := cl.(interface{ ClearKeys(string) []string }); ok {
+			if c.cli.Name == "pi" {
+				_ = r.cli.Keys(ctx, "C-c")
+				time.Sleep(500 * time.Millisecond)
+			} else if cm, ok := cl.(interface{ ClearKeys(string) []string }); ok {
 				for i := 0; i < 1; i++ {
 					s, _, _ := r.cli.CapturePlain(ctx)
 					for _, k := range cm.ClearKeys(s) {
@@ -73,7 +64,7 @@ func TestPasteProbe(t *testing.T) {
 				}
 			}
 			s, _, _ := r.cli.CapturePlain(ctx)
-			_ = os.WriteFile(filepath.Join(out, p.name+"-cleared.txt"), []byte(s), 0o644)
+			_ = os.WriteFile(filepath.Join(out, p.Name+"-cleared.txt"), []byte(s), 0o644)
 		}
 	})
 }
