@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/qwen"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
 // TestReadPaste reads the composer on real captures taken while a
