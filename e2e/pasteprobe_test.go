@@ -33,6 +33,9 @@ func TestPasteProbe(t *testing.T) {
 		_ = os.MkdirAll(out, 0o755)
 		ctx := context.Background()
 		for _, p := range prompts {
+			if only := os.Getenv("HANDOFF_PASTE_ONLY"); only != "" && only != p.Name {
+				continue
+			}
 			text := p.Text
 			if cp, ok := cl.(interface{ Inert(string) string }); ok {
 				text = cp.Inert(text)

@@ -20,14 +20,15 @@ func TestReadPaste(t *testing.T) {
 		file, prompt string
 		want         handoff.Paste
 	}{
+		{"wide-line-whole", "wide-line", handoff.PasteWhole},
 		{"short-not-drawn", "short", handoff.PasteArriving},
 		{"short-whole", "short", handoff.PasteWhole},
 		{"three-lines-whole", "three-lines", handoff.PasteWhole},
 		{"line-20000-whole", "line-20000", handoff.PasteWhole},
 		{"lines-4k-whole", "lines-4k", handoff.PasteWhole},
 		{"lines-60k-whole", "lines-60k", handoff.PasteWhole},
-		{"lines-60k-whole", "lines-4k", handoff.PasteWhole},
-		{"line-20000-whole", "lines-60k", handoff.PasteWhole},
+		{"lines-60k-whole", "lines-4k", handoff.PasteWrong},
+		{"line-20000-whole", "lines-60k", handoff.PasteWrong},
 	} {
 		capture, err := os.ReadFile(filepath.Join("testdata", "paste", c.file+".txt"))
 		if err != nil {

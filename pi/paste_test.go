@@ -20,6 +20,7 @@ func TestReadPaste(t *testing.T) {
 		file, prompt string
 		want         handoff.Paste
 	}{
+		{"wide-line-whole", "wide-line", handoff.PasteWhole},
 		{"short-not-drawn", "short", handoff.PasteArriving},
 		{"short-whole", "short", handoff.PasteWhole},
 		{"three-lines-whole", "three-lines", handoff.PasteWhole},

@@ -26,6 +26,9 @@ func PastePrompts() []PastePrompt {
 		{"line-20000", strings.Repeat("abcdefghij", 2000)},
 		{"lines-4k", lines.String() + "the end of the many lines"},
 		{"lines-60k", big.String() + "the end of the long prompt"},
+		// Astral characters (emoji) count 2 in UTF-16 and 1 as code points:
+		// which one a fold shows is the CLI's.
+		{"wide-line", strings.Repeat("wide 漢字 🧪👩\u200d💻 e\u0301 ", 400) + "the end"},
 	}
 }
 
