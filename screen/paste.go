@@ -17,8 +17,8 @@ import (
 type PasteForm struct {
 	// Folds are the placeholders the CLI folds a long paste into.
 	Folds []Fold
-	// Arriving matches a line of the bottom of the screen that the CLI
-	// shows while it still reads a paste ("Pasting… 12 KB"); nil if none.
+	// Arriving matches one of the last 6 non-blank lines of the screen
+	// while the CLI still reads a paste ("Pasting… 12 KB"); nil if none.
 	Arriving *regexp.Regexp
 	// Composer returns the text lines the composer shows, without its
 	// frame and prompt mark; ok is false when no composer is found.
@@ -39,7 +39,8 @@ const tailRunes = 40
 // composer found is PasteUnread.
 func (f PasteForm) Read(capture, text string) (handoff.Paste, string) {
 	if f.Arriving != nil {
-		for _, ln := range Bottom(capture, 12) {
+		// Near the bottom: a CLI draws it under its composer.
+		for _, ln := range Bottom(capture, 6) {
 			if f.Arriving.MatchString(ln.T) {
 				return handoff.PasteArriving, ln.T
 			}
