@@ -136,14 +136,15 @@ func TestDelivery(t *testing.T) {
 				if loadRig() {
 					settle(r)
 					got := r.model.Tally(asked, received(c.cli.Name, dc.prompt))
-					t.Logf("TALLY cli=%s case=%s stalls=%d whole=%d parts=%d ok=%v err=%q pieces=%q",
-						c.cli.Name, dc.name, stalled, got.Whole, len(got.Parts), d.err == nil, errText(d.err), got.Parts)
+					said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken)
+					t.Logf("TALLY cli=%s case=%s stalls=%d whole=%d parts=%d ok=%v said=%v err=%q pieces=%q",
+						c.cli.Name, dc.name, stalled, got.Whole, len(got.Parts), d.err == nil, said, errText(d.err), got.Parts)
 					switch {
 					case got.Whole > 1:
 						r.fail("the prompt reached the model %d times (stalled %d times)", got.Whole, stalled)
 					case d.err == nil && !got.Once():
 						r.fail("the dispatch succeeded but the model got %d whole prompts and these parts: %q", got.Whole, got.Parts)
-					case d.err != nil && !errors.Is(d.err, handoff.ErrPasteIncomplete) && !errors.Is(d.err, handoff.ErrEnterNotTaken):
+					case d.err != nil && !said:
 						r.fail("dispatch failed without saying the prompt was not taken whole: %v; the model got %d whole and these parts: %q", d.err, got.Whole, got.Parts)
 					}
 					dispatched = true

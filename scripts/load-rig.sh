@@ -57,12 +57,12 @@ grep -h 'TALLY ' "$out"/delivery-*.log | sed 's/.*TALLY //' | awk '
 	if (f["whole"] == 1 && f["parts"] == 0 && f["ok"] == "true") once[cli]++
 	if (f["whole"] > 1) twice[cli]++
 	if (f["parts"] > 0) partial[cli]++
-	if (f["whole"] == 0 && f["parts"] == 0) lost[cli]++
-	if (f["ok"] == "false") failed[cli]++
+	if (f["whole"] == 0 && f["parts"] == 0 && f["said"] != "true") lost[cli]++
+	if (f["ok"] == "false" && f["said"] == "true") failed[cli]++
 	if (f["ok"] == "true" && !(f["whole"] == 1 && f["parts"] == 0)) wrong[cli]++
 }
 END {
-	printf "%-9s %9s %7s %12s %7s %8s %7s %17s %11s\n", "cli", "dispatches", "stalls", "whole+once", "twice", "partial", "lost", "send failed (said)", "wrong exit 0"
+	printf "%-9s %9s %7s %12s %7s %8s %7s %17s %11s\n", "cli", "dispatches", "stalls", "whole+once", "twice", "partial", "lost", "send failed, said why", "wrong exit 0"
 	for (c in n) printf "%-9s %9d %7d %12d %7d %8d %7d %17d %11d\n", c, n[c], stalls[c], once[c], twice[c], partial[c], lost[c], failed[c], wrong[c]
 }' | tee "$out/tally.txt"
 
