@@ -7,6 +7,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // Exactly once by construction: Enter is pressed only once the composer
@@ -67,7 +68,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		now := time.Now()
 		switch {
 		case snap.Classification.Status == handoff.StatusProcessing:
-			return "", "", p.pasteFailed(ctx, look, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
+			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
 		case got == handoff.PasteUnread:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
 			if err != nil {
@@ -79,10 +80,10 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		case got == handoff.PasteWrong && (last != handoff.PasteWrong || seen != lastSeen):
 			wrongSince = now
 		case got == handoff.PasteWrong && now.Sub(wrongSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, look, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
+			return "", "", p.pasteFailed(ctx, pr, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
 		}
 		if now.After(deadline) {
-			return "", "", p.pasteFailed(ctx, look, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got))
+			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got))
 		}
 		prev, last, lastSeen = significant(look), got, seen
 		if err := sleep(ctx, pastePoll); err != nil {
@@ -99,25 +100,54 @@ func quoteSeen(seen string) string {
 	return fmt.Sprintf("%q", seen)
 }
 
-// pasteFailed clears the composer (its clear keys, pressed once) and
-// returns the error wrapping handoff.ErrPasteIncomplete that says what it
-// showed.
-func (p *Pane) pasteFailed(ctx context.Context, look, what string) error {
+// pasteFailed clears the composer and returns the error wrapping
+// handoff.ErrPasteIncomplete that says what it showed. The clear keys are
+// pressed again, up to clearRounds times, only while the composer still
+// holds something of text (a CLI that lost a paste's end dumps the rest
+// into its composer when a key comes): on an empty composer they can do
+// something else (Ctrl-C offers to quit Codex).
+func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, text, what string) error {
 	cleared := "has no keys that clear it, so the text stays in its composer"
-	if keys := p.o.Composer.ClearKeys(look); len(keys) > 0 {
+	for round := 0; round < clearRounds; round++ {
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			break
+		}
 		cleared = "cleared its composer (" + strings.Join(keys, " ") + ")"
 		for _, k := range keys {
 			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				cleared = "could not clear its composer (" + p.paneErr(err).Error() + ")"
-				break
+				return fmt.Errorf("send: pane %s: %w: %s; Send could not clear its composer (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, p.paneErr(err))
 			}
 			// Keys pressed in one burst can read as an escape sequence.
 			if err := sleep(ctx, 150*time.Millisecond); err != nil {
 				return err
 			}
 		}
+		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+			return err
+		}
+		var err error
+		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
+			break
+		}
+		got, seen := pr.Pasted(look, text)
+		if !holdsSomeOf(got, seen, text) {
+			break
+		}
+		cleared = "could not clear its composer (it still shows " + quoteSeen(seen) + "; the next prompt would join it)"
 	}
 	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
+}
+
+// holdsSomeOf reports whether a composer read as got, seen still holds
+// something of text: its fold, its end, the CLI's reading line, or ten
+// characters or more of it.
+func holdsSomeOf(got handoff.Paste, seen, text string) bool {
+	if got != handoff.PasteArriving {
+		return got != handoff.PasteUnread
+	}
+	ink := screen.Ink(seen)
+	return strings.HasPrefix(seen, "Pasting") || len([]rune(ink)) >= 10 && strings.Contains(screen.Ink(text), ink)
 }
 
 // enterIgnored watches the screen for d after an Enter and says whether
