@@ -39,9 +39,9 @@ func PasteWait(text string) time.Duration {
 // screen and what decided (the fold, or the text's end). A composer in
 // another mode is returned at once (lookBeforeEnter clears it). A
 // composer whose rules cannot read it (PasteUnread) falls back to waiting
-// until the screen holds still. A wrong reading that lasts, a turn
-// started with no Enter pressed, or PasteWait passing clears the composer
-// and fails with handoff.ErrPasteIncomplete.
+// until the screen holds still. A wrong reading that lasts, a turn shown
+// with no Enter pressed while the paste is not whole, or PasteWait
+// passing clears the composer and fails with handoff.ErrPasteIncomplete.
 func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, err error) {
 	pr, ok := p.o.Composer.(handoff.PasteReader)
 	if !ok {
@@ -54,7 +54,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 	start := time.Now()
 	deadline := start.Add(PasteWait(text))
 	var prev string
-	last, lastSeen, wrongSince := handoff.PasteUnread, "", time.Time{}
+	last, lastSeen, wrongSince, turnSince := handoff.PasteUnread, "", time.Time{}, time.Time{}
 	for {
 		snap, err := p.Observe(ctx)
 		if err != nil {
@@ -66,8 +66,17 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		}
 		got, seen := pr.Pasted(look, text)
 		now := time.Now()
+		// A turn with no Enter pressed, while the composer does not hold
+		// the prompt whole: the CLI took part of the paste as typed keys.
+		// Held for wrongHold: a classifier may read a composer being
+		// drawn as work (Codex's, on a long unfolded draft).
+		if snap.Classification.Status != handoff.StatusProcessing || got == handoff.PasteWhole {
+			turnSince = time.Time{}
+		} else if turnSince.IsZero() {
+			turnSince = now
+		}
 		switch {
-		case snap.Classification.Status == handoff.StatusProcessing:
+		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
 			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
 		case got == handoff.PasteUnread:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
