@@ -357,18 +357,24 @@ func (p *Pane) alive(s Snapshot) error {
 // a shell or a command in the agent's composer.
 //
 // It loads the text into a uniquely named tmux buffer from stdin, pastes
-// it with bracketed paste (deleting the buffer), waits EnterDelay, until
-// the paste shows (for up to VerifyTimeout: on a loaded machine an agent
-// draws it late) and until the screen holds still (an agent may still be
-// folding the paste into a placeholder; an Enter pressed while the paste
-// is digested is taken as part of it). It then looks at the composer: if
-// the Composer reads another mode there (a shell mode, a command menu), it
+// it with bracketed paste (deleting the buffer), waits EnterDelay and
+// until the paste shows (for up to VerifyTimeout: on a loaded machine an
+// agent draws it late). It then waits until the Composer, a
+// handoff.PasteReader, reads the prompt whole on two looks in a row (the
+// CLI's fold with the prompt's size, or the text's end), for up to
+// PasteWait; a fold of another size, a turn started with no Enter, or the
+// wait running out clears the composer and fails with an error wrapping
+// handoff.ErrPasteIncomplete that quotes what it showed (a Composer that
+// cannot read the paste is waited for until the screen holds still). If
+// the Composer reads another mode (a shell mode, a command menu), it
 // presses the Composer's clear keys and fails with an error wrapping
-// handoff.ErrComposerMode; nothing is submitted. Otherwise it presses
-// Enter as a separate key and watches the screen for up to VerifyTimeout;
-// while the screen shows no more than an empty line added (the agent took
-// the Enter as part of the paste), it presses Enter again, up to maxEnters
-// times, watching longer each time.
+// handoff.ErrComposerMode. In both cases no Enter is pressed.
+//
+// Otherwise it presses Enter as a separate key, and again, up to
+// maxEnters times, only while the screen proves the last was not taken:
+// the agent read it (the pane's terminal holds no unread input), still
+// shows the same prompt whole and shows no turn (see enterIgnored). An
+// Enter pressed twice on a loaded CLI can submit twice.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -569,11 +575,10 @@ func draftOf(draft, text string) bool {
 // clearRounds is how often clearComposer presses the clear keys.
 const clearRounds = 3
 
-// maxEnters is how many times Send presses Enter while the screen does not
-// show the prompt taken. A busy agent (Gemini CLI under load, or right
-// after a turn) takes an Enter that comes while it still handles the paste
-// as a new line in it, or ignores it, more than once in a row; an Enter on
-// an empty composer does nothing.
+// maxEnters is how many times Send presses Enter while the agent, having
+// read the last one, still shows the prompt whole and no turn (see
+// enterIgnored). A busy agent (Gemini CLI under load, or right after a
+// turn) can take an Enter as a new line in the paste, or ignore it.
 const maxEnters = 4
 
 // SendKeys types keys into the pane as tmux send-keys names them ("Enter",
