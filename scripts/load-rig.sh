@@ -11,6 +11,7 @@
 #   bash scripts/load-rig.sh                  # six CLIs, -count=5
 #   bash scripts/load-rig.sh 2 qwen claude    # -count=2, these CLIs only
 #   NO_CONFORMANCE=1 bash scripts/load-rig.sh # the delivery rows only
+#   BURNERS=0 bash scripts/load-rig.sh        # no burners (a machine loaded already)
 #
 # Not in the gate (.ci/run): under stalls a CLI may take a paste in parts;
 # a row then passes only if the dispatch failed saying so (an error
@@ -33,11 +34,11 @@ stop_burners() {
 	burners=()
 }
 trap stop_burners EXIT
-for _ in $(seq "$(nproc)"); do
+for _ in $(seq "${BURNERS:-$(nproc)}"); do
 	(while :; do :; done) &
 	burners+=("$!")
 done
-echo "load rig: ${#burners[@]} burners, -count=$count, CLIs: ${clis[*]}; logs in $out"
+echo "load rig: ${#burners[@]} burners, load average $(cut -d' ' -f1-3 /proc/loadavg), -count=$count, CLIs: ${clis[*]}; logs in $out"
 
 status=0
 for cli in "${clis[@]}"; do
@@ -46,7 +47,7 @@ for cli in "${clis[@]}"; do
 		-count="$count" -v -timeout 4h >"$out/delivery-$cli.log" 2>&1; then
 		status=1
 	fi
-	echo "$cli delivery: $(( $(date +%s) - start ))s, $(grep -c -- '--- FAIL' "$out/delivery-$cli.log" || true) failed rows"
+	echo "$cli delivery: $(( $(date +%s) - start ))s, $(grep -c -- '--- FAIL' "$out/delivery-$cli.log" || true) failed rows, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 
 # The counts at the fake model, per CLI.
