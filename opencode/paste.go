@@ -9,12 +9,14 @@ import (
 
 // pasteForm is how OpenCode 1.18.33 shows a paste, tried on the real CLI
 // (testdata/paste): anything of more than a line or two as "[Pasted ~72
-// lines]" (its lines; a long single line is "~1 lines"), a short one as
-// its text. The composer is the box of "┃" lines above "╹▀▀▀", less its
+// lines]" (its lines, a line break at its end not counted: a dispatch's
+// prompt of 16 line breaks, the last at its end, showed "~16 lines" in
+// the load rig; a long single line is "~1 lines"), a short one as its
+// text. The composer is the box of "┃" lines above "╹▀▀▀", less its
 // last line (the agent and model: "Build · fake-model Fake").
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
-		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted ~(\d+) lines?\]`), Size: screen.LineCount}},
+		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted ~(\d+) lines?\]`), Size: lines}},
 		Composer: boxComposer,
 	}
 }
@@ -52,4 +54,10 @@ func boxComposer(capture string) ([]string, bool) {
 		}
 	}
 	return []string{}, len(box) > 0
+}
+
+// lines is what OpenCode's fold counts: the lines of text, a line break
+// at its end not starting another.
+func lines(text string) int {
+	return screen.LineCount(strings.TrimSuffix(text, "\n"))
 }

@@ -39,3 +39,20 @@ func TestReadPaste(t *testing.T) {
 		}
 	}
 }
+
+// A line break at the prompt's end (every dispatch's prompt ends with one)
+// does not count as a line of OpenCode's fold.
+func TestReadPasteDoesNotCountALastLineBreak(t *testing.T) {
+	var pr handoff.PasteReader = opencode.Provider()
+	capture, err := os.ReadFile(filepath.Join("testdata", "paste", "lines-4k-whole.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := testkit.PastePromptText("lines-4k")
+	if got, seen := pr.Pasted(string(capture), text+"\n"); got != handoff.PasteWhole {
+		t.Errorf("the 72-line prompt and a line break read as %s (%q), want whole", got, seen)
+	}
+	if got, _ := pr.Pasted(string(capture), text+"\nand a 73rd line"); got != handoff.PasteWrong {
+		t.Errorf("a 73-line prompt read as %s, want wrong", got)
+	}
+}
