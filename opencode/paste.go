@@ -9,10 +9,11 @@ import (
 
 // pasteForm is how OpenCode 1.18.33 shows a paste, tried on the real CLI
 // (testdata/paste): anything of more than a line or two as "[Pasted ~72
-// lines]" (its lines, a line break at its end not counted: a dispatch's
-// prompt of 16 line breaks, the last at its end, showed "~16 lines" in
-// the load rig; a long single line is "~1 lines"), a short one as its
-// text. The composer is the box of "┃" lines above "╹▀▀▀", less its
+// lines]" (the lines of the text without the blanks and line breaks at
+// its ends: in the delivery rows a dispatch's prompt, which ends with a
+// line break, showed one line less than its line breaks plus one, and one
+// that starts with two blank lines three less; a long single line is "~1
+// lines"), a short one as its text. The composer is the box of "┃" lines above "╹▀▀▀", less its
 // last line (the agent and model: "Build · fake-model Fake").
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
@@ -56,8 +57,8 @@ func boxComposer(capture string) ([]string, bool) {
 	return []string{}, len(box) > 0
 }
 
-// lines is what OpenCode's fold counts: the lines of text, a line break
-// at its end not starting another.
+// lines is what OpenCode's fold counts: the lines of text without the
+// blanks and line breaks at its ends.
 func lines(text string) int {
-	return screen.LineCount(strings.TrimSuffix(text, "\n"))
+	return screen.LineCount(strings.TrimSpace(text))
 }

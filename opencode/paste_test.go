@@ -40,8 +40,8 @@ func TestReadPaste(t *testing.T) {
 	}
 }
 
-// A line break at the prompt's end (every dispatch's prompt ends with one)
-// does not count as a line of OpenCode's fold.
+// Line breaks at the prompt's ends (every dispatch's prompt ends with one)
+// do not count as lines of OpenCode's fold.
 func TestReadPasteDoesNotCountALastLineBreak(t *testing.T) {
 	var pr handoff.PasteReader = opencode.Provider()
 	capture, err := os.ReadFile(filepath.Join("testdata", "paste", "lines-4k-whole.txt"))
@@ -49,8 +49,8 @@ func TestReadPasteDoesNotCountALastLineBreak(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := testkit.PastePromptText("lines-4k")
-	if got, seen := pr.Pasted(string(capture), text+"\n"); got != handoff.PasteWhole {
-		t.Errorf("the 72-line prompt and a line break read as %s (%q), want whole", got, seen)
+	if got, seen := pr.Pasted(string(capture), "  \n\n  "+text+"\n"); got != handoff.PasteWhole {
+		t.Errorf("the 72-line prompt between line breaks read as %s (%q), want whole", got, seen)
 	}
 	if got, _ := pr.Pasted(string(capture), text+"\nand a 73rd line"); got != handoff.PasteWrong {
 		t.Errorf("a 73-line prompt read as %s, want wrong", got)
