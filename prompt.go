@@ -24,6 +24,21 @@ var ErrPromptRefused = errors.New("prompt refused")
 // cleared and nothing was submitted.
 var ErrComposerMode = errors.New("the agent's composer did not take the prompt as a plain message")
 
+// ErrPasteIncomplete is wrapped by a Sender's error when, after the paste
+// and before Enter, the agent's composer did not show the prompt whole in
+// time: a fold of another size or several folds, only part of the text,
+// or a turn started with no Enter pressed (the CLI took part of the paste
+// as typed keys). The error quotes what the composer showed. The composer
+// was cleared and no Enter was pressed; whatever the CLI itself submitted
+// before that is named in the error, and the dispatch fails rather than
+// return an answer to part of the prompt.
+var ErrPasteIncomplete = errors.New("the agent's composer did not show the prompt whole")
+
+// ErrEnterNotTaken is wrapped by a Sender's error when the agent read the
+// Enter after a whole paste and still shows the prompt unsent, with no
+// turn, after the Sender's last try: the prompt was not submitted.
+var ErrEnterNotTaken = errors.New("the agent did not submit the prompt")
+
 // DraftReader is a Composer that can read what its message box holds: how
 // a process that died between a prompt's paste and its Enter is told,
 // later, whether the prompt still sits there unsent (a next paste would

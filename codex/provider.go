@@ -28,7 +28,7 @@ func Provider() screen.Provider {
 		//   - Ctrl-C empties a composer that holds text and leaves shell mode (on
 		//     an empty one it would offer to quit, so an empty shell-mode composer
 		//     gets Backspace instead).
-		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadDraft: draft},
+		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadDraft: draft, ReadPaste: pasteForm().Read},
 		// Codex runs its notify program with each finished turn's JSON as
 		// its last argument; -c overrides config.toml for this process.
 		Launch: screen.Launch{Hook: func(_ string, cmd []string) screen.Wiring {

@@ -158,9 +158,31 @@ func TestDelivery(t *testing.T) {
 				answer := fmt.Sprintf("delivery answer %d", i)
 				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
 				asked := len(r.model.Turns())
+				stalls := stallDuring(r)
 				d := r.send("tester", dc.prompt, c.config(true), nil)
+				stalled := stalls()
+				if loadRig() {
+					settle(r)
+					got := r.model.Tally(asked, received(c.cli.Name, dc.prompt))
+					said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken)
+					t.Logf("TALLY cli=%s case=%s stalls=%d whole=%d parts=%d ok=%v said=%v err=%q pieces=%q",
+						c.cli.Name, dc.name, stalled, got.Whole, len(got.Parts), d.err == nil, said, errText(d.err), got.Parts)
+					switch {
+					case got.Whole > 1:
+						r.fail("the prompt reached the model %d times (stalled %d times)", got.Whole, stalled)
+					case d.err == nil && !got.Once():
+						r.fail("the dispatch succeeded but the model got %d whole prompts and these parts: %q", got.Whole, got.Parts)
+					case d.err != nil && !said:
+						r.fail("dispatch failed without saying the prompt was not taken whole: %v; the model got %d whole and these parts: %q", d.err, got.Whole, got.Parts)
+					}
+					dispatched = true
+					return
+				}
 				if d.err != nil || d.res.Content != answer+"\n" {
 					r.fail("dispatch: %q, %v; the model's turns since the send: %s", d.res.Content, d.err, turnsSince(r, asked))
+				}
+				if got := r.model.Tally(asked, received(c.cli.Name, dc.prompt)); !got.Once() {
+					t.Errorf("the model got the prompt %d times whole and these parts of it: %q", got.Whole, got.Parts)
 				}
 				dispatched = true
 				if _, err := os.Stat(canary); err == nil {

@@ -21,7 +21,7 @@ func Provider() screen.Provider {
 		//     menu ("/review  review changes …") above the composer.
 		//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer line
 		//     by line.
-		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode},
+		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode, ReadPaste: pasteForm().Read},
 		// Plug-ins, no command hook: its screen and the response file decide.
 		Launch: screen.Launch{Resume: []string{"--continue"}}}
 }

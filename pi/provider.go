@@ -19,7 +19,8 @@ func Provider() screen.Provider {
 		// lines of a paste, so a line break is no guard. Its bash mode shows only
 		// as the editor's border colour, which a plain capture cannot see: the
 		// lead line is the guard, and Mode reads nothing.
-		Composer: screen.Composer{Leaders: "!/"},
+		// Ctrl-C empties its composer (pressed twice on an empty one, it quits).
+		Composer: screen.Composer{Leaders: "!/", Clear: []string{"C-c"}, ReadPaste: pasteForm().Read},
 		// Extensions, no command hook: its screen and the response file decide.
 		Launch: screen.Launch{Resume: []string{"--continue"}}}
 }

@@ -31,7 +31,7 @@ func Provider() screen.Provider {
 		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and
 		// '?' first make a command on submit, a typed '/' opens the command menu;
 		// Esc leaves shell mode and Esc Esc empties the composer.
-		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode)},
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadPaste: pasteForm().Read},
 		Launch: screen.Launch{Hook: screen.SystemDefaults("QWEN_CODE_SYSTEM_DEFAULTS_PATH", "Stop"),
 			Via: "$QWEN_CODE_SYSTEM_DEFAULTS_PATH (a Stop hook)", Resume: []string{"--continue"}}}
 }

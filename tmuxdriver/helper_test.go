@@ -6,13 +6,16 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -36,7 +39,11 @@ func TestMain(m *testing.M) {
 // time it happened. The title is "busy" while composing and "idle" otherwise.
 // A paste that starts with '!' into the empty composer switches it to a
 // shell mode, as Claude Code's does: the screen shows "SHELL MODE", and
-// Escape empties the composer and leaves the mode.
+// Escape empties the composer and leaves the mode. With $AGENT_FOLD set,
+// a paste shows as "[Pasted Content N chars]" (N its characters, plus
+// $AGENT_FOLD_OFF), after "Pasting… K KB" lines for $AGENT_PASTING; an
+// Enter that comes while it still shows "Pasting…" submits the fold's
+// text itself, as Qwen Code did; the title stays "idle" while composing.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -50,14 +57,47 @@ func echoAgent() int {
 	swallow, _ := time.ParseDuration(os.Getenv("AGENT_SWALLOW"))
 	swallowN, _ := strconv.Atoi(os.Getenv("AGENT_SWALLOW_ENTERS"))
 	swallowed := 0
+	fold := os.Getenv("AGENT_FOLD") != ""
+	foldOff, _ := strconv.Atoi(os.Getenv("AGENT_FOLD_OFF"))
+	pasting, _ := time.ParseDuration(os.Getenv("AGENT_PASTING"))
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
+	type next struct {
+		k   simagent.Key
+		err error
+	}
+	ch := make(chan next)
+	go func() {
+		for {
+			k, err := keys.Next()
+			ch <- next{k, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	var composer strings.Builder
 	var lastPaste time.Time
 	n := 0
+	submit := func() error {
+		n++
+		text := strings.TrimRight(composer.String(), "\n")
+		composer.Reset()
+		// Write then rename: the test must never read a half-written file.
+		dst := fmt.Sprintf("%s.%d", out, n)
+		if err := os.WriteFile(dst+".tmp", []byte(text), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(dst+".tmp", dst); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\x1b[H\x1b[2J\x1b]0;idle\x07reply: got %d bytes\r\nREADY>\r\n", len(text))
+		return nil
+	}
 	for {
-		k, err := keys.Next()
+		got := <-ch
+		k, err := got.k, got.err
 		if err != nil {
 			return 0
 		}
@@ -77,6 +117,29 @@ func echoAgent() int {
 				lastPaste = time.Now()
 				swallowed = 0
 			}
+			if fold && k.Kind == simagent.KeyPaste {
+				placeholder := fmt.Sprintf("[Pasted Content %d chars]", utf8.RuneCountInString(k.Text)+foldOff)
+				early := false
+				for shown := 0; !early && time.Since(lastPaste) < pasting; shown++ {
+					fmt.Fprintf(w, "\x1b[2;1H\x1b[KPasting… %d KB\r\n", shown*4)
+					select {
+					case got := <-ch:
+						early = got.k.Kind == simagent.KeyEnter
+					case <-time.After(250 * time.Millisecond):
+					}
+				}
+				if early {
+					composer.Reset()
+					composer.WriteString(placeholder)
+					if err := submit(); err != nil {
+						fmt.Fprintln(os.Stderr, err)
+						return 1
+					}
+					continue
+				}
+				fmt.Fprint(w, "\x1b[2;1H\x1b[K"+placeholder+"\r\n")
+				continue
+			}
 			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
 		case simagent.KeyEnter:
 			if swallow > 0 && time.Since(lastPaste) < swallow || swallowed < swallowN {
@@ -89,20 +152,10 @@ func echoAgent() int {
 				}
 				continue
 			}
-			n++
-			text := strings.TrimRight(composer.String(), "\n")
-			composer.Reset()
-			// Write then rename: the test must never read a half-written file.
-			dst := fmt.Sprintf("%s.%d", out, n)
-			if err := os.WriteFile(dst+".tmp", []byte(text), 0o644); err != nil {
+			if err := submit(); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				return 1
 			}
-			if err := os.Rename(dst+".tmp", dst); err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 1
-			}
-			fmt.Fprintf(w, "\x1b[H\x1b[2J\x1b]0;idle\x07reply: got %d bytes\r\nREADY>\r\n", len(text))
 		}
 	}
 }
@@ -156,6 +209,24 @@ func (testComposer) Mode(capture string) string {
 }
 
 func (testComposer) ClearKeys(string) []string { return []string{"Escape"} }
+
+// foldComposer is the echo agent's composer with $AGENT_FOLD set: it reads
+// the fold and its size, and "Pasting…" while the paste arrives.
+type foldComposer struct{ testComposer }
+
+func (foldComposer) Pasted(capture, text string) (handoff.Paste, string) {
+	return screen.PasteForm{
+		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted Content (\d+) chars\]`), Size: utf8.RuneCountInString}},
+		Arriving: regexp.MustCompile(`^Pasting…`),
+		Composer: func(capture string) ([]string, bool) {
+			i := strings.LastIndex(capture, "READY>\n")
+			if i < 0 {
+				return nil, false
+			}
+			return strings.Split(capture[i+len("READY>\n"):], "\n"), true
+		},
+	}.Read(capture, text)
+}
 
 // requireTmux: testkit.RequireTmux.
 func requireTmux(t testing.TB) { t.Helper(); testkit.RequireTmux(t) }

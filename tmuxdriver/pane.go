@@ -357,18 +357,24 @@ func (p *Pane) alive(s Snapshot) error {
 // a shell or a command in the agent's composer.
 //
 // It loads the text into a uniquely named tmux buffer from stdin, pastes
-// it with bracketed paste (deleting the buffer), waits EnterDelay, until
-// the paste shows (for up to VerifyTimeout: on a loaded machine an agent
-// draws it late) and until the screen holds still (an agent may still be
-// folding the paste into a placeholder; an Enter pressed while the paste
-// is digested is taken as part of it). It then looks at the composer: if
-// the Composer reads another mode there (a shell mode, a command menu), it
+// it with bracketed paste (deleting the buffer), waits EnterDelay and
+// until the paste shows (for up to VerifyTimeout: on a loaded machine an
+// agent draws it late). It then waits until the Composer, a
+// handoff.PasteReader, reads the prompt whole on two looks in a row (the
+// CLI's fold with the prompt's size, or the text's end), for up to
+// PasteWait; a fold of another size, a turn started with no Enter, or the
+// wait running out clears the composer and fails with an error wrapping
+// handoff.ErrPasteIncomplete that quotes what it showed (a Composer that
+// cannot read the paste is waited for until the screen holds still). If
+// the Composer reads another mode (a shell mode, a command menu), it
 // presses the Composer's clear keys and fails with an error wrapping
-// handoff.ErrComposerMode; nothing is submitted. Otherwise it presses
-// Enter as a separate key and watches the screen for up to VerifyTimeout;
-// while the screen shows no more than an empty line added (the agent took
-// the Enter as part of the paste), it presses Enter again, up to maxEnters
-// times, watching longer each time.
+// handoff.ErrComposerMode. In both cases no Enter is pressed.
+//
+// Otherwise it presses Enter as a separate key, and again, up to
+// maxEnters times, only while the screen proves the last was not taken:
+// the agent read it (the pane's terminal holds no unread input), still
+// shows the same prompt whole and shows no turn (see enterIgnored). An
+// Enter pressed twice on a loaded CLI can submit twice.
 //
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
@@ -426,17 +432,21 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 			}
 		}
 	}
-	// A busy agent may still be drawing the paste (Claude Code folds it
-	// into "[Pasted text #1]" late on a loaded machine): that change would
-	// pass for the prompt's submission below, and an Enter pressed while
-	// the paste is digested can be swallowed. So let the screen settle.
-	still, err := p.awaitStill(ctx, p.o.VerifyTimeout)
+	look, seen, err := p.awaitPaste(ctx, text)
 	if err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	if err := p.lookBeforeEnter(ctx, still); err != nil {
 		return err
 	}
+	if err := p.lookBeforeEnter(ctx, look); err != nil {
+		return err
+	}
+	return p.enter(ctx, text, seen)
+}
+
+// enter presses Enter, and again only when the screen proves the last one
+// was not taken (see enterIgnored). An Enter pressed twice on a loaded CLI
+// can submit twice: Qwen Code read two queued Enters against the same
+// composer state and sent its paste's placeholder as a second message.
+func (p *Pane) enter(ctx context.Context, text, seen string) error {
 	for attempt := 1; ; attempt++ {
 		// The screen right before Enter, taken in the same tmux process
 		// that presses it.
@@ -446,17 +456,12 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		if err != nil {
 			return fmt.Errorf("send: enter %d: %w", attempt, p.paneErr(err))
 		}
+		ignored, err := p.enterIgnored(ctx, text, seen, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
+		if err != nil || !ignored {
+			return err
+		}
 		if attempt == maxEnters {
-			return nil
-		}
-		// A swallowed Enter adds at most an empty line to the composer.
-		// Each try watches longer: a busy agent reads keys late.
-		submitted, err := p.awaitChange(ctx, pasted, time.Duration(attempt)*p.o.VerifyTimeout)
-		if err != nil {
-			return fmt.Errorf("send: verify: %w", err)
-		}
-		if submitted {
-			return nil
+			return fmt.Errorf("send: pane %s: %w: after %d Enters its composer still shows the prompt (%s) and no turn", p.o.Target, handoff.ErrEnterNotTaken, attempt, seen)
 		}
 	}
 }
@@ -574,11 +579,10 @@ func draftOf(draft, text string) bool {
 // clearRounds is how often clearComposer presses the clear keys.
 const clearRounds = 3
 
-// maxEnters is how many times Send presses Enter while the screen does not
-// show the prompt taken. A busy agent (Gemini CLI under load, or right
-// after a turn) takes an Enter that comes while it still handles the paste
-// as a new line in it, or ignores it, more than once in a row; an Enter on
-// an empty composer does nothing.
+// maxEnters is how many times Send presses Enter while the agent, having
+// read the last one, still shows the prompt whole and no turn (see
+// enterIgnored). A busy agent (Gemini CLI under load, or right after a
+// turn) can take an Enter as a new line in the paste, or ignore it.
 const maxEnters = 4
 
 // SendKeys types keys into the pane as tmux send-keys names them ("Enter",

@@ -1,0 +1,43 @@
+package testkit
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PastePrompt is one of the prompts each real CLI's paste captures were
+// taken with (provider testdata/paste): the same text is read against
+// the capture in the provider's ReadPaste tests.
+type PastePrompt struct{ Name, Text string }
+
+// PastePrompts are the shapes a CLI folds differently: short, a few
+// lines, one 20000-character line, 4 KB and 60 KB of many lines.
+func PastePrompts() []PastePrompt {
+	var lines, big strings.Builder
+	for i := 0; lines.Len() < 4<<10; i++ {
+		fmt.Fprintf(&lines, "line %05d of a prompt of many lines: the quick brown fox\n", i)
+	}
+	for i := 0; big.Len() < 60<<10; i++ {
+		fmt.Fprintf(&big, "line %05d of a long prompt: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	return []PastePrompt{
+		{"short", "Analyse the project briefly, please."},
+		{"three-lines", "first line\nsecond line\nthird line"},
+		{"line-20000", strings.Repeat("abcdefghij", 2000)},
+		{"lines-4k", lines.String() + "the end of the many lines"},
+		{"lines-60k", big.String() + "the end of the long prompt"},
+		// Astral characters (emoji) count 2 in UTF-16 and 1 as code points:
+		// which one a fold shows is the CLI's.
+		{"wide-line", strings.Repeat("wide 漢字 🧪👩\u200d💻 e\u0301 ", 400) + "the end"},
+	}
+}
+
+// PastePromptText is the text of the named PastePrompt ("" if none).
+func PastePromptText(name string) string {
+	for _, p := range PastePrompts() {
+		if p.Name == name {
+			return p.Text
+		}
+	}
+	return ""
+}

@@ -1,0 +1,22 @@
+package pi
+
+import (
+	"regexp"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// pasteForm is how pi 0.73.1 shows a paste, tried on the real CLI
+// (testdata/paste): a long single line as "[paste #1 20000 chars]" (its
+// length in UTF-16 units), several lines as "[paste #2 +72 lines]" (its
+// lines; the number counts the session's pastes), a short one as its
+// text. The composer sits between two rules, with no mark.
+func pasteForm() screen.PasteForm {
+	return screen.PasteForm{
+		Folds: []screen.Fold{
+			{Pattern: regexp.MustCompile(`\[paste #\d+ (\d+) chars\]`), Size: screen.UTF16Len},
+			{Pattern: regexp.MustCompile(`\[paste #\d+ \+(\d+) lines\]`), Size: screen.LineCount},
+		},
+		Composer: screen.BetweenRules(60),
+	}
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Delivery under load: the e2e delivery rows (e2e TestDelivery) on the real
+# CLIs with as many CPU burners as cores, the agent's processes stopped and
+# resumed (SIGSTOP/SIGCONT, 0.3–2 s, twice per send at random moments of
+# the paste and the Enter), counted at the fake model: per dispatch, how
+# many user messages held the prompt whole, and how many held a paste's
+# placeholder or a piece of it. Then the conformance suite beside the same
+# burners (no stalls). docs/reliability.md ("Delivery under load") has the
+# figures.
+#
+#   bash scripts/load-rig.sh                  # six CLIs, -count=5
+#   bash scripts/load-rig.sh 2 qwen claude    # -count=2, these CLIs only
+#   NO_CONFORMANCE=1 bash scripts/load-rig.sh # the delivery rows only
+#   BURNERS=0 bash scripts/load-rig.sh        # no burners (a machine loaded already)
+#
+# Not in the gate (.ci/run): under stalls a CLI may take a paste in parts;
+# a row then passes only if the dispatch failed saying so (an error
+# wrapping ErrPasteIncomplete or ErrEnterNotTaken), never with an answer.
+# The CLIs must be installed (bash scripts/install-cli.sh NAME).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/usr/local/go/bin:$PATH"
+
+count="${1:-5}"
+shift || true
+clis=("$@")
+[ ${#clis[@]} -gt 0 ] || clis=(codex claude gemini qwen opencode pi)
+out="${OUT:-$(mktemp -d /tmp/handoff-load-rig.XXXXXX)}"
+mkdir -p "$out"
+
+burners=()
+stop_burners() {
+	for pid in "${burners[@]}"; do kill "$pid" 2>/dev/null || true; done
+	burners=()
+}
+trap stop_burners EXIT
+for _ in $(seq "${BURNERS:-$(nproc)}"); do
+	(while :; do :; done) &
+	burners+=("$!")
+done
+echo "load rig: ${#burners[@]} burners, load average $(cut -d' ' -f1-3 /proc/loadavg), -count=$count, CLIs: ${clis[*]}; logs in $out"
+
+status=0
+for cli in "${clis[@]}"; do
+	start=$(date +%s)
+	if ! HANDOFF_LOAD_RIG=1 HANDOFF_DELIVERY_ONLY="$cli" go test ./e2e/ -run 'TestDelivery$' \
+		-count="$count" -v -timeout 4h >"$out/delivery-$cli.log" 2>&1; then
+		status=1
+	fi
+	echo "$cli delivery: $(( $(date +%s) - start ))s, $(grep -c -- '--- FAIL' "$out/delivery-$cli.log" || true) failed rows, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+done
+
+# The counts at the fake model, per CLI.
+grep -h 'TALLY ' "$out"/delivery-*.log | sed 's/.*TALLY //' | awk '
+{
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	cli = f["cli"]; n[cli]++; stalls[cli] += f["stalls"]
+	if (f["whole"] == 1 && f["parts"] == 0 && f["ok"] == "true") once[cli]++
+	if (f["whole"] > 1) twice[cli]++
+	if (f["parts"] > 0) partial[cli]++
+	if (f["whole"] == 0 && f["parts"] == 0 && f["said"] != "true") lost[cli]++
+	if (f["ok"] == "false" && f["said"] == "true") failed[cli]++
+	if (f["ok"] == "true" && !(f["whole"] == 1 && f["parts"] == 0)) wrong[cli]++
+}
+END {
+	printf "%-9s %9s %7s %12s %7s %8s %7s %17s %11s\n", "cli", "dispatches", "stalls", "whole+once", "twice", "partial", "lost", "send failed, said why", "wrong exit 0"
+	for (c in n) printf "%-9s %9d %7d %12d %7d %8d %7d %17d %11d\n", c, n[c], stalls[c], once[c], twice[c], partial[c], lost[c], failed[c], wrong[c]
+}' | tee "$out/tally.txt"
+
+if [ -z "${NO_CONFORMANCE:-}" ]; then
+	names=$(IFS='|'; echo "${clis[*]}")
+	start=$(date +%s)
+	if ! go test ./e2e/ -run "TestConformance/($names)\$" -count="$count" -timeout 4h >"$out/conformance.log" 2>&1; then
+		status=1
+	fi
+	echo "conformance: $(( $(date +%s) - start ))s, $(grep -c -- '--- FAIL' "$out/conformance.log" || true) failed rows"
+fi
+exit $status

@@ -1,0 +1,215 @@
+package tmuxdriver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Exactly once by construction: Enter is pressed only once the composer
+// shows the prompt whole (its provider's handoff.PasteReader reads the
+// CLI's fold and its size, or the text's own end), and pressed again only
+// when the screen proves the last Enter was not taken: the agent read it
+// (the pane's input queue is empty), its composer still shows the same
+// prompt whole and it shows no turn.
+
+// Paste waits: a CLI reads a long paste at its own pace (Qwen Code reads
+// a paste of many lines at 16–20 KB/s on a quiet machine, far slower on a
+// loaded one), so the wait for the whole paste grows with the prompt.
+const (
+	pasteFloor   = 10 * time.Second
+	pastePerKB   = 250 * time.Millisecond // 4 KB/s, a CLI on a loaded machine
+	pastePoll    = 100 * time.Millisecond
+	wrongHold    = 2 * time.Second  // a wrong reading that lasts this long is final
+	stalledAgent = 60 * time.Second // an agent that has not read its Enter after this is left alone
+)
+
+// PasteWait is how long Send waits for the composer to show text whole:
+// a floor plus time per KB.
+func PasteWait(text string) time.Duration {
+	return pasteFloor + time.Duration(len(text)/1024)*pastePerKB
+}
+
+// awaitPaste watches the composer after the paste until it shows text
+// whole on two looks in a row with the screen unchanged, and returns that
+// screen and what decided (the fold, or the text's end). A composer in
+// another mode is returned at once (lookBeforeEnter clears it). A
+// composer whose rules cannot read it (PasteUnread) falls back to waiting
+// until the screen holds still. A wrong reading that lasts, a turn shown
+// with no Enter pressed while the paste is not whole, or PasteWait
+// passing clears the composer and fails with handoff.ErrPasteIncomplete.
+func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, err error) {
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok {
+		look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
+		if err != nil {
+			return "", "", fmt.Errorf("send: %w", err)
+		}
+		return look, "", nil
+	}
+	start := time.Now()
+	deadline := start.Add(PasteWait(text))
+	var prev string
+	last, lastSeen, wrongSince, turnSince := handoff.PasteUnread, "", time.Time{}, time.Time{}
+	for {
+		snap, err := p.Observe(ctx)
+		if err != nil {
+			return "", "", fmt.Errorf("send: %w", err)
+		}
+		look = snap.Capture
+		if p.o.Composer.Mode(look) != "" {
+			return look, "", nil
+		}
+		got, seen := pr.Pasted(look, text)
+		now := time.Now()
+		// A turn with no Enter pressed, while the composer does not hold
+		// the prompt whole: the CLI took part of the paste as typed keys.
+		// Held for wrongHold: a classifier may read a composer being
+		// drawn as work (Codex's, on a long unfolded draft).
+		if snap.Classification.Status != handoff.StatusProcessing || got == handoff.PasteWhole {
+			turnSince = time.Time{}
+		} else if turnSince.IsZero() {
+			turnSince = now
+		}
+		switch {
+		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
+			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
+		case got == handoff.PasteUnread:
+			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
+			if err != nil {
+				return "", "", fmt.Errorf("send: %w", err)
+			}
+			return look, "", nil
+		case got == handoff.PasteWhole && last == handoff.PasteWhole && seen == lastSeen && significant(look) == prev:
+			return look, seen, nil
+		case got == handoff.PasteWrong && (last != handoff.PasteWrong || seen != lastSeen):
+			wrongSince = now
+		case got == handoff.PasteWrong && now.Sub(wrongSince) >= wrongHold:
+			return "", "", p.pasteFailed(ctx, pr, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
+		}
+		if now.After(deadline) {
+			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got))
+		}
+		prev, last, lastSeen = significant(look), got, seen
+		if err := sleep(ctx, pastePoll); err != nil {
+			return "", "", err
+		}
+	}
+}
+
+// quoteSeen quotes what decided a reading, for an error.
+func quoteSeen(seen string) string {
+	if seen == "" {
+		return "nothing it can read"
+	}
+	return fmt.Sprintf("%q", seen)
+}
+
+// pasteFailed clears the composer and returns the error wrapping
+// handoff.ErrPasteIncomplete that says what it showed. The clear keys are
+// pressed again, up to clearRounds times, only while the composer still
+// holds something of text (a CLI that lost a paste's end dumps the rest
+// into its composer when a key comes): on an empty composer they can do
+// something else (Ctrl-C offers to quit Codex).
+func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, text, what string) error {
+	cleared := "has no keys that clear it, so the text stays in its composer"
+	for round := 0; round < clearRounds; round++ {
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			break
+		}
+		cleared = "cleared its composer (" + strings.Join(keys, " ") + ")"
+		for _, k := range keys {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return fmt.Errorf("send: pane %s: %w: %s; Send could not clear its composer (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, p.paneErr(err))
+			}
+			// Keys pressed in one burst can read as an escape sequence.
+			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+				return err
+			}
+		}
+		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+			return err
+		}
+		var err error
+		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
+			break
+		}
+		got, seen := pr.Pasted(look, text)
+		if !holdsSomeOf(got, seen, text) {
+			break
+		}
+		cleared = "could not clear its composer (it still shows " + quoteSeen(seen) + "; the next prompt would join it)"
+	}
+	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
+}
+
+// holdsSomeOf reports whether a composer read as got, seen still holds
+// something of text: its fold, its end, the CLI's reading line, or ten
+// characters or more of it.
+func holdsSomeOf(got handoff.Paste, seen, text string) bool {
+	if got != handoff.PasteArriving {
+		return got != handoff.PasteUnread
+	}
+	ink := screen.Ink(seen)
+	return strings.HasPrefix(seen, "Pasting") || len([]rune(ink)) >= 10 && strings.Contains(screen.Ink(text), ink)
+}
+
+// enterIgnored watches the screen for d after an Enter and says whether
+// the agent ignored it: the Enter was read (the pane's input queue is
+// empty), the composer still shows the prompt whole as before the Enter
+// (seen), and the agent shows no turn. Anything else means the Enter was
+// taken, or may yet be (an agent stopped or starved by a loaded machine
+// reads its input late): no second Enter. Without a reading of the
+// composer (seen ""), a screen that did not change stands for the
+// composer, as before.
+func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d time.Duration) (bool, error) {
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok || seen == "" {
+		changed, err := p.awaitChange(ctx, pasted, d)
+		if err != nil {
+			return false, fmt.Errorf("send: verify: %w", err)
+		}
+		return !changed && p.inputRead(ctx), nil
+	}
+	start := time.Now()
+	for {
+		if err := sleep(ctx, pastePoll); err != nil {
+			return false, err
+		}
+		snap, err := p.Observe(ctx)
+		if err != nil {
+			return false, fmt.Errorf("send: verify: %w", err)
+		}
+		got, now := pr.Pasted(snap.Capture, text)
+		if got != handoff.PasteWhole || now != seen || snap.Classification.Status == handoff.StatusProcessing {
+			return false, nil
+		}
+		waited := time.Since(start)
+		if waited < d {
+			continue
+		}
+		if p.inputRead(ctx) {
+			return true, nil
+		}
+		if waited > stalledAgent {
+			return false, nil
+		}
+	}
+}
+
+// inputRead reports whether the agent has read everything typed into its
+// pane: the pane's terminal holds no unread input. False when that cannot
+// be told.
+func (p *Pane) inputRead(ctx context.Context) bool {
+	tty, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, "#{pane_tty}")
+	if err != nil {
+		return false
+	}
+	n, ok := unreadInput(strings.TrimSpace(tty))
+	return ok && n == 0
+}

@@ -1,0 +1,101 @@
+package tmuxdriver_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// foldPane starts the echo agent folding each paste into "[Pasted Content
+// N chars]" (env adds to its settings) and a Pane that reads the fold,
+// with short pauses: only the composer's reading may hold Enter back.
+func foldPane(t *testing.T, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
+	t.Helper()
+	echo, out := echoPane(t, srv, append([]string{"AGENT_FOLD=1"}, env...)...)
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: echo.Target(), Classifier: testClassifier{}, Composer: foldComposer{},
+		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, out
+}
+
+// noSecondMessage fails the test if the agent receives a second message
+// within a second.
+func noSecondMessage(t *testing.T, out string) {
+	t.Helper()
+	time.Sleep(time.Second)
+	if b, err := os.ReadFile(out + ".2"); err == nil {
+		t.Fatalf("the agent received a second message: %q", b)
+	}
+}
+
+// An agent that reads a paste for 1.5 s ("Pasting… N KB") and submits its
+// placeholder when Enter comes before it is done (as Qwen Code did) gets
+// the Enter only once the fold with the prompt's size shows: the prompt
+// arrives whole, once.
+func TestSendWaitsUntilThePasteIsWhole(t *testing.T) {
+	srv := testServer(t)
+	p, out := foldPane(t, srv, "AGENT_PASTING=1500ms")
+	prompt := "a prompt the agent reads slowly, with ünïcode"
+	if got := delivered(t, p, out, prompt); got != prompt {
+		t.Fatalf("the agent received %q, want the prompt whole", got)
+	}
+	noSecondMessage(t, out)
+}
+
+// A fold of another size than the prompt's is not the prompt: Send fails
+// with ErrPasteIncomplete quoting it, clears the composer, and presses no
+// Enter.
+func TestSendRefusesAFoldOfAnotherSize(t *testing.T) {
+	srv := testServer(t)
+	p, out := foldPane(t, srv, "AGENT_FOLD_OFF=3")
+	prompt := "forty-two characters of prompt, or so!!!!"
+	err := p.Send(context.Background(), prompt)
+	if !errors.Is(err, handoff.ErrPasteIncomplete) || !strings.Contains(err.Error(), "[Pasted Content 44 chars]") ||
+		!strings.Contains(err.Error(), "cleared its composer (Escape)") {
+		t.Fatalf("send = %v, want ErrPasteIncomplete quoting the fold and saying the composer was cleared", err)
+	}
+	time.Sleep(time.Second)
+	if b, err := os.ReadFile(out + ".1"); err == nil {
+		t.Fatalf("the agent received %q, want nothing", b)
+	}
+}
+
+// An agent stopped (SIGSTOP, what a loaded machine does to it) as the
+// prompt is pasted shows nothing for seconds, then reads the paste and
+// whatever keys came meanwhile at once. Send presses Enter only once the
+// fold shows, and not again while the agent has not read it: the prompt
+// is submitted once.
+func TestSendPressesEnterOnceWhileTheAgentIsStopped(t *testing.T) {
+	srv := testServer(t)
+	p, out := foldPane(t, srv)
+	snap, err := p.Observe(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(snap.PID, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := make(chan error, 1)
+	go func() {
+		time.Sleep(2500 * time.Millisecond)
+		resumed <- syscall.Kill(snap.PID, syscall.SIGCONT)
+	}()
+	prompt := "a prompt pasted while the agent is stopped"
+	got := delivered(t, p, out, prompt)
+	if err := <-resumed; err != nil {
+		t.Fatal(err)
+	}
+	if got != prompt {
+		t.Fatalf("the agent received %q, want the prompt whole", got)
+	}
+	noSecondMessage(t, out)
+}
