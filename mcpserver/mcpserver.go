@@ -37,7 +37,7 @@ type Engine interface {
 	Cancel(ctx context.Context, id string) (serve.View, error)
 	Events(ctx context.Context, id string, after uint64) (<-chan serve.Event, error)
 	Panes(ctx context.Context, q url.Values) ([]serve.PaneRow, error)
-	WaitFor(ctx context.Context, ids []string, mode serve.WaitMode) (serve.Waited, error)
+	WaitFor(ctx context.Context, ids []string, mode serve.WaitMode, limit time.Duration) (serve.Waited, error)
 }
 
 // Options configure the server. The zero value is usable.
@@ -122,7 +122,7 @@ func (t *tools) waitAny(ctx context.Context, _ *mcp.CallToolRequest, a WaitArgs)
 	if a.All {
 		mode = serve.WaitAll
 	}
-	w, err := t.e.WaitFor(ctx, a.IDs, mode)
+	w, err := t.e.WaitFor(ctx, a.IDs, mode, 0)
 	if err != nil {
 		return nil, WaitResult{}, err
 	}
