@@ -24,7 +24,7 @@ GET /v1/dispatches[/{id}[?wait=60s]], DELETE /v1/dispatches/{id}, GET /v1/events
 GET /v1/panes?socket=S), runs each through the same state machine as send, keeps each one in
 the state folder before it answers, and after a crash or a restart on the same folder
 finishes every dispatch it had accepted without pasting a prompt twice. Every tmux server is
-read through one shared tmux control-mode client. The README has the API.
+read through one shared tmux control-mode client. docs/serve.md has the API.
 
 Default socket: $XDG_RUNTIME_DIR/handoff-fsm/serve.sock (mode 0600 in a folder only you can
 enter); default state folder: $XDG_STATE_HOME/handoff-fsm/serve (~/.local/state/…).

@@ -46,7 +46,7 @@ func loadTeam(path string) (*team.Team, error) {
 }
 
 func teamUsage(cmd, synopsis, text string) string {
-	return "usage: handoff-fsm " + cmd + " " + synopsis + "\n\n" + text + "\n\nThe team file (TOML) is described in the README, \"Bring up a team\".\n\nflags:\n"
+	return "usage: handoff-fsm " + cmd + " " + synopsis + "\n\n" + text + "\n\nThe team file (TOML) is described in docs/team.md.\n\nflags:\n"
 }
 
 // runUp starts the team's agents in tmux and waits until each is ready.
