@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/serve/web"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 const serveUsage = `usage: handoff-fsm serve [--listen unix:PATH | --listen tcp:127.0.0.1:PORT --token-file F]
@@ -192,4 +195,34 @@ func serverClient(flagValue string) (*serve.Client, error) {
 // history (serve.Options.Keep).
 func keepFlag(fs *flag.FlagSet) *configflag.Duration {
 	return configflag.DurationVar(fs, "keep", serve.DefaultKeep, "how long a finished dispatch stays in the history before it is pruned (what the agent wrote stays archived in its work folder); 0 keeps them all")
+}
+
+// startBoard opens the web board's listener (serve --http): loopback only
+// unless allowRemote.
+func startBoard(svc *serve.Service, addr string, hosts, sockets []string, token string, allowRemote bool) (net.Listener, *web.Board, error) {
+	l, err := serve.Listen(serve.Address{Network: "tcp", Addr: addr}, allowRemote)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The address as a browser reaches it: the port the system chose for
+	// :0, the host as given.
+	host, _, _ := net.SplitHostPort(addr)
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	servers := []tmuxdriver.Server{{}}
+	if len(sockets) > 0 {
+		servers = nil
+	}
+	for _, s := range sockets {
+		if strings.Contains(s, "/") {
+			servers = append(servers, tmuxdriver.Server{SocketPath: s})
+		} else {
+			servers = append(servers, tmuxdriver.Server{Socket: s})
+		}
+	}
+	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: hosts, Token: token, Servers: servers})
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return l, b, nil
 }
