@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -37,24 +38,12 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
 		return code
 	}
-	if *taskFile != "" {
-		b, err := os.ReadFile(*taskFile)
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm run: --task-file: %v\n", err)
-			return exitUsage
-		}
-		*task = string(b)
-	}
-	if strings.TrimSpace(*task) == "" {
-		fmt.Fprintln(stderr, "handoff-fsm run: --task (or --task-file) is required")
+	if err := readTask(task, *taskFile); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
 		return exitUsage
 	}
 	if *rounds < 1 {
 		fmt.Fprintln(stderr, "handoff-fsm run: --rounds must be 1 or more")
-		return exitUsage
-	}
-	if err := handoff.CheckPrompt(*task); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: --task: %v\n", err)
 		return exitUsage
 	}
 	cfg, err := cf.Config(def)
@@ -77,26 +66,9 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
 		return exitFailure
 	}
-	agents := map[string]loop.Agent{}
-	var missing []string
-	for _, r := range loop.Roles {
-		m, ok := found[r]
-		switch {
-		case !ok:
-			if _, inTeam := t.Agent(r); !inTeam {
-				fmt.Fprintf(stderr, "handoff-fsm run: the team has no %s (the loop needs %s)\n", r, strings.Join(loop.Roles, ", "))
-				return exitUsage
-			}
-			missing = append(missing, r+" (not started)")
-		case m.Dead:
-			missing = append(missing, r+" (its process exited)")
-		default:
-			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
-		}
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(stderr, "handoff-fsm run: agents not running: %s; start them with handoff-fsm up\n", strings.Join(missing, ", "))
-		return exitFailure
+	agents, code := loopAgents(t, found, stderr)
+	if code != exitOK {
+		return code
 	}
 	if *journal == "" {
 		*journal = filepath.Join(t.Workdir, ".tmp", "handoff-run")
@@ -124,4 +96,50 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintln(stdout)
 	}
 	return exitOK
+}
+
+// readTask takes the task from --task-file when given, and checks it.
+func readTask(task *string, file string) error {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("--task-file: %w", err)
+		}
+		*task = string(b)
+	}
+	if strings.TrimSpace(*task) == "" {
+		return errors.New("--task (or --task-file) is required")
+	}
+	if err := handoff.CheckPrompt(*task); err != nil {
+		return fmt.Errorf("--task: %w", err)
+	}
+	return nil
+}
+
+// loopAgents are the loop's agents among the team's running ones. A role
+// the team lacks is exit 2; one not started or dead is exit 1, said with
+// what to do.
+func loopAgents(t *team.Team, found map[string]team.Member, stderr io.Writer) (map[string]loop.Agent, int) {
+	agents := map[string]loop.Agent{}
+	var missing []string
+	for _, r := range loop.Roles {
+		m, ok := found[r]
+		switch {
+		case !ok:
+			if _, inTeam := t.Agent(r); !inTeam {
+				fmt.Fprintf(stderr, "handoff-fsm run: the team has no %s (the loop needs %s)\n", r, strings.Join(loop.Roles, ", "))
+				return nil, exitUsage
+			}
+			missing = append(missing, r+" (not started)")
+		case m.Dead:
+			missing = append(missing, r+" (its process exited)")
+		default:
+			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "handoff-fsm run: agents not running: %s; start them with handoff-fsm up\n", strings.Join(missing, ", "))
+		return nil, exitFailure
+	}
+	return agents, exitOK
 }

@@ -105,11 +105,26 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
 		return exitFailure
 	}
+	return serveOn(ctx, svc, a, l, token, webBoard{addr: *httpAddr, hosts: httpHosts, sockets: boardSockets, allowRemote: *allowRemote}, log, []any{"state_dir", dir, "control", *control}, stderr)
+}
+
+// webBoard is serve --http's board: its address, the other host names it
+// answers to, the tmux servers it shows.
+type webBoard struct {
+	addr           string
+	hosts, sockets []string
+	allowRemote    bool
+}
+
+// serveOn serves svc's API on l (and the web board, when wb names an
+// address) until ctx ends or a server fails, then stops them. listening
+// are more attributes of the log line saying it listens.
+func serveOn(ctx context.Context, svc *serve.Service, a serve.Address, l net.Listener, token string, wb webBoard, log *slog.Logger, listening []any, stderr io.Writer) int {
 	var api http.Handler = svc.Handler(token)
 	errc := make(chan error, 2)
 	var boardSrv *http.Server
-	if *httpAddr != "" {
-		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote)
+	if wb.addr != "" {
+		bl, board, err := startBoard(svc, wb.addr, wb.hosts, wb.sockets, token, wb.allowRemote)
 		if err != nil {
 			l.Close()
 			fmt.Fprintf(stderr, "handoff-fsm serve: --http: %v\n", err)
@@ -125,7 +140,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			"url", board.LoginURL())
 	}
 	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("handoff-fsm serve: listening", "listen", a.String(), "state_dir", dir, "control", *control)
+	log.Info("handoff-fsm serve: listening", append([]any{"listen", a.String()}, listening...)...)
 	go func() { errc <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():

@@ -59,6 +59,18 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	}
 	fmt.Fprintf(stderr, "up: team of %d on tmux -L %s, session %s, work folder %s\n", len(t.Agents), t.Socket, t.Session, t.Workdir)
 	members, err := team.Up(ctx, t, o)
+	printMembers(members, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "up: ready; watch them: tmux -L %s attach -t %s\n", t.Socket, t.Session)
+	return exitOK
+}
+
+// printMembers prints up's table, a line per agent started or found, and
+// then on stderr what each hook or agent needs said.
+func printMembers(members []team.Member, stdout, stderr io.Writer) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ROLE\tPANE\tPROVIDER\tVERSION\tSTATE\tSTATUS\tHOOK")
 	var notes []string
@@ -95,10 +107,4 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	for _, n := range notes {
 		fmt.Fprintln(stderr, n)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
-		return exitFailure
-	}
-	fmt.Fprintf(stderr, "up: ready; watch them: tmux -L %s attach -t %s\n", t.Socket, t.Session)
-	return exitOK
 }
