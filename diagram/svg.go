@@ -72,13 +72,7 @@ func SVG(table []handoff.Transition, taken []Step) string {
 	h += svgMargin + float64(len(unknown))*16
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="fsm" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="dispatch state diagram">`+"\n", w, h, w, h)
-	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#777"/></marker>` +
-		`<marker id="arrow-taken" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d9480f"/></marker></defs>` + "\n")
-	b.WriteString(`<style>.fsm text{font:12px sans-serif}.fsm .edge path{fill:none;stroke:#999;stroke-width:1.2}` +
-		`.fsm .edge.taken path{stroke:#d9480f;stroke-width:3}.fsm .label{font-size:11px;fill:#555;paint-order:stroke;stroke:#fff;stroke-width:3px}` +
-		`.fsm .label .taken{fill:#d9480f;font-weight:bold}.fsm .node rect{fill:#f8f9fa;stroke:#666;stroke-width:1.2}` +
-		`.fsm .node.visited rect{fill:#fff4e6;stroke:#d9480f;stroke-width:2}.fsm .node.current rect{fill:#d9480f}.fsm .node.current text{fill:#fff;font-weight:bold}` +
-		`.fsm .node.final rect{stroke-width:2.5}</style>` + "\n")
+	b.WriteString(svgDefs)
 	// The start: a dot and an arrow into the first state.
 	if a, ok := nodes[handoff.AwaitingStart]; ok {
 		fmt.Fprintf(&b, `<circle cx="%.0f" cy="%.0f" r="6" fill="#333"/><path d="M%.0f,%.0f L%.0f,%.0f" stroke="#333" marker-end="url(#arrow)"/>`+"\n",
@@ -90,56 +84,7 @@ func SVG(table []handoff.Transition, taken []Step) string {
 		labels = append(labels, box{n.x - 4, n.y - 4, svgNodeW + 8, svgNodeH + 8})
 	}
 	for _, p := range pairs {
-		from, to := nodes[p.from], nodes[p.to]
-		var tk []string
-		for _, e := range events[p] {
-			if n := order[Step{p.from, p.to, e}]; len(n) > 0 {
-				tk = append(tk, string(e))
-			}
-		}
-		class := "edge"
-		marker := "arrow"
-		if len(tk) > 0 {
-			class, marker = "edge taken", "arrow-taken"
-		}
-		c := edgePath(from, to)
-		anchor := "middle"
-		if from.col == to.col && from != to {
-			// Up or down a column: the label beside its arrow, not across
-			// the arrow back.
-			anchor = "end"
-			if from.row > to.row {
-				anchor = "start"
-			}
-		}
-		lx, ly := placeLabel(c, events[p], anchor, &labels)
-		switch anchor {
-		case "end":
-			lx -= 6
-		case "start":
-			lx += 6
-		}
-		d := c.path()
-		fmt.Fprintf(&b, `<g class="%s" id="edge-%s-%s"><path d="%s" marker-end="url(#%s)"/>`, class, p.from, p.to, d, marker)
-		lines := events[p]
-		ly -= float64(len(lines)-1) * svgLineGap / 2
-		fmt.Fprintf(&b, `<text class="label" x="%.0f" y="%.0f" text-anchor="%s">`, lx, ly, anchor)
-		for i, e := range lines {
-			attr := fmt.Sprintf(`x="%.0f" dy="%d"`, lx, svgLineGap)
-			if i == 0 {
-				attr = fmt.Sprintf(`x="%.0f"`, lx)
-			}
-			if n := order[Step{p.from, p.to, e}]; len(n) > 0 {
-				nums := make([]string, len(n))
-				for j, k := range n {
-					nums[j] = fmt.Sprint(k)
-				}
-				fmt.Fprintf(&b, `<tspan %s class="taken" data-event="%s">%s (%s)</tspan>`, attr, e, e, strings.Join(nums, ","))
-			} else {
-				fmt.Fprintf(&b, `<tspan %s data-event="%s">%s</tspan>`, attr, e, e)
-			}
-		}
-		b.WriteString("</text></g>\n")
+		svgEdge(&b, p.from, p.to, nodes, events[p], order, &labels)
 	}
 	for _, s := range states(table) {
 		n := nodes[s]
@@ -163,6 +108,64 @@ func SVG(table []handoff.Transition, taken []Step) string {
 	}
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// svgDefs are the diagram's arrow heads and styles.
+const svgDefs = `<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#777"/></marker>` +
+	`<marker id="arrow-taken" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d9480f"/></marker></defs>` + "\n" +
+	`<style>.fsm text{font:12px sans-serif}.fsm .edge path{fill:none;stroke:#999;stroke-width:1.2}` +
+	`.fsm .edge.taken path{stroke:#d9480f;stroke-width:3}.fsm .label{font-size:11px;fill:#555;paint-order:stroke;stroke:#fff;stroke-width:3px}` +
+	`.fsm .label .taken{fill:#d9480f;font-weight:bold}.fsm .node rect{fill:#f8f9fa;stroke:#666;stroke-width:1.2}` +
+	`.fsm .node.visited rect{fill:#fff4e6;stroke:#d9480f;stroke-width:2}.fsm .node.current rect{fill:#d9480f}.fsm .node.current text{fill:#fff;font-weight:bold}` +
+	`.fsm .node.final rect{stroke-width:2.5}</style>` + "\n"
+
+// svgEdge draws the arrow from one state to another with its events'
+// label (placed where no other label or box is), the steps of the
+// dispatch's path (order: each step's numbers) highlighted.
+func svgEdge(b *strings.Builder, fromState, toState handoff.State, nodes map[handoff.State]node, events []handoff.Event, order map[Step][]int, labels *[]box) {
+	from, to := nodes[fromState], nodes[toState]
+	class, marker := "edge", "arrow"
+	for _, e := range events {
+		if len(order[Step{fromState, toState, e}]) > 0 {
+			class, marker = "edge taken", "arrow-taken"
+		}
+	}
+	c := edgePath(from, to)
+	anchor := "middle"
+	if from.col == to.col && from != to {
+		// Up or down a column: the label beside its arrow, not across
+		// the arrow back.
+		anchor = "end"
+		if from.row > to.row {
+			anchor = "start"
+		}
+	}
+	lx, ly := placeLabel(c, events, anchor, labels)
+	switch anchor {
+	case "end":
+		lx -= 6
+	case "start":
+		lx += 6
+	}
+	fmt.Fprintf(b, `<g class="%s" id="edge-%s-%s"><path d="%s" marker-end="url(#%s)"/>`, class, fromState, toState, c.path(), marker)
+	ly -= float64(len(events)-1) * svgLineGap / 2
+	fmt.Fprintf(b, `<text class="label" x="%.0f" y="%.0f" text-anchor="%s">`, lx, ly, anchor)
+	for i, e := range events {
+		attr := fmt.Sprintf(`x="%.0f" dy="%d"`, lx, svgLineGap)
+		if i == 0 {
+			attr = fmt.Sprintf(`x="%.0f"`, lx)
+		}
+		if n := order[Step{fromState, toState, e}]; len(n) > 0 {
+			nums := make([]string, len(n))
+			for j, k := range n {
+				nums[j] = fmt.Sprint(k)
+			}
+			fmt.Fprintf(b, `<tspan %s class="taken" data-event="%s">%s (%s)</tspan>`, attr, e, e, strings.Join(nums, ","))
+		} else {
+			fmt.Fprintf(b, `<tspan %s data-event="%s">%s</tspan>`, attr, e, e)
+		}
+	}
+	b.WriteString("</text></g>\n")
 }
 
 // node is a state's box.
