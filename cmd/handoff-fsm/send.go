@@ -312,11 +312,6 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
 		return nil, fsm.Result{}, err
 	}
-	if d.events {
-		if stop := d.watch(path, &opts); stop != nil {
-			defer stop()
-		}
-	}
 	rec, closeRecord, err := d.startRecord(&opts, prog)
 	if err != nil {
 		return nil, fsm.Result{}, err
@@ -330,7 +325,10 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
-	res, err := d.sendAndWait(ctx, opts)
+	h, shutdown := d.hooks(ctx, opts)
+	res, err := dispatchstate.Run(ctx, &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt,
+		WaitSlot: d.waitSlot, Wait: d.resume}, h)
+	shutdown()
 	stopProgress()
 	prog.stop()
 	if rec != nil {
@@ -398,20 +396,36 @@ func (d dispatch) startRecord(opts *fsm.Options, prog *progress) (rec *trace.Rec
 	return rec, func() { f.Close() }, nil
 }
 
-// sendAndWait sends d's prompt and waits (in a span when tracing is on),
-// or, resuming, waits only.
-func (d dispatch) sendAndWait(ctx context.Context, opts fsm.Options) (fsm.Result, error) {
-	switch tr, shutdown := otelTracer(ctx, d.stderr); {
-	case d.resume != nil:
-		shutdown()
-		return fsm.Wait(ctx, d.pane, opts)
-	case tr != nil:
-		defer shutdown()
-		return tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()},
-			d.pane, d.pane, d.prompt, opts)
-	default:
-		return fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
+// hooks are d's part of the dispatch's recipe (dispatchstate.Run): its
+// pane, opts as the engine's options, and with events the wake-ups: the
+// response file's watch, the agent's Stop hook (--hook-dir), the control
+// client's output; a span when tracing is on. shutdown ends the tracing.
+func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.Hooks, shutdown func()) {
+	h = dispatchstate.Hooks{
+		Pane: func(context.Context) (dispatchstate.OpenPane, error) {
+			return dispatchstate.OpenPane{Pane: d.pane}, nil
+		},
+		Options: func(o *fsm.Options) { *o = opts },
+		OnWakeError: func(err error) {
+			fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
+		},
 	}
+	if d.events {
+		h.WatchFile = true
+		if d.hookDir != "" {
+			h.Wake.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
+		}
+		if d.control != nil {
+			h.Wake.Output, h.Wake.CheapLooks = d.control.Hints(), true
+		}
+	}
+	tr, shutdown := otelTracer(ctx, d.stderr)
+	if tr != nil {
+		h.SendAndWait = func(ctx context.Context, s handoff.Sender, t handoff.Terminal, prompt string, opts fsm.Options) (fsm.Result, error) {
+			return tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()}, s, t, prompt, opts)
+		}
+	}
+	return h, shutdown
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the
@@ -450,24 +464,4 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
 	}
 	return dispatchstate.ExitOf(res, err)
-}
-
-// watch sets opts' wake-ups (fsm.WakeSources): the response file's watch,
-// so the wait reacts to the file at once rather than at the next poll; the
-// agent's Stop hook (--hook-dir); the control client's output. A watch
-// that cannot start is said once, and the wait polls without it.
-func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
-	src := fsm.WakeSources{Workdir: d.workdir, Path: path}
-	if d.hookDir != "" {
-		src.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
-	}
-	if d.control != nil {
-		src.Output, src.CheapLooks = d.control.Hints(), true
-	}
-	wake, stop, err := src.Open()
-	if err != nil {
-		fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
-	}
-	opts.Wakeups = wake
-	return stop
 }

@@ -147,25 +147,29 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 		log = slog.Default()
 	}
 	log = log.With("workflow", info.WorkflowExecution.ID, "activity", info.ActivityID, "attempt", info.Attempt)
-	opts := fsm.Options{Config: cfg, Role: in.Role, Roles: st.Roles(), Workdir: st.Workdir, Logger: log, PaneDir: a.PaneDir,
-		OnCheckpoint: func(cp fsm.Checkpoint) error {
-			// The checkpoint before a consume must reach the server: an
-			// attempt resumed from an older one would not know the file
-			// was taken.
-			if cp.Core.Consuming != nil {
-				return hb.recordNow(Progress{Wait: &cp})
+	// A retried attempt goes on from the last checkpoint, and may start
+	// while the dead one's lock is not yet released (a worker that lost
+	// its server but still runs): it waits for the slot instead of failing.
+	st.Wait, st.WaitSlot = prev.Wait, prev.Wait != nil
+	res, err := dispatchstate.Run(ctx, st, dispatchstate.Hooks{
+		Pane: func(context.Context) (dispatchstate.OpenPane, error) { return dispatchstate.OpenPane{Pane: pane}, nil },
+		Options: func(opts *fsm.Options) {
+			opts.Logger, opts.PaneDir = log, a.PaneDir
+			opts.OnCheckpoint = func(cp fsm.Checkpoint) error {
+				// The checkpoint before a consume must reach the server: an
+				// attempt resumed from an older one would not know the file
+				// was taken.
+				if cp.Core.Consuming != nil {
+					return hb.recordNow(Progress{Wait: &cp})
+				}
+				hb.record(Progress{Wait: &cp})
+				return nil
 			}
-			hb.record(Progress{Wait: &cp})
-			return nil
 		},
-		// A retried attempt may start while the dead one's lock is not yet
-		// released (a worker that lost its server but still runs): wait
-		// for it instead of failing.
-		WaitSlot: prev.Wait != nil,
-		Resume:   prev.Wait,
-	}
-	sender := &markingSender{pane: pane, hb: hb, mark: prev.Wait == nil}
-	res, err := fsm.SendAndWait(ctx, sender, pane, in.Prompt, opts)
+		Sender: func(pane *tmuxdriver.Pane) handoff.Sender {
+			return &markingSender{pane: pane, hb: hb, mark: prev.Wait == nil}
+		},
+	})
 	if err != nil {
 		return DispatchOutput{}, activityError(err)
 	}
