@@ -129,7 +129,7 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 			"an earlier attempt died while pasting the prompt: it may or may not have reached the agent, and was not pasted again; look at the pane and dispatch again if needed",
 			ErrTypeInterruptedWhileSending, nil)
 	}
-	st, cfg, err := in.state()
+	st, err := in.state()
 	if err != nil {
 		return DispatchOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, err)
 	}
@@ -185,22 +185,22 @@ func (a *Activities) keepalive() time.Duration {
 }
 
 // state is the input as a persisted dispatch (dispatchstate checks every
-// field) and the engine's config.
-func (in DispatchInput) state() (*dispatchstate.State, handoff.Config, error) {
+// field), its config with the defaults filled in.
+func (in DispatchInput) state() (*dispatchstate.State, error) {
 	prov := in.Provider
 	if prov == "" {
 		prov = provider.Default
 	}
 	if strings.TrimSpace(in.Prompt) == "" {
-		return nil, handoff.Config{}, errors.New("the prompt is empty")
+		return nil, errors.New("the prompt is empty")
 	}
 	st := &dispatchstate.State{Version: dispatchstate.Version, Target: in.Target, Socket: in.Socket, SocketPath: in.SocketPath,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: in.Role, Workdir: filepath.Clean(in.Workdir), Config: in.Config.WithDefaults(), Prompt: in.Prompt}
 	if err := st.Validate(); err != nil {
-		return nil, handoff.Config{}, err
+		return nil, err
 	}
-	return st, st.Config, nil
+	return st, nil
 }
 
 // activityError maps what SendAndWait returned to Temporal: the table's
