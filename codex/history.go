@@ -105,144 +105,182 @@ func (h *history) read(s *scanner, handed, extract, busy bool, end int) {
 		if !ok {
 			break
 		}
-		n := s.ls.N()
-		bottom := handed // nothing but the bottom pane is below this line
+		// bottom: nothing but the bottom pane is below this line.
+		l := histLine{t: t, indent: indent, start: start, n: s.ls.N(), bottom: handed, inWindow: s.nonBlank <= window}
 		handed = false
 		if read && gap {
 			h.after = true
 		}
 		read = true
-		inWindow := s.nonBlank <= window
 
 		if kind, text := promptLine(t); kind != notPrompt {
-			if kind == chevronPrompt && isMenuItem(text) {
-				// "› 1. Yes, proceed (y)": the cursor of a menu.
-				h.settle(true)
-				h.after = true
-				if inWindow && !h.replies {
-					h.setWaiting(t, n)
-					h.menu = true
-					h.menuStart = min(h.menuStart, start)
-				}
-				continue
-			}
-			if kind == chevronPrompt && text != "" && indent <= 1 {
-				h.settle(false)
-				h.user(t, n)
+			if h.promptAt(l, kind, text) {
 				break
 			}
-			h.settle(true)
-			h.after = true
 			continue
 		}
-
 		if indent <= 1 {
 			// A cell starts here: settle the UI found below it.
 			if isLegacyUser(t, indent) {
 				h.settle(false)
-				h.user(t, n)
+				h.user(t, l.n)
 				break
 			}
 			h.settle(true)
 			h.after = true
 		}
-
-		// Codex's own UI, in the last lines only.
-		if inWindow && activeWork(t, indent) {
-			if indent > 1 {
-				if !h.pending.active {
-					h.pending.active = true
-					h.pending.activeText, h.pending.activeLine = screen.Signal(t), n
-				}
-				continue
-			}
-			if !h.errCell && !h.active {
-				h.setActive(t, n)
-			}
-			if !startsCell(t) {
-				continue
-			}
-			// "• Exploring" is also a tool cell: go on to count it.
-		} else if inWindow && indent <= 2 && menuHint(t) {
-			if indent > 1 && !bottom {
-				if !h.pending.menu {
-					h.pending.menu = true
-					h.pending.menuText, h.pending.menuLine = screen.Signal(t), n
-				}
-				h.pending.menuStart = start // the menu's topmost line so far
-			} else if !h.replies && !h.active {
-				h.setWaiting(t, n)
-				h.menu = true
-				h.menuStart = min(h.menuStart, start)
-			}
+		if h.ownUI(l) {
 			continue
 		}
-
-		if t[0] == 0xE2 {
-			// Lines led by a glyph (■ • └ ─): cells and their parts.
-			if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
-				if interrupted {
-					h.interrupted = true
-				} else if !h.replies && !h.active && !h.errCell {
-					h.errCell = true
-					h.setError(t, n)
-				}
-				hasTree = false
-				continue
-			}
-			if indent >= 2 && strings.HasPrefix(t, treeElbow) {
-				hasTree = hasTree || !isTip(t)
-				continue
-			}
-			if text, ok := bulletText(t, indent); ok {
-				// The status indicator also starts with "•"; it is not a reply.
-				if !statusIndicator(t) {
-					verb, _, _ := strings.Cut(text, " ")
-					tool := toolHeader(text, hasTree, s.dirty && boldWord(s.raw, verb))
-					kind := "message"
-					if tool {
-						kind = "tool"
-					}
-					h.setReply(kind, n)
-					if extract && !tool && h.message < 0 {
-						h.message = start
-					}
-				}
-				hasTree = false
-				continue
-			}
-		}
-		if isWorkedFor(t) {
-			h.setReply("worked_for", n)
-			hasTree = false
+		if t[0] == 0xE2 && h.glyphLine(s, l, extract, &hasTree) {
 			continue
 		}
-		if indent > 1 {
-			continue // inside a cell: nothing else starts there
-		}
-		hasTree = false
-		if _, ok := isLegacyLabel(t, indent); ok {
-			h.setReply("label", n)
-			if extract && h.message < 0 {
-				h.message = start
-				h.messageLegacy = true
-			}
-			continue
-		}
-		if legacyWaiting(t) {
-			h.legacyWait.mark(inWindow)
-			h.setWaiting(t, n)
-		}
-		if legacyError(t, indent) {
-			h.legacyErr.mark(inWindow)
-			if h.errLine == 0 {
-				h.setError(t, n)
-			}
-		}
+		hasTree = h.otherLine(l, extract, hasTree)
 	}
 	if !h.userFound {
 		h.settle(true)
 	}
+}
+
+// histLine is a line of the history as read upwards: its text, indent,
+// offset and number, whether it is among the last lines (inWindow), and
+// whether only the bottom pane is below it.
+type histLine struct {
+	t                string
+	indent, start, n int
+	inWindow, bottom bool
+}
+
+// promptAt reads a prompt line (a menu's cursor, or a user message); it
+// reports whether the reading ends there (the last user message).
+func (h *history) promptAt(l histLine, kind int, text string) (stop bool) {
+	if kind == chevronPrompt && isMenuItem(text) {
+		// "› 1. Yes, proceed (y)": the cursor of a menu.
+		h.settle(true)
+		h.after = true
+		if l.inWindow && !h.replies {
+			h.setWaiting(l.t, l.n)
+			h.menu = true
+			h.menuStart = min(h.menuStart, l.start)
+		}
+		return false
+	}
+	if kind == chevronPrompt && text != "" && l.indent <= 1 {
+		h.settle(false)
+		h.user(l.t, l.n)
+		return true
+	}
+	h.settle(true)
+	h.after = true
+	return false
+}
+
+// ownUI reads Codex's own UI in the last lines (work going on, a menu's
+// hint); it reports whether the line is done with ("• Exploring" starts
+// a tool cell too, and is read on as one).
+func (h *history) ownUI(l histLine) (done bool) {
+	t, n := l.t, l.n
+	switch {
+	case l.inWindow && activeWork(t, l.indent):
+		if l.indent > 1 {
+			if !h.pending.active {
+				h.pending.active = true
+				h.pending.activeText, h.pending.activeLine = screen.Signal(t), n
+			}
+			return true
+		}
+		if !h.errCell && !h.active {
+			h.setActive(t, n)
+		}
+		return !startsCell(t)
+	case l.inWindow && l.indent <= 2 && menuHint(t):
+		if l.indent > 1 && !l.bottom {
+			if !h.pending.menu {
+				h.pending.menu = true
+				h.pending.menuText, h.pending.menuLine = screen.Signal(t), n
+			}
+			h.pending.menuStart = l.start // the menu's topmost line so far
+		} else if !h.replies && !h.active {
+			h.setWaiting(t, n)
+			h.menu = true
+			h.menuStart = min(h.menuStart, l.start)
+		}
+		return true
+	}
+	return false
+}
+
+// glyphLine reads a line led by a glyph (■ • └ ─): cells and their parts.
+// It reports whether the line is done with; hasTree says whether the cell
+// read upwards has a "└" line.
+func (h *history) glyphLine(s *scanner, l histLine, extract bool, hasTree *bool) (done bool) {
+	t, indent, n := l.t, l.indent, l.n
+	if isErr, interrupted := errorCell(t, indent); isErr || interrupted {
+		if interrupted {
+			h.interrupted = true
+		} else if !h.replies && !h.active && !h.errCell {
+			h.errCell = true
+			h.setError(t, n)
+		}
+		*hasTree = false
+		return true
+	}
+	if indent >= 2 && strings.HasPrefix(t, treeElbow) {
+		*hasTree = *hasTree || !isTip(t)
+		return true
+	}
+	text, ok := bulletText(t, indent)
+	if !ok {
+		return false
+	}
+	// The status indicator also starts with "•"; it is not a reply.
+	if !statusIndicator(t) {
+		verb, _, _ := strings.Cut(text, " ")
+		tool := toolHeader(text, *hasTree, s.dirty && boldWord(s.raw, verb))
+		kind := "message"
+		if tool {
+			kind = "tool"
+		}
+		h.setReply(kind, n)
+		if extract && !tool && h.message < 0 {
+			h.message = l.start
+		}
+	}
+	*hasTree = false
+	return true
+}
+
+// otherLine reads any other line: "Worked for", and the legacy
+// interface's label, waiting and error lines. It returns hasTree as it
+// stands after the line.
+func (h *history) otherLine(l histLine, extract, hasTree bool) bool {
+	t, indent, n := l.t, l.indent, l.n
+	if isWorkedFor(t) {
+		h.setReply("worked_for", n)
+		return false
+	}
+	if indent > 1 {
+		return hasTree // inside a cell: nothing else starts there
+	}
+	if _, ok := isLegacyLabel(t, indent); ok {
+		h.setReply("label", n)
+		if extract && h.message < 0 {
+			h.message = l.start
+			h.messageLegacy = true
+		}
+		return false
+	}
+	if legacyWaiting(t) {
+		h.legacyWait.mark(l.inWindow)
+		h.setWaiting(t, n)
+	}
+	if legacyError(t, indent) {
+		h.legacyErr.mark(l.inWindow)
+		if h.errLine == 0 {
+			h.setError(t, n)
+		}
+	}
+	return false
 }
 
 // settle decides the pending UI once the cell above it is known: it counts

@@ -339,7 +339,7 @@ func (c *Core) Deadline() time.Time {
 }
 
 // Step feeds one observation to the core. The rules, in order (the
-// specification's poll requirement, as the README's Behaviour restates it):
+// specification's poll requirement, as docs/behaviour.md restates it):
 //  0. an unreadable terminal is no observation: it changes nothing, unless
 //     it is the Config.MaxPollFailures-th in a row or comes at or after the
 //     response deadline (there is no later poll to wait for): then → Failed

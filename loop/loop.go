@@ -260,43 +260,41 @@ func (r *runner) askHere(ctx context.Context, n int, role, prompt string, a Agen
 	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Target: a.Target, Socket: a.Socket,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: role, Workdir: workdir, Config: r.o.Config}
-	term, err := st.Pane(nil)
-	if err != nil {
-		return fsm.Result{}, err
-	}
-	opts := fsm.Options{
-		Config: r.o.Config, Role: role, Workdir: workdir, Logger: r.o.Logger,
-		Observer: func(e fsm.Entry) {
-			fmt.Fprintf(r.o.Log, "step %d %s %s: %s → %s (%s)\n", n, role, elapsed(time.Since(began)), e.From, e.To, e.Event)
+	// The journal keeps the state without the prompt (rewritten at every
+	// poll); the dispatch sends it.
+	save := st.Saver(r.j.inFlightPath())
+	run := *st
+	run.Prompt = prompt
+	h := dispatchstate.Hooks{
+		Options: func(opts *fsm.Options) {
+			opts.Logger = r.o.Logger
+			opts.Observer = func(e fsm.Entry) {
+				fmt.Fprintf(r.o.Log, "step %d %s %s: %s → %s (%s)\n", n, role, elapsed(time.Since(began)), e.From, e.To, e.Event)
+			}
+			opts.OnCheckpoint = save
+			if r.o.OnPoll != nil {
+				opts.OnPoll = func(p fsm.Poll) { r.o.OnPoll(role, p) }
+			}
 		},
-		OnCheckpoint: st.Saver(r.j.inFlightPath()),
+		// A watch of the response file (and of the turn marker beside it,
+		// which Codex's notify hook writes) makes the wait look at once
+		// rather than at its next poll; without it the wait polls as usual.
+		WatchFile: true,
 	}
-	if r.o.OnPoll != nil {
-		opts.OnPoll = func(p fsm.Poll) { r.o.OnPoll(role, p) }
+	// The agent's own turn-end hook, when up wired one, is its Stop marker
+	// (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
+	if a.HookDir != "" {
+		h.Wake.HookMarker = hookmark.Path(a.HookDir, hookmark.Stopped)
 	}
 	if f, ok := r.j.inFlight(n, role); ok {
-		// The previous run died while this dispatch waited: SendAndWait
-		// goes on waiting without sending again.
+		// The previous run died while this dispatch waited: the wait goes
+		// on without sending again.
 		fmt.Fprintf(r.o.Log, "step %d %s: resuming the wait in pane %s (the prompt was sent before)\n", n, role, a.Target)
-		opts.Resume = f.Wait
+		run.Wait = f.Wait
 	} else {
 		fmt.Fprintf(r.o.Log, "step %d %s: sending to pane %s (%s)\n", n, role, a.Target, prov)
 	}
-	// A watch of the response file (and of the turn marker beside it,
-	// which Codex's notify hook writes) makes the wait look at once
-	// rather than at its next poll; without it the wait polls as usual.
-	// The agent's own turn-end hook, when up wired one, is its Stop
-	// marker (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
-	if path, err := handoff.DefaultRoleFiles().Path(workdir, role); err == nil {
-		src := fsm.WakeSources{Workdir: workdir, Path: path}
-		if a.HookDir != "" {
-			src.HookMarker = hookmark.Path(a.HookDir, hookmark.Stopped)
-		}
-		wake, stop, _ := src.Open()
-		defer stop()
-		opts.Wakeups = wake
-	}
-	res, err := fsm.SendAndWait(ctx, term, term, prompt, opts)
+	res, err := dispatchstate.Run(ctx, &run, h)
 	if _, final := handoff.FailureOf(err); final && ctx.Err() == nil {
 		// The dispatch is over: there is no wait to resume. The next run
 		// sends the step again (to the agent `up` restarted, say); its

@@ -31,14 +31,7 @@ import (
 )
 
 // Engine runs the dispatches: serve.Local or *serve.Client.
-type Engine interface {
-	Submit(ctx context.Context, b serve.SubmitBody) (serve.View, error)
-	Get(ctx context.Context, id string, wait time.Duration) (serve.View, error)
-	Cancel(ctx context.Context, id string) (serve.View, error)
-	Events(ctx context.Context, id string, after uint64) (<-chan serve.Event, error)
-	Panes(ctx context.Context, q url.Values) ([]serve.PaneRow, error)
-	WaitFor(ctx context.Context, ids []string, mode serve.WaitMode) (serve.Waited, error)
-}
+type Engine = serve.Engine
 
 // Options configure the server. The zero value is usable.
 type Options struct {
@@ -122,7 +115,7 @@ func (t *tools) waitAny(ctx context.Context, _ *mcp.CallToolRequest, a WaitArgs)
 	if a.All {
 		mode = serve.WaitAll
 	}
-	w, err := t.e.WaitFor(ctx, a.IDs, mode)
+	w, err := t.e.WaitFor(ctx, a.IDs, mode, 0)
 	if err != nil {
 		return nil, WaitResult{}, err
 	}

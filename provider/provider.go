@@ -105,10 +105,10 @@ func Command(name string) string {
 	return ""
 }
 
-// Recognizes reports whether the named provider recognises a pane as its
+// Recognises reports whether the named provider recognises a pane as its
 // CLI's, from its foreground command, title and screen (what Detect asks
 // each provider). An unknown name recognises nothing.
-func Recognizes(name, command, title, capture string) bool {
+func Recognises(name, command, title, capture string) bool {
 	p, ok := find(name)
 	return ok && recognises(p, command, title, capture)
 }

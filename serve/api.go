@@ -78,7 +78,7 @@ func bad(field, format string, a ...any) error {
 	return &badField{field, fmt.Sprintf(format, a...)}
 }
 
-// Handler serves the API (see the README): token, when not empty, is the
+// Handler serves the API (see docs/serve.md): token, when not empty, is the
 // bearer token every request must carry (compared in constant time).
 func (s *Service) Handler(token string) http.Handler {
 	mux := http.NewServeMux()

@@ -59,6 +59,15 @@ func TestADispatchThroughTheAPI(t *testing.T) {
 	if list, _ := s.client.List(ctx, map[string][]string{"role": {"tester"}}); len(list) != 0 {
 		t.Fatalf("role filter: %+v", list)
 	}
+	// The engine in this process lists the same, and refuses the same
+	// bad filter, naming it.
+	local := serve.Local{S: s.Service}
+	if list, err := local.List(ctx, map[string][]string{"role": {"analyst"}, "state": {"final"}}); err != nil || len(list) != 1 || list[0].ID != v.ID {
+		t.Fatalf("Local.List %+v %v", list, err)
+	}
+	if _, err := local.List(ctx, map[string][]string{"since": {"yesterday-ish"}}); err == nil || !strings.Contains(err.Error(), "since") {
+		t.Fatalf("Local.List with a bad since: %v", err)
+	}
 	var types []string
 	for e := range events {
 		if e.ID != v.ID {

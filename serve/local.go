@@ -91,6 +91,16 @@ func (l Local) Events(ctx context.Context, id string, after uint64) (<-chan Even
 	return out, nil
 }
 
+// List returns the dispatches the filters select (as GET /v1/dispatches,
+// ParseFilter's names); bad filters are the error ParseFilter gives.
+func (l Local) List(_ context.Context, q url.Values) ([]View, error) {
+	f, err := ParseFilter(q, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return l.S.List(f), nil
+}
+
 // Panes returns the board of a tmux server (the query of GET /v1/panes:
 // socket or socket_path, target, provider).
 func (l Local) Panes(ctx context.Context, q url.Values) ([]PaneRow, error) {

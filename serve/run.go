@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/responsefile"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
@@ -93,58 +92,46 @@ func (s *Service) release(d *dispatch) {
 	}
 }
 
-// wait sends the dispatch (or resumes its wait) through the engine.
+// wait sends the dispatch (or resumes its wait) through the engine
+// (dispatchstate.Run): on the pane of the service's shared tmux client,
+// woken by the response file's watch (on the service's shared watch) and
+// the pane's output, each transition published, the paste marked before
+// it starts.
 func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State) (fsm.Result, error) {
-	cfg := st.Config // validated when it was accepted or read
-	term, release, err := s.tmux.pane(ctx, &st)
-	if err != nil {
-		return fsm.Result{}, err
-	}
-	defer release()
 	log := s.log.With("id", st.ID, "role", st.Role)
-	opts := fsm.Options{Config: cfg, Role: st.Role, Roles: st.Roles(), Workdir: st.Workdir, Logger: log,
-		WaitSlot: st.WaitSlot,
-		Observer: func(e fsm.Entry) {
-			d.setState(string(e.To))
-			s.hub.publish(Event{Type: "transition", ID: st.ID, Role: st.Role, From: string(e.From), To: string(e.To),
-				Event: string(e.Event), Status: string(e.Status), State: string(e.To), At: e.At.Sub(d.dispatchedAt()).Seconds()})
-		},
-		OnPoll: func(p fsm.Poll) { d.polled(p) },
-		OnAttention: func(p fsm.Poll) {
-			s.hub.publish(Event{Type: "attention", ID: st.ID, Role: st.Role,
-				Message: "the agent waits for the user (a permission prompt or a question): answer it in pane " + st.Target})
-		},
-		OnCheckpoint: d.checkpoint,
-	}
-	stop := wakeups(st, s.o.Events, s.watches, term, &opts, log)
-	defer stop()
-	sender := &markingSender{d: d, pane: term.pane, s: s}
 	if st.Next() == dispatchstate.Resume {
-		opts.Resume = st.Wait
 		log.Info("resuming the wait", "target", st.Target)
 	}
-	if s.o.Tracer != nil && opts.Resume == nil {
-		return s.o.Tracer.SendAndWait(ctx, tracing.Dispatch{Role: st.Role, Provider: st.Provider, Pane: st.Target},
-			sender, term.pane, st.Prompt, opts)
+	h := dispatchstate.Hooks{
+		Pane: func(ctx context.Context) (dispatchstate.OpenPane, error) {
+			term, release, err := s.tmux.pane(ctx, &st)
+			return dispatchstate.OpenPane{Pane: term.pane, Output: term.wake, Release: release}, err
+		},
+		Options: func(opts *fsm.Options) {
+			opts.Logger = log
+			opts.Observer = func(e fsm.Entry) {
+				d.setState(string(e.To))
+				s.hub.publish(Event{Type: "transition", ID: st.ID, Role: st.Role, From: string(e.From), To: string(e.To),
+					Event: string(e.Event), Status: string(e.Status), State: string(e.To), At: e.At.Sub(d.dispatchedAt()).Seconds()})
+			}
+			opts.OnPoll = d.polled
+			opts.OnAttention = func(p fsm.Poll) {
+				s.hub.publish(Event{Type: "attention", ID: st.ID, Role: st.Role,
+					Message: "the agent waits for the user (a permission prompt or a question): answer it in pane " + st.Target})
+			}
+			opts.OnCheckpoint = d.checkpoint
+		},
+		Wake:        fsm.WakeSources{Watches: s.watches},
+		WatchFile:   s.o.Events,
+		OnWakeError: func(err error) { log.Warn("polling only", "error", err) },
+		Sender:      func(pane *tmuxdriver.Pane) handoff.Sender { return &markingSender{d: d, pane: pane, s: s} },
 	}
-	return fsm.SendAndWait(ctx, sender, term.pane, st.Prompt, opts)
-}
-
-// wakeups sets opts' wake-ups (fsm.WakeSources): with events, the response
-// file's watch (as send's --events), on the service's shared watch when it
-// has one; the pane's wake channel. A watch that cannot start is logged,
-// and the wait polls without it.
-func wakeups(st dispatchstate.State, events bool, ws *responsefile.Watches, t term, opts *fsm.Options, log *slog.Logger) (stop func()) {
-	src := fsm.WakeSources{Output: t.wake, Watches: ws}
-	if path, err := st.Roles().Path(st.Workdir, st.Role); err == nil && events {
-		src.Workdir, src.Path = st.Workdir, path
+	if s.o.Tracer != nil {
+		h.SendAndWait = func(ctx context.Context, sender handoff.Sender, t handoff.Terminal, prompt string, opts fsm.Options) (fsm.Result, error) {
+			return s.o.Tracer.SendAndWait(ctx, tracing.Dispatch{Role: st.Role, Provider: st.Provider, Pane: st.Target}, sender, t, prompt, opts)
+		}
 	}
-	wake, stop, err := src.Open()
-	if err != nil {
-		log.Warn("polling only", "error", err)
-	}
-	opts.Wakeups = wake
-	return stop
+	return dispatchstate.Run(ctx, &st, h)
 }
 
 // markingSender records that the paste starts before it does, so a

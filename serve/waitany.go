@@ -155,28 +155,37 @@ func (s *Service) waitDispatches(w http.ResponseWriter, r *http.Request) {
 
 // WaitFor waits, as Service.WaitFor, for one or all of the dispatches ids,
 // asking again while the service's longest wait (MaxWait) passes, until
-// what mode waits for or ctx ends.
-func (l Local) WaitFor(ctx context.Context, ids []string, mode WaitMode) (Waited, error) {
-	for {
-		w, err := l.S.WaitFor(ctx, ids, mode, MaxWait)
-		if err != nil || w.Satisfied(mode) || ctx.Err() != nil {
-			return w, err
-		}
-	}
+// what mode waits for, limit (when above zero) or ctx ends. When limit
+// ends it first, the answer names the dispatches still running in Pending.
+func (l Local) WaitFor(ctx context.Context, ids []string, mode WaitMode, limit time.Duration) (Waited, error) {
+	return waitUntil(ctx, mode, limit, func(wait time.Duration) (Waited, error) {
+		return l.S.WaitFor(ctx, ids, mode, wait)
+	})
 }
 
 // WaitFor waits for one (WaitAny) or all (WaitAll) of the dispatches ids
-// through GET /v1/wait, asking again after each MaxWait, until what mode
-// waits for or ctx ends.
-func (c *Client) WaitFor(ctx context.Context, ids []string, mode WaitMode) (Waited, error) {
-	for {
-		q := url.Values{"ids": {strings.Join(ids, ",")}, "mode": {string(mode)}, "wait": {MaxWait.String()}}
+// through GET /v1/wait, as Local.WaitFor does.
+func (c *Client) WaitFor(ctx context.Context, ids []string, mode WaitMode, limit time.Duration) (Waited, error) {
+	return waitUntil(ctx, mode, limit, func(wait time.Duration) (Waited, error) {
+		q := url.Values{"ids": {strings.Join(ids, ",")}, "mode": {string(mode)}, "wait": {wait.String()}}
 		var w Waited
-		if err := c.do(ctx, http.MethodGet, "/v1/wait?"+q.Encode(), nil, &w); err != nil {
-			return w, err
+		err := c.do(ctx, http.MethodGet, "/v1/wait?"+q.Encode(), nil, &w)
+		return w, err
+	})
+}
+
+// waitUntil asks (a wait of at most MaxWait each time) until the answer is
+// what mode waits for, limit (when above zero) has passed, or ctx ends.
+func waitUntil(ctx context.Context, mode WaitMode, limit time.Duration, ask func(wait time.Duration) (Waited, error)) (Waited, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		wait := MaxWait
+		if limit > 0 {
+			wait = max(0, min(wait, time.Until(deadline)))
 		}
-		if w.Satisfied(mode) || ctx.Err() != nil {
-			return w, nil
+		w, err := ask(wait)
+		if err != nil || w.Satisfied(mode) || ctx.Err() != nil || limit > 0 && !time.Now().Before(deadline) {
+			return w, err
 		}
 	}
 }

@@ -41,12 +41,18 @@ func TestAWaitOnAnyReturnsTheFirstDispatchToEnd(t *testing.T) {
 	if err != nil || len(w.Ended) != 0 || len(w.Pending) != 3 {
 		t.Fatalf("before any finished: %+v, %v; want all three pending", w, err)
 	}
+	// The client's wait with a limit: it ends at the limit, naming the three
+	// still running, without an error.
+	w, err = s.client.WaitFor(ctx, ids, serve.WaitAny, 300*time.Millisecond)
+	if err != nil || len(w.Ended) != 0 || len(w.Pending) != 3 {
+		t.Fatalf("the client's wait with a limit, before any finished: %+v, %v; want all three pending", w, err)
+	}
 
 	// The second worker finishes: the wait on any wakes with it alone.
 	if err := os.WriteFile(gates[1], nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err = s.client.WaitFor(ctx, ids, serve.WaitAny)
+	w, err = s.client.WaitFor(ctx, ids, serve.WaitAny, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +70,7 @@ func TestAWaitOnAnyReturnsTheFirstDispatchToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w, err = s.client.WaitFor(ctx, ids, serve.WaitAll)
+	w, err = s.client.WaitFor(ctx, ids, serve.WaitAll, 0)
 	if err != nil || len(w.Ended) != 3 || len(w.Pending) != 0 {
 		t.Fatalf("wait on all: %+v, %v", w, err)
 	}

@@ -228,47 +228,55 @@ func Parse(data []byte, dir string) (*Team, error) {
 		}
 	}
 	for _, role := range roles {
-		a := f.Agents[role]
-		if a == nil {
-			a = &agent{}
+		if ag, ok := parseAgent(role, f.Agents[role], t.Workdir, bad); ok {
+			t.Agents = append(t.Agents, ag)
 		}
-		field := "agents." + role
-		if _, _, err := handoff.ResolveRole(role); err != nil {
-			bad(field, "%v", err)
-			continue
-		}
-		ag := Agent{Role: role, Provider: a.Provider, Command: a.Command, Args: a.Args, Env: a.Env,
-			DemoAnswers: a.DemoAnswers, DemoArgs: a.DemoArgs, Workdir: t.Workdir}
-		if ag.Provider == "" {
-			ag.Provider = provider.Default
-		}
-		if _, err := provider.Lookup(ag.Provider); err != nil {
-			bad(field+".provider", "%v", err)
-		}
-		if ag.Command == "" {
-			ag.Command = provider.Command(ag.Provider)
-		} else if strings.TrimSpace(ag.Command) != ag.Command || strings.ContainsAny(ag.Command, " \t\n") {
-			bad(field+".command", "%q: the executable only (a name or a path without blanks); its arguments go in args", ag.Command)
-		}
-		for k := range a.Env {
-			if !envName().MatchString(k) {
-				bad(field+".env", "%q is not a variable name", k)
-			}
-		}
-		for i, s := range append(append([]string{ag.Command}, a.Args...), envValues(a.Env)...) {
-			if strings.ContainsAny(s, "\x00") {
-				bad(field, "value %d holds a NUL", i)
-			}
-		}
-		if a.Workdir != "" {
-			ag.Workdir = absIn(t.Workdir, a.Workdir)
-		}
-		t.Agents = append(t.Agents, ag)
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, errors.Join(errs...))
 	}
 	return t, nil
+}
+
+// parseAgent reads the table agents.ROLE (a, nil when empty) with its
+// defaults, saying each bad value with bad; ok is false when the role
+// itself is refused.
+func parseAgent(role string, a *agent, workdir string, bad func(field, format string, a ...any)) (ag Agent, ok bool) {
+	if a == nil {
+		a = &agent{}
+	}
+	field := "agents." + role
+	if _, _, err := handoff.ResolveRole(role); err != nil {
+		bad(field, "%v", err)
+		return Agent{}, false
+	}
+	ag = Agent{Role: role, Provider: a.Provider, Command: a.Command, Args: a.Args, Env: a.Env,
+		DemoAnswers: a.DemoAnswers, DemoArgs: a.DemoArgs, Workdir: workdir}
+	if ag.Provider == "" {
+		ag.Provider = provider.Default
+	}
+	if _, err := provider.Lookup(ag.Provider); err != nil {
+		bad(field+".provider", "%v", err)
+	}
+	if ag.Command == "" {
+		ag.Command = provider.Command(ag.Provider)
+	} else if strings.TrimSpace(ag.Command) != ag.Command || strings.ContainsAny(ag.Command, " \t\n") {
+		bad(field+".command", "%q: the executable only (a name or a path without blanks); its arguments go in args", ag.Command)
+	}
+	for k := range a.Env {
+		if !envName().MatchString(k) {
+			bad(field+".env", "%q is not a variable name", k)
+		}
+	}
+	for i, s := range append(append([]string{ag.Command}, a.Args...), envValues(a.Env)...) {
+		if strings.ContainsAny(s, "\x00") {
+			bad(field, "value %d holds a NUL", i)
+		}
+	}
+	if a.Workdir != "" {
+		ag.Workdir = absIn(workdir, a.Workdir)
+	}
+	return ag, true
 }
 
 // Compiled on first use: only the commands that read a team file need them.

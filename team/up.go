@@ -214,36 +214,14 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 	for i, a := range t.Agents {
 		m, ok := found[a.Role]
 		m.Agent = a
-		switch {
-		case ok && !m.Dead:
+		if ok && !m.Dead {
 			m.State, m.Hook = "running", "none"
 			if m.HookDir != "" {
 				m.Hook = HookVia(m.Provider)
 			}
-		case ok:
-			// Its process exited: the same pane again, going on with the
-			// CLI's last session where it has a resume flag.
-			m.Demo = o.Demo
-			m.Resumed = !o.Demo && len(Resume(a)) > 0
-			if err := respawn(ctx, t, &m, o); err != nil {
-				return members, err
-			}
-			m.State = "restarted"
-			if m.Resumed {
-				m.State = "restarted (resumed)"
-			}
-			started = append(started, i)
-		default:
-			m.Demo = o.Demo
-			cmd, how, err := command(a, o, t.FilesDir(a.Role), false)
-			if err != nil {
-				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
-			}
-			pane, err := start(ctx, t, a, cmd, o.Demo, how.hookDir)
-			if err != nil {
-				return members, fmt.Errorf("start agent %s: %w", a.Role, err)
-			}
-			m.Pane, m.State, m.HookDir, m.Hook = pane, "started", how.hookDir, how.hook
+		} else if err := bringUp(ctx, t, &m, ok, o); err != nil {
+			return members, err
+		} else {
 			started = append(started, i)
 		}
 		members[i] = m
@@ -258,22 +236,7 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 		go func(m *Member, wait bool) {
 			defer wg.Done()
 			m.Version = cliVersion(ctx, m.Agent, m.Demo)
-			status, nr := ready(ctx, t, m, o.Poll, wait)
-			if nr != nil && m.Resumed && nr.exited {
-				// The resume flag failed (no session to go on with, say):
-				// a new session rather than no agent.
-				why, screen := nr.Reason, nr.Screen
-				m.Resumed = false
-				if err := respawn(ctx, t, m, o); err != nil {
-					nr = &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
-				} else {
-					m.State = "restarted (new session: resuming failed, " + why + ")"
-					m.Note = fmt.Sprintf("%s %s exited at once; its pane showed:\n%s", m.Command, strings.Join(Resume(m.Agent), " "), indent(lastLines(nonBlank(screen), 15)))
-					status, nr = ready(ctx, t, m, o.Poll, true)
-				}
-			}
-			m.Status = status
-			if nr != nil {
+			if nr := awaitReady(ctx, t, m, o, wait); nr != nil {
 				m.State += ", not ready"
 				mu.Lock()
 				notReady = append(notReady, *nr)
@@ -301,6 +264,55 @@ func Up(ctx context.Context, t *Team, o UpOptions) ([]Member, error) {
 		return members, &NotReadyError{Agents: notReady}
 	}
 	return members, nil
+}
+
+// bringUp starts m's agent: again in its pane when it died (dead), going on
+// with the CLI's last session where it has a resume flag; else in a new
+// window.
+func bringUp(ctx context.Context, t *Team, m *Member, dead bool, o UpOptions) error {
+	m.Demo = o.Demo
+	if dead {
+		m.Resumed = !o.Demo && len(Resume(m.Agent)) > 0
+		if err := respawn(ctx, t, m, o); err != nil {
+			return err
+		}
+		m.State = "restarted"
+		if m.Resumed {
+			m.State = "restarted (resumed)"
+		}
+		return nil
+	}
+	cmd, how, err := command(m.Agent, o, t.FilesDir(m.Role), false)
+	if err != nil {
+		return fmt.Errorf("start agent %s: %w", m.Role, err)
+	}
+	pane, err := start(ctx, t, m.Agent, cmd, o.Demo, how.hookDir)
+	if err != nil {
+		return fmt.Errorf("start agent %s: %w", m.Role, err)
+	}
+	m.Pane, m.State, m.HookDir, m.Hook = pane, "started", how.hookDir, how.hook
+	return nil
+}
+
+// awaitReady waits (when wait) for m's agent to be ready and sets its
+// status; an agent whose resume flag failed (no session to go on with,
+// say) is started again in a new session rather than left without one.
+// It returns why the agent is not ready, nil when it is.
+func awaitReady(ctx context.Context, t *Team, m *Member, o UpOptions, wait bool) *NotReady {
+	status, nr := ready(ctx, t, m, o.Poll, wait)
+	if nr != nil && m.Resumed && nr.exited {
+		why, screen := nr.Reason, nr.Screen
+		m.Resumed = false
+		if err := respawn(ctx, t, m, o); err != nil {
+			nr = &NotReady{Role: m.Role, Pane: m.Pane, Reason: err.Error()}
+		} else {
+			m.State = "restarted (new session: resuming failed, " + why + ")"
+			m.Note = fmt.Sprintf("%s %s exited at once; its pane showed:\n%s", m.Command, strings.Join(Resume(m.Agent), " "), indent(lastLines(nonBlank(screen), 15)))
+			status, nr = ready(ctx, t, m, o.Poll, true)
+		}
+	}
+	m.Status = status
+	return nr
 }
 
 // respawn starts m's agent again in its dead pane (respawn-pane keeps the
@@ -471,14 +483,9 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			if asking.IsZero() {
 				asking = time.Now()
 			} else if time.Since(asking) >= dialogHold {
-				reason := "it waits for a user's answer (the " + prov + " provider reads " + string(snap.Classification.Status)
-				if d := snap.Classification.Detail; d != "" {
-					reason += ": " + d
-				}
-				reason += "); answer it in its pane (tmux -L " + t.Socket + " attach -t " + t.Session + ") or settle it in the CLI's configuration, then run up again"
-				return snap.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: reason, Screen: snap.Capture}
+				return snap.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: dialogReason(t, prov, snap), Screen: snap.Capture}
 			}
-		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
+		case err == nil && wait && !provider.Recognises(prov, snap.Command, snap.Title, snap.Capture):
 			// A screen of something else: many classifiers read a
 			// screen they do not know as quiet.
 			atAShell, inARow, foreign = time.Time{}, 0, true
@@ -496,19 +503,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			return snap.Classification.Status, nil
 		}
 		if time.Now().After(deadline) {
-			shows := string(last.Classification.Status)
-			if lastErr != nil {
-				shows = lastErr.Error()
-			}
-			if d := last.Classification.Detail; d != "" && lastErr == nil {
-				shows += ": " + d
-			}
-			reason := fmt.Sprintf("no ready composer within %v (the %s provider reads %s)", t.ReadyTimeout, prov, shows)
-			if foreign || shows == "" {
-				reason = fmt.Sprintf("no ready composer within %v: the %s provider does not recognise its pane as %s's (foreground command %q)",
-					t.ReadyTimeout, prov, prov, last.Command)
-			}
-			return last.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: reason, Screen: last.Capture}
+			return last.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: notReadyReason(t, prov, last, lastErr, foreign), Screen: last.Capture}
 		}
 		select {
 		case <-ctx.Done():
@@ -516,6 +511,34 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 		case <-time.After(poll):
 		}
 	}
+}
+
+// dialogReason says that an agent waits for a user's answer, and what to
+// do about it.
+func dialogReason(t *Team, prov string, snap tmuxdriver.Snapshot) string {
+	reason := "it waits for a user's answer (the " + prov + " provider reads " + string(snap.Classification.Status)
+	if d := snap.Classification.Detail; d != "" {
+		reason += ": " + d
+	}
+	return reason + "); answer it in its pane (tmux -L " + t.Socket + " attach -t " + t.Session + ") or settle it in the CLI's configuration, then run up again"
+}
+
+// notReadyReason says what an agent showed when its ready timeout passed:
+// last, its last look (lastErr, the look's error), or that the provider
+// did not recognise its pane (foreign).
+func notReadyReason(t *Team, prov string, last tmuxdriver.Snapshot, lastErr error, foreign bool) string {
+	shows := string(last.Classification.Status)
+	if lastErr != nil {
+		shows = lastErr.Error()
+	}
+	if d := last.Classification.Detail; d != "" && lastErr == nil {
+		shows += ": " + d
+	}
+	if foreign || shows == "" {
+		return fmt.Sprintf("no ready composer within %v: the %s provider does not recognise its pane as %s's (foreground command %q)",
+			t.ReadyTimeout, prov, prov, last.Command)
+	}
+	return fmt.Sprintf("no ready composer within %v (the %s provider reads %s)", t.ReadyTimeout, prov, shows)
 }
 
 // hint says why an agent's process may have exited at once.

@@ -29,39 +29,6 @@ const completeCmd = "__complete"
 // shells are the shells `completion` writes scripts for.
 var shells = []string{"bash", "zsh", "fish"}
 
-const completionUsage = `usage: handoff-fsm completion bash|zsh|fish
-
-Prints a completion script for the shell: commands, flags, role and provider
-names, and the panes of a running tmux server (--target, after --socket if
-given). Load it:
-
-  bash  source <(handoff-fsm completion bash)          (e.g. in ~/.bashrc)
-  zsh   source <(handoff-fsm completion zsh)           (after compinit, in ~/.zshrc)
-  fish  handoff-fsm completion fish | source           (or save it as
-        ~/.config/fish/completions/handoff-fsm.fish)
-
-flags:
-`
-
-func runCompletion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("completion", completionUsage, stderr)
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
-		return code
-	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "handoff-fsm completion: name one shell: %s\n", strings.Join(shells, ", "))
-		return exitUsage
-	}
-	script, ok := completionScripts[pos[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "handoff-fsm completion: unknown shell %q (known: %s)\n", pos[0], strings.Join(shells, ", "))
-		return exitUsage
-	}
-	fmt.Fprint(stdout, script)
-	return exitOK
-}
-
 // runComplete prints the completions of the last of args (the word under the
 // cursor, "" for a new one), one a line, each as "candidate<TAB>description"
 // when there is a description. No line means: let the shell complete file

@@ -93,63 +93,27 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if resolved, err := filepath.EvalSymlinks(workdir); err == nil {
 		workdir = resolved
 	}
-	var priv *tmuxdriver.Private
-	var pane *tmuxdriver.Pane
+	ds := &demoSession{workdir: workdir, keep: *keep, say: say}
 	// Cleanup runs on every path, Ctrl-C included (ctx is cancelled, the
-	// wait returns, and these run with a fresh context).
-	defer func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if priv == nil {
-			return
-		}
-		if *keep && pane != nil {
-			if out, err := priv.Run(cctx, nil, "capture-pane", "-p", "-J", "-t", pane.Target()); err == nil {
-				_ = os.WriteFile(filepath.Join(workdir, "screen.txt"), []byte(out), 0o644)
-			}
-		}
-		if err := priv.Close(cctx); err != nil {
-			say("could not stop the private tmux server: %v", err)
-		}
-		if *keep {
-			say("kept the workdir %s", workdir)
-		} else {
-			_ = os.RemoveAll(workdir)
-		}
-		say("cleaned up: stopped the private tmux server%s", map[bool]string{true: "", false: " and removed the workdir"}[*keep])
-	}()
+	// wait returns, and this runs with a fresh context).
+	defer ds.close()
 
 	shows, expect := demoStory(sc)
 	say("scenario %s: %s", sc, shows)
 	say("expected outcome (the spec's): %s", expect)
-	agentCmd := "exec " + handoff.ShellQuote(exe) + " sim-agent --previous-turn --scenario " + handoff.ShellQuote(string(sc)) +
-		" --cwd " + handoff.ShellQuote(workdir)
-	priv, err = tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-demo", Session: "demo",
-		Width: 110, Height: 32, Dir: workdir, Command: agentCmd, RemainOnExit: true})
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
-		_ = os.RemoveAll(workdir)
-		return exitFailure
-	}
-	pane, err = tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: priv.Pane, Classifier: codex.Provider()})
-	if err != nil {
+	if err := ds.start(ctx, exe, sc); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
 		return exitFailure
 	}
-	say("private tmux server -L %s, simulated agent in pane %s, workdir %s", priv.Socket, pane.Target(), workdir)
-	say("watch it live from another terminal: tmux -L %s attach -t demo", priv.Socket)
 	say("demo settings: poll %v, idle grace %v, response timeout %v, strict %v (send's defaults: poll 2s, idle grace 30s, timeout 30m)",
 		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict())
-	if err := awaitPrompt(ctx, pane); err != nil {
+	if err := awaitPrompt(ctx, ds.pane); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm demo: the simulated agent did not come up: %v\n", err)
-		if ctx.Err() != nil {
-			return exitFailure
-		}
 		return exitFailure
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 
-	d := dispatch{pane: pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true, events: true}
+	d := dispatch{pane: ds.pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true, events: true}
 	rep, res, err := d.run(ctx)
 	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
 	if rep != nil {
@@ -161,6 +125,60 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return code
+}
+
+// demoSession is what the demo starts: a private tmux server, the
+// simulated agent's pane in it, and a work folder.
+type demoSession struct {
+	priv    *tmuxdriver.Private
+	pane    *tmuxdriver.Pane
+	workdir string
+	keep    bool // keep the work folder, and the final screen in it
+	say     func(format string, a ...any)
+}
+
+// start runs the simulated agent (this program, exe) in scenario sc in a
+// private tmux server.
+func (s *demoSession) start(ctx context.Context, exe string, sc simagent.Scenario) error {
+	agentCmd := "exec " + handoff.ShellQuote(exe) + " sim-agent --previous-turn --scenario " + handoff.ShellQuote(string(sc)) +
+		" --cwd " + handoff.ShellQuote(s.workdir)
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-demo", Session: "demo",
+		Width: 110, Height: 32, Dir: s.workdir, Command: agentCmd, RemainOnExit: true})
+	if err != nil {
+		return err
+	}
+	s.priv = priv
+	if s.pane, err = tmuxdriver.New(tmuxdriver.Options{Server: priv.Server, Target: priv.Pane, Classifier: codex.Provider()}); err != nil {
+		return err
+	}
+	s.say("private tmux server -L %s, simulated agent in pane %s, workdir %s", priv.Socket, s.pane.Target(), s.workdir)
+	s.say("watch it live from another terminal: tmux -L %s attach -t demo", priv.Socket)
+	return nil
+}
+
+// close stops the private tmux server (keeping the final screen with
+// --keep) and removes the work folder unless kept.
+func (s *demoSession) close() {
+	cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if s.priv == nil {
+		_ = os.RemoveAll(s.workdir)
+		return
+	}
+	if s.keep && s.pane != nil {
+		if out, err := s.priv.Run(cctx, nil, "capture-pane", "-p", "-J", "-t", s.pane.Target()); err == nil {
+			_ = os.WriteFile(filepath.Join(s.workdir, "screen.txt"), []byte(out), 0o644)
+		}
+	}
+	if err := s.priv.Close(cctx); err != nil {
+		s.say("could not stop the private tmux server: %v", err)
+	}
+	if s.keep {
+		s.say("kept the workdir %s", s.workdir)
+	} else {
+		_ = os.RemoveAll(s.workdir)
+	}
+	s.say("cleaned up: stopped the private tmux server%s", map[bool]string{true: "", false: " and removed the workdir"}[s.keep])
 }
 
 // demoWant is the outcome the spec prescribes for a scenario, as

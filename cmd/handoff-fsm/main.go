@@ -26,7 +26,7 @@ type command struct {
 	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// Exit codes shared by the subcommands (documented in the README and --help).
+// Exit codes shared by the subcommands (documented in docs/usage.md and --help).
 // A dispatch's ending exits with its outcome's code, read off the transition
 // table (handoff.Outcome.Exit); the names below are for help text and tests,
 // and a test checks they agree with the table.

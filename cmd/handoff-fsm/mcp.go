@@ -72,15 +72,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	dir := *workdir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return usageErr("--workdir: %v", err)
-		}
-		dir = wd
-	}
-	dir, err = filepath.Abs(dir)
+	dir, err := filepath.Abs(*workdir) // "" is the current folder
 	if err != nil {
 		return usageErr("--workdir: %v", err)
 	}
@@ -109,16 +101,13 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			}
 			pruneMCPRuns(filepath.Dir(sd), keep.D, log)
 		}
-		tr, shutdown := otelTracer(ctx, stderr)
-		defer shutdown()
-		svc, err := serve.New(serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Tracer: tr, Keep: keep.D})
+		local, stop, err := localEngine(ctx, serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Keep: keep.D}, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
 			return exitFailure
 		}
-		defer svc.Close()
-		log.Info("handoff-fsm mcp: dispatching in this process", "state_dir", sd)
-		engine = serve.Local{S: svc}
+		defer stop()
+		engine = local
 	}
 	s := mcpserver.New(engine, mcpserver.Options{Socket: *socket, Workdir: dir, Provider: *prov,
 		Config: &cfg, Version: version.Get().Version, Logger: log})
@@ -128,6 +117,20 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return exitFailure
 	}
 	return exitOK
+}
+
+// localEngine is a service in this process (traced when OpenTelemetry is
+// set up) as an engine; stop closes it.
+func localEngine(ctx context.Context, o serve.Options, stderr io.Writer) (serve.Local, func(), error) {
+	tr, shutdown := otelTracer(ctx, stderr)
+	o.Tracer = tr
+	svc, err := serve.New(o)
+	if err != nil {
+		shutdown()
+		return serve.Local{}, nil, err
+	}
+	o.Logger.Info("handoff-fsm mcp: dispatching in this process", "state_dir", o.StateDir)
+	return serve.Local{S: svc}, func() { svc.Close(); shutdown() }, nil
 }
 
 // defaultMCPStateDir is a new folder per run beside serve's state folder:

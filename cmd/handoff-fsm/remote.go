@@ -83,33 +83,8 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, v.ID)
 		return exitOK
 	}
-	// Only this dispatch's events, from its acceptance on: the service
-	// filters them and keeps what came before this stream opened, so no
-	// transition is missed and no other dispatch's event is carried.
-	ectx, stopEvents := context.WithCancel(ctx)
+	done, stopEvents := r.narrate(ctx, v, stderr)
 	defer stopEvents()
-	events, err := r.client.Events(ectx, v.ID, v.AcceptedSeq)
-	if err != nil {
-		// Narration only: the wait below still says how it ends.
-		fmt.Fprintf(stderr, "handoff-fsm send: no progress from the service: %v\n", err)
-		closed := make(chan serve.Event)
-		close(closed)
-		events = closed
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range events {
-			switch e.Type {
-			case "finished":
-				return
-			case "transition":
-				fmt.Fprintf(stderr, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n", e.At, e.From, e.To, e.Event, e.Status)
-			case "attention", "gap":
-				fmt.Fprintf(stderr, "handoff-fsm: %s\n", e.Message)
-			}
-		}
-	}()
 	final, err := r.client.Wait(ctx, v.ID)
 	if ctx.Err() != nil {
 		// Interrupted: the dispatch is cancelled, as a local send stops.
@@ -132,13 +107,51 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 	case <-time.After(2 * time.Second):
 	}
 	stopEvents()
+	return finishView(final, r.asJSON, stdout, stderr)
+}
+
+// narrate prints dispatch v's transitions on stderr as the service
+// publishes them, until its finished event (done closes) or stop. Only
+// this dispatch's events, from its acceptance on: the service filters them
+// and keeps what came before this stream opened, so no transition is
+// missed and no other dispatch's event is carried.
+func (r remoteSend) narrate(ctx context.Context, v serve.View, stderr io.Writer) (done <-chan struct{}, stop func()) {
+	ectx, stop := context.WithCancel(ctx)
+	events, err := r.client.Events(ectx, v.ID, v.AcceptedSeq)
+	if err != nil {
+		// Narration only: the wait still says how it ends.
+		fmt.Fprintf(stderr, "handoff-fsm send: no progress from the service: %v\n", err)
+		closed := make(chan serve.Event)
+		close(closed)
+		events = closed
+	}
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		for e := range events {
+			switch e.Type {
+			case "finished":
+				return
+			case "transition":
+				fmt.Fprintf(stderr, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n", e.At, e.From, e.To, e.Event, e.Status)
+			case "attention", "gap":
+				fmt.Fprintf(stderr, "handoff-fsm: %s\n", e.Message)
+			}
+		}
+	}()
+	return ended, stop
+}
+
+// finishView prints a dispatch of the service that ended as send prints
+// its own (finish), and returns send's exit code for it.
+func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
 	rep := final.Report()
 	f := dispatchstate.Finished{Exit: *final.Exit, Report: rep, Error: final.Error, ArchivedPath: final.ArchivedPath}
 	var reportPtr *trace.Report
 	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		reportPtr = &rep
 	}
-	code := finish("send", reportPtr, f.Result(), f.Err(), r.asJSON, stdout, stderr)
+	code := finish("send", reportPtr, f.Result(), f.Err(), asJSON, stdout, stderr)
 	if code != f.Exit {
 		return f.Exit
 	}

@@ -27,7 +27,7 @@ value other than idle/completed/error counts as the agent working); before the f
 the terminal reports "idle" (the previous turn's stale prompt). "file": the agent writes the
 response file with this text ("" is an empty file). "last_output": the terminal's last output
 from then on (the fallback answer; "" if never given). The config line is the wait's settings
-in their JSON form (send's knobs by their JSON names, durations in seconds; see the README),
+in their JSON form (send's knobs by their JSON names, durations in seconds; see docs/usage.md),
 with the dispatch's "receipt". Flags override the config line, which overrides the defaults
 (poll 2 s, idle grace 30 s, timeout 1800 s, strict).
 

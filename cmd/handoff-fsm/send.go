@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -69,37 +70,19 @@ flags:
 // runSend is the main job: send a prompt into a pane and print the answer.
 func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("send", fmt.Sprintf(sendUsage, strings.Join(handoff.Roles(), ", ")), stderr)
-	pf := addPaneFlags(fs)
-	role := fs.String("role", "", "agent role; names the response file (required)")
-	workdir := fs.String("workdir", ".", "folder the response files live under (<workdir>/.tmp/agent-responses)")
-	prompt := fs.String("prompt", "", "the prompt text")
-	promptFile := fs.String("prompt-file", "", "read the prompt from this file")
-	def := handoff.DefaultConfig()
-	cf := configflag.Add(fs, def, "")
-	settle := configflag.DurationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
-	logFormat := fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
-	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
-	record := fs.String("record", "", "write what was observed to this file as a trace in the replay format")
-	events := fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
-	hookDir := fs.String("hook-dir", "", "the folder this agent's Stop hook writes to (Claude Code: handoff-fsm hook --dir DIR in its settings): the wait decides on its marker at once, the screen still polled")
-	control := fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
-	enterDelay := configflag.DurationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
-	statePath := fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
-	noWait := fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
-	waitSlot := fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
-	server := fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
+	f := addSendFlags(fs)
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
 	}
 	var jsonLog *jsonLines
-	switch *logFormat {
+	switch *f.logFormat {
 	case "text":
 	case "json":
 		jsonLog = newJSONLines(stderr)
 		stderr = jsonLog
 	default:
-		fmt.Fprintf(stderr, "handoff-fsm send: --log-format %q: want text or json\n", *logFormat)
+		fmt.Fprintf(stderr, "handoff-fsm send: --log-format %q: want text or json\n", *f.logFormat)
 		return exitUsage
 	}
 	usageErr := func(format string, a ...any) int {
@@ -107,47 +90,92 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "run handoff-fsm send -h for the flags")
 		return exitUsage
 	}
-	text, err := readPrompt(pos, *prompt, *promptFile, stdin)
+	text, err := readPrompt(pos, *f.prompt, *f.promptFile, stdin)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if *role == "" {
+	if *f.role == "" {
 		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
 	}
-	roles, note, err := handoff.ResolveRole(*role)
+	roles, note, err := handoff.ResolveRole(*f.role)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, "handoff-fsm: "+note)
 	}
-	cfg, err := cf.Config(def)
+	cfg, err := f.cf.Config(handoff.DefaultConfig())
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	client, err := pf.service(*server)
+	client, err := f.pf.service(*f.server)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	if client != nil {
-		if f := unsupportedRemote(fs); f != "" {
-			return usageErr("--%s is not supported with --server", f)
+		if name := unsupportedRemote(fs); name != "" {
+			return usageErr("--%s is not supported with --server", name)
 		}
-		if *pf.target == "" {
+		if *f.pf.target == "" {
 			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
 		}
-		return remoteSend{client: client, pf: pf, role: *role, workdir: *workdir, cfg: cfg, prompt: text,
-			waitSlot: *waitSlot, asJSON: *asJSON, noWait: *noWait}.run(ctx, stdout, stderr)
+		return remoteSend{client: client, pf: f.pf, role: *f.role, workdir: *f.workdir, cfg: cfg, prompt: text,
+			waitSlot: *f.waitSlot, asJSON: *f.asJSON, noWait: *f.noWait}.run(ctx, stdout, stderr)
 	}
-	if *noWait {
+	if *f.noWait {
 		return usageErr("--no-wait needs --server: only a service goes on with a dispatch after send exits")
 	}
+	if *f.statePath != "" && *f.pf.providerFile != "" {
+		return usageErr("--state and --provider-file: resume reads a provider by name; not supported with a provider file yet")
+	}
+	d := dispatch{role: *f.role, roles: roles, jsonLog: jsonLog, provider: f.pf.providerName(), hookDir: *f.hookDir, workdir: *f.workdir, cfg: cfg, prompt: text, events: *f.events, settle: f.settle.D,
+		record: *f.record, stderr: stderr, waitSlot: *f.waitSlot}
+	return sendHere(ctx, fs, f, d, stdout, stderr, usageErr)
+}
+
+// sendFlags are send's flags.
+type sendFlags struct {
+	pf                                                   *paneFlags
+	cf                                                   *configflag.Flags
+	role, workdir, prompt, promptFile, logFormat, record *string
+	hookDir, statePath, server                           *string
+	asJSON, events, control, noWait, waitSlot            *bool
+	settle, enterDelay                                   *configflag.Duration
+}
+
+// addSendFlags declares send's flags on fs.
+func addSendFlags(fs *flag.FlagSet) *sendFlags {
+	f := &sendFlags{pf: addPaneFlags(fs)}
+	f.role = fs.String("role", "", "agent role; names the response file (required)")
+	f.workdir = fs.String("workdir", ".", "folder the response files live under (<workdir>/.tmp/agent-responses)")
+	f.prompt = fs.String("prompt", "", "the prompt text")
+	f.promptFile = fs.String("prompt-file", "", "read the prompt from this file")
+	f.cf = configflag.Add(fs, handoff.DefaultConfig(), "")
+	f.settle = configflag.DurationVar(fs, "settle", 0, "before pasting, wait up to this long for the agent to show a ready prompt twice in a row (agents ignore input while they start); 0 sends at once")
+	f.logFormat = fs.String("log-format", "text", "stderr format: text (lines for people), or json (one slog JSON object per line: each transition structured, other messages as msg)")
+	f.asJSON = fs.Bool("json", false, "print the result object of 'handoff-fsm replay' (outcome, source, error, content, at, transitions) instead of the response")
+	f.record = fs.String("record", "", "write what was observed to this file as a trace in the replay format")
+	f.events = fs.Bool("events", true, "react to the response file and to the agent's completion hook at once (a folder watch) instead of at the next poll; --events=false polls only")
+	f.hookDir = fs.String("hook-dir", "", "the folder this agent's Stop hook writes to (Claude Code: handoff-fsm hook --dir DIR in its settings): the wait decides on its marker at once, the screen still polled")
+	f.control = fs.Bool("control", false, "carry the looks over one tmux control-mode client and look again when the pane prints (no tmux process per poll); for a few panes: each client gets the output of every pane in its session")
+	f.enterDelay = configflag.DurationVar(fs, "enter-delay", tmuxdriver.DefaultEnterDelay, "pause between the paste and Enter")
+	f.statePath = fs.String("state", "", "keep the dispatch's state in this JSON file, rewritten atomically after every poll, so that\n'handoff-fsm resume --state FILE' continues the wait after a crash or Ctrl-C without sending again")
+	f.noWait = fs.Bool("no-wait", false, "with --server: print the dispatch id on stdout once the service accepted it and exit 0, without waiting (handoff-fsm wait ID… waits later)")
+	f.waitSlot = fs.Bool("wait-slot", false, "when another dispatch holds this role's response file in this workdir, wait for it instead of failing at once")
+	f.server = fs.String("server", "", "dispatch through the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER; \"default\" is its default socket): same stdout and exit codes")
+	return f
+}
+
+// sendHere runs dispatch d in this process: it opens the pane (over a
+// control-mode client with --control), keeps --state, waits and prints
+// the ending.
+func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, d dispatch, stdout, stderr io.Writer, usageErr func(string, ...any) int) int {
 	// Unless given, the pause is the provider's (pf.options), else the default.
-	delay := enterDelay.D
+	delay := f.enterDelay.D
 	if !flagGiven(fs, "enter-delay") {
 		delay = 0
 	}
-	po, err := pf.options(tmuxdriver.Options{EnterDelay: delay})
+	po, err := f.pf.options(tmuxdriver.Options{EnterDelay: delay})
 	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
 		return exitFailure
@@ -155,38 +183,30 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	var ctl *tmuxdriver.Control
-	if *events && *control {
+	if *f.events && *f.control {
 		// One control-mode client carries the polls and reports the pane's
 		// output; a target it cannot find is left to the wait to report.
 		if o, c, err := tmuxdriver.StartControl(ctx, po, func(err error) {
 			fmt.Fprintf(stderr, "handoff-fsm: tmux control mode is unavailable (%v); polling with one tmux process per look\n", err)
 		}); err == nil {
-			po, ctl = o, c
-			defer ctl.Close()
+			po, d.control = o, c
+			defer c.Close()
 		}
 	}
-	pane, err := tmuxdriver.New(po)
-	if err != nil {
+	if d.pane, err = tmuxdriver.New(po); err != nil {
 		return usageErr("%v", err)
 	}
-
-	d := dispatch{pane: pane, role: *role, roles: roles, jsonLog: jsonLog, provider: pf.providerName(), hookDir: *hookDir, workdir: *workdir, cfg: cfg, prompt: text, events: *events, settle: settle.D, control: ctl,
-		record: *record, stderr: stderr, waitSlot: *waitSlot}
 	var st *dispatchstate.State
-	if *statePath != "" && *pf.providerFile != "" {
-		return usageErr("--state and --provider-file: resume reads a provider by name; not supported with a provider file yet")
-	}
-	if *statePath != "" {
-		if st, err = startState(*statePath, pf, &d); err != nil {
+	if *f.statePath != "" {
+		if st, err = startState(*f.statePath, f.pf, &d); err != nil {
 			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
 			return exitFailure
 		}
 	}
 	rep, res, err := d.run(ctx)
-	exit := finish("send", rep, res, err, *asJSON, stdout, stderr)
+	exit := finish("send", rep, res, err, *f.asJSON, stdout, stderr)
 	if st != nil {
-		finishState(st, *statePath, rep, res, err, exit, stderr)
+		finishState(st, *f.statePath, rep, res, err, exit, stderr)
 	}
 	return exit
 }
@@ -276,6 +296,55 @@ type dispatch struct {
 func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	prog := newProgress(d.stderr)
 	prog.statuses = d.statuses
+	opts := d.options(prog)
+	roles := d.roles
+	if roles == nil {
+		roles = handoff.DefaultRoleFiles()
+	}
+	path, err := roles.Path(d.workdir, d.role)
+	if err != nil {
+		return nil, fsm.Result{}, err
+	}
+	// The receipt is settled here, not in the engine, so a recording
+	// carries it.
+	if d.resume != nil {
+		opts.Receipt = d.resume.Receipt
+	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
+		return nil, fsm.Result{}, err
+	}
+	rec, closeRecord, err := d.startRecord(&opts, prog)
+	if err != nil {
+		return nil, fsm.Result{}, err
+	}
+	defer closeRecord()
+	verb := "sending to"
+	if d.resume != nil {
+		verb = "resuming the wait on"
+	}
+	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
+	pctx, stopProgress := context.WithCancel(ctx)
+	go prog.run(pctx)
+	h, shutdown := d.hooks(ctx, opts)
+	res, err := dispatchstate.Run(ctx, &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt,
+		WaitSlot: d.waitSlot, Wait: d.resume}, h)
+	shutdown()
+	stopProgress()
+	prog.stop()
+	if rec != nil {
+		if rerr := rec.Err(); rerr != nil {
+			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
+		}
+	}
+	if rep, ok := dispatchstate.ReportOf(res, err); ok {
+		return &rep, res, err
+	}
+	return nil, res, err
+}
+
+// options are the engine's options for d, narrated through prog (or as
+// JSON objects with --log-format json).
+func (d dispatch) options(prog *progress) fsm.Options {
 	logger := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{
 		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && a.Key == slog.TimeKey {
@@ -302,73 +371,61 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 		opts.Logger = d.jsonLog.log
 		opts.Observer = transitionLogger(d.jsonLog.log, d.role)
 	}
-	roles := d.roles
-	if roles == nil {
-		roles = handoff.DefaultRoleFiles()
+	return opts
+}
+
+// startRecord starts --record's trace: every poll is recorded as well as
+// shown. rec is nil without --record; closeRecord closes its file.
+func (d dispatch) startRecord(opts *fsm.Options, prog *progress) (rec *trace.Recorder, closeRecord func(), err error) {
+	if d.record == "" {
+		return nil, func() {}, nil
 	}
-	path, err := roles.Path(d.workdir, d.role)
+	f, err := trace.Create(d.record)
 	if err != nil {
-		return nil, fsm.Result{}, err
+		return nil, nil, fmt.Errorf("--record: %w", err)
 	}
-	// The receipt is settled here, not in the engine, so a recording
-	// carries it.
-	if d.resume != nil {
-		opts.Receipt = d.resume.Receipt
-	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
-		return nil, fsm.Result{}, err
+	rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("--record: %w", err)
+	}
+	opts.OnPoll = func(p fsm.Poll) {
+		rec.Poll(p)
+		prog.poll(p)
+	}
+	return rec, func() { f.Close() }, nil
+}
+
+// hooks are d's part of the dispatch's recipe (dispatchstate.Run): its
+// pane, opts as the engine's options, and with events the wake-ups: the
+// response file's watch, the agent's Stop hook (--hook-dir), the control
+// client's output; a span when tracing is on. shutdown ends the tracing.
+func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.Hooks, shutdown func()) {
+	h = dispatchstate.Hooks{
+		Pane: func(context.Context) (dispatchstate.OpenPane, error) {
+			return dispatchstate.OpenPane{Pane: d.pane}, nil
+		},
+		Options: func(o *fsm.Options) { *o = opts },
+		OnWakeError: func(err error) {
+			fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
+		},
 	}
 	if d.events {
-		if stop := d.watch(path, &opts); stop != nil {
-			defer stop()
+		h.WatchFile = true
+		if d.hookDir != "" {
+			h.Wake.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
+		}
+		if d.control != nil {
+			h.Wake.Output, h.Wake.CheapLooks = d.control.Hints(), true
 		}
 	}
-	var rec *trace.Recorder
-	if d.record != "" {
-		f, err := trace.Create(d.record)
-		if err != nil {
-			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
-		}
-		defer f.Close()
-		rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
-		if err != nil {
-			return nil, fsm.Result{}, fmt.Errorf("--record: %w", err)
-		}
-		opts.OnPoll = func(p fsm.Poll) {
-			rec.Poll(p)
-			prog.poll(p)
+	tr, shutdown := otelTracer(ctx, d.stderr)
+	if tr != nil {
+		h.SendAndWait = func(ctx context.Context, s handoff.Sender, t handoff.Terminal, prompt string, opts fsm.Options) (fsm.Result, error) {
+			return tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()}, s, t, prompt, opts)
 		}
 	}
-	verb := "sending to"
-	if d.resume != nil {
-		verb = "resuming the wait on"
-	}
-	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
-	pctx, stopProgress := context.WithCancel(ctx)
-	go prog.run(pctx)
-	var res fsm.Result
-	switch tr, shutdown := otelTracer(ctx, d.stderr); {
-	case d.resume != nil:
-		shutdown()
-		res, err = fsm.Wait(ctx, d.pane, opts)
-	case tr != nil:
-		defer shutdown()
-		res, err = tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()},
-			d.pane, d.pane, d.prompt, opts)
-	default:
-		res, err = fsm.SendAndWait(ctx, d.pane, d.pane, d.prompt, opts)
-	}
-	stopProgress()
-	prog.stop()
-	if rec != nil {
-		if rerr := rec.Err(); rerr != nil {
-			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
-		}
-	}
-	if rep, ok := dispatchstate.ReportOf(res, err); ok {
-		return &rep, res, err
-	}
-	return nil, res, err
+	return h, shutdown
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the
@@ -407,24 +464,4 @@ func finish(cmd string, rep *trace.Report, res fsm.Result, err error, asJSON boo
 		fmt.Fprintf(stderr, "handoff-fsm %s: interrupted\n", cmd)
 	}
 	return dispatchstate.ExitOf(res, err)
-}
-
-// watch sets opts' wake-ups (fsm.WakeSources): the response file's watch,
-// so the wait reacts to the file at once rather than at the next poll; the
-// agent's Stop hook (--hook-dir); the control client's output. A watch
-// that cannot start is said once, and the wait polls without it.
-func (d dispatch) watch(path string, opts *fsm.Options) (stop func()) {
-	src := fsm.WakeSources{Workdir: d.workdir, Path: path}
-	if d.hookDir != "" {
-		src.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
-	}
-	if d.control != nil {
-		src.Output, src.CheapLooks = d.control.Hints(), true
-	}
-	wake, stop, err := src.Open()
-	if err != nil {
-		fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
-	}
-	opts.Wakeups = wake
-	return stop
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/serve"
+	"github.com/handoff-fsm/handoff-fsm/serve/web"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 const serveUsage = `usage: handoff-fsm serve [--listen unix:PATH | --listen tcp:127.0.0.1:PORT --token-file F]
@@ -24,7 +27,7 @@ GET /v1/dispatches[/{id}[?wait=60s]], DELETE /v1/dispatches/{id}, GET /v1/events
 GET /v1/panes?socket=S), runs each through the same state machine as send, keeps each one in
 the state folder before it answers, and after a crash or a restart on the same folder
 finishes every dispatch it had accepted without pasting a prompt twice. Every tmux server is
-read through one shared tmux control-mode client. The README has the API.
+read through one shared tmux control-mode client. docs/serve.md has the API.
 
 Default socket: $XDG_RUNTIME_DIR/handoff-fsm/serve.sock (mode 0600 in a folder only you can
 enter); default state folder: $XDG_STATE_HOME/handoff-fsm/serve (~/.local/state/…).
@@ -105,11 +108,27 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
 		return exitFailure
 	}
+	return serveOn(ctx, svc, a, l, token, webBoard{addr: *httpAddr, hosts: httpHosts, sockets: boardSockets,
+		teams: boardTeams, journals: boardJournals, allowRemote: *allowRemote}, log, []any{"state_dir", dir, "control", *control}, stderr)
+}
+
+// webBoard is serve --http's board: its address, the other host names it
+// answers to, the tmux servers, team files and run journals it shows.
+type webBoard struct {
+	addr                            string
+	hosts, sockets, teams, journals []string
+	allowRemote                     bool
+}
+
+// serveOn serves svc's API on l (and the web board, when wb names an
+// address) until ctx ends or a server fails, then stops them. listening
+// are more attributes of the log line saying it listens.
+func serveOn(ctx context.Context, svc *serve.Service, a serve.Address, l net.Listener, token string, wb webBoard, log *slog.Logger, listening []any, stderr io.Writer) int {
 	var api http.Handler = svc.Handler(token)
 	errc := make(chan error, 2)
 	var boardSrv *http.Server
-	if *httpAddr != "" {
-		bl, board, err := startBoard(svc, *httpAddr, httpHosts, boardSockets, token, *allowRemote, boardTeams, boardJournals)
+	if wb.addr != "" {
+		bl, board, err := startBoard(svc, wb, token)
 		if err != nil {
 			l.Close()
 			fmt.Fprintf(stderr, "handoff-fsm serve: --http: %v\n", err)
@@ -125,7 +144,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			"url", board.LoginURL())
 	}
 	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("handoff-fsm serve: listening", "listen", a.String(), "state_dir", dir, "control", *control)
+	log.Info("handoff-fsm serve: listening", append([]any{"listen", a.String()}, listening...)...)
 	go func() { errc <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():
@@ -195,4 +214,35 @@ func serverClient(flagValue string) (*serve.Client, error) {
 // history (serve.Options.Keep).
 func keepFlag(fs *flag.FlagSet) *configflag.Duration {
 	return configflag.DurationVar(fs, "keep", serve.DefaultKeep, "how long a finished dispatch stays in the history before it is pruned (what the agent wrote stays archived in its work folder); 0 keeps them all")
+}
+
+// startBoard opens the web board's listener (serve --http): loopback only
+// unless allowRemote.
+func startBoard(svc *serve.Service, wb webBoard, token string) (net.Listener, *web.Board, error) {
+	l, err := serve.Listen(serve.Address{Network: "tcp", Addr: wb.addr}, wb.allowRemote)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The address as a browser reaches it: the port the system chose for
+	// :0, the host as given.
+	host, _, _ := net.SplitHostPort(wb.addr)
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	servers := []tmuxdriver.Server{{}}
+	if len(wb.sockets) > 0 {
+		servers = nil
+	}
+	for _, s := range wb.sockets {
+		if strings.Contains(s, "/") {
+			servers = append(servers, tmuxdriver.Server{SocketPath: s})
+		} else {
+			servers = append(servers, tmuxdriver.Server{Socket: s})
+		}
+	}
+	b, err := web.New(svc, web.Options{Addr: net.JoinHostPort(host, port), Hosts: wb.hosts, Token: token, Servers: servers,
+		Teams: wb.teams, Journals: wb.journals})
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return l, b, nil
 }

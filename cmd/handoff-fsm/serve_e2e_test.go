@@ -346,3 +346,46 @@ func TestWaitWakesOnTheFirstOfSeveralDispatches(t *testing.T) {
 		t.Fatalf("an unknown id: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// `ans=$(handoff-fsm wait ID)` takes only an answer: a dispatch that failed
+// has its error on stderr and its exit code, nothing on stdout. And
+// `wait --timeout` gives up at its limit, exit 6, naming what still runs and
+// printing what ended.
+func TestWaitKeepsErrorsOffStdoutAndGivesUpAtItsTimeout(t *testing.T) {
+	t.Parallel()
+	dir, sock := serveDirs(t)
+	startServe(t, dir, sock)
+	submit := func(a *agent) string {
+		t.Helper()
+		out, errOut, code := cli(t, "", a.sendArgs("--server", "unix:"+sock, "--no-wait", "--poll", "250ms", "--prompt", "a task")...)
+		if code != exitOK || strings.TrimSpace(out) == "" {
+			t.Fatalf("send --no-wait: exit %d, stdout %q\n%s", code, out, errOut)
+		}
+		return strings.TrimSpace(out)
+	}
+	gate := filepath.Join(t.TempDir(), "finish")
+	held := submit(startAgent(t, append([]string{"--work-until", gate}, quickAgent...)...))
+	crashed := submit(startAgent(t, "--scenario", "crash", "--startup", "300ms", "--work", "500ms", "--stream", "300ms"))
+
+	out, errOut, code := cli(t, "", "wait", "--server", "unix:"+sock, crashed)
+	if code != exitTerminal || out != "" || !strings.Contains(errOut, crashed) || !strings.Contains(errOut, "without an answer: ") {
+		t.Fatalf("wait on a dispatch that failed: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+
+	out, errOut, code = cli(t, "", "wait", "--server", "unix:"+sock, "--timeout", "1s", held)
+	if code != exitTimeout || out != "" || !strings.Contains(errOut, "still running: "+held) {
+		t.Fatalf("wait --timeout on a dispatch still working: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+
+	out, errOut, code = cli(t, "", "wait", "--all", "--server", "unix:"+sock, "--timeout", "1", crashed, held)
+	if code != exitTimeout || out != "=== "+crashed+" (analyst, exit 4)\n" || !strings.Contains(errOut, "still running: "+held) {
+		t.Fatalf("wait --all --timeout, one failed and one working: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = cli(t, "", "wait", "--server", "unix:"+sock, "--timeout", "1m", held)
+	if code != exitOK || out != "a task\n" {
+		t.Fatalf("wait --timeout 1m on a dispatch let go: exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
-const waitUsage = `usage: handoff-fsm wait [--server ADDR] [--any | --all] [--json] ID...
+const waitUsage = `usage: handoff-fsm wait [--server ADDR] [--any | --all] [--timeout D] [--json] ID...
 
 Waits for dispatches of handoff-fsm serve (ids from send --server --no-wait, the API or mcp's
 assign): with --any (the default) until the first of them ends, with --all until every one
@@ -20,8 +22,13 @@ has. It is woken by the service when a dispatch ends, not by polling.
 and on stderr which it was and which are still running; it exits with that dispatch's exit
 code, as send would have. --all prints each answer on stdout under a line "=== ID (role,
 exit N)" and exits 0 when every one was done from its response file, else with the first
-other exit code in the order named. --json prints the service's answer instead:
+other exit code in the order named. A dispatch that ended without an answer has its error
+printed on stderr, never on stdout. --json prints the service's answer instead:
 {"ended":[…],"pending":[…]}. The service is --server, or HANDOFF_SERVER.
+
+--timeout D gives up after D (a Go duration or seconds): what ended by then is printed as
+above, the ids still running are named on stderr, and wait exits 6. An id the service does
+not know exits 2, naming it; nothing is waited for then.
 
 flags:
 `
@@ -33,6 +40,7 @@ func runWait(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	anyOf := fs.Bool("any", false, "until the first dispatch ends (the default)")
 	all := fs.Bool("all", false, "until every dispatch has ended")
 	asJSON := fs.Bool("json", false, "print the service's answer as JSON")
+	timeout := configflag.DurationVar(fs, "timeout", 0, "give up after this long, exit 6 (a Go duration or seconds; 0: no limit)")
 	ids, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
@@ -47,6 +55,8 @@ func runWait(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageErr("give the ids of the dispatches to wait for")
 	case *anyOf && *all:
 		return usageErr("--any or --all, not both")
+	case timeout.D < 0:
+		return usageErr("--timeout %s: want a duration of 0 or more", timeout.D)
 	}
 	mode := serve.WaitAny
 	if *all {
@@ -59,7 +69,7 @@ func runWait(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if client == nil {
 		return usageErr("no service: give --server (unix:PATH, tcp:HOST:PORT or default) or set HANDOFF_SERVER")
 	}
-	w, err := client.WaitFor(ctx, ids, mode)
+	w, err := client.WaitFor(ctx, ids, mode, timeout.D)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm wait: %v\n", err)
 		var se *serve.StatusError
@@ -78,23 +88,38 @@ func runWait(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return exitFailure
 		}
 	}
-	if mode == serve.WaitAny {
-		v := w.Ended[0]
-		if !*asJSON {
-			printAnswer(stdout, v)
-		}
-		fmt.Fprintf(stderr, "handoff-fsm: %s (%s in %s) ended first: %s, exit %d", v.ID, v.Role, v.Target, v.Outcome, exitOfView(v))
-		if len(w.Pending) > 0 {
-			fmt.Fprintf(stderr, "; still running: %s", strings.Join(w.Pending, " "))
-		}
-		fmt.Fprintln(stderr)
-		return exitOfView(v)
+	if !w.Satisfied(mode) {
+		return waitTimedOut(w, *asJSON, timeout.D, stdout, stderr)
 	}
-	code = exitOK
+	if mode == serve.WaitAny {
+		return waitedAny(w, *asJSON, stdout, stderr)
+	}
+	return waitedAll(w, *asJSON, stdout, stderr)
+}
+
+// waitedAny reports the dispatch that ended first: its answer on stdout,
+// which it was (and its error) on stderr, and its exit code.
+func waitedAny(w serve.Waited, asJSON bool, stdout, stderr io.Writer) int {
+	v := w.Ended[0]
+	if !asJSON {
+		printAnswer(stdout, stderr, v)
+	}
+	fmt.Fprintf(stderr, "handoff-fsm: %s (%s in %s) ended first: %s, exit %d", v.ID, v.Role, v.Target, v.Outcome, exitOfView(v))
+	if len(w.Pending) > 0 {
+		fmt.Fprintf(stderr, "; still running: %s", strings.Join(w.Pending, " "))
+	}
+	fmt.Fprintln(stderr)
+	return exitOfView(v)
+}
+
+// waitedAll prints every answer under its header and returns 0, or the
+// first other exit code in the order named.
+func waitedAll(w serve.Waited, asJSON bool, stdout, stderr io.Writer) int {
+	code := exitOK
 	for _, v := range w.Ended {
-		if !*asJSON {
+		if !asJSON {
 			fmt.Fprintf(stdout, "=== %s (%s, exit %d)\n", v.ID, v.Role, exitOfView(v))
-			printAnswer(stdout, v)
+			printAnswer(stdout, stderr, v)
 		}
 		if e := exitOfView(v); e != exitOK && code == exitOK {
 			code = e
@@ -103,16 +128,29 @@ func runWait(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return code
 }
 
-// printAnswer prints a dispatch's answer (its error when it has none),
-// ending with a line break.
-func printAnswer(w io.Writer, v serve.View) {
-	text := v.Error
-	if v.Content != nil && v.Outcome == "done" {
-		text = *v.Content
+// waitTimedOut reports a wait whose --timeout ended first: the answers of
+// the dispatches that ended, the ids still running, exit 6.
+func waitTimedOut(w serve.Waited, asJSON bool, limit time.Duration, stdout, stderr io.Writer) int {
+	if len(w.Ended) > 0 {
+		waitedAll(w, asJSON, stdout, stderr)
 	}
-	fmt.Fprint(w, text)
+	fmt.Fprintf(stderr, "handoff-fsm wait: --timeout %s passed; still running: %s\n", limit, strings.Join(w.Pending, " "))
+	return exitTimeout
+}
+
+// printAnswer prints a dispatch's answer on stdout, ending with a line
+// break. A dispatch that ended without one (failed, cancelled) has its
+// error printed on stderr: a script reading the answer from stdout never
+// takes an error for it.
+func printAnswer(stdout, stderr io.Writer, v serve.View) {
+	if v.Content == nil || v.Outcome != "done" {
+		fmt.Fprintf(stderr, "handoff-fsm: %s (%s) ended without an answer: %s\n", v.ID, v.Role, v.Error)
+		return
+	}
+	text := *v.Content
+	fmt.Fprint(stdout, text)
 	if !strings.HasSuffix(text, "\n") {
-		fmt.Fprintln(w)
+		fmt.Fprintln(stdout)
 	}
 }
 

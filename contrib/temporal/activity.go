@@ -129,7 +129,7 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 			"an earlier attempt died while pasting the prompt: it may or may not have reached the agent, and was not pasted again; look at the pane and dispatch again if needed",
 			ErrTypeInterruptedWhileSending, nil)
 	}
-	st, cfg, err := in.state()
+	st, err := in.state()
 	if err != nil {
 		return DispatchOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, err)
 	}
@@ -147,25 +147,29 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 		log = slog.Default()
 	}
 	log = log.With("workflow", info.WorkflowExecution.ID, "activity", info.ActivityID, "attempt", info.Attempt)
-	opts := fsm.Options{Config: cfg, Role: in.Role, Roles: st.Roles(), Workdir: st.Workdir, Logger: log, PaneDir: a.PaneDir,
-		OnCheckpoint: func(cp fsm.Checkpoint) error {
-			// The checkpoint before a consume must reach the server: an
-			// attempt resumed from an older one would not know the file
-			// was taken.
-			if cp.Core.Consuming != nil {
-				return hb.recordNow(Progress{Wait: &cp})
+	// A retried attempt goes on from the last checkpoint, and may start
+	// while the dead one's lock is not yet released (a worker that lost
+	// its server but still runs): it waits for the slot instead of failing.
+	st.Wait, st.WaitSlot = prev.Wait, prev.Wait != nil
+	res, err := dispatchstate.Run(ctx, st, dispatchstate.Hooks{
+		Pane: func(context.Context) (dispatchstate.OpenPane, error) { return dispatchstate.OpenPane{Pane: pane}, nil },
+		Options: func(opts *fsm.Options) {
+			opts.Logger, opts.PaneDir = log, a.PaneDir
+			opts.OnCheckpoint = func(cp fsm.Checkpoint) error {
+				// The checkpoint before a consume must reach the server: an
+				// attempt resumed from an older one would not know the file
+				// was taken.
+				if cp.Core.Consuming != nil {
+					return hb.recordNow(Progress{Wait: &cp})
+				}
+				hb.record(Progress{Wait: &cp})
+				return nil
 			}
-			hb.record(Progress{Wait: &cp})
-			return nil
 		},
-		// A retried attempt may start while the dead one's lock is not yet
-		// released (a worker that lost its server but still runs): wait
-		// for it instead of failing.
-		WaitSlot: prev.Wait != nil,
-		Resume:   prev.Wait,
-	}
-	sender := &markingSender{pane: pane, hb: hb, mark: prev.Wait == nil}
-	res, err := fsm.SendAndWait(ctx, sender, pane, in.Prompt, opts)
+		Sender: func(pane *tmuxdriver.Pane) handoff.Sender {
+			return &markingSender{pane: pane, hb: hb, mark: prev.Wait == nil}
+		},
+	})
 	if err != nil {
 		return DispatchOutput{}, activityError(err)
 	}
@@ -181,22 +185,22 @@ func (a *Activities) keepalive() time.Duration {
 }
 
 // state is the input as a persisted dispatch (dispatchstate checks every
-// field) and the engine's config.
-func (in DispatchInput) state() (*dispatchstate.State, handoff.Config, error) {
+// field), its config with the defaults filled in.
+func (in DispatchInput) state() (*dispatchstate.State, error) {
 	prov := in.Provider
 	if prov == "" {
 		prov = provider.Default
 	}
 	if strings.TrimSpace(in.Prompt) == "" {
-		return nil, handoff.Config{}, errors.New("the prompt is empty")
+		return nil, errors.New("the prompt is empty")
 	}
 	st := &dispatchstate.State{Version: dispatchstate.Version, Target: in.Target, Socket: in.Socket, SocketPath: in.SocketPath,
 		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: in.Role, Workdir: filepath.Clean(in.Workdir), Config: in.Config.WithDefaults(), Prompt: in.Prompt}
 	if err := st.Validate(); err != nil {
-		return nil, handoff.Config{}, err
+		return nil, err
 	}
-	return st, st.Config, nil
+	return st, nil
 }
 
 // activityError maps what SendAndWait returned to Temporal: the table's

@@ -145,26 +145,8 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 	if l.SocketPrefix == "" {
 		l.SocketPrefix = "hf" + cli.Name + "-e2e"
 	}
-	if err := os.MkdirAll(l.Home, 0o700); err != nil {
-		return nil, fmt.Errorf("real %s: home: %w", cli.Name, err)
-	}
-	files := map[string][]byte{}
-	maps.Copy(files, l.Files)
-	for rel, v := range l.JSON {
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return nil, fmt.Errorf("real %s: %s: %w", cli.Name, rel, err)
-		}
-		files[rel] = b
-	}
-	for rel, b := range files {
-		path := filepath.Join(l.Home, rel)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return nil, fmt.Errorf("real %s: %w", cli.Name, err)
-		}
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			return nil, fmt.Errorf("real %s: %w", cli.Name, err)
-		}
+	if err := writeHome(l); err != nil {
+		return nil, fmt.Errorf("real %s: %w", cli.Name, err)
 	}
 	command := "exec env"
 	if !l.Inherit {
@@ -205,6 +187,33 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// writeHome makes the CLI's home folder with the launch's files in it
+// (Files as given, JSON marshalled).
+func writeHome(l Launch) error {
+	if err := os.MkdirAll(l.Home, 0o700); err != nil {
+		return fmt.Errorf("home: %w", err)
+	}
+	files := map[string][]byte{}
+	maps.Copy(files, l.Files)
+	for rel, v := range l.JSON {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		files[rel] = b
+	}
+	for rel, b := range files {
+		path := filepath.Join(l.Home, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PanePID is the pid of the CLI's process in the pane.

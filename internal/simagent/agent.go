@@ -240,22 +240,7 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	keys := make(chan Key)
-	go func() {
-		defer close(keys)
-		kr := NewKeyReader(tty)
-		for {
-			k, err := kr.Next()
-			if err != nil {
-				return
-			}
-			select {
-			case keys <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	keys := readKeys(ctx, tty)
 	winch := make(chan os.Signal, 1)
 	if sigs := resizeSignals(); len(sigs) > 0 {
 		signal.Notify(winch, sigs...)
@@ -300,57 +285,91 @@ func (a *Agent) Run(ctx context.Context, tty *os.File, out io.Writer) error {
 			if !ok {
 				return nil
 			}
-			if len(a.Screen().Menu) > 0 {
-				// An approval menu takes y or Enter; other keys do nothing.
-				if k.Kind == KeyEnter || k.Kind == KeyText && strings.EqualFold(k.Text, "y") {
-					select {
-					case a.approved <- struct{}{}:
-					default:
-					}
-				}
-				continue
-			}
-			switch k.Kind {
-			case KeyPaste, KeyText:
-				if k.Kind == KeyPaste {
-					lastPaste = time.Now()
-				}
-				a.update(func(s *Screen) { s.Draft += k.Text })
-			case KeyBackspace:
-				a.update(func(s *Screen) {
-					if _, n := utf8.DecodeLastRuneInString(s.Draft); n > 0 {
-						s.Draft = s.Draft[:len(s.Draft)-n]
-					}
-				})
-			case KeyEnter:
-				if a.o.PasteBurst > 0 && time.Since(lastPaste) < a.o.PasteBurst {
-					a.update(func(s *Screen) { s.Draft += "\n" })
-					continue
-				}
-				prompt := strings.TrimRight(a.Screen().Draft, "\n")
-				if strings.TrimSpace(prompt) == "" {
-					continue
-				}
-				a.update(func(s *Screen) { s.Draft = "" })
-				if err := a.logPrompt(prompt); err != nil {
-					return err
-				}
-				if running {
-					queue = append(queue, prompt)
-				} else {
-					start(prompt)
-				}
-			case KeyInterrupt:
-				if a.Screen().Draft != "" {
-					a.update(func(s *Screen) { s.Draft = "" })
-					continue
-				}
+			prompt, quit, err := a.key(k, &lastPaste)
+			switch {
+			case err != nil:
+				return err
+			case quit:
 				return nil
-			case KeyEOF:
-				return nil
+			case prompt == "":
+			case running:
+				queue = append(queue, prompt)
+			default:
+				start(prompt)
 			}
 		}
 	}
+}
+
+// readKeys reads tty's keys until ctx ends or tty does (the channel closes).
+func readKeys(ctx context.Context, tty *os.File) <-chan Key {
+	keys := make(chan Key)
+	go func() {
+		defer close(keys)
+		kr := NewKeyReader(tty)
+		for {
+			k, err := kr.Next()
+			if err != nil {
+				return
+			}
+			select {
+			case keys <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return keys
+}
+
+// key takes a key typed at the agent: into the draft, or the draft sent
+// (prompt, logged), or an approval; quit says the agent ends (Ctrl-C on
+// an empty draft, EOF). lastPaste is when the last paste came: Enter
+// within PasteBurst of it is a line break, as some CLIs read it.
+func (a *Agent) key(k Key, lastPaste *time.Time) (prompt string, quit bool, err error) {
+	if len(a.Screen().Menu) > 0 {
+		// An approval menu takes y or Enter; other keys do nothing.
+		if k.Kind == KeyEnter || k.Kind == KeyText && strings.EqualFold(k.Text, "y") {
+			select {
+			case a.approved <- struct{}{}:
+			default:
+			}
+		}
+		return "", false, nil
+	}
+	switch k.Kind {
+	case KeyPaste, KeyText:
+		if k.Kind == KeyPaste {
+			*lastPaste = time.Now()
+		}
+		a.update(func(s *Screen) { s.Draft += k.Text })
+	case KeyBackspace:
+		a.update(func(s *Screen) {
+			if _, n := utf8.DecodeLastRuneInString(s.Draft); n > 0 {
+				s.Draft = s.Draft[:len(s.Draft)-n]
+			}
+		})
+	case KeyEnter:
+		if a.o.PasteBurst > 0 && time.Since(*lastPaste) < a.o.PasteBurst {
+			a.update(func(s *Screen) { s.Draft += "\n" })
+			return "", false, nil
+		}
+		prompt = strings.TrimRight(a.Screen().Draft, "\n")
+		if strings.TrimSpace(prompt) == "" {
+			return "", false, nil
+		}
+		a.update(func(s *Screen) { s.Draft = "" })
+		return prompt, false, a.logPrompt(prompt)
+	case KeyInterrupt:
+		if a.Screen().Draft != "" {
+			a.update(func(s *Screen) { s.Draft = "" })
+			return "", false, nil
+		}
+		return "", true, nil
+	case KeyEOF:
+		return "", true, nil
+	}
+	return "", false, nil
 }
 
 func (a *Agent) resize(ctx context.Context, tty *os.File) {
@@ -399,20 +418,8 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		_ = sleep(ctx, a.o.Work/2)
 		return ErrCrashed
 	}
-	work := a.o.Work
-	if a.o.WorkJitter > 0 {
-		work += rand.N(a.o.WorkJitter)
-	}
-	if err := sleep(ctx, work); err != nil {
+	if err := a.work(ctx); err != nil {
 		return nil
-	}
-	for a.o.WorkUntil != "" {
-		if _, err := os.Stat(a.o.WorkUntil); err == nil {
-			break
-		}
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
-			return nil
-		}
 	}
 
 	o := a.o
@@ -448,15 +455,8 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		s.Indicator = ""
 		s.Transcript = append(s.Transcript, "", "• ")
 	})
-	words := strings.Fields(plan.Reply)
-	step := a.o.Stream / time.Duration(max(len(words), 1))
-	for i := range words {
-		if err := sleep(ctx, step); err != nil {
-			return nil
-		}
-		a.update(func(s *Screen) {
-			s.Transcript[len(s.Transcript)-1] = "• " + strings.Join(words[:i+1], " ")
-		})
+	if err := a.stream(ctx, plan.Reply); err != nil {
+		return nil
 	}
 	a.update(func(s *Screen) {
 		s.Busy = false
@@ -468,6 +468,43 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 			fmt.Fprintln(f, time.Now().UnixNano())
 			f.Close()
 		}
+	}
+	return nil
+}
+
+// work is the turn's work: Work (plus up to WorkJitter), then until the
+// WorkUntil file exists. Its error is ctx's, when it ended first.
+func (a *Agent) work(ctx context.Context) error {
+	work := a.o.Work
+	if a.o.WorkJitter > 0 {
+		work += rand.N(a.o.WorkJitter)
+	}
+	if err := sleep(ctx, work); err != nil {
+		return err
+	}
+	for a.o.WorkUntil != "" {
+		if _, err := os.Stat(a.o.WorkUntil); err == nil {
+			break
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stream shows reply word by word over Stream, on the transcript's last
+// line. Its error is ctx's, when it ended first.
+func (a *Agent) stream(ctx context.Context, reply string) error {
+	words := strings.Fields(reply)
+	step := a.o.Stream / time.Duration(max(len(words), 1))
+	for i := range words {
+		if err := sleep(ctx, step); err != nil {
+			return err
+		}
+		a.update(func(s *Screen) {
+			s.Transcript[len(s.Transcript)-1] = "• " + strings.Join(words[:i+1], " ")
+		})
 	}
 	return nil
 }

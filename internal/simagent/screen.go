@@ -58,8 +58,9 @@ func (s *Screen) Title(now time.Time) string {
 	return frame + " " + base
 }
 
-// maxDraftLines bounds how much of a draft the composer shows; Codex
-// collapses large pastes to a placeholder the same way.
+// maxDraftLines bounds how much of a draft the composer shows: its first
+// line and, as a composer scrolled to its cursor does, its last ones;
+// Codex collapses large pastes to a placeholder the same way.
 const (
 	maxDraftLines   = 6
 	largePasteChars = 1000
@@ -96,7 +97,17 @@ func composerLines(draft string) []string {
 	case utf8.RuneCountInString(draft) > largePasteChars:
 		return []string{fmt.Sprintf("› [Pasted Content %d chars]", utf8.RuneCountInString(draft))}
 	}
-	return quoteLines("› ", draft, maxDraftLines)
+	lines := strings.Split(draft, "\n")
+	if len(lines) <= maxDraftLines {
+		return quoteLines("› ", draft, maxDraftLines)
+	}
+	// The end stays in sight (the driver checks the paste's end before
+	// Enter), the start says where the draft begins.
+	out := []string{"› " + lines[0], fmt.Sprintf("  … +%d lines", len(lines)-maxDraftLines+1)}
+	for _, l := range lines[len(lines)-maxDraftLines+2:] {
+		out = append(out, "  "+l)
+	}
+	return out
 }
 
 // quoteLines prefixes the first line of text with first and the others with

@@ -1,5 +1,12 @@
 package main
 
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
 // completionScripts are the scripts `completion` prints, by shell. Each asks
 // `handoff-fsm __complete WORD…` (the words typed, the last the one under the
 // cursor) and gets a candidate a line, "word<TAB>description"; none means
@@ -61,4 +68,37 @@ function __handoff_fsm_complete
 end
 complete -c handoff-fsm -f -a '(__handoff_fsm_complete)'
 `,
+}
+
+const completionUsage = `usage: handoff-fsm completion bash|zsh|fish
+
+Prints a completion script for the shell: commands, flags, role and provider
+names, and the panes of a running tmux server (--target, after --socket if
+given). Load it:
+
+  bash  source <(handoff-fsm completion bash)          (e.g. in ~/.bashrc)
+  zsh   source <(handoff-fsm completion zsh)           (after compinit, in ~/.zshrc)
+  fish  handoff-fsm completion fish | source           (or save it as
+        ~/.config/fish/completions/handoff-fsm.fish)
+
+flags:
+`
+
+func runCompletion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("completion", completionUsage, stderr)
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "handoff-fsm completion: name one shell: %s\n", strings.Join(shells, ", "))
+		return exitUsage
+	}
+	script, ok := completionScripts[pos[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "handoff-fsm completion: unknown shell %q (known: %s)\n", pos[0], strings.Join(shells, ", "))
+		return exitUsage
+	}
+	fmt.Fprint(stdout, script)
+	return exitOK
 }

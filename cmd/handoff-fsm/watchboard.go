@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/width"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/panelock"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+)
+
+// boardRow is one pane of the board, and the JSON line written when piped.
+type boardRow struct {
+	Pane     string         `json:"pane"`   // %id
+	Target   string         `json:"target"` // session:window.pane
+	Provider string         `json:"provider"`
+	Status   handoff.Status `json:"status"`
+	Since    time.Time      `json:"since"` // when the pane entered Status
+	Reason   string         `json:"reason,omitempty"`
+	// Note says which dispatch holds the pane, or timed out on it.
+	Note string `json:"note,omitempty"`
+}
+
+// boardRows are the board's panes by %id, as last drawn.
+type boardRows map[string]*boardRow
+
+// see takes a pane's row as looked at now and reports whether it changed
+// (its status, provider or note): a changed row is kept, with the time its
+// status began (kept while the status stays).
+func (rows boardRows) see(r boardRow) (*boardRow, bool) {
+	old := rows[r.Pane]
+	if old != nil && old.Status == r.Status && old.Provider == r.Provider && old.Note == r.Note {
+		return old, false
+	}
+	r.Since = time.Now()
+	if old != nil && old.Status == r.Status {
+		r.Since = old.Since
+	}
+	rows[r.Pane] = &r
+	return &r, true
+}
+
+// keep forgets the panes not seen in the last look (closed since).
+func (rows boardRows) keep(seen map[string]bool) {
+	for id := range rows {
+		if !seen[id] {
+			delete(rows, id)
+		}
+	}
+}
+
+// show ends a look at the board: it takes the rows seen now (see; a
+// changed one is a JSON line on w unless the board is live), forgets the
+// panes not among them, and redraws a live board.
+func (rows boardRows) show(w io.Writer, live bool, now []boardRow) error {
+	seen := make(map[string]bool, len(now))
+	for _, r := range now {
+		seen[r.Pane] = true
+		if r, changed := rows.see(r); changed && !live {
+			if err := json.NewEncoder(w).Encode(r); err != nil {
+				return err
+			}
+		}
+	}
+	rows.keep(seen)
+	if live {
+		drawBoard(w, rows, termWidth(w))
+	}
+	return nil
+}
+
+// runBoard watches every pane of a tmux server: one line per pane —
+// provider, status, how long in it — redrawn live on a terminal, and a JSON
+// line per change when piped. The provider is the one --provider names, or
+// with "auto" the one that recognises the pane (provider.Detect, said on
+// stderr), else the one its command names, else the default.
+func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, history int, interval time.Duration, stdout, stderr io.Writer) int {
+	live := isTerminal(stdout)
+	lockDir, _ := panelock.Dir() // "": no notes of dispatches
+	rows := boardRows{}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		panes, err := tmuxdriver.ListPanes(ctx, srv)
+		if ctx.Err() != nil {
+			return exitOK
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			return exitFailure
+		}
+		// Which dispatch holds each pane, or timed out on it: one tmux call.
+		ids, _ := srv.Identities(ctx, nil)
+		var now []boardRow
+		for _, p := range panes {
+			name := providerName
+			if name == provider.Auto {
+				if r := rows[p.ID]; r != nil {
+					name = r.Provider // recognised once, on the pane's first poll
+				} else {
+					name = detectPane(ctx, srv, p, history, stderr)
+				}
+			}
+			cl, err := provider.Lookup(name)
+			if err != nil {
+				fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
+				return exitUsage
+			}
+			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
+			if err != nil {
+				continue
+			}
+			snap, err := pane.Observe(ctx)
+			st, reason := snap.Classification.Status, snap.Classification.Reason
+			if err != nil {
+				st, reason = handoff.StatusError, err.Error()
+			}
+			note := ""
+			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
+				note = panelock.DispatchesOn(lockDir, id, st).Note
+			}
+			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Reason: reason, Note: note})
+		}
+		if err := rows.show(stdout, live, now); err != nil {
+			return exitFailure
+		}
+		select {
+		case <-ctx.Done():
+			return exitOK
+		case <-t.C:
+		}
+	}
+}
+
+// drawBoard redraws the board; with width > 0 each row is cut to it, so a
+// long reason never wraps onto the next row.
+func drawBoard(w io.Writer, rows boardRows, width int) {
+	ids := make([]string, 0, len(rows))
+	for id := range rows {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(rows[a].Target, rows[b].Target) })
+	var b strings.Builder
+	b.WriteString("\x1b[H\x1b[2J")
+	line := func(format string, a ...any) {
+		b.WriteString(cut(fmt.Sprintf(format, a...), width))
+		b.WriteString("\n")
+	}
+	line("%-6s %-16s %-8s %-19s %8s  %s", "PANE", "TARGET", "PROVIDER", "STATUS", "FOR", "REASON / DISPATCH")
+	for _, id := range ids {
+		r := rows[id]
+		reason := r.Reason
+		if r.Note != "" {
+			reason = r.Note
+		}
+		reason = cut(reason, 101)
+		line("%-6s %-16s %-8s %-19s %8s  %s", r.Pane, r.Target, r.Provider, r.Status,
+			time.Since(r.Since).Round(time.Second), reason)
+	}
+	io.WriteString(w, b.String())
+}
+
+// cut shortens s to at most width terminal columns (a wide character, CJK
+// or emoji, takes two; a combining mark none), ending it with "…" when
+// something was cut. width <= 0 leaves s as it is.
+func cut(s string, width int) string {
+	if width <= 0 || displayWidth(s) <= width {
+		return s
+	}
+	cols := 0
+	for i, r := range s {
+		w := runeWidth(r)
+		if cols+w > width-1 { // room for the "…"
+			return s[:i] + "…"
+		}
+		cols += w
+	}
+	return s
+}
+
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+func runeWidth(r rune) int {
+	switch {
+	case unicode.Is(unicode.Mn, r) || r == 0x200b:
+		return 0
+	case r < 0x1100:
+		return 1
+	}
+	switch width.LookupRune(r).Kind() {
+	case width.EastAsianWide, width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+// detectPane picks the provider of a pane for the board (provider.Recognise):
+// the one that recognises it, said on stderr; when none or two do, the
+// error is said and the pane is read with the provider its command names,
+// else the default.
+func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInfo, history int, stderr io.Writer) string {
+	cl, _ := provider.Lookup(provider.Default) // only to open the pane
+	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
+	name := provider.ForCommand(p.Command)
+	if err == nil {
+		name, err = provider.Recognise(ctx, pane)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
+		return name
+	}
+	fmt.Fprintf(stderr, "handoff-fsm watch: --provider auto: %s recognises pane %s (%s)\n", name, p.ID, p.Target)
+	return name
+}
