@@ -22,8 +22,10 @@ func pasteForm() screen.PasteForm {
 	}
 }
 
-// belowComposer: the footer, the frame, a hint line.
+// belowComposer: the footer, the frame (a rule, a box, or the half-block
+// band drawn under the composer where the terminal has colour), a hint
+// line.
 func belowComposer(ln screen.Line) bool {
-	return strings.HasPrefix(ln.T, "workspace (") || screen.IsRule(ln.T, 20) ||
+	return strings.HasPrefix(ln.T, "workspace (") || screen.IsRule(ln.T, 20) || strings.HasPrefix(ln.T, "▀▀▀▀▀") ||
 		strings.HasPrefix(ln.T, "╰") || strings.HasPrefix(ln.T, "│ workspace")
 }

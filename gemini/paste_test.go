@@ -1,13 +1,16 @@
 package gemini_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // TestReadPaste reads the composer on real captures taken while a
@@ -37,6 +40,32 @@ func TestReadPaste(t *testing.T) {
 		got, seen := pr.Pasted(string(capture), testkit.PastePromptText(c.prompt))
 		if got != c.want {
 			t.Errorf("%s read against the %s prompt: %s (%q), want %s", c.file, c.prompt, got, seen, c.want)
+		}
+	}
+}
+
+// In a terminal with colour Gemini CLI draws its composer in a band of
+// half blocks ("▄▄▄" above, "▀▀▀" below): the band is not the prompt. The
+// screen is a real one (an empty composer, a COLORTERM terminal), with
+// the fold Gemini CLI draws put in the composer's place.
+func TestReadPasteInTheFramedComposer(t *testing.T) {
+	var pr handoff.PasteReader = gemini.Provider()
+	empty, err := os.ReadFile(filepath.Join("testdata", "paste", "framed-empty.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt := testkit.PastePromptText("lines-4k")
+	for _, c := range []struct {
+		name string
+		n    int
+		want handoff.Paste
+	}{
+		{"its fold", screen.LineCount(prompt), handoff.PasteWhole},
+		{"a fold of another size", screen.LineCount(prompt) + 1, handoff.PasteWrong},
+	} {
+		capture := strings.Replace(string(empty), "Type your message or @path/to/file", fmt.Sprintf("[Pasted Text: %d lines]", c.n), 1)
+		if got, seen := pr.Pasted(capture, prompt); got != c.want {
+			t.Errorf("%s: %s (%q), want %s", c.name, got, seen, c.want)
 		}
 	}
 }
