@@ -242,12 +242,23 @@ func TestTransitions(t *testing.T) {
 		},
 		{
 			name:        "real file after a blank one is the answer",
-			timeline:    []trace.Line{st(0, processing), file(10, ""), st(10, idle), file(20, "second try")},
+			timeline:    []trace.Line{st(0, processing), file(10, " \n"), st(10, idle), file(20, "second try")},
 			wantSource:  fsm.SourceFile,
 			wantContent: "second try",
 			wantAt:      20,
 			wantStates:  []handoff.State{A, W, IG, D},
 			wantArchive: []string{"001-analyst.empty.md", "002-analyst.md"},
+		},
+		{
+			// A shell's > truncates, then its command writes: a file of no
+			// bytes read in between must not be moved away from its writer.
+			name:        "a file of no bytes is a write under way: left in place, then the answer",
+			timeline:    []trace.Line{st(0, processing), file(10, ""), st(10, idle), file(20, "written")},
+			wantSource:  fsm.SourceFile,
+			wantContent: "written",
+			wantAt:      20,
+			wantStates:  []handoff.State{A, W, IG, D},
+			wantArchive: []string{"001-analyst.md"},
 		},
 		{
 			name:        "file written while processing is not read until quiet",

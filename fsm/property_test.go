@@ -160,8 +160,10 @@ func checkTimeline(root string, seed uint64, cfg handoff.Config, lines []trace.L
 			pl.File == fsm.FileMismatched && !strings.Contains(pl.Content, earlier.ReceiptLine()) {
 			return fmt.Sprintf("file read at %v taken as %s: %q", pl.Elapsed, pl.File, pl.Content)
 		}
-		// Every file read is in the archive, with what was read.
-		if pl.File == fsm.FileReady || pl.File == fsm.FileBlank || pl.File == fsm.FileMismatched {
+		// Every file read is in the archive, with what was read; a file of
+		// no bytes (a write under way) stays where it is.
+		left := pl.File == fsm.FileBlank && pl.Archived == "" && pl.Content == ""
+		if !left && (pl.File == fsm.FileReady || pl.File == fsm.FileBlank || pl.File == fsm.FileMismatched) {
 			reads++
 			if pl.Archived == "" {
 				return fmt.Sprintf("file read at %v was not archived", pl.Elapsed)

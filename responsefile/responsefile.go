@@ -239,7 +239,8 @@ func classify(content string, want handoff.Receipt) Consumed {
 
 // Consume takes the response file at path away for good. It opens it as Read
 // does (an unusable file is an error and stays in place), moves it into the
-// archive — as NNN-role.md; NNN-role.empty.md when its answer is blank;
+// archive — as NNN-role.md; NNN-role.empty.md when its answer is blank
+// (a file of no bytes is left in place: its writer may not be done);
 // NNN-role.mismatch.md when it carries a receipt other than want (want ""
 // accepts any) — makes the move durable, and only then returns the
 // content, read from the moved file. So a process killed at any point
@@ -254,6 +255,13 @@ func Consume(path, role string, max int64, want handoff.Receipt, a *Archive) (Co
 		return Consumed{}, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		// A file of no bytes is a write under way (a shell's > truncates
+		// before the command writes): moved now, what the agent writes
+		// next would go into the archive, and its answer be lost. It stays
+		// where it is and counts as no file.
+		return Consumed{Blank: true}, nil
+	}
 	failpoint("consume: opened")
 	archived, err := a.Store(path, role, ArchiveConsumed)
 	if err != nil {
