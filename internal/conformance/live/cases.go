@@ -332,6 +332,9 @@ func Confirmation(ctx context.Context, r *Rig) (string, error) {
 		return "", err
 	}
 	if !slices.Contains(d.Statuses(), handoff.StatusWaitingUserAnswer) {
+		if d.Err != nil {
+			return "", fmt.Errorf("the confirmation was never observed as waiting_user_answer (%d polls): the dispatch failed: %w", len(d.Polls), d.Err)
+		}
 		return "", fmt.Errorf("the confirmation was never observed as waiting_user_answer (%d polls)", len(d.Polls))
 	}
 	if d.Err != nil {
