@@ -19,6 +19,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
@@ -203,6 +204,22 @@ func conformers() []conformer {
 			},
 			// Without --auto every command is asked for: "Command to
 			// approve · medium risk", "Yes, allow" highlighted.
+			confirm: fakemodel.WriteResponse,
+			approve: "Enter",
+		},
+		{
+			cli: realomp.CLI,
+			start: func(t *testing.T, s setup) *rig {
+				// A 400 is not retried; setup.Retries has nothing to set.
+				return newOmpRigAt(t, realomp.Options{Common: realcli.Common{Terminal: s.Terminal}, Ask: s.Ask}, t.TempDir())
+			},
+			config: nodeConfig,
+			apiErrors: []apiError{
+				// A box between two rules: "✘ 400 Request contains an invalid argument (fake)."
+				{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")}, "400 Request contains an invalid argument (fake)."},
+			},
+			// The always-ask approval mode asks before every bash command:
+			// "Allow tool: bash", "❯ Approve" highlighted.
 			confirm: fakemodel.WriteResponse,
 			approve: "Enter",
 		},

@@ -21,6 +21,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/omp"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/pi"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
@@ -42,6 +43,7 @@ func registry() []screen.Provider {
 		codex.Provider(),
 		droid.Provider(),
 		gemini.Provider(),
+		omp.Provider(),
 		opencode.Provider(),
 		pi.Provider(),
 		qwen.Provider(),

@@ -22,6 +22,7 @@ qwen|@qwen-code/qwen-code|0.24.4|node_modules/@qwen-code/qwen-code/cli-entry.js|
 opencode|opencode-ai|1.18.33|node_modules/opencode-linux-x64/bin/opencode||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 pi|@mariozechner/pi-coding-agent|0.73.1|node_modules/@mariozechner/pi-coding-agent/dist/cli.js||HOME=@DIR@/version-home PI_OFFLINE=1
 droid|@factory/cli-linux-x64|0.225.2|node_modules/@factory/cli-linux-x64/bin/droid||HOME=@DIR@/version-home FACTORY_AIRGAP_ENABLED=true
+omp|@oh-my-pi/pi-coding-agent|18.2.3|node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js|@oven/bun-linux-x64@1.4.5|HOME=@DIR@/version-home PATH=@DIR@/node_modules/@oven/bun-linux-x64/bin:/usr/bin:/bin
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
@@ -31,6 +32,10 @@ TABLE
 # ships a native binary per platform (opencode-linux-x64 here). droid's
 # wrapper @factory/cli 0.225.1 wants a platform package the npm mirror
 # lacks: its platform package 0.225.2 is pinned and its binary run.
+# omp (oh-my-pi) is a Bun program ("#!/usr/bin/env bun"): Bun's platform
+# package is installed beside it (its npm flags) and put first on PATH by
+# whoever runs it (internal/realomp). 18.2.3, not the newest 18.3.4: that
+# one pins @oh-my-pi/omp-stats 18.3.4, which the npm mirror lacks.
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '

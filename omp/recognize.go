@@ -1,0 +1,21 @@
+package omp
+
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// titlePrefix starts OMP's pane title ("π > <folder>"); pi's is "π - ".
+const titlePrefix = "π > "
+
+// recognize reports a pane of OMP (its command is bun, which names no
+// CLI): its title is OMP's, or its chrome is at the bottom: the editor
+// ("╰─") under the status line ("… ▶─…"). pi's screen has neither (its
+// editor sits between two rules, its title is "π - …").
+func recognize(title, capture string) bool {
+	if strings.HasPrefix(title, titlePrefix) {
+		return true
+	}
+	return read(capture).sig.Chrome == screen.ChromeComposer
+}
