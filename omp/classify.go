@@ -17,7 +17,8 @@
 // tip (" Tip: …"). A tool approval (in the always-ask mode) replaces the
 // editor and the status line with a box: "╭─ Allow tool: bash ───╮", "❯
 // Approve", "up/down navigate  enter select  esc cancel". The pane title
-// is "π > <folder>"; the pane's command is bun.
+// is "π > <folder>", "π ⠏ <folder>" while a turn runs (the screen says as
+// much); the pane's command is bun.
 //
 // Only positive signs make a screen busy (the spinner in the status line,
 // the working line); text it does not know is neutral. The history is read
@@ -282,8 +283,8 @@ func (r *reading) decide() (handoff.Status, string) {
 	return handoff.StatusCompleted, ReasonCompleted
 }
 
-// classify is OMP's Read: the screen only, as its title does not change
-// while a turn runs.
+// classify is OMP's Read: the screen only (the title's spinner says no
+// more than the status line's).
 func classify(capture, _ string) handoff.Classification {
 	r := read(capture)
 	status, reason := r.decide()

@@ -22,6 +22,7 @@ var realScreens = map[string]string{
 	"opencode": "../opencode/testdata/real-1.18.33",
 	"pi":       "../pi/testdata/real-0.73.1",
 	"droid":    "../droid/testdata/real-0.225.2",
+	"omp":      "../omp/testdata/real-18.2.3",
 }
 
 // Every real screen, with its title and "node" as the pane's command (what
