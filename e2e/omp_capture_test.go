@@ -33,7 +33,7 @@ var ompCapture = captureScript{
 	errorDetail: "400 Request contains an invalid argument (fake).",
 	dialogShown: "enter select",
 	approve:     "Enter",
-	pastedShown: "📄 #1",
+	pastedShown: "📄 #",
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start: the welcome box ('╭─── omp v18.2.3 ───'), a tip, the status line ' π > ⬢ Fake > … ▶─…', the empty editor '╰─'; title 'π > work'",
 		"processing-first-byte":        "request sent, no byte back yet: the prompt, '⎋ Working…', a spinner and the seconds in the status line",
@@ -49,7 +49,7 @@ var ompCapture = captureScript{
 		"completed-after-error":        "a finished turn after an API error: the error box was dismissed",
 		"interrupted-streaming":        "Esc while the answer streamed: the partial answer stays, the turn is over: quiet (not error)",
 		"completed-draft":              "an unsent draft in the editor after the interrupted reply",
-		"completed-pasted-draft":       "a long paste not sent yet: the editor shows the chip '📄 #1', its card above the status line ('╰ +12 lines ─╯')",
+		"completed-pasted-draft":       "a long paste not sent yet: the editor shows a chip ('📄 #2': the session counts its pastes), its card above the status line ('╰ +13 lines ─╯')",
 		"waiting-confirmation":         "the always-ask approval replaces the editor and the status line: '╭─ Allow tool: bash ─', 'Command: …', '❯ Approve', 'Deny', 'up/down navigate  enter select  esc cancel'",
 		"completed-after-confirmation": "after approving: the command ran, final message",
 	},
