@@ -2,6 +2,9 @@ package omp
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -120,4 +123,31 @@ func repeat(s string, n int) string {
 		out = append(out, s...)
 	}
 	return string(out)
+}
+
+// The composer screens of the real OMP (testdata/composer), read after
+// the paste they show: the prompt's own paste is whole, another is not.
+func TestReadPasteOnRealScreens(t *testing.T) {
+	long := "Message:\n!"
+	for i := 0; i < 30; i++ {
+		long += "line " + strconv.Itoa(i) + " of a long prompt\n"
+	}
+	for _, tc := range []struct {
+		file, text string
+		want       handoff.Paste
+	}{
+		{"plain-text", "Please review the parser.\nIt is slow.", handoff.PasteWhole},
+		{"plain-led-bang", "Message:\n!touch /tmp/omp-never", handoff.PasteWhole},
+		{"plain-fold-pasted", long, handoff.PasteWhole},
+		{"plain-fold-pasted", long + "one line more\n", handoff.PasteWrong},
+		{"plain-text", "Something else entirely.", handoff.PasteWrong},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "composer", tc.file+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, sig := readPaste(string(b), tc.text); got != tc.want {
+			t.Errorf("%s with %.30q: %v (%q), want %v", tc.file, tc.text, got, sig, tc.want)
+		}
+	}
 }
