@@ -221,7 +221,8 @@ func (r *reading) scanRest() {
 }
 
 // history reads above the chrome: the working line, then the newest block
-// (its lines, bottom up, until two blank lines in a row).
+// (its lines, bottom up, until two blank lines in a row or a box's
+// bottom edge).
 func (r *reading) history() {
 	blanks := 0
 	for {
@@ -238,6 +239,12 @@ func (r *reading) history() {
 				}
 			}
 			continue
+		}
+		if len(r.block) > 0 && ln.Indent == 0 && strings.HasPrefix(ln.T, "╰") && strings.HasSuffix(ln.T, "╯") {
+			// A box's bottom (a tool call, the welcome box) above a
+			// message: one blank line parts them, the box is another block.
+			r.sig.BlockTop = ln.N
+			return
 		}
 		if len(r.block) > 0 && blanks == 1 {
 			r.block = append(r.block, screen.Line{}) // a paragraph break

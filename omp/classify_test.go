@@ -58,6 +58,7 @@ func TestRecognize(t *testing.T) {
 	}{
 		{"π > work", "", true},
 		{"π ⠏ work", "", true},
+		{"π ! work", "", true},
 		{"", fresh, true},
 		{"π - work", "", false},
 		{"", conformance.Capture(block(" Hello."), []string{rule, "", rule, "/tmp/work", "↑20 ↓20 0.0%/128k (auto)      fake-model"}), false},
