@@ -142,6 +142,7 @@ func TestReadPasteOnRealScreens(t *testing.T) {
 		{"plain-fold-pasted", long, handoff.PasteWhole},
 		{"plain-fold-pasted", long + "one line more\n", handoff.PasteWrong},
 		{"plain-text", "Something else entirely.", handoff.PasteWrong},
+		{"menu-large-paste", long, handoff.PasteWrong},
 	} {
 		b, err := os.ReadFile(filepath.Join("testdata", "composer", tc.file+".txt"))
 		if err != nil {

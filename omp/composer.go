@@ -44,6 +44,9 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 	r := read(capture)
 	lines, ok := editorText(r)
 	if !ok {
+		if screen.BottomHas(capture, 16, largePasteMenu) {
+			return handoff.PasteWrong, largePasteNote
+		}
 		return handoff.PasteUnread, ""
 	}
 	shown := strings.TrimSpace(strings.Join(lines, " "))
@@ -70,6 +73,14 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 	}
 	return handoff.PasteWrong, screen.Signal(shown)
 }
+
+// largePasteMenu titles the menu OMP opens for a paste of 100 lines or
+// more (its paste.largeMenuThreshold): Enter there would wrap the prompt in
+// <attachment> tags, Esc pastes it as a chip.
+const (
+	largePasteMenu = "╭─ Pasted "
+	largePasteNote = "OMP's large-paste menu ('Pasted N lines') took the paste: set paste.largeMenuThreshold: 0 in ~/.omp/agent/config.yml"
+)
 
 // kept is the text OMP keeps of a paste: CRLF and CR as LF, NFC, a tab as
 // three blanks, the other control characters dropped.
