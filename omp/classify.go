@@ -54,9 +54,10 @@ type Signals struct {
 	Dialog       string `json:"dialog,omitempty"` // the dialog's title
 	Busy         string `json:"busy,omitempty"`
 	BusyLine     int    `json:"busy_line"`
-	// Chips is the caption of each pending paste's card ("+40 lines",
-	// "3000 chars"), bottom up.
-	Chips []string `json:"chips,omitempty"`
+	// Chips are the titles of the pending pastes' cards ("📄 #1"), left to
+	// right, and Captions their captions ("+40 lines", "3000 chars").
+	Chips    []string `json:"chips,omitempty"`
+	Captions []string `json:"captions,omitempty"`
 	// Newest is the newest block's last line and NewestLine where it is;
 	// Header: the newest block is the welcome box or its tip (no prompt).
 	Newest     string `json:"newest,omitempty"`
@@ -173,8 +174,9 @@ func (r *reading) dialogBelow(box []screen.Line) bool {
 	return false
 }
 
-// cards skips the chips' cards above the status line: each is a box whose
-// bottom row holds the caption ("╰ +40 lines ─╯"). The walk stops on the
+// cards reads the chips' cards above the status line, side by side: a
+// box each, its title on its top edge ("╭── 📄 #1 ───╮"), its caption on
+// its bottom edge ("╰ +40 lines ─╯"). The walk stops on the
 // first line that is neither blank nor a card's row, and puts it back.
 func (r *reading) cards() {
 	for {
@@ -186,10 +188,11 @@ func (r *reading) cards() {
 		}
 		switch {
 		case ln.T == "":
-		case strings.HasPrefix(ln.T, "╰ ") && strings.HasSuffix(ln.T, "╯"):
-			r.sig.Chips = append(r.sig.Chips, strings.TrimSpace(strings.Trim(ln.T, "╰─╯ ")))
-		case strings.HasPrefix(ln.T, "│") && strings.HasSuffix(ln.T, "│") && len(r.sig.Chips) > 0:
-		case strings.HasPrefix(ln.T, "╭──") && strings.Contains(ln.T, chipMark):
+		case strings.HasPrefix(ln.T, "╰ ") && strings.HasSuffix(ln.T, "╯") && r.sig.Captions == nil:
+			r.sig.Captions = cardLabels(ln.T, "╯", "╰─ ")
+		case strings.HasPrefix(ln.T, "│") && strings.HasSuffix(ln.T, "│") && r.sig.Captions != nil:
+		case strings.HasPrefix(ln.T, "╭──") && strings.Contains(ln.T, chipMark) && r.sig.Captions != nil:
+			r.sig.Chips = cardLabels(ln.T, "╮", "╭─ ")
 		default:
 			r.ls.Reset(m)
 			r.sig.LinesScanned = n
@@ -197,6 +200,19 @@ func (r *reading) cards() {
 		}
 		r.sig.LinesScanned++
 	}
+}
+
+// cardLabels are the labels in a row of cards side by side (their top or
+// bottom edges), left to right: each card's edge up to end, without the
+// edge characters cut.
+func cardLabels(row, end, cut string) []string {
+	var out []string
+	for _, c := range strings.Split(row, end) {
+		if c = strings.Trim(strings.TrimSpace(c), cut); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // errorBlock reads the newest block as an error when it is one: a rule,

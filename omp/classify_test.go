@@ -88,6 +88,8 @@ func TestReadPaste(t *testing.T) {
 		{"nothing yet", conformance.Capture(above, chrome(false)), "first line", handoff.PasteArriving},
 		{"a chip of the prompt's lines", conformance.Capture(above, card("+40 lines"), chrome(false, "📄 #1")), long, handoff.PasteWhole},
 		{"a chip of another size", conformance.Capture(above, card("+39 lines"), chrome(false, "📄 #1")), long, handoff.PasteWrong},
+		{"an earlier paste's card beside the chip's", conformance.Capture(above, cards("+17 lines", "+40 lines"), chrome(false, "📄 #10")), long, handoff.PasteWhole},
+		{"the chip's card is not the prompt's", conformance.Capture(above, cards("+40 lines", "+17 lines"), chrome(false, "📄 #10")), long, handoff.PasteWrong},
 		{"two chips", conformance.Capture(above, card("+40 lines"), chrome(false, "📄 #1 📄 #2")), long, handoff.PasteWrong},
 		{"a one-line chip counts characters", conformance.Capture(above, card("3000 chars"), chrome(false, "📄 #1")), repeat("x", 3000), handoff.PasteWhole},
 		{"a long count is cut", conformance.Capture(above, card("20000 cha…"), chrome(false, "📄 #1")), repeat("abcdefghij", 2000), handoff.PasteWhole},

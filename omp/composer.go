@@ -54,13 +54,7 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 		return handoff.PasteArriving, ""
 	}
 	if strings.Contains(shown, chipMark) {
-		if strings.Count(shown, chipMark) != 1 || !strings.HasPrefix(shown, chipMark) || len(r.sig.Chips) != 1 {
-			return handoff.PasteWrong, screen.Signal(shown + " " + strings.Join(r.sig.Chips, ", "))
-		}
-		if got, want := r.sig.Chips[0], caption(text); got != want {
-			return handoff.PasteWrong, screen.Signal(shown + " " + got + " (the prompt's: " + want + ")")
-		}
-		return handoff.PasteWhole, screen.Signal(shown + " " + r.sig.Chips[0])
+		return readChip(r, shown, text)
 	}
 	kept := strings.Split(strings.TrimRight(kept(text), "\n "), "\n")
 	first, last := strings.TrimSpace(kept[0]), strings.TrimSpace(kept[len(kept)-1])
@@ -72,6 +66,25 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 		return handoff.PasteArriving, screen.Signal(bottom)
 	}
 	return handoff.PasteWrong, screen.Signal(shown)
+}
+
+// readChip checks the editor's chip against the prompt: the editor holds
+// that one chip, and its card (the one titled with its number: a card of
+// an earlier paste may still show beside it) has the prompt's caption.
+func readChip(r *reading, shown, text string) (handoff.Paste, string) {
+	if !strings.HasPrefix(shown, chipMark) || strings.ContainsRune(shown[len(chipMark):], ' ') {
+		return handoff.PasteWrong, screen.Signal(shown)
+	}
+	got := ""
+	for i, c := range r.sig.Chips {
+		if c == shown && i < len(r.sig.Captions) {
+			got = r.sig.Captions[i]
+		}
+	}
+	if want := caption(text); got != want {
+		return handoff.PasteWrong, screen.Signal(shown + ": its card says " + strconv.Quote(got) + ", the prompt's " + strconv.Quote(want))
+	}
+	return handoff.PasteWhole, screen.Signal(shown + " " + got)
 }
 
 // largePasteMenu titles the menu OMP opens for a paste of 100 lines or

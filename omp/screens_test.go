@@ -40,6 +40,12 @@ func card(caption string) []string {
 	return []string{"╭── 📄 #1 ───╮", "│line 00000 …│", "│line 00001 …│", "│line 00002 …│", "│line 00003 …│", "╰ " + caption + " ─╯"}
 }
 
+// cards are two cards side by side: an earlier paste's (#9) and #10.
+func cards(earlier, caption string) []string {
+	return []string{"╭── 📄 #9 ───╮  ╭── 📄 #10 ──╮", "│line 00000 …│  │line 00000 …│", "│line 00001 …│  │line 00001 …│",
+		"│line 00002 …│  │line 00002 …│", "│line 00003 …│  │line 00003 …│", "╰ " + earlier + " ─╯  ╰ " + caption + " ─╯"}
+}
+
 // dialog is the always-ask approval box in the editor's place.
 var dialog = []string{
 	"  ⎋ Working…",
