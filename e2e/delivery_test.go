@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
@@ -89,6 +91,7 @@ var fidelity = map[string][]change{
 	"claude":  {tabsAsSpaces(4), dropZeroWidth},
 	"pi":      {tabsAsSpaces(4)},
 	"copilot": {tabsAsSpaces(4)},
+	"omp":     {tabsAsSpaces(3), composedNFC},
 }
 
 // maxPaste is, per provider, the largest paste (in bytes) its CLI passes
@@ -117,6 +120,10 @@ func tabsAsSpaces(n int) change {
 		return strings.ReplaceAll(s, "\t", strings.Repeat(" ", n))
 	}}
 }
+
+// composedNFC: the text is put in Unicode's composed form (NFC): "e" and a
+// combining accent become "é".
+var composedNFC = change{"the text is put in Unicode's composed form (NFC)", norm.NFC.String}
 
 // dropZeroWidth: the zero-width space, word joiner and BOM are removed
 // (an emoji's zero-width joiner is kept).
@@ -275,9 +282,10 @@ func pasteOverTheLimit(t *testing.T, r *rig, c conformer, text string) {
 // the mode after the paste, clears the composer, presses no Enter, and the
 // dispatch fails with ErrComposerMode; the model is not asked, and the
 // next dispatch goes through. pi's bash mode shows only as a colour, so
-// it is not read there (its lead line is the guard).
+// it is not read there (its lead line is the guard); OMP's bash and Python
+// modes neither.
 func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
-	if c.cli.Name == "pi" {
+	if c.cli.Name == "pi" || c.cli.Name == "omp" {
 		return
 	}
 	t.Run("composer-left-in-shell-mode", func(t *testing.T) {

@@ -24,6 +24,7 @@ var realScreens = map[string]string{
 	"pi":       "../pi/testdata/real-0.73.1",
 	"cline":    "../cline/testdata/real-3.0.65",
 	"droid":    "../droid/testdata/real-0.225.2",
+	"omp":      "../omp/testdata/real-18.2.3",
 }
 
 // Every real screen (of every terminal and mode folder too), with its

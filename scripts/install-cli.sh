@@ -25,6 +25,7 @@ droid|@factory/cli-linux-x64|0.225.2|node_modules/@factory/cli-linux-x64/bin/dro
 copilot|@github/copilot-linux-x64|1.0.102|node_modules/@github/copilot-linux-x64/copilot||HOME=@DIR@/version-home XDG_CACHE_HOME=@DIR@/xdg-cache COPILOT_AUTO_UPDATE=false
 kilo|@kilocode/cli-linux-x64|7.7.7|node_modules/@kilocode/cli-linux-x64/bin/kilo||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 cline|cline|3.0.65|node_modules/@cline/cli-linux-x64/bin/cline||HOME=@DIR@/version-home
+omp|@oh-my-pi/pi-coding-agent|18.2.3|node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js|@oven/bun-linux-x64@1.4.5|HOME=@DIR@/version-home PATH=@DIR@/node_modules/@oven/bun-linux-x64/bin:/usr/bin:/bin
 TABLE
 }
 # Why the binary is linked directly: codex and claude ship a native binary in
@@ -42,6 +43,10 @@ TABLE
 # platform package is pinned); its binary unpacks its package (235 MB) into
 # XDG_CACHE_HOME on its first start, here when asked its version, and the
 # tests point XDG_CACHE_HOME there (internal/realcopilot).
+# omp (oh-my-pi) is a Bun program ("#!/usr/bin/env bun"): Bun's platform
+# package is installed beside it (its npm flags) and put first on PATH by
+# whoever runs it (internal/realomp). 18.2.3, not the newest 18.3.4: that
+# one pins @oh-my-pi/omp-stats 18.3.4, which the npm mirror lacks.
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '

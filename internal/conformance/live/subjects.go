@@ -23,6 +23,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
@@ -109,7 +110,7 @@ func invalidArgument(kind string) fakemodel.Reply {
 // names.
 func Subjects() []Subject {
 	return []Subject{claudeSubject(), clineSubject(), codexSubject(), copilotSubject(), droidSubject(), geminiSubject(),
-		opencodeSubject(), piSubject(), qwenSubject()}
+		ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
 }
 
 // claudeSubject is Claude Code as the cases drive it.
@@ -285,6 +286,23 @@ func droidSubject() Subject {
 		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "BYOK Error: 400 Request contains an invalid argument (fake)."}},
 		// Without --auto every command is asked for: "Command to approve ·
 		// medium risk", "Yes, allow" highlighted.
+		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// ompSubject is OMP (oh-my-pi) as the cases drive it.
+func ompSubject() Subject {
+	return Subject{
+		CLI: realomp.CLI, API: fakemodel.ChatCompletions{ShellTool: realomp.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// A 400 is not retried; Setup.Retries has nothing to set.
+			return realomp.Start(ctx, realomp.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// A box between two rules: "✘ 400 Request contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "400 Request contains an invalid argument (fake)."}},
+		// The always-ask approval mode asks before every bash command:
+		// "Allow tool: bash", "❯ Approve" highlighted.
 		Confirm: fakemodel.WriteResponse, Approve: "Enter",
 	}
 }

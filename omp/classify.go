@@ -1,0 +1,315 @@
+// Package omp reads the screen of OMP, oh-my-pi's coding agent
+// (@oh-my-pi/pi-coding-agent 18.2.3), as captured from a tmux pane, into a
+// terminal status (idle, processing, completed, waiting_user_answer,
+// error), and extracts the last assistant message for the fallback path.
+//
+// OMP draws inline. From the bottom up: blank rows it keeps free, the
+// editor ("╰─ " before its first line, three blanks before the others; a
+// long paste shows as a chip, "╰─ 📄 #1"), the status line right above it
+// (" π > ⬢ <model> > <folder> ▶─0.0%──…─128K─", a spinner and the seconds
+// in the π's place while a turn runs: " ⠇ 4s > …"), the chips' cards of
+// a pending paste ("╭── 📄 #1 ───╮" … "╰ +40 lines ─╯"), the working line
+// ("⎋ Working…") while a turn runs, and the history, one column in: the
+// prompts, tool calls in boxes ("│ $ sleep 4; echo slept"), the replies,
+// an API error between two rules (" ✘ 400 …", "Dismissed when you send
+// your next message."). Blocks are set apart by two blank lines. Above
+// the first prompt sit the welcome box ("╭─── omp v18.2.3 ───") and a
+// tip (" Tip: …"). A tool approval (in the always-ask mode) replaces the
+// editor and the status line with a box: "╭─ Allow tool: bash ───╮", "❯
+// Approve", "up/down navigate  enter select  esc cancel". The pane title
+// is "π > <folder>", "π ⠏ <folder>" while a turn runs (the screen says as
+// much); the pane's command is bun.
+//
+// Only positive signs make a screen busy (the spinner in the status line,
+// the working line); text it does not know is neutral. The history is read
+// only back to the newest block, so the cost does not grow with the
+// scrollback.
+package omp
+
+import (
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// Reasons reported in handoff.Classification.Reason.
+const (
+	ReasonDialog     = "a dialog waits for a choice ('enter select' in a box at the bottom)"
+	ReasonBusy       = "a spinner in the status line, or the working line: a turn is running"
+	ReasonError      = "an error ('✘ …' between two rules) is the newest block"
+	ReasonNoComposer = "no editor ('╰─') under a status line at the bottom"
+	ReasonCompleted  = "the editor is ready and the newest block is a reply"
+	ReasonIdle       = "the editor is ready and only the welcome box and a tip are above it: no prompt yet"
+)
+
+// Signals are what the classifier found on a screen. Line numbers count
+// from the end of the capture (1 = last line); 0 means not found.
+type Signals struct {
+	LinesScanned int    `json:"lines_scanned"`
+	Chrome       string `json:"chrome"`
+	Composer     string `json:"composer,omitempty"` // the editor's first line (a draft)
+	ComposerLine int    `json:"composer_line"`
+	Status       string `json:"status,omitempty"` // the status line
+	Dialog       string `json:"dialog,omitempty"` // the dialog's title
+	Busy         string `json:"busy,omitempty"`
+	BusyLine     int    `json:"busy_line"`
+	// Chips are the titles of the pending pastes' cards ("📄 #1"), left to
+	// right, and Captions their captions ("+40 lines", "3000 chars").
+	Chips    []string `json:"chips,omitempty"`
+	Captions []string `json:"captions,omitempty"`
+	// Newest is the newest block's last line and NewestLine where it is;
+	// Header: the newest block is the welcome box or its tip (no prompt).
+	Newest     string `json:"newest,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	Header     bool   `json:"header,omitempty"`
+	// BlockTop is the line of the blank pair above the newest block (0:
+	// the block reaches the top of the capture): where the reading stops.
+	BlockTop int    `json:"block_top"`
+	Error    string `json:"error,omitempty"`
+}
+
+// reading is one reading of a capture: the chrome, then the newest block.
+type reading struct {
+	sig      Signals
+	ls       screen.Lines
+	nonBlank int
+	editor   []screen.Line // the editor's lines, bottom up (the first line last)
+	block    []screen.Line // the newest block, bottom up
+}
+
+// Markers of OMP's screen.
+const (
+	editorMark  = "╰─"
+	dialogHint  = "enter select"
+	dialogTitle = "╭─ "
+	workingText = "Working…"
+	workingMark = "⎋ "
+	errorMark   = "✘ "
+	welcomeTop  = "╭─── omp v"
+	tipPrefix   = "Tip: "
+	statusMark  = "▶"
+	chipMark    = "📄 #"
+)
+
+// maxEditor is how many lines the walk takes for the editor and the
+// rows below it before it decides there is no editor at the bottom.
+const maxEditor = 40
+
+// read walks the capture from its last line up: the blank rows, the editor
+// (or a dialog), the status line, the chips' cards, the working line, then
+// the newest block of the history (up to two blank lines in a row).
+func read(capture string) *reading {
+	r := &reading{}
+	r.sig.Chrome = screen.ChromeNone
+	r.ls.Init(capture)
+	if !r.chrome() {
+		r.scanRest()
+		return r
+	}
+	if r.sig.Chrome == screen.ChromeComposer {
+		r.cards()
+	}
+	r.history()
+	r.errorBlock()
+	return r
+}
+
+// prev is the previous line, counted.
+func (r *reading) prev() (screen.Line, bool) {
+	ln, ok := r.ls.PrevLine()
+	if ok {
+		r.sig.LinesScanned++
+		if ln.T != "" {
+			r.nonBlank++
+		}
+	}
+	return ln, ok
+}
+
+// chrome reads the bottom: the editor and the status line above it, or a
+// dialog box. false: neither within the last maxEditor lines.
+func (r *reading) chrome() bool {
+	var seen []screen.Line // bottom up
+	for len(seen) < maxEditor {
+		ln, ok := r.prev()
+		if !ok {
+			return false
+		}
+		if ln.T == "" && len(seen) == 0 {
+			continue
+		}
+		seen = append(seen, ln)
+		if ln.Indent == 0 && strings.HasPrefix(ln.T, editorMark) && !strings.HasSuffix(ln.T, "╯") {
+			status, ok := r.prev()
+			if !ok || !strings.Contains(status.T, statusMark) {
+				return false
+			}
+			r.sig.Chrome, r.editor = screen.ChromeComposer, seen
+			r.sig.Composer = screen.Signal(strings.TrimSpace(strings.TrimPrefix(ln.T, editorMark)))
+			r.sig.ComposerLine = ln.N
+			r.sig.Status = screen.Signal(status.T)
+			if rest, spin := screen.SpinnerGlyph(status.T); spin && strings.Contains(rest, " > ") {
+				r.sig.Busy, r.sig.BusyLine = screen.Signal(status.T), status.N
+			}
+			return true
+		}
+		if ln.Indent == 0 && strings.HasPrefix(ln.T, dialogTitle) && r.dialogBelow(seen) {
+			r.sig.Chrome = screen.ChromeDialog
+			r.sig.Dialog = screen.Signal(strings.TrimRight(strings.TrimPrefix(ln.T, dialogTitle), "─╮ "))
+			return true
+		}
+	}
+	return false
+}
+
+// dialogBelow reports a box whose lines (bottom up, its top last) hold the
+// selection hint.
+func (r *reading) dialogBelow(box []screen.Line) bool {
+	for _, ln := range box {
+		if strings.Contains(ln.T, dialogHint) {
+			return true
+		}
+	}
+	return false
+}
+
+// cards reads the chips' cards above the status line, side by side: a
+// box each, its title on its top edge ("╭── 📄 #1 ───╮"), its caption on
+// its bottom edge ("╰ +40 lines ─╯"). The walk stops on the
+// first line that is neither blank nor a card's row, and puts it back.
+func (r *reading) cards() {
+	for {
+		m := r.ls.Mark()
+		n := r.sig.LinesScanned
+		ln, ok := r.ls.PrevLine()
+		if !ok {
+			return
+		}
+		switch {
+		case ln.T == "":
+		case strings.HasPrefix(ln.T, "╰ ") && strings.HasSuffix(ln.T, "╯") && r.sig.Captions == nil:
+			r.sig.Captions = cardLabels(ln.T, "╯", "╰─ ")
+		case strings.HasPrefix(ln.T, "│") && strings.HasSuffix(ln.T, "│") && r.sig.Captions != nil:
+		case strings.HasPrefix(ln.T, "╭──") && strings.Contains(ln.T, chipMark) && r.sig.Captions != nil:
+			r.sig.Chips = cardLabels(ln.T, "╮", "╭─ ")
+		default:
+			r.ls.Reset(m)
+			r.sig.LinesScanned = n
+			return
+		}
+		r.sig.LinesScanned++
+	}
+}
+
+// cardLabels are the labels in a row of cards side by side (their top or
+// bottom edges), left to right: each card's edge up to end, without the
+// edge characters cut.
+func cardLabels(row, end, cut string) []string {
+	var out []string
+	for _, c := range strings.Split(row, end) {
+		if c = strings.Trim(strings.TrimSpace(c), cut); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// errorBlock reads the newest block as an error when it is one: a rule,
+// "✘ <the error>", its details, a rule.
+func (r *reading) errorBlock() {
+	for i := len(r.block) - 1; i > 0; i-- {
+		if screen.IsRule(r.block[i].T, 20) && strings.HasPrefix(r.block[i-1].T, errorMark) {
+			r.sig.Error = screen.Signal(strings.TrimPrefix(r.block[i-1].T, errorMark))
+			return
+		}
+	}
+}
+
+// scanRest counts what is left (the verdict does not need it): a capture
+// with no chrome is read to its top, for the empty check.
+func (r *reading) scanRest() {
+	for {
+		if _, ok := r.prev(); !ok {
+			return
+		}
+	}
+}
+
+// history reads above the chrome: the working line, then the newest block
+// (its lines, bottom up, until two blank lines in a row or a box's
+// bottom edge).
+func (r *reading) history() {
+	blanks := 0
+	for {
+		ln, ok := r.prev()
+		if !ok {
+			return
+		}
+		if ln.T == "" {
+			if len(r.block) > 0 {
+				blanks++
+				if blanks == 2 {
+					r.sig.BlockTop = ln.N
+					return
+				}
+			}
+			continue
+		}
+		if len(r.block) > 0 && ln.Indent == 0 && strings.HasPrefix(ln.T, "╰") && strings.HasSuffix(ln.T, "╯") {
+			// A box's bottom (a tool call, the welcome box) above a
+			// message: one blank line parts them, the box is another block.
+			r.sig.BlockTop = ln.N
+			return
+		}
+		if len(r.block) > 0 && blanks == 1 {
+			r.block = append(r.block, screen.Line{}) // a paragraph break
+		}
+		blanks = 0
+		if len(r.block) == 0 && workingLine(ln.T) {
+			if r.sig.BusyLine == 0 {
+				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
+			}
+			continue
+		}
+		if len(r.block) == 0 {
+			r.sig.Newest, r.sig.NewestLine = screen.Signal(ln.T), ln.N
+		}
+		if strings.HasPrefix(ln.T, tipPrefix) || strings.HasPrefix(ln.T, welcomeTop) {
+			r.sig.Header = true
+		}
+		r.block = append(r.block, ln)
+	}
+}
+
+// workingLine reports OMP's working line: "⎋ Working…".
+func workingLine(t string) bool {
+	rest, ok := strings.CutPrefix(t, workingMark)
+	return ok && strings.HasPrefix(rest, workingText)
+}
+
+// decide turns the reading into a status.
+func (r *reading) decide() (handoff.Status, string) {
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+		return st, reason
+	}
+	switch {
+	case r.sig.Chrome == screen.ChromeNone:
+		return handoff.StatusIdle, ReasonNoComposer
+	case r.sig.BusyLine != 0:
+		return handoff.StatusProcessing, ReasonBusy
+	case r.sig.Error != "":
+		return handoff.StatusError, ReasonError
+	case r.sig.Header || len(r.block) == 0:
+		return handoff.StatusIdle, ReasonIdle
+	}
+	return handoff.StatusCompleted, ReasonCompleted
+}
+
+// classify is OMP's Read: the screen only (the title's spinner says no
+// more than the status line's).
+func classify(capture, _ string) handoff.Classification {
+	r := read(capture)
+	status, reason := r.decide()
+	return screen.Verdict(status, reason, r.sig, r.sig.Error)
+}

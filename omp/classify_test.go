@@ -1,0 +1,157 @@
+package omp
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+func TestClassifySyntheticScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		capture string
+		status  handoff.Status
+		msg     string // "" : screen.ErrNoAssistantMessage
+	}{
+		{"fresh start", conformance.Capture(block(header...), []string{""}, chrome(false)), handoff.StatusIdle, ""},
+		{"a prompt sent, no byte back", conformance.Capture(block(header...), block(" Say hello"), chrome(true)), handoff.StatusProcessing, ""},
+		{"answered", conformance.Capture(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false)), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
+		{"a draft below an answer", conformance.Capture(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft", "its second line")), handoff.StatusCompleted, "Hello."},
+		{"a pasted draft below an answer", conformance.Capture(block(" Say hello"), []string{" Hello.", ""}, card("+40 lines"), chrome(false, "📄 #1")), handoff.StatusCompleted, "Hello."},
+		{"an API error", conformance.Capture(block(" Fail"), []string{rule, " ✘ 400 Request contains an invalid argument (fake).", "   Request contains an invalid argument (fake). (type=invalid_request_error)", " Dismissed when you send your next message.", rule}, chrome(false)), handoff.StatusError, ""},
+		{"an approval", conformance.Capture(block(" Go"), []string{""}, dialog, []string{"", ""}), handoff.StatusWaitingUserAnswer, ""},
+		{"no chrome", "some shell output\n$ \n", handoff.StatusIdle, ""},
+		{"pi's screen", conformance.Capture(block(" Say hello"), []string{" Hello.", "", rule, "", rule, "/tmp/work", "↑20 ↓20 0.0%/128k (auto)      fake-model"}), handoff.StatusIdle, ""},
+		{"blank", "\n\n\n", handoff.StatusError, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Provider().Classify(tc.capture, "π > work")
+			if got.Status != tc.status {
+				t.Fatalf("status %s (%s), want %s\n%s", got.Status, got.Reason, tc.status, tc.capture)
+			}
+			if tc.name == "an API error" && got.Detail != "400 Request contains an invalid argument (fake)." {
+				t.Fatalf("detail %q", got.Detail)
+			}
+			msg, err := lastMessage(tc.capture)
+			if tc.msg == "" && !errors.Is(err, screen.ErrNoAssistantMessage) {
+				t.Fatalf("message %q, %v; want none", msg, err)
+			}
+			if tc.msg != "" && (err != nil || msg != tc.msg) {
+				t.Fatalf("message %q, %v; want %q", msg, err, tc.msg)
+			}
+		})
+	}
+}
+
+// OMP's title or its chrome says it is OMP; pi's title and screen do not.
+func TestRecognize(t *testing.T) {
+	fresh := conformance.Capture(block(header...), chrome(false))
+	for _, tc := range []struct {
+		title, capture string
+		want           bool
+	}{
+		{"π > work", "", true},
+		{"π ⠏ work", "", true},
+		{"π ! work", "", true},
+		{"", fresh, true},
+		{"π - work", "", false},
+		{"", conformance.Capture(block(" Hello."), []string{rule, "", rule, "/tmp/work", "↑20 ↓20 0.0%/128k (auto)      fake-model"}), false},
+		{"bash", "$ ls\n", false},
+	} {
+		if got := recognize(tc.title, tc.capture); got != tc.want {
+			t.Errorf("recognize(%q, …) = %v, want %v", tc.title, got, tc.want)
+		}
+	}
+}
+
+// A paste shown as it is, or as a chip whose card's caption is the
+// prompt's size as OMP counts it; any other fold is wrong.
+func TestReadPaste(t *testing.T) {
+	long := ""
+	for i := 0; i < 40; i++ {
+		long += "line of a long prompt\n"
+	}
+	long = long[:len(long)-1]
+	above := block(" Hello.")
+	for _, tc := range []struct {
+		name, capture, text string
+		want                handoff.Paste
+	}{
+		{"short, whole", conformance.Capture(above, chrome(false, "first line", "second line")), "first line\nsecond line", handoff.PasteWhole},
+		{"short, arriving", conformance.Capture(above, chrome(false, "first line")), "first line\nsecond line", handoff.PasteArriving},
+		{"nothing yet", conformance.Capture(above, chrome(false)), "first line", handoff.PasteArriving},
+		{"a chip of the prompt's lines", conformance.Capture(above, card("+40 lines"), chrome(false, "📄 #1")), long, handoff.PasteWhole},
+		{"a chip of another size", conformance.Capture(above, card("+39 lines"), chrome(false, "📄 #1")), long, handoff.PasteWrong},
+		{"an earlier paste's card beside the chip's", conformance.Capture(above, cards("+17 lines", "+40 lines"), chrome(false, "📄 #10")), long, handoff.PasteWhole},
+		{"the chip's card is not the prompt's", conformance.Capture(above, cards("+40 lines", "+17 lines"), chrome(false, "📄 #10")), long, handoff.PasteWrong},
+		{"two chips", conformance.Capture(above, card("+40 lines"), chrome(false, "📄 #1 📄 #2")), long, handoff.PasteWrong},
+		{"a one-line chip counts characters", conformance.Capture(above, card("3000 chars"), chrome(false, "📄 #1")), repeat("x", 3000), handoff.PasteWhole},
+		{"a long count is cut", conformance.Capture(above, card("20000 cha…"), chrome(false, "📄 #1")), repeat("abcdefghij", 2000), handoff.PasteWhole},
+		{"a dialog", conformance.Capture(above, dialog), "first line", handoff.PasteUnread},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, sig := readPaste(tc.capture, tc.text); got != tc.want {
+				t.Fatalf("readPaste = %v (%q), want %v\n%s", got, sig, tc.want, tc.capture)
+			}
+		})
+	}
+}
+
+// OMP keeps a paste with CRLF as LF, tabs as three blanks, in NFC; the
+// caption counts what it keeps.
+func TestCaption(t *testing.T) {
+	for text, want := range map[string]string{
+		"a\r\nb":                  "+2 lines",
+		"\tx":                     "4 chars",
+		"e\u0301":                 "1 chars",
+		"🧪":                       "2 chars",
+		repeat("x", 123456):       "123456 ch…",
+		repeat("a\n", 1000) + "a": "+1001 lin…",
+	} {
+		if got := caption(text); got != want {
+			t.Errorf("caption(%.20q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func repeat(s string, n int) string {
+	out := make([]byte, 0, len(s)*n)
+	for i := 0; i < n; i++ {
+		out = append(out, s...)
+	}
+	return string(out)
+}
+
+// The composer screens of the real OMP (testdata/composer), read after
+// the paste they show: the prompt's own paste is whole, another is not.
+func TestReadPasteOnRealScreens(t *testing.T) {
+	long := "Message:\n!"
+	for i := 0; i < 30; i++ {
+		long += "line " + strconv.Itoa(i) + " of a long prompt\n"
+	}
+	for _, tc := range []struct {
+		file, text string
+		want       handoff.Paste
+	}{
+		{"plain-text", "Please review the parser.\nIt is slow.", handoff.PasteWhole},
+		{"plain-led-bang", "Message:\n!touch /tmp/omp-never", handoff.PasteWhole},
+		{"plain-fold-pasted", long, handoff.PasteWhole},
+		{"plain-fold-pasted", long + "one line more\n", handoff.PasteWrong},
+		{"plain-text", "Something else entirely.", handoff.PasteWrong},
+		{"menu-large-paste", long, handoff.PasteWrong},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "composer", tc.file+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, sig := readPaste(string(b), tc.text); got != tc.want {
+			t.Errorf("%s with %.30q: %v (%q), want %v", tc.file, tc.text, got, sig, tc.want)
+		}
+	}
+}
