@@ -13,11 +13,12 @@ import (
 // sits in the composer as "[Pasted Content 61492 chars]", the prompt's
 // code points (an emoji counts one, unlike Gemini CLI's UTF-16 count); a
 // short one as its text.
-// The composer sits between two rules, behind "*".
+// The composer sits between two rules, behind "*" (--yolo) or ">" (the
+// approval modes that ask).
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
 		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted Content (\d+) chars\]`), Size: utf8.RuneCountInString}},
 		Arriving: regexp.MustCompile(`^Pasting… \d+`),
-		Composer: screen.BetweenRules(60, "*"),
+		Composer: screen.BetweenRules(60, "*", ">"),
 	}
 }

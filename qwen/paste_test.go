@@ -3,6 +3,7 @@ package qwen_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -40,5 +41,20 @@ func TestReadPaste(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s read against the %s prompt: %s (%q), want %s", c.file, c.prompt, got, seen, c.want)
 		}
+	}
+}
+
+// In the approval modes that ask (default, auto-edit) Qwen Code marks its
+// composer with ">" instead of "*": the mark is not the prompt. The real
+// capture (--yolo) with the other mark, as the default mode draws it.
+func TestReadPasteBehindTheAskingModesMark(t *testing.T) {
+	var pr handoff.PasteReader = qwen.Provider()
+	capture, err := os.ReadFile(filepath.Join("testdata", "paste", "lines-4k-whole.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asking := strings.Replace(string(capture), "* [Pasted Content", "> [Pasted Content", 1)
+	if got, seen := pr.Pasted(asking, testkit.PastePromptText("lines-4k")); got != handoff.PasteWhole {
+		t.Errorf("%s (%q), want whole", got, seen)
 	}
 }
