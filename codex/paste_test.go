@@ -1,8 +1,6 @@
 package codex_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -16,26 +14,14 @@ import (
 // prompt's is wrong.
 func TestReadPaste(t *testing.T) {
 	var pr handoff.PasteReader = codex.Provider()
-	for _, c := range []struct {
-		file, prompt string
-		want         handoff.Paste
-	}{
-		{"wide-line-whole", "wide-line", handoff.PasteWhole},
-		{"short-not-drawn", "short", handoff.PasteArriving},
-		{"short-whole", "short", handoff.PasteWhole},
-		{"three-lines-whole", "three-lines", handoff.PasteWhole},
-		{"line-20000-whole", "line-20000", handoff.PasteWhole},
-		{"lines-4k-whole", "lines-4k", handoff.PasteWhole},
-		{"lines-60k-whole", "lines-60k", handoff.PasteWhole},
-		{"lines-60k-whole", "lines-4k", handoff.PasteWrong},
-	} {
-		capture, err := os.ReadFile(filepath.Join("testdata", "paste", c.file+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, seen := pr.Pasted(string(capture), testkit.PastePromptText(c.prompt))
-		if got != c.want {
-			t.Errorf("%s read against the %s prompt: %s (%q), want %s", c.file, c.prompt, got, seen, c.want)
-		}
-	}
+	testkit.CheckPastes(t, pr, []testkit.PasteCase{
+		{File: "wide-line-whole", Prompt: "wide-line", Want: handoff.PasteWhole},
+		{File: "short-not-drawn", Prompt: "short", Want: handoff.PasteArriving},
+		{File: "short-whole", Prompt: "short", Want: handoff.PasteWhole},
+		{File: "three-lines-whole", Prompt: "three-lines", Want: handoff.PasteWhole},
+		{File: "line-20000-whole", Prompt: "line-20000", Want: handoff.PasteWhole},
+		{File: "lines-4k-whole", Prompt: "lines-4k", Want: handoff.PasteWhole},
+		{File: "lines-60k-whole", Prompt: "lines-60k", Want: handoff.PasteWhole},
+		{File: "lines-60k-whole", Prompt: "lines-4k", Want: handoff.PasteWrong},
+	})
 }

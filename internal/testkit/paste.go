@@ -2,7 +2,12 @@ package testkit
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
 // PastePrompt is one of the prompts each real CLI's paste captures were
@@ -40,4 +45,29 @@ func PastePromptText(name string) string {
 		}
 	}
 	return ""
+}
+
+// PasteCase is one real capture read against one prompt, and the reading
+// the provider must give: the capture testdata/paste/File.txt of the
+// provider's package, taken while PastePromptText(Prompt) was pasted (or
+// read against another prompt, to prove a fold's size is checked).
+type PasteCase struct {
+	File, Prompt string
+	Want         handoff.Paste
+}
+
+// CheckPastes reads each case's capture with pr, in the provider package's
+// own test: Enter may only follow a whole reading, and a fold whose size
+// is another prompt's is wrong.
+func CheckPastes(t *testing.T, pr handoff.PasteReader, cases []PasteCase) {
+	t.Helper()
+	for _, c := range cases {
+		capture, err := os.ReadFile(filepath.Join("testdata", "paste", c.File+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, seen := pr.Pasted(string(capture), PastePromptText(c.Prompt)); got != c.Want {
+			t.Errorf("%s read against the %s prompt: %s (%q), want %s", c.File, c.Prompt, got, seen, c.Want)
+		}
+	}
 }
