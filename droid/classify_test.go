@@ -117,6 +117,7 @@ func TestReadPaste(t *testing.T) {
 		return conformance.Capture(header, out, []string{bottom, "? for help"})
 	}
 	short := "Say hello\nto the reviewer"
+	tabbed := strings.TrimSuffix(strings.Repeat("\t\t\t\t"+strings.Repeat("y", 76)+"\n", 40), "\n")
 	for _, tc := range []struct {
 		name, capture, text string
 		want                handoff.Paste
@@ -131,6 +132,9 @@ func TestReadPaste(t *testing.T) {
 		{"two lines of 900 at 80", screenOf(80, " > [L"+strings.Repeat("y", 49)+"... 24 lines]"), lines(2, 900), handoff.PasteWhole},
 		{"a fold that wraps, numbered", screenOf(80, " > [L"+strings.Repeat("y", 49)+"... 300 lines,", "   paste 1]"), lines(300, 60), handoff.PasteWhole},
 		{"a fold of another size", screenOf(80, " > ["+strings.Repeat("y", 50)+"... 37 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},
+		// droid draws a tab as blanks and counts it wider than a column.
+		{"a fold of lines led by tabs", screenOf(80, " > ["+strings.Repeat("y", 50)+"... 80 lines]"), tabbed, handoff.PasteWhole},
+		{"a fold whose start has a tab as blanks", screenOf(80, " > [led by a tab, then a tab mid-line   two tabs... 1 lines]"), "\tled by a tab, then a tab\tmid-line\t\ttwo tabs", handoff.PasteWhole},
 		{"a fold of other text", screenOf(80, " > ["+strings.Repeat("z", 50)+"... 38 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},
 		{"two folds", screenOf(80, " > [yyyy... 38 lines][yyyy... 38 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},
 		{"no composer", "some shell output\n", short, handoff.PasteUnread},

@@ -99,22 +99,34 @@ func readFold(shown, text string, width int) (handoff.Paste, string) {
 	if !ok || err != nil || !strings.HasSuffix(size, " lines") {
 		return handoff.PasteWrong, screen.Signal(shown)
 	}
-	flat := strings.ReplaceAll(strings.TrimSpace(text), "\n", " ")
-	if !strings.HasPrefix(flat, start) || n != wrappedLines(text, width) {
+	// The start is compared with its blanks folded: droid draws a tab as
+	// blanks.
+	flat := strings.Join(strings.Fields(text), " ")
+	if !strings.HasPrefix(flat, strings.Join(strings.Fields(start), " ")) {
 		return handoff.PasteWrong, screen.Signal(shown)
 	}
-	return handoff.PasteWhole, screen.Signal(shown)
+	// A tab's width in droid's count is its own: any from 1 to 8 columns.
+	for tab := 1; tab <= 8; tab++ {
+		if n == wrappedLines(text, width, tab) {
+			return handoff.PasteWhole, screen.Signal(shown)
+		}
+		if !strings.Contains(text, "\t") {
+			break
+		}
+	}
+	return handoff.PasteWrong, screen.Signal(shown)
 }
 
-// wrappedLines is how many lines text takes at width columns, as droid
-// counts a fold: each line at least one.
-func wrappedLines(text string, width int) int {
+// wrappedLines is how many lines text takes at width columns, a tab tab
+// columns wide, as droid counts a fold: each line at least one.
+func wrappedLines(text string, width, tab int) int {
 	if width <= 0 {
 		return -1
 	}
 	n := 0
 	for _, ln := range strings.Split(text, "\n") {
-		n += max(1, (utf8.RuneCountInString(ln)+width-1)/width)
+		cols := utf8.RuneCountInString(ln) + strings.Count(ln, "\t")*(tab-1)
+		n += max(1, (cols+width-1)/width)
 	}
 	return n
 }
