@@ -185,7 +185,7 @@ COMP_LINE='handoff-fsm comp'; COMP_POINT=${#COMP_LINE}; _handoff_fsm_complete; p
 complete -C'handoff-fsm send --ro'
 complete -C'handoff-fsm send --provider cl'
 complete -C'handoff-fsm comp'`,
-			[]string{"--role\tagent role; names the response file (required)", "claude", "completion\tprint a shell completion script: bash, zsh or fish"}},
+			[]string{"--role\tagent role; names the response file (required)", "claude", "cline", "completion\tprint a shell completion script: bash, zsh or fish"}},
 		{"zsh", `autoload -U compinit && compinit -u
 source <(handoff-fsm completion zsh)
 _describe() { print -rl -- "${(@P)4}" }
@@ -193,7 +193,7 @@ _files() { print files }
 words=(handoff-fsm send --ro); CURRENT=3; PREFIX=--ro; _handoff_fsm
 words=(handoff-fsm send --provider co); CURRENT=4; PREFIX=co; _handoff_fsm
 words=(handoff-fsm classify ''); CURRENT=3; PREFIX=''; _handoff_fsm`,
-			[]string{"--role:agent role; names the response file (required)", "codex", "files"}},
+			[]string{"--role:agent role; names the response file (required)", "codex", "copilot", "files"}},
 	} {
 		t.Run(tc.shell, func(t *testing.T) {
 			path, err := exec.LookPath(tc.shell)

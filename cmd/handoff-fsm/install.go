@@ -95,25 +95,10 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		mcpArgs = append(mcpArgs, "--server", *server)
 	}
 	in := installation{home: home, project: project, user: *scope == "user", bin: exe, args: mcpArgs, now: time.Now()}
-	var files []change
-	switch pos[0] {
-	case "claude":
-		files, err = in.claude(*skill)
-	case "codex":
-		files, err = in.codex(*skill)
-	case "copilot":
-		files, err = in.copilot()
-	case "gemini":
-		files, err = in.gemini()
-	case "droid":
-		files, err = in.droid()
-	case "cline":
-		if !in.user {
-			return usageErr("cline has no project MCP file: use --scope user")
-		}
-		files, err = in.cline()
-	default:
-		return usageErr("unknown agent CLI %q: want claude, cline, codex, copilot, droid or gemini", pos[0])
+	files, err := in.changes(pos[0], *skill)
+	var bad installUsageError
+	if errors.As(err, &bad) {
+		return usageErr("%s", string(bad))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
@@ -128,6 +113,34 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintln(stdout, msg)
 	}
 	return exitOK
+}
+
+// installUsageError is changes' error for a CLI install cannot serve as
+// asked: a usage error (exit 2).
+type installUsageError string
+
+func (e installUsageError) Error() string { return string(e) }
+
+// changes are the files install writes for the named CLI.
+func (in installation) changes(cli string, skill bool) ([]change, error) {
+	switch cli {
+	case "claude":
+		return in.claude(skill)
+	case "codex":
+		return in.codex(skill)
+	case "copilot":
+		return in.copilot()
+	case "gemini":
+		return in.gemini()
+	case "droid":
+		return in.droid()
+	case "cline":
+		if !in.user {
+			return nil, installUsageError("cline has no project MCP file: use --scope user")
+		}
+		return in.cline()
+	}
+	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid or gemini", cli))
 }
 
 // installation is where and what install writes.
