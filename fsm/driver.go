@@ -330,7 +330,12 @@ func dispatch(ctx context.Context, s handoff.Sender, term handoff.Terminal, prom
 			return Result{}, err
 		}
 		if err := r.send(ctx, s, prompt); err != nil {
-			return Result{}, err
+			if !errors.Is(err, handoff.ErrTerminalGone) || ctx.Err() != nil {
+				return Result{}, err
+			}
+			// The pane died while the prompt went in: the table ends the
+			// dispatch as a terminal error, as the wait's next look would.
+			term = lostTerminal{err}
 		}
 	}
 	res, err := r.wait(ctx, term)

@@ -204,8 +204,29 @@ func (t *tools) handoff(ctx context.Context, req *mcp.CallToolRequest, a Dispatc
 			if r.err != nil {
 				return nil, nil, fmt.Errorf("dispatch %s: %w", v.ID, r.err)
 			}
+			relayRest(events, v.ID, progress)
 			progress(describe(serve.Event{Type: "finished", Outcome: r.v.Outcome, Exit: r.v.Exit, Message: r.v.Error}))
 			return t.answer(ctx, r.v), nil, nil
+		}
+	}
+}
+
+// relayRest relays the dispatch's events the stream still holds once its
+// wait has answered (the last transition can come after the answer), up
+// to its finished event, the stream's end, or a second.
+func relayRest(events <-chan serve.Event, id string, progress func(string)) {
+	timeout := time.After(time.Second)
+	for events != nil {
+		select {
+		case e, ok := <-events:
+			if !ok || e.ID == id && e.Type == "finished" {
+				return
+			}
+			if e.ID == id && e.Type != "accepted" {
+				progress(describe(e))
+			}
+		case <-timeout:
+			return
 		}
 	}
 }
