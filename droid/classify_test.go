@@ -134,6 +134,11 @@ func TestReadPaste(t *testing.T) {
 		{"a fold of another size", screenOf(80, " > ["+strings.Repeat("y", 50)+"... 37 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},
 		// droid draws a tab as blanks and counts it wider than a column.
 		{"a fold of lines led by tabs", screenOf(80, " > ["+strings.Repeat("y", 50)+"... 80 lines]"), tabbed, handoff.PasteWhole},
+		// A prompt of zero-width characters is drawn a column off: the
+		// fold's own words come out overwritten; a count it can still read
+		// is checked, one it cannot is no reading.
+		{"a fold whose words came out overwritten", screenOf(80, " > [zero\u200bwidth... 17 lin s]"), "zero\u200bwidth\n" + lines(16, 10), handoff.PasteWhole},
+		{"a fold whose count came out overwritten", screenOf(80, " > [zero\u200bwidth... 1 7lines]"), "zero\u200bwidth\n" + lines(16, 10), handoff.PasteUnread},
 		{"a fold whose start has a tab as blanks", screenOf(80, " > [led by a tab, then a tab mid-line   two tabs... 1 lines]"), "\tled by a tab, then a tab\tmid-line\t\ttwo tabs", handoff.PasteWhole},
 		{"a fold of other text", screenOf(80, " > ["+strings.Repeat("z", 50)+"... 38 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},
 		{"two folds", screenOf(80, " > [yyyy... 38 lines][yyyy... 38 lines]"), strings.Repeat("y", 3000), handoff.PasteWrong},

@@ -3,6 +3,7 @@ package droid
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/handoff-fsm/handoff-fsm"
@@ -95,9 +96,16 @@ func readFold(shown, text string, width int) (handoff.Paste, string) {
 		start, size = inner[:i], inner[i+len("... "):]
 	}
 	size, _, _ = strings.Cut(size, ",")
-	n, err := strconv.Atoi(strings.TrimSuffix(size, " lines"))
-	if !ok || err != nil || !strings.HasSuffix(size, " lines") {
+	if !ok {
 		return handoff.PasteWrong, screen.Signal(shown)
+	}
+	count, _, _ := strings.Cut(size, " ")
+	n, err := strconv.Atoi(count)
+	if err != nil || !strings.HasPrefix(size, count+" l") {
+		// droid draws a prompt of zero-width characters a column off, so
+		// the fold's own words can come out overwritten ("17 lin s"): a
+		// size it cannot read is no reading at all.
+		return handoff.PasteUnread, screen.Signal(shown)
 	}
 	// The start is compared with its blanks folded: droid draws a tab as
 	// blanks.
@@ -105,27 +113,33 @@ func readFold(shown, text string, width int) (handoff.Paste, string) {
 	if !strings.HasPrefix(flat, strings.Join(strings.Fields(start), " ")) {
 		return handoff.PasteWrong, screen.Signal(shown)
 	}
-	// A tab's width in droid's count is its own: any from 1 to 8 columns.
-	for tab := 1; tab <= 8; tab++ {
-		if n == wrappedLines(text, width, tab) {
-			return handoff.PasteWhole, screen.Signal(shown)
-		}
-		if !strings.Contains(text, "\t") {
-			break
+	// A tab's width in droid's count is its own: any from 1 to 8 columns;
+	// a zero-width character may count as a column or as none.
+	for _, zw := range []int{1, 0} {
+		for tab := 1; tab <= 8; tab++ {
+			if n == wrappedLines(text, width, tab, zw) {
+				return handoff.PasteWhole, screen.Signal(shown)
+			}
 		}
 	}
 	return handoff.PasteWrong, screen.Signal(shown)
 }
 
 // wrappedLines is how many lines text takes at width columns, a tab tab
-// columns wide, as droid counts a fold: each line at least one.
-func wrappedLines(text string, width, tab int) int {
+// columns wide and a zero-width character (Unicode's Cf) zeroWidth, as
+// droid counts a fold: each line at least one.
+func wrappedLines(text string, width, tab, zeroWidth int) int {
 	if width <= 0 {
 		return -1
 	}
 	n := 0
 	for _, ln := range strings.Split(text, "\n") {
 		cols := utf8.RuneCountInString(ln) + strings.Count(ln, "\t")*(tab-1)
+		for _, r := range ln {
+			if unicode.Is(unicode.Cf, r) {
+				cols += zeroWidth - 1
+			}
+		}
 		n += max(1, (cols+width-1)/width)
 	}
 	return n

@@ -136,6 +136,11 @@ var dropZeroWidth = change{"the zero-width space, word joiner and BOM (U+200B, U
 // the prompt arrived whole and exactly once (no second submission from a
 // repeated Enter), and that no prompt ran as a command in the agent's
 // pane. A prompt with a control character is refused before the pane.
+// longPaste is the size from which a CLI that cannot take a prompt whole
+// may refuse it (send fails saying so) instead of delivering it: a short
+// prompt must always arrive.
+const longPaste = 16 << 10
+
 func TestDelivery(t *testing.T) {
 	eachConformer(t, func(t *testing.T, c conformer) {
 		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
@@ -182,6 +187,18 @@ func TestDelivery(t *testing.T) {
 					case d.err != nil && !said:
 						r.fail("dispatch failed without saying the prompt was not taken whole: %v; the model got %d whole and these parts: %q", d.err, got.Whole, got.Parts)
 					}
+					dispatched = true
+					return
+				}
+				if refused := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken); refused && len(dc.prompt) >= longPaste {
+					// Where a CLI cannot take a long prompt whole (Qwen Code,
+					// starved mid-paste, stops reading it), the promise is
+					// the refusal: send fails saying so, and the model got
+					// nothing of it.
+					if got := r.model.Tally(asked, received(c.cli.Name, dc.prompt)); got.Whole != 0 || len(got.Parts) != 0 {
+						r.fail("send refused the prompt (%v) but the model got %d whole and these parts: %q", d.err, got.Whole, got.Parts)
+					}
+					t.Logf("%s could not take the %d-byte prompt whole here; send refused it: %v", c.cli.Name, len(dc.prompt), d.err)
 					dispatched = true
 					return
 				}
