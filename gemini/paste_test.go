@@ -2,8 +2,6 @@ package gemini_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,20 +12,11 @@ import (
 )
 
 // TestReadPaste reads the composer on real captures taken while a
-// prompt of testkit.PastePrompts was pasted (e2e TestPasteProbe): Enter
-// may only follow a whole reading, and a fold whose size is another
-// prompt's is wrong.
+// prompt of testkit.PastePrompts was pasted (e2e TestPasteProbe): the
+// probe's captures every provider has, then this CLI's own.
 func TestReadPaste(t *testing.T) {
-	var pr handoff.PasteReader = gemini.Provider()
-	testkit.CheckPastes(t, pr, []testkit.PasteCase{
-		{File: "wide-line-whole", Prompt: "wide-line", Want: handoff.PasteWhole},
+	testkit.CheckPastes(t, gemini.Provider(), []testkit.PasteCase{
 		{File: "short-not-drawn", Prompt: "short", Want: handoff.PasteArriving},
-		{File: "short-whole", Prompt: "short", Want: handoff.PasteWhole},
-		{File: "three-lines-whole", Prompt: "three-lines", Want: handoff.PasteWhole},
-		{File: "line-20000-whole", Prompt: "line-20000", Want: handoff.PasteWhole},
-		{File: "lines-4k-whole", Prompt: "lines-4k", Want: handoff.PasteWhole},
-		{File: "lines-60k-whole", Prompt: "lines-60k", Want: handoff.PasteWhole},
-		{File: "lines-60k-whole", Prompt: "lines-4k", Want: handoff.PasteWrong},
 		{File: "line-20000-whole", Prompt: "lines-60k", Want: handoff.PasteWrong},
 	})
 }
@@ -38,10 +27,7 @@ func TestReadPaste(t *testing.T) {
 // the fold Gemini CLI draws put in the composer's place.
 func TestReadPasteInTheFramedComposer(t *testing.T) {
 	var pr handoff.PasteReader = gemini.Provider()
-	empty, err := os.ReadFile(filepath.Join("testdata", "paste", "framed-empty.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	empty := testkit.PasteCapture(t, "framed-empty")
 	prompt := testkit.PastePromptText("lines-4k")
 	for _, c := range []struct {
 		name string
@@ -51,7 +37,7 @@ func TestReadPasteInTheFramedComposer(t *testing.T) {
 		{"its fold", screen.LineCount(prompt), handoff.PasteWhole},
 		{"a fold of another size", screen.LineCount(prompt) + 1, handoff.PasteWrong},
 	} {
-		capture := strings.Replace(string(empty), "Type your message or @path/to/file", fmt.Sprintf("[Pasted Text: %d lines]", c.n), 1)
+		capture := strings.Replace(empty, "Type your message or @path/to/file", fmt.Sprintf("[Pasted Text: %d lines]", c.n), 1)
 		if got, seen := pr.Pasted(capture, prompt); got != c.want {
 			t.Errorf("%s: %s (%q), want %s", c.name, got, seen, c.want)
 		}

@@ -56,17 +56,37 @@ type PasteCase struct {
 	Want         handoff.Paste
 }
 
-// CheckPastes reads each case's capture with pr, in the provider package's
-// own test: Enter may only follow a whole reading, and a fold whose size
-// is another prompt's is wrong.
-func CheckPastes(t *testing.T, pr handoff.PasteReader, cases []PasteCase) {
+// ProbePasteCases are the readings every provider's captures of the
+// paste probe must give: each prompt's "-whole" capture read against its
+// own prompt is whole, and the 60 KB prompt's capture read against the
+// 4 KB prompt is wrong (its fold, or its end, is another prompt's).
+func ProbePasteCases() []PasteCase {
+	var cases []PasteCase
+	for _, p := range PastePrompts() {
+		cases = append(cases, PasteCase{File: p.Name + "-whole", Prompt: p.Name, Want: handoff.PasteWhole})
+	}
+	return append(cases, PasteCase{File: "lines-60k-whole", Prompt: "lines-4k", Want: handoff.PasteWrong})
+}
+
+// PasteCapture is the provider package's real capture
+// testdata/paste/file.txt; a missing one fails the test.
+func PasteCapture(t *testing.T, file string) string {
 	t.Helper()
-	for _, c := range cases {
-		capture, err := os.ReadFile(filepath.Join("testdata", "paste", c.File+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, seen := pr.Pasted(string(capture), PastePromptText(c.Prompt)); got != c.Want {
+	capture, err := os.ReadFile(filepath.Join("testdata", "paste", file+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(capture)
+}
+
+// CheckPastes reads with pr, in the provider package's own test, the
+// captures of ProbePasteCases and then the provider's own cases: Enter may
+// only follow a whole reading, and a fold whose size is another prompt's
+// is wrong.
+func CheckPastes(t *testing.T, pr handoff.PasteReader, own []PasteCase) {
+	t.Helper()
+	for _, c := range append(ProbePasteCases(), own...) {
+		if got, seen := pr.Pasted(PasteCapture(t, c.File), PastePromptText(c.Prompt)); got != c.Want {
 			t.Errorf("%s read against the %s prompt: %s (%q), want %s", c.File, c.Prompt, got, seen, c.Want)
 		}
 	}
