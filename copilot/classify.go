@@ -212,40 +212,14 @@ func composerLine(ln screen.Line) bool {
 	return false
 }
 
-// dialog looks for a dialog's chosen option ("│ ❯ 1. Yes │") among the
-// bottom lines (those already read and up to dialogLines more).
+// dialog looks for a dialog's chosen option ("│ ❯ 1. Yes │") among the bottom lines (those
+// already read and up to dialogLines more).
 func (r *reading) dialog(seen []screen.Line) bool {
-	check := func(ln screen.Line) bool {
-		if opt, ok := chosenOption(ln.T); ok {
-			r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
-			return true
-		}
-		return false
+	opt, ln, ok := r.ls.DialogOption(seen, dialogLines, prompt, chosenOption)
+	if ok {
+		r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
 	}
-	for _, ln := range seen {
-		if prompt(ln) {
-			return false
-		}
-		if check(ln) {
-			return true
-		}
-	}
-	at, nb := r.ls.Mark(), r.nonBlank
-	for range dialogLines - len(seen) {
-		ln, ok := r.ls.PrevLine()
-		if !ok {
-			break
-		}
-		if prompt(ln) {
-			break // the dialog of an earlier turn is history
-		}
-		if ln.T != "" && check(ln) {
-			return true
-		}
-	}
-	r.ls.Reset(at)
-	r.nonBlank = nb
-	return false
+	return ok
 }
 
 // chosenOption reports a dialog's chosen option inside its box, "│ ❯ 1.

@@ -150,40 +150,14 @@ func (r *reading) chrome() []screen.Line {
 // draft.
 func composerLine(ln screen.Line) bool { return ln.Indent == 0 && screen.Glyph(ln.T, "*>!") }
 
-// dialog looks for a highlighted numbered option ("› 1. Yes, allow once")
-// among the bottom lines (those already read and up to dialogLines more).
+// dialog looks for a highlighted numbered option ("› 1. Yes, allow once") among the bottom lines (those
+// already read and up to dialogLines more).
 func (r *reading) dialog(seen []screen.Line) bool {
-	check := func(ln screen.Line) bool {
-		if opt, ok := highlightedOption(ln.T); ok {
-			r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
-			return true
-		}
-		return false
+	opt, ln, ok := r.ls.DialogOption(seen, dialogLines, prompt, highlightedOption)
+	if ok {
+		r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
 	}
-	for _, ln := range seen {
-		if prompt(ln) {
-			return false
-		}
-		if check(ln) {
-			return true
-		}
-	}
-	at, nb := r.ls.Mark(), r.nonBlank
-	for range dialogLines - len(seen) {
-		ln, ok := r.ls.PrevLine()
-		if !ok {
-			break
-		}
-		if prompt(ln) {
-			break // the dialog of an earlier turn is history
-		}
-		if ln.T != "" && check(ln) {
-			return true
-		}
-	}
-	r.ls.Reset(at)
-	r.nonBlank = nb
-	return false
+	return ok
 }
 
 // highlightedOption reports "› 1. text" and returns "1. text".
