@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,25 +21,6 @@ func TestRealCopilotScreens(t *testing.T) {
 // TestRealCopilotLastMessage: the fallback text read off the real screens
 // the manifest gives no message for, in every terminal.
 func TestRealCopilotLastMessage(t *testing.T) {
-	none := conformance.NoMessage
-	cases := []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: nothing answered yet"},
-		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
-		{File: "interrupted-streaming", OK: conformance.Prefix("A partial answer that is cut short.", "Working", "┃"), Want: "the partial answer"},
-	}
-	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, cases)
-	// The other terminals and modes: the main phases, in the narrow pane.
-	for _, dir := range conformance.Dirs(realDir)[1:] {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			var shown []conformance.LastMessageCase
-			for _, c := range cases {
-				if _, err := os.Stat(filepath.Join(dir, "80x24", c.File+".txt")); err == nil {
-					shown = append(shown, c)
-				}
-			}
-			conformance.CheckLastMessages(t, dir, Provider(), []string{"80x24"}, shown)
-		})
-	}
+	conformance.CheckScriptMessages(t, realDir, Provider(),
+		conformance.LastMessageCase{File: "interrupted-streaming", OK: conformance.Prefix("A partial answer that is cut short.", "Working", "┃"), Want: "the partial answer"})
 }

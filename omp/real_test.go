@@ -20,11 +20,5 @@ func TestRealOmpScreens(t *testing.T) {
 // TestRealOmpLastMessage: the fallback text read off the real screens the
 // manifest gives no message for.
 func TestRealOmpLastMessage(t *testing.T) {
-	none := conformance.NoMessage
-	conformance.CheckLastMessages(t, realDir, Provider(), []string{"80x24", "200x50"}, []conformance.LastMessageCase{
-		{File: "idle-fresh", OK: none, Want: "ErrNoAssistantMessage: no prompt yet"},
-		{File: "processing-first-byte", OK: none, Want: "ErrNoAssistantMessage: a turn runs"},
-		{File: "error-api-400", OK: none, Want: "ErrNoAssistantMessage: an API error is no answer"},
-		{File: "waiting-confirmation", OK: none, Want: "ErrNoAssistantMessage: a dialog"},
-	})
+	conformance.CheckScriptMessages(t, realDir, Provider())
 }

@@ -307,6 +307,43 @@ func CheckLastMessages(t *testing.T, dir string, c handoff.Classifier, sizes []s
 	}
 }
 
+// Unanswered are the screens of every capture script (e2e captureScript)
+// on which no answer stands: no prompt yet, the first byte not back, an
+// API error, a dialog. LastMessage must find no message on them.
+func Unanswered() []LastMessageCase {
+	return []LastMessageCase{
+		{File: "idle-fresh", OK: NoMessage, Want: "ErrNoAssistantMessage: no prompt yet"},
+		{File: "processing-first-byte", OK: NoMessage, Want: "ErrNoAssistantMessage: nothing answered yet"},
+		{File: "error-api-400", OK: NoMessage, Want: "ErrNoAssistantMessage: an API error is no answer"},
+		{File: "waiting-confirmation", OK: NoMessage, Want: "ErrNoAssistantMessage: a dialog"},
+	}
+}
+
+// CheckScriptMessages runs c.LastMessage over the screens a capture script
+// took in dir (80x24 and 200x50, coloured and plain): the Unanswered ones,
+// then the provider's own cases. Each folder of another terminal under dir
+// (Dirs) is checked on those of the screens it holds.
+func CheckScriptMessages(t *testing.T, dir string, c handoff.Classifier, own ...LastMessageCase) {
+	t.Helper()
+	cases := append(Unanswered(), own...)
+	CheckLastMessages(t, dir, c, []string{"80x24", "200x50"}, cases)
+	for _, sub := range Dirs(dir)[1:] {
+		t.Run(filepath.Base(sub), func(t *testing.T) {
+			for _, size := range []string{"80x24", "200x50"} {
+				var shown []LastMessageCase
+				for _, tc := range cases {
+					if _, err := os.Stat(filepath.Join(sub, size, tc.File+".txt")); err == nil {
+						shown = append(shown, tc)
+					}
+				}
+				if len(shown) > 0 {
+					CheckLastMessages(t, sub, c, []string{size}, shown)
+				}
+			}
+		})
+	}
+}
+
 // CheckReadsToTheLastPrompt checks, for a classification got of capture,
 // that the scan read no more lines than there are and, once it found the
 // last user prompt, that scrollback put above the capture (old) changes
