@@ -1,7 +1,6 @@
 package droid
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,45 +15,23 @@ import (
 func TestClassifySyntheticScreens(t *testing.T) {
 	errCell := []string{"●  BYOK Error: 400 Request contains an invalid argument", "   (fake).", "", "   Upstream error: Request contains an invalid argument (fake).", "",
 		"   Troubleshooting tips for custom models:", "   1. Verify the \"provider\" type", ""}
-	for _, tc := range []struct {
-		name    string
-		capture string
-		status  handoff.Status
-		msg     string // "": screen.ErrNoAssistantMessage
-	}{
-		{"fresh start", conformance.Capture(header, chrome(false, `Try "Fix all lint warnings"`)), handoff.StatusIdle, ""},
-		{"a prompt sent, no byte back", conformance.Capture(header, prompt("Say hello"), chrome(true, "")), handoff.StatusProcessing, ""},
-		{"answered", conformance.Capture(header, prompt("Say hello"), reply("Hello.", "Second paragraph."), chrome(false, "")), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
-		{"a prompt not started on yet, below an answer", conformance.Capture(sent("Say hello"), reply("Hello."), sent("Say it again"), chrome(false, "")), handoff.StatusProcessing, ""},
-		{"a prompt not started on yet, below the header", conformance.Capture(header, sent("Say hello"), chrome(false, "")), handoff.StatusProcessing, ""},
-		{"answered, the prompt painted", conformance.Capture(sent("Say hello"), reply("Hello."), chrome(false, "")), handoff.StatusCompleted, "Hello."},
-		{"unreachable", conformance.Capture(sent("Say hello"), []string{"●  Unable to reach http://127.0.0.1:9. Your internet connection may be offline or interrupted.", ""}, chrome(false, "")), handoff.StatusError, ""},
-		{"a draft below an answer", conformance.Capture(prompt("Say hello"), reply("Hello."), chrome(false, "a draft")), handoff.StatusCompleted, "Hello."},
-		{"after a tool", conformance.Capture(prompt("Run it"), []string{"   Execute sleep 6; echo slept", "    ↳ slept", ""}, reply("Done sleeping."), chrome(false, "")), handoff.StatusCompleted, "Done sleeping."},
-		{"a tool below a message", conformance.Capture(prompt("Run it"), reply("I will run it."), []string{"   Execute sleep 6; echo slept", "", "    ↳ slept", ""}, chrome(false, "")), handoff.StatusCompleted, "I will run it."},
-		{"an API error", conformance.Capture(prompt("Fail"), errCell, chrome(false, "")), handoff.StatusError, ""},
-		{"a note is no error", conformance.Capture(reply("Old."), []string{"●  ✓ New session created", ""}, chrome(false, "")), handoff.StatusIdle, ""},
-		{"an approval", conformance.Capture(prompt("Go"), []string{"   Execute echo hi > x", ""}, approval), handoff.StatusWaitingUserAnswer, ""},
-		{"no chrome", "some shell output\n$ \n", handoff.StatusIdle, ""},
-		{"blank", "\n\n\n", handoff.StatusError, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.capture, "⛬ Say hello")
-			if got.Status != tc.status {
-				t.Fatalf("status %s (%s), want %s\n%s", got.Status, got.Reason, tc.status, tc.capture)
-			}
-			if tc.name == "an API error" && got.Detail != "BYOK Error: 400 Request contains an invalid argument (fake)." {
-				t.Fatalf("detail %q", got.Detail)
-			}
-			msg, err := lastMessage(tc.capture)
-			if tc.msg == "" && !errors.Is(err, screen.ErrNoAssistantMessage) {
-				t.Fatalf("message %q, %v; want none", msg, err)
-			}
-			if tc.msg != "" && (err != nil || msg != tc.msg) {
-				t.Fatalf("message %q, %v; want %q", msg, err, tc.msg)
-			}
-		})
-	}
+	conformance.CheckSynthetic(t, Provider(), "⛬ Say hello", []conformance.Synthetic{
+		{Name: "fresh start", Capture: conformance.Capture(header, chrome(false, `Try "Fix all lint warnings"`)), Status: handoff.StatusIdle},
+		{Name: "a prompt sent, no byte back", Capture: conformance.Capture(header, prompt("Say hello"), chrome(true, "")), Status: handoff.StatusProcessing},
+		{Name: "answered", Capture: conformance.Capture(header, prompt("Say hello"), reply("Hello.", "Second paragraph."), chrome(false, "")), Status: handoff.StatusCompleted, Message: "Hello.\n\nSecond paragraph."},
+		{Name: "a prompt not started on yet, below an answer", Capture: conformance.Capture(sent("Say hello"), reply("Hello."), sent("Say it again"), chrome(false, "")), Status: handoff.StatusProcessing},
+		{Name: "a prompt not started on yet, below the header", Capture: conformance.Capture(header, sent("Say hello"), chrome(false, "")), Status: handoff.StatusProcessing},
+		{Name: "answered, the prompt painted", Capture: conformance.Capture(sent("Say hello"), reply("Hello."), chrome(false, "")), Status: handoff.StatusCompleted, Message: "Hello."},
+		{Name: "unreachable", Capture: conformance.Capture(sent("Say hello"), []string{"●  Unable to reach http://127.0.0.1:9. Your internet connection may be offline or interrupted.", ""}, chrome(false, "")), Status: handoff.StatusError},
+		{Name: "a draft below an answer", Capture: conformance.Capture(prompt("Say hello"), reply("Hello."), chrome(false, "a draft")), Status: handoff.StatusCompleted, Message: "Hello."},
+		{Name: "after a tool", Capture: conformance.Capture(prompt("Run it"), []string{"   Execute sleep 6; echo slept", "    ↳ slept", ""}, reply("Done sleeping."), chrome(false, "")), Status: handoff.StatusCompleted, Message: "Done sleeping."},
+		{Name: "a tool below a message", Capture: conformance.Capture(prompt("Run it"), reply("I will run it."), []string{"   Execute sleep 6; echo slept", "", "    ↳ slept", ""}, chrome(false, "")), Status: handoff.StatusCompleted, Message: "I will run it."},
+		{Name: "an API error", Capture: conformance.Capture(prompt("Fail"), errCell, chrome(false, "")), Status: handoff.StatusError, Detail: "BYOK Error: 400 Request contains an invalid argument (fake)."},
+		{Name: "a note is no error", Capture: conformance.Capture(reply("Old."), []string{"●  ✓ New session created", ""}, chrome(false, "")), Status: handoff.StatusIdle},
+		{Name: "an approval", Capture: conformance.Capture(prompt("Go"), []string{"   Execute echo hi > x", ""}, approval), Status: handoff.StatusWaitingUserAnswer},
+		{Name: "no chrome", Capture: "some shell output\n$ \n", Status: handoff.StatusIdle},
+		{Name: "blank", Capture: "\n\n\n", Status: handoff.StatusError},
+	})
 }
 
 func TestRecognize(t *testing.T) {

@@ -1,7 +1,6 @@
 package omp
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,44 +8,21 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 func TestClassifySyntheticScreens(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		capture string
-		status  handoff.Status
-		msg     string // "" : screen.ErrNoAssistantMessage
-	}{
-		{"fresh start", conformance.Capture(block(header...), []string{""}, chrome(false)), handoff.StatusIdle, ""},
-		{"a prompt sent, no byte back", conformance.Capture(block(header...), block(" Say hello"), chrome(true)), handoff.StatusProcessing, ""},
-		{"answered", conformance.Capture(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false)), handoff.StatusCompleted, "Hello.\n\nSecond paragraph."},
-		{"a draft below an answer", conformance.Capture(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft", "its second line")), handoff.StatusCompleted, "Hello."},
-		{"a pasted draft below an answer", conformance.Capture(block(" Say hello"), []string{" Hello.", ""}, card("+40 lines"), chrome(false, "📄 #1")), handoff.StatusCompleted, "Hello."},
-		{"an API error", conformance.Capture(block(" Fail"), []string{rule, " ✘ 400 Request contains an invalid argument (fake).", "   Request contains an invalid argument (fake). (type=invalid_request_error)", " Dismissed when you send your next message.", rule}, chrome(false)), handoff.StatusError, ""},
-		{"an approval", conformance.Capture(block(" Go"), []string{""}, dialog, []string{"", ""}), handoff.StatusWaitingUserAnswer, ""},
-		{"no chrome", "some shell output\n$ \n", handoff.StatusIdle, ""},
-		{"pi's screen", conformance.Capture(block(" Say hello"), []string{" Hello.", "", rule, "", rule, "/tmp/work", "↑20 ↓20 0.0%/128k (auto)      fake-model"}), handoff.StatusIdle, ""},
-		{"blank", "\n\n\n", handoff.StatusError, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := Provider().Classify(tc.capture, "π > work")
-			if got.Status != tc.status {
-				t.Fatalf("status %s (%s), want %s\n%s", got.Status, got.Reason, tc.status, tc.capture)
-			}
-			if tc.name == "an API error" && got.Detail != "400 Request contains an invalid argument (fake)." {
-				t.Fatalf("detail %q", got.Detail)
-			}
-			msg, err := lastMessage(tc.capture)
-			if tc.msg == "" && !errors.Is(err, screen.ErrNoAssistantMessage) {
-				t.Fatalf("message %q, %v; want none", msg, err)
-			}
-			if tc.msg != "" && (err != nil || msg != tc.msg) {
-				t.Fatalf("message %q, %v; want %q", msg, err, tc.msg)
-			}
-		})
-	}
+	conformance.CheckSynthetic(t, Provider(), "π > work", []conformance.Synthetic{
+		{Name: "fresh start", Capture: conformance.Capture(block(header...), []string{""}, chrome(false)), Status: handoff.StatusIdle},
+		{Name: "a prompt sent, no byte back", Capture: conformance.Capture(block(header...), block(" Say hello"), chrome(true)), Status: handoff.StatusProcessing},
+		{Name: "answered", Capture: conformance.Capture(block(header...), block(" Say hello"), []string{" Hello.", "", " Second paragraph."}, chrome(false)), Status: handoff.StatusCompleted, Message: "Hello.\n\nSecond paragraph."},
+		{Name: "a draft below an answer", Capture: conformance.Capture(block(" Say hello"), []string{" Hello."}, chrome(false, "a draft", "its second line")), Status: handoff.StatusCompleted, Message: "Hello."},
+		{Name: "a pasted draft below an answer", Capture: conformance.Capture(block(" Say hello"), []string{" Hello.", ""}, card("+40 lines"), chrome(false, "📄 #1")), Status: handoff.StatusCompleted, Message: "Hello."},
+		{Name: "an API error", Capture: conformance.Capture(block(" Fail"), []string{rule, " ✘ 400 Request contains an invalid argument (fake).", "   Request contains an invalid argument (fake). (type=invalid_request_error)", " Dismissed when you send your next message.", rule}, chrome(false)), Status: handoff.StatusError, Detail: "400 Request contains an invalid argument (fake)."},
+		{Name: "an approval", Capture: conformance.Capture(block(" Go"), []string{""}, dialog, []string{"", ""}), Status: handoff.StatusWaitingUserAnswer},
+		{Name: "no chrome", Capture: "some shell output\n$ \n", Status: handoff.StatusIdle},
+		{Name: "pi's screen", Capture: conformance.Capture(block(" Say hello"), []string{" Hello.", "", rule, "", rule, "/tmp/work", "↑20 ↓20 0.0%/128k (auto)      fake-model"}), Status: handoff.StatusIdle},
+		{Name: "blank", Capture: "\n\n\n", Status: handoff.StatusError},
+	})
 }
 
 // OMP's title or its chrome says it is OMP; pi's title and screen do not.
