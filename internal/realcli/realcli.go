@@ -23,6 +23,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
+// OpenAIKey and Model are what a CLI that speaks an OpenAI-compatible
+// API is configured to send the fake server (internal/fakemodel), which
+// takes any key and any model's name.
+const (
+	OpenAIKey = "handoff-fake-openai-key"
+	Model     = "fake-model"
+)
+
 // ErrNoBinary: the CLI is not installed where the tests look.
 var ErrNoBinary = errors.New("binary not found")
 

@@ -32,13 +32,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what Cline sends the fake server; ShellTool is its
-// shell tool, which takes a list of commands ({commands: [cmd]}).
-const (
-	APIKey    = "handoff-fake-openai-key"
-	Model     = "fake-model"
-	ShellTool = "run_commands"
-)
+// ShellTool is Cline's shell tool, which takes a list of commands
+// ({commands: [cmd]}).
+const ShellTool = "run_commands"
 
 // Options configure one Cline session: Common (BaseURL is the fake Chat
 // Completions API, ending in /v1) and what only Cline has.
@@ -86,7 +82,7 @@ func Args(opts Options) []string {
 func Providers(opts Options) map[string]any {
 	return map[string]any{"version": 1, "lastUsedProvider": "openai-compatible", "modes": map[string]any{},
 		"providers": map[string]any{"openai-compatible": map[string]any{
-			"settings":  map[string]any{"provider": "openai-compatible", "apiKey": APIKey, "model": Model, "baseUrl": opts.BaseURL},
+			"settings":  map[string]any{"provider": "openai-compatible", "apiKey": realcli.OpenAIKey, "model": realcli.Model, "baseUrl": opts.BaseURL},
 			"updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}
 }
 

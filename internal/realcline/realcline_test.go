@@ -23,7 +23,7 @@ func TestLaunchPointsClineAtTheFakeModelWithAHubOfItsOwn(t *testing.T) {
 		t.Errorf("asking args %q", got)
 	}
 	p := Providers(opts)["providers"].(map[string]any)["openai-compatible"].(map[string]any)
-	if s := p["settings"].(map[string]any); s["baseUrl"] != opts.BaseURL || s["apiKey"] != APIKey || s["model"] != Model || p["updatedAt"] == nil {
+	if s := p["settings"].(map[string]any); s["baseUrl"] != opts.BaseURL || s["apiKey"] != realcli.OpenAIKey || s["model"] != realcli.Model || p["updatedAt"] == nil {
 		t.Errorf("provider %v", p)
 	}
 	files := Files(Options{Hooks: map[string]string{"agent_end": "echo done"}})

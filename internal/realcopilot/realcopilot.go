@@ -22,12 +22,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what Copilot CLI sends the fake server.
-const (
-	APIKey = "handoff-fake-openai-key"
-	Model  = "fake-model"
-)
-
 // ShellTool is the name of Copilot CLI's shell tool (for
 // fakemodel.ChatCompletions.ShellTool).
 const ShellTool = "bash"
@@ -55,7 +49,7 @@ type Options struct {
 // unpacked again under every fresh HOME).
 func Env(opts Options) []string {
 	return CLI.Env(opts.Common, "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false",
-		"COPILOT_PROVIDER_BASE_URL="+opts.BaseURL, "COPILOT_PROVIDER_API_KEY="+APIKey, "COPILOT_MODEL="+Model,
+		"COPILOT_PROVIDER_BASE_URL="+opts.BaseURL, "COPILOT_PROVIDER_API_KEY="+realcli.OpenAIKey, "COPILOT_MODEL="+realcli.Model,
 		// A model outside its catalog gets a warning about its limits
 		// otherwise.
 		"COPILOT_PROVIDER_MAX_PROMPT_TOKENS=128000", "COPILOT_PROVIDER_MAX_OUTPUT_TOKENS=8192",

@@ -20,13 +20,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what droid sends the fake server; ShellTool is the
-// name of its shell tool and ShellArgs the other arguments it requires.
-const (
-	APIKey    = "handoff-fake-openai-key"
-	Model     = "fake-model"
-	ShellTool = "Execute"
-)
+// ShellTool is the name of droid's shell tool, and ShellArgs the other
+// arguments it requires.
+const ShellTool = "Execute"
 
 // ShellArgs are what droid's Execute requires besides the command (and it
 // takes nothing else): a summary of three to eight words and a risk level.
@@ -64,7 +60,7 @@ const displayName = "Fake"
 func JSON(opts Options) map[string]any {
 	settings := map[string]any{
 		"customModels": []any{map[string]any{
-			"model": Model, "displayName": displayName, "baseUrl": opts.BaseURL, "apiKey": APIKey,
+			"model": realcli.Model, "displayName": displayName, "baseUrl": opts.BaseURL, "apiKey": realcli.OpenAIKey,
 			"provider": "generic-chat-completion-api", "maxOutputTokens": 4096,
 		}},
 		"sessionDefaultSettings": map[string]any{"model": "custom:" + displayName + "-0"},

@@ -20,13 +20,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what OMP sends the fake server; ShellTool is the
-// name of its shell tool.
-const (
-	APIKey    = "handoff-fake-openai-key"
-	Model     = "fake-model"
-	ShellTool = "bash"
-)
+// ShellTool is the name of OMP's shell tool.
+const ShellTool = "bash"
 
 // Options configure one OMP session: Common (BaseURL is the fake Chat
 // Completions API, ending in /v1; ReadyTimeout 90 s and Settle 2 s by
@@ -75,12 +70,12 @@ func JSON(opts Options) map[string]any {
 	}
 	return map[string]any{
 		filepath.Join(dir, "models.yml"): map[string]any{"providers": map[string]any{"fake": map[string]any{
-			"baseUrl": opts.BaseURL, "api": "openai-completions", "apiKey": APIKey,
+			"baseUrl": opts.BaseURL, "api": "openai-completions", "apiKey": realcli.OpenAIKey,
 			"compat": map[string]any{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
-			"models": []any{map[string]any{"id": Model, "name": "Fake", "reasoning": false}},
+			"models": []any{map[string]any{"id": realcli.Model, "name": "Fake", "reasoning": false}},
 		}}},
 		filepath.Join(dir, "config.yml"): map[string]any{
-			"modelRoles": map[string]any{"default": "fake/" + Model},
+			"modelRoles": map[string]any{"default": "fake/" + realcli.Model},
 			"startup":    map[string]any{"setupWizard": false, "checkUpdate": false},
 			"tools":      map[string]any{"approvalMode": mode},
 			// A paste of 100 lines or more would open a menu first.

@@ -21,12 +21,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what OpenCode sends the fake server.
-const (
-	APIKey = "handoff-fake-openai-key"
-	Model  = "fake-model"
-)
-
 // ShellTool is the name of OpenCode's shell tool (for
 // fakemodel.ChatCompletions.ShellTool).
 const ShellTool = "bash"
@@ -68,13 +62,13 @@ func Config(opts Options) map[string]any {
 		"$schema":     "https://opencode.ai/config.json",
 		"autoupdate":  false,
 		"share":       "disabled",
-		"model":       "fake/" + Model,
-		"small_model": "fake/" + Model,
+		"model":       "fake/" + realcli.Model,
+		"small_model": "fake/" + realcli.Model,
 		"provider": map[string]any{"fake": map[string]any{
 			"npm":     "@ai-sdk/openai-compatible",
 			"name":    "Fake",
-			"options": map[string]any{"baseURL": opts.BaseURL, "apiKey": APIKey},
-			"models":  map[string]any{Model: map[string]any{"name": Model}},
+			"options": map[string]any{"baseURL": opts.BaseURL, "apiKey": realcli.OpenAIKey},
+			"models":  map[string]any{realcli.Model: map[string]any{"name": realcli.Model}},
 		}},
 		"permission": map[string]any{"bash": bash, "edit": "allow"},
 	}
@@ -117,7 +111,7 @@ func Ready(text, _ string) bool {
 // Fake", "┃  Build auto · …" with --auto.
 func agentLine(t string) bool {
 	in := strings.TrimSpace(strings.TrimPrefix(t, "┃"))
-	return strings.HasPrefix(in, "Build") && strings.Contains(in, "· "+Model)
+	return strings.HasPrefix(in, "Build") && strings.Contains(in, "· "+realcli.Model)
 }
 
 // Submitted reports a screen on which the prompt was taken: the hint line

@@ -18,13 +18,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what pi sends the fake server; ShellTool is the
-// name of its shell tool.
-const (
-	APIKey    = "handoff-fake-openai-key"
-	Model     = "fake-model"
-	ShellTool = "bash"
-)
+// ShellTool is the name of pi's shell tool.
+const ShellTool = "bash"
 
 // Options configure one pi session: Common (BaseURL is the fake Chat
 // Completions API, ending in /v1; ReadyTimeout 90 s and Settle 1 s by
@@ -49,11 +44,11 @@ var dir = filepath.Join(".pi", "agent")
 func JSON(opts Options) map[string]any {
 	return map[string]any{
 		filepath.Join(dir, "models.json"): map[string]any{"providers": map[string]any{"fake": map[string]any{
-			"baseUrl": opts.BaseURL, "api": "openai-completions", "apiKey": APIKey,
+			"baseUrl": opts.BaseURL, "api": "openai-completions", "apiKey": realcli.OpenAIKey,
 			"compat": map[string]any{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
-			"models": []any{map[string]any{"id": Model, "name": "Fake", "reasoning": false}},
+			"models": []any{map[string]any{"id": realcli.Model, "name": "Fake", "reasoning": false}},
 		}}},
-		filepath.Join(dir, "settings.json"): map[string]any{"defaultProvider": "fake", "defaultModel": Model,
+		filepath.Join(dir, "settings.json"): map[string]any{"defaultProvider": "fake", "defaultModel": realcli.Model,
 			"enableInstallTelemetry": false},
 	}
 }

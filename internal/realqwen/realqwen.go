@@ -22,12 +22,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// APIKey and Model are what Qwen Code sends the fake server.
-const (
-	APIKey = "handoff-fake-openai-key"
-	Model  = "fake-model"
-)
-
 // Options configure one Qwen Code session: Common (BaseURL is the fake
 // Chat Completions API, OPENAI_BASE_URL; ReadyTimeout 120 s, since a
 // loaded machine has seen more than 60 s of "Initializing...", and Settle
@@ -48,7 +42,7 @@ type Options struct {
 // Env is Qwen Code's whole environment: nothing of the developer's own
 // OPENAI_*/QWEN_* settings leaks in.
 func Env(opts Options) []string {
-	return CLI.Env(opts.Common, "OPENAI_API_KEY="+APIKey, "OPENAI_BASE_URL="+opts.BaseURL, "OPENAI_MODEL="+Model)
+	return CLI.Env(opts.Common, "OPENAI_API_KEY="+realcli.OpenAIKey, "OPENAI_BASE_URL="+opts.BaseURL, "OPENAI_MODEL="+realcli.Model)
 }
 
 // Args are its command-line arguments: --yolo, or the approval mode named
