@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 )
@@ -20,24 +17,7 @@ func TestRealClineSendCommandByNameAndAuto(t *testing.T) {
 	parallel(t)
 	realcline.CLI.Require(t)
 	r := newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	bin := buildCommand(t)
-	for i, prov := range []string{"cline", "cline", "auto", "auto"} {
-		want := fmt.Sprintf("Answer %d, by --provider %s.\nA second line with $HOME and \\n kept.", i+1, prov)
-		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
-		prompt := fmt.Sprintf("Dispatch %d.\nLine two.\nLine three.", i+1)
-		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "120s", "--prompt", prompt)
-		if code != 0 || stdout != want+"\n" {
-			r.fail("dispatch %d (--provider %s): exit %d, stdout %q; want 0 and %q", i+1, prov, code, stdout, want+"\n")
-		}
-		if prov == "auto" && !strings.Contains(stderr, "cline recognises pane") {
-			r.fail("dispatch %d: --provider auto did not say it recognised cline: %s", i+1, stderr)
-		}
-		turns := r.model.Turns()
-		last := turns[len(turns)-1]
-		if n := strings.Count(last.Prompt(), prompt); n != 1 || strings.Contains(last.Prompt(), "\r") {
-			r.fail("dispatch %d: the model got the prompt %d times (CR in it: %v): %q", i+1, n, strings.Contains(last.Prompt(), "\r"), last.Prompt())
-		}
-	}
+	sendByNameAndAuto(t, r, []string{"cline", "cline", "auto", "auto"})
 }
 
 // Cline's TaskComplete hook (~/.cline/hooks/TaskComplete.sh) fires in

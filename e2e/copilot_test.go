@@ -34,25 +34,7 @@ func TestRealCopilotSendCommandByNameThenAuto(t *testing.T) {
 	parallel(t)
 	realcopilot.CLI.Require(t)
 	r := newCopilotRig(t, realcopilot.Options{Common: realcli.Common{Terminal: tmuxTerminal}})
-	bin := buildCommand(t)
-	for i, prov := range []string{"copilot", "auto"} {
-		want := []string{"the first answer", "the second answer"}[i]
-		r.drained()
-		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
-		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "90s",
-			"--prompt", "Analyse the project, part "+string(rune('1'+i))+".")
-		if code != 0 || stdout != want+"\n" {
-			r.fail("send --provider %s: exit %d, stdout %q, stderr:\n%s", prov, code, stdout, stderr)
-		}
-		if prov == "auto" && !strings.Contains(stderr, "copilot recognises pane") {
-			t.Errorf("send --provider auto did not say it recognised copilot: %s", stderr)
-		}
-	}
-	r.drained()
-	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
-	if stdout, _, code := r.runSend(bin, "--provider", "copilot", "--role", "analyst", "--idle-grace", "8s", "--timeout", "90s", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
-		r.fail("an API error: exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
-	}
+	sendByNameAndAuto(t, r, []string{"copilot", "auto"}, invalidArgument)
 }
 
 // Copilot CLI's agentStop hook, given to it for the run as `up` gives it

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,24 +21,7 @@ func TestRealDroidSendByNameAndAutoTwiceEach(t *testing.T) {
 	parallel(t)
 	realdroid.CLI.Require(t)
 	r := newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	bin := buildCommand(t)
-	for i, prov := range []string{"droid", "droid", "auto", "auto"} {
-		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
-		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
-		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "90s",
-			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
-		if code != 0 || stdout != want+"\n" {
-			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q", i+1, prov, code, stdout, want+"\n")
-		}
-		if prov == "auto" && !strings.Contains(stderr, "--provider auto: droid recognises pane") {
-			r.fail("send %d: stderr does not say droid recognised the pane:\n%s", i+1, stderr)
-		}
-	}
-	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
-	if stdout, _, code := r.runSend(bin, "--provider", "droid", "--idle-grace", "8s", "--timeout", "90s",
-		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
-		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
-	}
+	sendByNameAndAuto(t, r, []string{"droid", "droid", "auto", "auto"}, invalidArgument)
 }
 
 // droid's Stop hook (settings.json, Claude Code's form) fires in this

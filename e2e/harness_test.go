@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -466,6 +467,50 @@ func (r *rig) drained() {
 			r.fail("the model still has %d scripted replies nobody asked for", r.model.Pending())
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// invalidArgument is the API error the tests' fake model answers a
+// request with when the CLI must show an error: HTTP 400.
+var invalidArgument = fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake).")
+
+// sendByNameAndAuto runs `handoff-fsm send` in r's pane once per entry of
+// provs (r's provider by name, or "auto"), as a user would: each dispatch
+// gets its own answer back through the response file (exit 0), its prompt
+// of three lines reached the model whole and once, with LF line breaks,
+// and with "auto" stderr says r's provider recognised the pane. Then one
+// more dispatch per apiErrors, which the API fails with it, exits 4 with
+// nothing on stdout.
+func sendByNameAndAuto(t *testing.T, r *rig, provs []string, apiErrors ...fakemodel.Reply) {
+	t.Helper()
+	bin := buildCommand(t)
+	send := func(prov, prompt string) (stdout, stderr string, code int) {
+		return r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "120s", "--prompt", prompt)
+	}
+	for i, prov := range provs {
+		want := fmt.Sprintf("Answer %d, by --provider %s.\nA second line with $HOME and \\n kept.", i+1, prov)
+		r.drained()
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		prompt := fmt.Sprintf("Dispatch %d.\nLine two.\nLine three.", i+1)
+		stdout, stderr, code := send(prov, prompt)
+		if code != 0 || stdout != want+"\n" {
+			r.fail("dispatch %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
+		}
+		if prov == "auto" && !strings.Contains(stderr, "--provider auto: "+r.provider+" recognises pane") {
+			r.fail("dispatch %d: --provider auto did not say it recognised %s: %s", i+1, r.provider, stderr)
+		}
+		turns := r.model.Turns()
+		last := turns[len(turns)-1].Prompt()
+		if n := strings.Count(last, prompt); n != 1 || strings.Contains(last, "\r") {
+			r.fail("dispatch %d: the model got the prompt %d times (CR in it: %v): %q", i+1, n, strings.Contains(last, "\r"), last)
+		}
+	}
+	for _, e := range apiErrors {
+		r.drained()
+		r.model.Script(e)
+		if stdout, _, code := send(r.provider, "Analyse it again."); code != 4 || stdout != "" {
+			r.fail("%s: exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", e.Name, code, stdout)
+		}
 	}
 }
 
