@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -17,19 +16,7 @@ import (
 // paragraph comes back with line breaks where the screen broke it.
 func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	if r.kind == screen.ChromeDialog || r.message < 0 {
-		if r.sig.LastUserLine != 0 {
-			return "", fmt.Errorf("%w after the last prompt (%q)", screen.ErrNoAssistantMessage, r.sig.LastUser)
-		}
-		return "", screen.ErrNoAssistantMessage
-	}
-	first, _ := r.ls.LineAt(r.message)
-	_, text := cell(first.T)
-	msg := r.ls.Message(r.message, text, 2, endsMessage, nil)
-	if msg == "" {
-		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
-	}
-	return msg, nil
+	return r.sig.LastMessage(&r.ls, r.kind, r.message, cell, 2, endsMessage, nil)
 }
 
 // endsMessage reports whether the non-blank line ln, below a message's

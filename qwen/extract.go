@@ -1,8 +1,6 @@
 package qwen
 
 import (
-	"fmt"
-
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -14,17 +12,5 @@ import (
 // breaks where the screen broke it.
 func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	if r.sig.Chrome == screen.ChromeDialog || r.message < 0 {
-		if r.sig.LastUserLine != 0 {
-			return "", fmt.Errorf("%w after the last prompt (%q)", screen.ErrNoAssistantMessage, r.sig.LastUser)
-		}
-		return "", screen.ErrNoAssistantMessage
-	}
-	first, _ := r.ls.LineAt(r.message)
-	_, text := cell(unbar(first).T)
-	msg := r.ls.Message(r.message, text, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
-	if msg == "" {
-		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)
-	}
-	return msg, nil
+	return r.sig.LastMessage(&r.ls, r.sig.Chrome, r.message, cell, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
 }

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"fmt"
 	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -148,4 +149,30 @@ func (h *History) Cell(kind, text string, ln Line) {
 		*h.Message = ln.Start
 	}
 	h.Drop()
+}
+
+// LastMessage is the newest message after the last prompt that a History
+// walk over ls found (message: its first line's offset, -1 for none), for
+// the fallback path: its first line's text after the glyph (cell reads
+// it), then its further lines without indent columns until ends reports
+// the start of something else (see Lines.Message; clean, when set,
+// rewrites each line). Over a dialog (chrome ChromeDialog), with no
+// message or an empty one, it is ErrNoAssistantMessage, which names the
+// last prompt when there is one.
+func (t *Turn) LastMessage(ls *Lines, chrome string, message int, cell func(t string) (kind, text string), indent int, ends func(Line) bool, clean func(Line) Line) (string, error) {
+	if chrome == ChromeDialog || message < 0 {
+		if t.LastUserLine != 0 {
+			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, t.LastUser)
+		}
+		return "", ErrNoAssistantMessage
+	}
+	first, _ := ls.LineAt(message)
+	if clean != nil {
+		first = clean(first)
+	}
+	_, text := cell(first.T)
+	if msg := ls.Message(message, text, indent, ends, clean); msg != "" {
+		return msg, nil
+	}
+	return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)
 }
