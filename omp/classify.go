@@ -237,49 +237,30 @@ func (r *reading) scanRest() {
 }
 
 // history reads above the chrome: the working line, then the newest block
-// (its lines, bottom up, until two blank lines in a row or a box's
-// bottom edge).
+// (its lines, bottom up, until two blank lines in a row or a box's bottom
+// edge).
 func (r *reading) history() {
-	blanks := 0
-	for {
-		ln, ok := r.prev()
-		if !ok {
-			return
-		}
-		if ln.T == "" {
-			if len(r.block) > 0 {
-				blanks++
-				if blanks == 2 {
-					r.sig.BlockTop = ln.N
-					return
-				}
-			}
-			continue
-		}
-		if len(r.block) > 0 && ln.Indent == 0 && strings.HasPrefix(ln.T, "╰") && strings.HasSuffix(ln.T, "╯") {
-			// A box's bottom (a tool call, the welcome box) above a
-			// message: one blank line parts them, the box is another block.
-			r.sig.BlockTop = ln.N
-			return
-		}
-		if len(r.block) > 0 && blanks == 1 {
-			r.block = append(r.block, screen.Line{}) // a paragraph break
-		}
-		blanks = 0
-		if len(r.block) == 0 && workingLine(ln.T) {
-			if r.sig.BusyLine == 0 {
-				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-			}
-			continue
-		}
-		if len(r.block) == 0 {
-			r.sig.Newest, r.sig.NewestLine = screen.Signal(ln.T), ln.N
-		}
+	b := screen.NewestBlock(&r.ls, workingLine, boxBottom)
+	r.sig.LinesScanned += b.Scanned
+	r.nonBlank += b.NonBlank
+	r.block, r.sig.BlockTop = b.Lines, b.Top
+	if b.Working.N != 0 && r.sig.BusyLine == 0 {
+		r.sig.Busy, r.sig.BusyLine = screen.Signal(b.Working.T), b.Working.N
+	}
+	if len(b.Lines) > 0 {
+		r.sig.Newest, r.sig.NewestLine = screen.Signal(b.Lines[0].T), b.Lines[0].N
+	}
+	for _, ln := range b.Lines {
 		if strings.HasPrefix(ln.T, tipPrefix) || strings.HasPrefix(ln.T, welcomeTop) {
 			r.sig.Header = true
 		}
-		r.block = append(r.block, ln)
 	}
+}
+
+// boxBottom reports a box's bottom edge (a tool call, the welcome box)
+// above a message: one blank line parts them, the box is another block.
+func boxBottom(ln screen.Line) bool {
+	return ln.Indent == 0 && strings.HasPrefix(ln.T, "╰") && strings.HasSuffix(ln.T, "╯")
 }
 
 // workingLine reports OMP's working line: "⎋ Working…".

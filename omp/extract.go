@@ -1,8 +1,6 @@
 package omp
 
 import (
-	"strings"
-
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -19,15 +17,8 @@ func lastMessage(capture string) (string, error) {
 	if r.sig.Chrome != screen.ChromeComposer || r.sig.BusyLine != 0 || r.sig.Header || r.sig.Error != "" || len(r.block) == 0 {
 		return "", screen.ErrNoAssistantMessage
 	}
-	out := make([]string, 0, len(r.block))
-	for i := len(r.block) - 1; i >= 0; i-- {
-		out = append(out, screen.DropIndent(r.block[i].Text, 1))
+	if msg := screen.BlockText(r.block, 1); msg != "" {
+		return msg, nil
 	}
-	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-		out = out[:len(out)-1]
-	}
-	if len(out) == 0 {
-		return "", screen.ErrNoAssistantMessage
-	}
-	return strings.Clone(strings.Join(out, "\n")), nil
+	return "", screen.ErrNoAssistantMessage
 }

@@ -181,40 +181,21 @@ func (r *reading) chrome(inner []screen.Line) {
 // history reads above the upper rule: the working line, then the newest
 // block (its lines, bottom up, until two blank lines in a row).
 func (r *reading) history() {
-	blanks := 0
-	for {
-		ln, ok := r.ls.PrevLine()
-		if !ok {
-			return
-		}
-		r.sig.LinesScanned++
-		if ln.T == "" {
-			if len(r.block) > 0 {
-				blanks++
-				if blanks == 2 {
-					r.sig.BlockTop = ln.N
-					return
-				}
-			}
-			continue
-		}
-		r.nonBlank++
-		if len(r.block) > 0 && blanks == 1 {
-			r.block = append(r.block, screen.Line{}) // a paragraph break
-		}
-		blanks = 0
-		if len(r.block) == 0 && r.sig.BusyLine == 0 && workingLine(ln.T) {
-			r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-			continue
-		}
-		if len(r.block) == 0 {
-			r.sig.Newest, r.sig.NewestLine = screen.Signal(ln.T), ln.N
-			r.sig.Aborted = ln.T == aborted
-		}
+	b := screen.NewestBlock(&r.ls, workingLine, nil)
+	r.sig.LinesScanned += b.Scanned
+	r.nonBlank += b.NonBlank
+	r.block, r.sig.BlockTop = b.Lines, b.Top
+	if b.Working.N != 0 {
+		r.sig.Busy, r.sig.BusyLine = screen.Signal(b.Working.T), b.Working.N
+	}
+	if len(b.Lines) > 0 {
+		r.sig.Newest, r.sig.NewestLine = screen.Signal(b.Lines[0].T), b.Lines[0].N
+		r.sig.Aborted = b.Lines[0].T == aborted
+	}
+	for _, ln := range b.Lines {
 		if strings.HasPrefix(ln.T, headerEnd) || strings.HasPrefix(ln.T, "pi v") {
 			r.sig.Header = true
 		}
-		r.block = append(r.block, ln)
 	}
 }
 

@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"strings"
-
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -19,18 +17,12 @@ func lastMessage(capture string) (string, error) {
 	if r.sig.Chrome != screen.ChromeComposer || r.sig.BusyLine != 0 || r.sig.Header || r.sig.Error != "" || len(r.block) == 0 {
 		return "", screen.ErrNoAssistantMessage
 	}
-	out := make([]string, 0, len(r.block))
-	for i := len(r.block) - 1; i >= 0; i-- {
-		out = append(out, screen.DropIndent(r.block[i].Text, 1))
-	}
+	lines := r.block
 	if r.sig.Aborted {
-		out = out[:len(out)-1]
+		lines = lines[1:]
 	}
-	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-		out = out[:len(out)-1]
+	if msg := screen.BlockText(lines, 1); msg != "" {
+		return msg, nil
 	}
-	if len(out) == 0 {
-		return "", screen.ErrNoAssistantMessage
-	}
-	return strings.Clone(strings.Join(out, "\n")), nil
+	return "", screen.ErrNoAssistantMessage
 }

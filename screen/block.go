@@ -1,0 +1,77 @@
+package screen
+
+import "strings"
+
+// Block is the newest block of a history a CLI draws inline (pi, OMP),
+// read bottom up from its chrome: blocks are set apart by two blank lines,
+// a message's paragraphs by one.
+type Block struct {
+	// Lines are the block's lines, bottom up; a zero Line stands for a
+	// paragraph break.
+	Lines []Line
+	// Top is the number of the line that ended the walk above the block
+	// (the second blank line, or a line that ends it); 0 at the capture's
+	// top.
+	Top int
+	// Working is the nearest working line under the block (N 0: none):
+	// working lines there are no part of it.
+	Working Line
+	// Scanned and NonBlank count the lines read, and those not blank.
+	Scanned, NonBlank int
+}
+
+// NewestBlock reads the newest block up from where ls is: working reports
+// a CLI's working line ("⠴ Working..."), which may stand under the block;
+// ends, when set, reports a line that ends the block above its lines
+// (another block's box edge with one blank line between).
+func NewestBlock(ls *Lines, working func(t string) bool, ends func(Line) bool) Block {
+	var b Block
+	blanks := 0
+	for {
+		ln, ok := ls.PrevLine()
+		if !ok {
+			return b
+		}
+		b.Scanned++
+		if ln.T == "" {
+			if len(b.Lines) > 0 {
+				if blanks++; blanks == 2 {
+					b.Top = ln.N
+					return b
+				}
+			}
+			continue
+		}
+		b.NonBlank++
+		if len(b.Lines) > 0 && ends != nil && ends(ln) {
+			b.Top = ln.N
+			return b
+		}
+		if len(b.Lines) > 0 && blanks == 1 {
+			b.Lines = append(b.Lines, Line{}) // a paragraph break
+		}
+		blanks = 0
+		if len(b.Lines) == 0 && working(ln.T) {
+			if b.Working.N == 0 {
+				b.Working = ln
+			}
+			continue
+		}
+		b.Lines = append(b.Lines, ln)
+	}
+}
+
+// BlockText is a block's lines (bottom up) as text, top down, for the
+// fallback path: indent columns dropped from each line, paragraph breaks
+// kept, blank lines at its end dropped; a copy that does not hold the
+// capture.
+func BlockText(lines []Line, indent int) string {
+	out := make([]string, 0, len(lines))
+	for i := len(lines) - 1; i >= 0; i-- {
+		out = append(out, DropIndent(lines[i].Text, indent))
+	}
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	return strings.Clone(strings.Join(out, "\n"))
+}
