@@ -49,46 +49,40 @@ var bench = conformance.Bench{
 		"",
 		"",
 	},
-	Tail: func(state handoff.Status) []string {
-		switch state {
-		case handoff.StatusCompleted:
-			return []string{
-				"❯ Summarise what you changed",
-				"",
-				"● I changed three things:",
-				"",
-				"  1. the lexer keeps positions",
-				"  2. the parser reports the line of an error",
-				"  3. the tests cover both",
-				"",
-				"✻ Churned for 31s · done 9:05 AM",
-				"",
-				rule, "❯\u00a0", rule,
-				"  ⏵⏵ bypass permissions on (shift+tab to cycle)",
-			}
-		case handoff.StatusProcessing:
-			return []string{
-				"❯ Summarise what you changed",
-				"",
-				"● I changed three things:",
-				"",
-				"  1. the lexer keeps positions",
-				"",
-				"✽ Orbiting… (12s · ↓ 210 tokens)",
-				"  ⎿ \u00a0Tip: Use /memory to view and manage Claude memory",
-				"",
-				rule, "❯\u00a0", rule,
-				"  ⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt",
-			}
-		case handoff.StatusIdle:
-			return []string{
-				"❯ Summarise what you changed",
-				"",
-				rule, "❯\u00a0", rule,
-				"  ⏵⏵ bypass permissions on (shift+tab to cycle)",
-			}
-		}
-		return nil
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted: {
+			"❯ Summarise what you changed",
+			"",
+			"● I changed three things:",
+			"",
+			"  1. the lexer keeps positions",
+			"  2. the parser reports the line of an error",
+			"  3. the tests cover both",
+			"",
+			"✻ Churned for 31s · done 9:05 AM",
+			"",
+			rule, "❯\u00a0", rule,
+			"  ⏵⏵ bypass permissions on (shift+tab to cycle)",
+		},
+		handoff.StatusProcessing: {
+			"❯ Summarise what you changed",
+			"",
+			"● I changed three things:",
+			"",
+			"  1. the lexer keeps positions",
+			"",
+			"✽ Orbiting… (12s · ↓ 210 tokens)",
+			"  ⎿ \u00a0Tip: Use /memory to view and manage Claude memory",
+			"",
+			rule, "❯\u00a0", rule,
+			"  ⏵⏵ bypass permissions on (shift+tab to cycle) · esc to interrupt",
+		},
+		handoff.StatusIdle: {
+			"❯ Summarise what you changed",
+			"",
+			rule, "❯\u00a0", rule,
+			"  ⏵⏵ bypass permissions on (shift+tab to cycle)",
+		},
 	},
 	NoPrompt: []string{rule, "❯\u00a0", rule, "  ⏵⏵ bypass permissions on"},
 	Paint:    paint,

@@ -20,17 +20,10 @@ var bench = conformance.Bench{
 	History: []string{" ❯ Please look at the parser and tell me what it does with trailing commas",
 		" * run_commands(grep -n comma parser.go)", "   ⎿ 12: // trailing commas",
 		" * The parser accepts trailing commas in lists and objects. Thinking... is", "   not shown; Error: none."},
-	Tail: func(state handoff.Status) []string {
-		var s string
-		switch state {
-		case handoff.StatusCompleted:
-			s = conformance.Capture([]string{" ❯ Summarise what you changed", " * I changed three things:", "", "   1. the lexer keeps positions"}, chrome(""))
-		case handoff.StatusProcessing:
-			s = conformance.Capture([]string{" ❯ Summarise what you changed"}, busy())
-		case handoff.StatusIdle:
-			s = conformance.Capture([]string{" ❯ Summarise what you changed"}, chrome(""))
-		}
-		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted:  conformance.Join([]string{" ❯ Summarise what you changed", " * I changed three things:", "", "   1. the lexer keeps positions"}, chrome("")),
+		handoff.StatusProcessing: conformance.Join([]string{" ❯ Summarise what you changed"}, busy()),
+		handoff.StatusIdle:       conformance.Join([]string{" ❯ Summarise what you changed"}, chrome("")),
 	},
 	NoPrompt: chrome(""),
 	Paint:    paint,

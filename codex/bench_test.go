@@ -45,51 +45,45 @@ var bench = conformance.Bench{
 		"",
 		"",
 	},
-	Tail: func(state handoff.Status) []string {
-		switch state {
-		case handoff.StatusCompleted:
-			return []string{
-				"› Summarise what you changed",
-				"",
-				"• I changed three things:",
-				"",
-				"  1. the lexer keeps positions",
-				"  2. the parser reports the line of an error",
-				"  3. the tests cover both",
-				"",
-				"  Worked for 31s • 04:29",
-				"",
-				"› Ask Codex to do anything",
-				"",
-				"  gpt-5.5 high · ~/work/proj",
-				"  ← for agents · ? for shortcuts",
-			}
-		case handoff.StatusProcessing:
-			return []string{
-				"› Summarise what you changed",
-				"",
-				"• I changed three things:",
-				"",
-				"◦ Working (12s • esc to interrupt)",
-				"",
-				"› Ask Codex to do anything",
-				"",
-				"  gpt-5.5 high · ~/work/proj",
-				"  tab to queue message",
-			}
-		case handoff.StatusIdle:
-			return []string{
-				"› Summarise what you changed",
-				"",
-				"■ Conversation interrupted - tell the model what to do differently.",
-				"",
-				"› Ask Codex to do anything",
-				"",
-				"  gpt-5.5 high · ~/work/proj",
-				"  ← for agents · ? for shortcuts",
-			}
-		}
-		return nil
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted: {
+			"› Summarise what you changed",
+			"",
+			"• I changed three things:",
+			"",
+			"  1. the lexer keeps positions",
+			"  2. the parser reports the line of an error",
+			"  3. the tests cover both",
+			"",
+			"  Worked for 31s • 04:29",
+			"",
+			"› Ask Codex to do anything",
+			"",
+			"  gpt-5.5 high · ~/work/proj",
+			"  ← for agents · ? for shortcuts",
+		},
+		handoff.StatusProcessing: {
+			"› Summarise what you changed",
+			"",
+			"• I changed three things:",
+			"",
+			"◦ Working (12s • esc to interrupt)",
+			"",
+			"› Ask Codex to do anything",
+			"",
+			"  gpt-5.5 high · ~/work/proj",
+			"  tab to queue message",
+		},
+		handoff.StatusIdle: {
+			"› Summarise what you changed",
+			"",
+			"■ Conversation interrupted - tell the model what to do differently.",
+			"",
+			"› Ask Codex to do anything",
+			"",
+			"  gpt-5.5 high · ~/work/proj",
+			"  ← for agents · ? for shortcuts",
+		},
 	},
 	NoPrompt: []string{"", "› Ask Codex to do anything", "", "  gpt-5.5 high · ~/work/proj"},
 	Paint:    paint,

@@ -33,18 +33,12 @@ var bench = conformance.Bench{
 		"   - ✗ 400 none",
 		"",
 	},
-	Tail: func(state handoff.Status) []string {
-		switch state {
-		case handoff.StatusCompleted:
-			return conformance.Join(promptLines("Summarise what you changed"), ls(" ● I changed three things:", "",
-				"   1. the lexer keeps positions", "   2. the parser reports the line of an error", ""), chrome(idleFooter, "❯"))
-		case handoff.StatusProcessing:
-			return conformance.Join(promptLines("Summarise what you changed"), ls(" ● I changed three things:", ""),
-				chrome(busy, "❯"))
-		case handoff.StatusIdle:
-			return conformance.Join(promptLines("Summarise what you changed"), ls(""), chrome(idleFooter, "❯"))
-		}
-		return nil
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted: conformance.Join(promptLines("Summarise what you changed"), ls(" ● I changed three things:", "",
+			"   1. the lexer keeps positions", "   2. the parser reports the line of an error", ""), chrome(idleFooter, "❯")),
+		handoff.StatusProcessing: conformance.Join(promptLines("Summarise what you changed"), ls(" ● I changed three things:", ""),
+			chrome(busy, "❯")),
+		handoff.StatusIdle: conformance.Join(promptLines("Summarise what you changed"), ls(""), chrome(idleFooter, "❯")),
 	},
 	NoPrompt: conformance.Join(chrome(idleFooter, "❯")),
 	Paint:    paint,

@@ -20,17 +20,10 @@ var bench = conformance.Bench{
 	History: conformance.Join(prompt("Please look at the parser and tell me what it does with trailing commas"),
 		[]string{"   Execute grep -n comma parser.go", "    ↳ 12: // trailing commas", ""},
 		reply("The parser accepts trailing commas in lists and objects. Streaming... is", "not shown; Error: none.")),
-	Tail: func(state handoff.Status) []string {
-		var s string
-		switch state {
-		case handoff.StatusCompleted:
-			s = conformance.Capture(prompt("Summarise what you changed"), reply("I changed three things:", "1. the lexer keeps positions"), chrome(false, ""))
-		case handoff.StatusProcessing:
-			s = conformance.Capture(prompt("Summarise what you changed"), chrome(true, ""))
-		case handoff.StatusIdle:
-			s = conformance.Capture(header, chrome(false, ""))
-		}
-		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted:  conformance.Join(prompt("Summarise what you changed"), reply("I changed three things:", "1. the lexer keeps positions"), chrome(false, "")),
+		handoff.StatusProcessing: conformance.Join(prompt("Summarise what you changed"), chrome(true, "")),
+		handoff.StatusIdle:       conformance.Join(header, chrome(false, "")),
 	},
 	NoPrompt: conformance.Join(chrome(false, "")),
 	Paint:    paint,

@@ -44,18 +44,12 @@ var bench = conformance.Bench{
 		"",
 		"",
 	},
-	Tail: func(state handoff.Status) []string {
-		switch state {
-		case handoff.StatusCompleted:
-			return conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions",
-				"  2. the parser reports the line of an error", "  3. the tests cover both", ""), chrome(idleStatus, placeholder))
-		case handoff.StatusProcessing:
-			return conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions", ""),
-				chrome(busyStatus, placeholder))
-		case handoff.StatusIdle:
-			return conformance.Join(prompt("Summarise what you changed"), ls("", "ℹ Request cancelled.", ""), chrome(idleStatus, placeholder))
-		}
-		return nil
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted: conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions",
+			"  2. the parser reports the line of an error", "  3. the tests cover both", ""), chrome(idleStatus, placeholder)),
+		handoff.StatusProcessing: conformance.Join(prompt("Summarise what you changed"), ls("", "✦ I changed three things:", "", "  1. the lexer keeps positions", ""),
+			chrome(busyStatus, placeholder)),
+		handoff.StatusIdle: conformance.Join(prompt("Summarise what you changed"), ls("", "ℹ Request cancelled.", ""), chrome(idleStatus, placeholder)),
 	},
 	NoPrompt: chrome(idleStatus, placeholder),
 	Paint:    paint,

@@ -28,19 +28,12 @@ var bench = conformance.Bench{
 		"",
 		footer(true),
 	},
-	Tail: func(state handoff.Status) []string {
-		var s string
-		switch state {
-		case handoff.StatusCompleted:
-			s = conformance.Capture(promptLines("Summarise what you changed"), ls("     I changed three things:", "", "     1. the lexer keeps positions", "", footer(true)), chrome(folder))
-		case handoff.StatusProcessing:
-			s = conformance.Capture(promptLines("Summarise what you changed"), ls("     I changed three things:", "", footer(false)), chrome(hint))
-		case handoff.StatusIdle:
-			// After turns OpenCode is idle only without its composer
-			// (another screen in its place); the first screen has no turn.
-			s = conformance.Capture(ls("", "  Select session", "", "  Today", "  Handoff session   10:30 PM", "", "  ↑↓ select  enter confirm", ""))
-		}
-		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted:  conformance.Join(promptLines("Summarise what you changed"), ls("     I changed three things:", "", "     1. the lexer keeps positions", "", footer(true)), chrome(folder)),
+		handoff.StatusProcessing: conformance.Join(promptLines("Summarise what you changed"), ls("     I changed three things:", "", footer(false)), chrome(hint)),
+		// After turns OpenCode is idle only without its composer
+		// (another screen in its place); the first screen has no turn.
+		handoff.StatusIdle: conformance.Join(ls("", "  Select session", "", "  Today", "  Handoff session   10:30 PM", "", "  ↑↓ select  enter confirm", "")),
 	},
 	NoPrompt: conformance.Join(ls("", footer(true)), chrome(folder)),
 	Paint:    paint,

@@ -14,19 +14,10 @@ func simBench(tb testing.TB) conformance.Bench {
 		Classifier: load(tb, "testdata/simagent.toml"),
 		Title:      "work",
 		History:    []string{"› an earlier prompt", "", "• Ran ls", "  └ a b c", "", "• An earlier answer,", "  on two lines.", "", "  Worked for 3s • 05:00", ""},
-		Tail: func(state handoff.Status) []string {
-			tail := []string{"› the last prompt", ""}
-			switch state {
-			case handoff.StatusCompleted:
-				tail = append(tail, "• The answer.", "", "  Worked for 2s • 05:01", "")
-			case handoff.StatusProcessing:
-				tail = append(tail, "◦ Working (3s • esc to interrupt)", "")
-			}
-			footer := "  ← for agents · ? for shortcuts"
-			if state == handoff.StatusProcessing {
-				footer = "  tab to queue message"
-			}
-			return append(tail, "› Ask Codex to do anything", "", "  sim-model medium · /tmp/work", footer)
+		Tails: map[handoff.Status][]string{
+			handoff.StatusCompleted:  {"› the last prompt", "", "• The answer.", "", "  Worked for 2s • 05:01", "", "› Ask Codex to do anything", "", "  sim-model medium · /tmp/work", "  ← for agents · ? for shortcuts"},
+			handoff.StatusProcessing: {"› the last prompt", "", "◦ Working (3s • esc to interrupt)", "", "› Ask Codex to do anything", "", "  sim-model medium · /tmp/work", "  tab to queue message"},
+			handoff.StatusIdle:       {"› the last prompt", "", "› Ask Codex to do anything", "", "  sim-model medium · /tmp/work", "  ← for agents · ? for shortcuts"},
 		},
 		NoPrompt: []string{"• streaming text with no prompt below"},
 		Paint:    func(l string) string { return "\x1b[2m" + l + "\x1b[0m" },

@@ -32,19 +32,13 @@ var bench = conformance.Bench{
 		"    - ✕ [API Error: none]",
 		"",
 	},
-	Tail: func(state handoff.Status) []string {
-		switch state {
-		case handoff.StatusCompleted:
-			return conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", "",
-				"    1. the lexer keeps positions", "    2. the parser reports the line of an error", ""), chrome("", placeholder))
-		case handoff.StatusProcessing:
-			return conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", ""),
-				chrome(busy, placeholder))
-		case handoff.StatusIdle:
-			return conformance.Join(promptLines("Summarise what you changed"), ls("  ●︎ Request cancelled.", ""),
-				chrome("", placeholder))
-		}
-		return nil
+	Tails: map[handoff.Status][]string{
+		handoff.StatusCompleted: conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", "",
+			"    1. the lexer keeps positions", "    2. the parser reports the line of an error", ""), chrome("", placeholder)),
+		handoff.StatusProcessing: conformance.Join(promptLines("Summarise what you changed"), ls("  ◆︎ I changed three things:", ""),
+			chrome(busy, placeholder)),
+		handoff.StatusIdle: conformance.Join(promptLines("Summarise what you changed"), ls("  ●︎ Request cancelled.", ""),
+			chrome("", placeholder)),
 	},
 	NoPrompt: conformance.Join(chrome("", placeholder)),
 	Paint:    paint,

@@ -22,9 +22,9 @@ type Bench struct {
 	Title string
 	// History is one earlier turn of the scrollback, repeated.
 	History []string
-	// Tail is the last turn and the chrome below it, for idle, completed
-	// and processing.
-	Tail func(state handoff.Status) []string
+	// Tails are the last turn and the chrome below it, for idle, completed
+	// and processing (a line with line breaks in it counts as those lines).
+	Tails map[handoff.Status][]string
 	// NoPrompt ends a capture whose last prompt scrolled out (the worst
 	// case: the whole capture is read).
 	NoPrompt []string
@@ -66,7 +66,7 @@ var BenchStates = []handoff.Status{handoff.StatusIdle, handoff.StatusCompleted, 
 
 // Capture is a capture of exactly n lines ending in state, coloured or not.
 func (bn Bench) Capture(n int, state handoff.Status, colour bool) string {
-	tail := bn.Tail(state)
+	tail := strings.Split(strings.Join(bn.Tails[state], "\n"), "\n")
 	lines := make([]string, 0, n)
 	for len(lines)+len(tail) < n {
 		for _, l := range bn.History {
