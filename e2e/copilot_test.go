@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,18 +78,11 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 	tm := startTeam(t, []teamAgentSpec{{role: "analyst", provider: "copilot"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up:\n%s%s", out, errs)
-	if code != 0 {
-		t.Fatalf("up: exit %d", code)
-	}
-	if !regexp.MustCompile(`(?m)^analyst +%\d+ +copilot .* started .*--plugin-dir`).MatchString(out) {
-		t.Errorf("up's table does not say the hook is wired with --plugin-dir")
-	}
+	tm.up(ctx, t, `analyst +%\d+ +copilot .* started .*--plugin-dir`)
 	panes := paneIDs(ctx, t, tm.srv)
 	events := filepath.Join(tm.work, ".tmp", "agent-events", "analyst")
 	tm.models["analyst"].Script(fakemodel.WriteResponse("Hello from the analyst."), fakemodel.Answer("Done."))
-	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["analyst"], "--provider", "copilot",
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["analyst"], "--provider", "copilot",
 		"--role", "analyst", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m",
 		"--hook-dir", events, "--prompt", "Say hello as the analyst.")
 	if code != 0 || strings.TrimSpace(out) != "Hello from the analyst." {
@@ -99,43 +91,7 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 	if m, ok, err := hookmark.Read(events, hookmark.Stopped); !ok || err != nil || m.Hook != copilot.Hook {
 		t.Errorf("no agentStop marker of Copilot CLI's hook: %+v, %v", m, err)
 	}
-
-	pid := panePIDs(ctx, t, tm.srv)["analyst"]
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the killed agent's pane is not dead after 30 s")
-		}
-	}
-	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up after it died:\n%s%s", out, errs)
-	if code != 0 || !strings.Contains(out, " restarted (resumed) ") {
-		t.Fatalf("up after it died: exit %d, want it restarted (resumed)", code)
-	}
-	var shown string
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		o, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["analyst"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if shown = realcli.StripANSI(o); strings.Contains(shown, "Say hello as the analyst") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the restarted Copilot CLI does not show its earlier conversation within 90 s:\n%s", shown)
-		}
-	}
-	procs := teamProcesses(ctx, tm.srv)
-	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
-		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
-	}
-	for _, p := range procs {
-		if realcli.Alive(p) {
-			t.Errorf("process %d outlived down", p)
-		}
-	}
+	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 90*time.Second)
 }
 
 // `install copilot` writes an MCP configuration the real Copilot CLI

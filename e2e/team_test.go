@@ -671,23 +671,14 @@ func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up:\n%s%s", out, errs)
-	if code != 0 {
-		t.Fatalf("up: exit %d", code)
-	}
-	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^analyst +%\d+ +qwen .* started .*QWEN_CODE_SYSTEM_DEFAULTS_PATH`),
-		regexp.MustCompile(`(?m)^programmer +%\d+ +opencode .* started .*none \(opencode has no command hook\)`),
-		regexp.MustCompile(`(?m)^tester +%\d+ +pi .* started .*none \(pi has no command hook\)`),
-	} {
-		if !want.MatchString(out) {
-			t.Errorf("up's table does not match %s", want)
-		}
-	}
+	tm.up(ctx, t, `analyst +%\d+ +qwen .* started .*QWEN_CODE_SYSTEM_DEFAULTS_PATH`,
+		`programmer +%\d+ +opencode .* started .*none \(opencode has no command hook\)`,
+		`tester +%\d+ +pi .* started .*none \(pi has no command hook\)`)
 	panes := paneIDs(ctx, t, tm.srv)
+	shown := map[string]string{}
 	for _, a := range tm.agents {
 		answer := "Hello from the " + a.role + "."
+		shown[a.role] = "Say hello as the " + a.role
 		tm.models[a.role].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
 		args := []string{"send", "--socket", tm.srv.Socket, "--target", panes[a.role], "--provider", a.provider,
 			"--role", a.role, "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m",
@@ -705,50 +696,9 @@ func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
 	} else {
 		t.Logf("Qwen Code's Stop hook: %+v", m)
 	}
-
-	pids := panePIDs(ctx, t, tm.srv)
-	for _, a := range tm.agents {
-		if err := syscall.Kill(-pids[a.role], syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the killed agents' panes are not dead after 30 s: %v", panePIDs(ctx, t, tm.srv))
-		}
-	}
-	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up after all three died:\n%s%s", out, errs)
-	if code != 0 || strings.Count(out, " restarted (resumed) ") != 3 {
-		t.Fatalf("up after all three died: exit %d, want each restarted (resumed)", code)
-	}
-	// Each went on with its session: the prompt it answered shows again
+	// Each goes on with its session: the prompt it answered shows again
 	// (OpenCode draws its composer before it loads the session's messages).
-	for _, a := range tm.agents {
-		var screen string
-		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-			out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[a.role])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the "+a.role) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("the restarted %s (%s) does not show its earlier conversation within 60 s:\n%s", a.role, a.provider, screen)
-				break
-			}
-		}
-	}
-	procs := teamProcesses(ctx, tm.srv)
-	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
-		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
-	}
-	for _, pid := range procs {
-		if realcli.Alive(pid) {
-			t.Errorf("process %d outlived down", pid)
-		}
-	}
+	tm.killResumeDown(ctx, t, shown, 60*time.Second)
 }
 
 // droid in a team: its Stop hook, wired by up through --settings FILE (a
@@ -761,14 +711,7 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	tm := startTeam(t, []teamAgentSpec{{role: "reviewer", provider: "droid"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up:\n%s%s", out, errs)
-	if code != 0 {
-		t.Fatalf("up: exit %d", code)
-	}
-	if want := regexp.MustCompile(`(?m)^reviewer +%\d+ +droid .* started .*--settings FILE`); !want.MatchString(out) {
-		t.Errorf("up's table does not match %s", want)
-	}
+	tm.up(ctx, t, `reviewer +%\d+ +droid .* started .*--settings FILE`)
 	// up returns once droid's composer shows; droid takes input only once
 	// its session is up (docs/providers.md): a prompt pasted before is lost.
 	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
@@ -790,31 +733,62 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 		_, ok, err := hookmark.Read(events, hookmark.Stopped)
 		return ok && err == nil
 	})
-	pids := panePIDs(ctx, t, tm.srv)
-	if err := syscall.Kill(-pids["reviewer"], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	tm.killResumeDown(ctx, t, map[string]string{"reviewer": "Say hello as the reviewer (2)"}, 90*time.Second)
+}
+
+// up runs `up -f` for the team (it must exit 0) and checks that its table
+// matches each of rows (the agent's line: its pane, provider, state and
+// hook wiring).
+func (tm *testTeam) up(ctx context.Context, t *testing.T, rows ...string) {
+	t.Helper()
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up:\n%s%s", out, errs)
+	if code != 0 {
+		t.Fatalf("up: exit %d", code)
+	}
+	for _, row := range rows {
+		if want := regexp.MustCompile(`(?m)^` + row); !want.MatchString(out) {
+			t.Errorf("up's table does not match %s", want)
+		}
+	}
+}
+
+// killResumeDown kills every agent of the team, runs up again, which must
+// restart each with its CLI's resume (" restarted (resumed) "), waits
+// until each agent's pane shows again its conversation (shown, by role)
+// within wait, then runs down, after which no process of the team is left.
+func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[string]string, wait time.Duration) {
+	t.Helper()
+	panes := paneIDs(ctx, t, tm.srv)
+	for _, pid := range panePIDs(ctx, t, tm.srv) {
+		if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the killed droid's pane is not dead after 30 s")
+			t.Fatalf("the killed agents' panes are not dead after 30 s: %v", panePIDs(ctx, t, tm.srv))
 		}
 	}
-	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up after droid died:\n%s%s", out, errs)
-	if code != 0 || strings.Count(out, " restarted (resumed) ") != 1 {
-		t.Fatalf("up after droid died: exit %d, want it restarted (resumed)", code)
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	t.Logf("up after the agents died:\n%s%s", out, errs)
+	if code != 0 || strings.Count(out, " restarted (resumed) ") != len(tm.agents) {
+		t.Fatalf("up after the agents died: exit %d, want each of the %d restarted (resumed)", code, len(tm.agents))
 	}
-	var screen string
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["reviewer"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the reviewer (2)") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the restarted droid does not show its earlier conversation within 90 s:\n%s", screen)
+	for _, a := range tm.agents {
+		var screen string
+		for deadline := time.Now().Add(wait); ; time.Sleep(200 * time.Millisecond) {
+			out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[a.role])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if screen = realcli.StripANSI(out); strings.Contains(screen, shown[a.role]) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("the restarted %s (%s) does not show its earlier conversation within %v:\n%s", a.role, a.provider, wait, screen)
+				break
+			}
 		}
 	}
 	procs := teamProcesses(ctx, tm.srv)
