@@ -2,10 +2,12 @@ package realcli
 
 import (
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 var testPin = Pin{Name: "codex", Version: "0.1.2"}
@@ -65,4 +67,30 @@ func slicesHave(env []string, want ...string) bool {
 		}
 	}
 	return true
+}
+
+// End ends a process that takes SIGTERM at once, and one that ignores it
+// with SIGKILL once the grace is over.
+func TestEndTermsThenKills(t *testing.T) {
+	for _, c := range []struct{ name, script string }{
+		{"takes SIGTERM", "exec sleep 60"},
+		{"ignores SIGTERM", "trap '' TERM; while :; do :; done"},
+	} {
+		cmd := exec.Command("sh", "-c", c.script)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		time.Sleep(100 * time.Millisecond) // the trap set
+		if err := End(cmd.Process.Pid, 300*time.Millisecond); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("%s: still running after End", c.name)
+		}
+	}
 }

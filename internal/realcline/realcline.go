@@ -17,14 +17,12 @@ package realcline
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/cline"
@@ -179,7 +177,7 @@ func StopHub(home string) []error {
 	}
 	var errs []error
 	for _, pid := range Hubs(home) {
-		if err := end(pid); err != nil {
+		if err := realcli.End(pid, 2*time.Second); err != nil {
 			errs = append(errs, fmt.Errorf("cline hub pid %d: %w", pid, err))
 		}
 	}
@@ -202,22 +200,4 @@ func isHub(pid int, home string) bool {
 		}
 	}
 	return false
-}
-
-// end sends SIGTERM, then SIGKILL after two seconds.
-func end(pid int) error {
-	_ = syscall.Kill(pid, syscall.SIGTERM)
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if !realcli.Alive(pid) {
-			return nil
-		}
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	time.Sleep(100 * time.Millisecond)
-	if realcli.Alive(pid) {
-		return errors.New("still running after SIGKILL")
-	}
-	return nil
 }

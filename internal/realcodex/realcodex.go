@@ -13,12 +13,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/codex"
@@ -277,19 +275,5 @@ func endProcess(pid int, mustMention string) error {
 	for time.Now().Before(deadline.Add(-1500*time.Millisecond)) && realcli.Alive(pid) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	_ = syscall.Kill(pid, syscall.SIGTERM)
-	for time.Now().Before(deadline) {
-		if !realcli.Alive(pid) {
-			return nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	time.Sleep(100 * time.Millisecond)
-	if realcli.Alive(pid) {
-		return errors.New("still running after SIGKILL")
-	}
-	return nil
+	return realcli.End(pid, time.Until(deadline))
 }
