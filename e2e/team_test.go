@@ -27,6 +27,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
@@ -327,10 +328,10 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
 		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, "droid": fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
-		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}}
+		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}, "kimi": fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool}}
 	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
 		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require,
-		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require}
+		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -479,6 +480,9 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 	case "droid":
 		o := realdroid.Options{Common: common}
 		l = realcli.Launch{Env: realdroid.Env(o), JSON: realdroid.JSON(o), Args: realdroid.Args(o)}
+	case "kimi":
+		o := realkimi.Options{Common: common}
+		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o)}}
 	case "copilot":
 		o := realcopilot.Options{Common: common}
 		l = realcli.Launch{Env: realcopilot.Env(o), Args: realcopilot.Args(o), JSON: realcopilot.JSON(o)}
