@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -537,4 +538,49 @@ func (r *rig) waitOnHook(wake fsm.Wakeups, prompt, want string) (fsm.Result, []f
 		r.fail("decided after %v by %+v: want the hook's observation, before the first regular poll (polls %+v)", res.Elapsed, last, polls)
 	}
 	return res, polls
+}
+
+// sendByNameAndAutoTwiceEach is the shipped command on r's pane as a user
+// drives it: `send --provider name` twice, then `send --provider auto`
+// twice (stderr must say name recognises the pane). Each dispatch gets
+// its own answer; then an API error (a 400) in the same pane exits 4 with
+// nothing on stdout.
+func (r *rig) sendByNameAndAutoTwiceEach(name string) {
+	r.t.Helper()
+	bin := buildCommand(r.t)
+	for i, prov := range []string{name, name, "auto", "auto"} {
+		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "90s",
+			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
+		if code != 0 || stdout != want+"\n" {
+			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
+		}
+		if prov == "auto" && !strings.Contains(stderr, "--provider auto: "+name+" recognises pane") {
+			r.fail("send %d: stderr does not say %s recognised the pane:\n%s", i+1, name, stderr)
+		}
+	}
+	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
+	if stdout, _, code := r.runSend(bin, "--provider", name, "--idle-grace", "8s", "--timeout", "90s",
+		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+	}
+}
+
+// stopHookEndsTheWait is hookEndsTheWait for a CLI whose Stop hook input
+// carries no last message (droid, Kimi Code): the marker has the event,
+// the session and the work folder; the answer comes from the response
+// file.
+func stopHookEndsTheWait(t *testing.T, start func(hooks map[string]string) *rig) {
+	t.Helper()
+	bin := buildCommand(t)
+	events := t.TempDir()
+	r := start(map[string]string{"Stop": handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != "Stop" || stopped.Session == "" || stopped.Cwd != r.workdir {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
 }

@@ -8,11 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
@@ -28,25 +26,7 @@ import (
 func TestRealKimiSendByNameAndAutoTwiceEach(t *testing.T) {
 	parallel(t)
 	realkimi.CLI.Require(t)
-	r := newKimiRigAt(t, realkimi.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	bin := buildCommand(t)
-	for i, prov := range []string{"kimi", "kimi", "auto", "auto"} {
-		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
-		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
-		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "90s",
-			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
-		if code != 0 || stdout != want+"\n" {
-			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
-		}
-		if prov == "auto" && !strings.Contains(stderr, "--provider auto: kimi recognises pane") {
-			r.fail("send %d: stderr does not say kimi recognised the pane:\n%s", i+1, stderr)
-		}
-	}
-	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
-	if stdout, _, code := r.runSend(bin, "--provider", "kimi", "--idle-grace", "8s", "--timeout", "90s",
-		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
-		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
-	}
+	newKimiRigAt(t, realkimi.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir()).sendByNameAndAutoTwiceEach("kimi")
 }
 
 // Kimi Code's Stop hook ([[hooks]] in config.toml) fires in this offline
@@ -56,16 +36,9 @@ func TestRealKimiSendByNameAndAutoTwiceEach(t *testing.T) {
 func TestRealKimiStopHookEndsTheWait(t *testing.T) {
 	parallel(t)
 	realkimi.CLI.Require(t)
-	bin := buildCommand(t)
-	events := t.TempDir()
-	r := newKimiRigAt(t, realkimi.Options{Hooks: map[string]string{"Stop": handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)}}, t.TempDir())
-	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
-	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
-	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
-	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
-	if err != nil || !ok || stopped.Hook != "Stop" || stopped.Session == "" || stopped.Cwd != r.workdir {
-		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
-	}
+	stopHookEndsTheWait(t, func(hooks map[string]string) *rig {
+		return newKimiRigAt(t, realkimi.Options{Hooks: hooks}, t.TempDir())
+	})
 }
 
 // Kimi Code in a team: up wires its Stop hook through KIMI_CODE_HOME, a
@@ -122,44 +95,10 @@ func TestRealTeamHookAndResumeOfKimi(t *testing.T) {
 		m, ok, err := hookmark.Read(events, hookmark.Stopped)
 		return ok && err == nil && m.Hook == "Stop"
 	})
-	pids := panePIDs(ctx, t, tm.srv)
-	if err := syscall.Kill(-pids["reviewer"], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the killed Kimi Code's pane is not dead after 30 s")
-		}
-	}
-	out, errs, code = up()
-	t.Logf("up after Kimi Code died:\n%s%s", out, errs)
-	if code != 0 || strings.Count(out, " restarted (resumed) ") != 1 {
-		t.Fatalf("up after Kimi Code died: exit %d, want it restarted (resumed)", code)
-	}
-	var screen string
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["reviewer"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The turn that ended right before the SIGKILL may be missing:
-		// Kimi Code had not stored it yet (seen); the earlier one is there.
-		if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the reviewer (1)") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the restarted Kimi Code does not show its earlier conversation within 90 s:\n%s", screen)
-		}
-	}
-	procs := teamProcesses(ctx, tm.srv)
-	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
-		t.Fatalf("down: exit %d\n%s%s", code, out, errs)
-	}
-	for _, pid := range procs {
-		if realcli.Alive(pid) {
-			t.Errorf("process %d outlived down", pid)
-		}
-	}
+	// The turn that ended right before the SIGKILL may be missing from
+	// the resumed session: Kimi Code had not stored it yet (seen); the
+	// earlier one is there.
+	tm.killResumeAndDown(ctx, t, "reviewer", "Say hello as the reviewer (1)", up)
 }
 
 // waitKimiComposer waits until the pane shows Kimi Code's composer ready

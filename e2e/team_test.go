@@ -794,31 +794,43 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 		_, ok, err := hookmark.Read(events, hookmark.Stopped)
 		return ok && err == nil
 	})
+	tm.killResumeAndDown(ctx, t, "reviewer", "Say hello as the reviewer (2)", func() (string, string, int) {
+		return handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	})
+}
+
+// killResumeAndDown kills role's agent (its pane's process group), runs
+// up again (up) and wants the agent restarted with its CLI's resume
+// arguments and its pane showing shown (from the earlier conversation)
+// within 90 s; then down, which must leave no process of the team.
+func (tm *testTeam) killResumeAndDown(ctx context.Context, t *testing.T, role, shown string, up func() (string, string, int)) {
+	t.Helper()
+	panes := paneIDs(ctx, t, tm.srv)
 	pids := panePIDs(ctx, t, tm.srv)
-	if err := syscall.Kill(-pids["reviewer"], syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(-pids[role], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(30 * time.Second); len(panePIDs(ctx, t, tm.srv)) > 0; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the killed droid's pane is not dead after 30 s")
+			t.Fatalf("the killed %s's pane is not dead after 30 s", role)
 		}
 	}
-	out, errs, code = handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
-	t.Logf("up after droid died:\n%s%s", out, errs)
+	out, errs, code := up()
+	t.Logf("up after the %s died:\n%s%s", role, out, errs)
 	if code != 0 || strings.Count(out, " restarted (resumed) ") != 1 {
-		t.Fatalf("up after droid died: exit %d, want it restarted (resumed)", code)
+		t.Fatalf("up after the %s died: exit %d, want it restarted (resumed)", role, code)
 	}
 	var screen string
 	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes["reviewer"])
+		out, err := tm.srv.Run(ctx, nil, "capture-pane", "-p", "-J", "-S", "-", "-t", panes[role])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if screen = realcli.StripANSI(out); strings.Contains(screen, "Say hello as the reviewer (2)") {
+		if screen = realcli.StripANSI(out); strings.Contains(screen, shown) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the restarted droid does not show its earlier conversation within 90 s:\n%s", screen)
+			t.Fatalf("the restarted %s does not show %q of its earlier conversation within 90 s:\n%s", role, shown, screen)
 		}
 	}
 	procs := teamProcesses(ctx, tm.srv)
