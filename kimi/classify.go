@@ -88,9 +88,8 @@ const (
 
 // reading is one reading of a capture: the chrome, then the last turn.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
+	sig Signals
+	w   screen.Walk
 	// inner are the box's lines, bottom up.
 	inner []screen.Line
 	// turn are the last turn's lines below its prompt, bottom up.
@@ -102,27 +101,14 @@ type reading struct {
 func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
-	r.ls.Init(capture)
+	r.w.Init(capture)
 	if !r.bottom() {
-		r.scanRest()
-		return r
-	}
-	if r.sig.Chrome == screen.ChromeComposer {
+		r.w.Rest()
+	} else if r.sig.Chrome == screen.ChromeComposer {
 		r.history()
 	}
+	r.sig.LinesScanned = r.w.Scanned
 	return r
-}
-
-// next is the previous line, counted.
-func (r *reading) next() (screen.Line, bool) {
-	ln, ok := r.ls.PrevLine()
-	if ok {
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
-		}
-	}
-	return ln, ok
 }
 
 // bottom reads the footer (up to three lines), then the box (the
@@ -130,7 +116,7 @@ func (r *reading) next() (screen.Line, bool) {
 func (r *reading) bottom() bool {
 	seen := 0
 	for {
-		ln, ok := r.next()
+		ln, ok := r.w.Up()
 		if !ok {
 			return false
 		}
@@ -154,7 +140,7 @@ func (r *reading) bottom() bool {
 // box reads the composer's lines up to its top.
 func (r *reading) box() bool {
 	for {
-		ln, ok := r.next()
+		ln, ok := r.w.Up()
 		if !ok || len(r.inner) > 200 {
 			return false
 		}
@@ -181,7 +167,7 @@ func (r *reading) box() bool {
 // rule.
 func (r *reading) dialog() bool {
 	for i := 0; i < 200; i++ {
-		ln, ok := r.next()
+		ln, ok := r.w.Up()
 		if !ok {
 			return false
 		}
@@ -203,7 +189,7 @@ func (r *reading) dialog() bool {
 // its prompt (or the welcome box).
 func (r *reading) history() {
 	for {
-		ln, ok := r.next()
+		ln, ok := r.w.Up()
 		if !ok {
 			return
 		}
@@ -294,19 +280,9 @@ func workingLine(t string) bool {
 	return false
 }
 
-// scanRest counts what is left (the verdict does not need it): a capture
-// with no chrome is read to its top, for the empty check.
-func (r *reading) scanRest() {
-	for {
-		if _, ok := r.next(); !ok {
-			return
-		}
-	}
-}
-
 // decide turns the reading into a status.
 func (r *reading) decide() (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	switch {
