@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,11 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // The shipped command on one Kimi Code pane, as a user drives it: `send
@@ -79,22 +75,7 @@ func TestRealTeamHookAndResumeOfKimi(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitKimiComposer(ctx, t, tm, panes["reviewer"])
-	events := filepath.Join(tm.work, ".tmp", "agent-events", "reviewer")
-	for i, answer := range []string{"Hello from the reviewer.", "Hello again from the reviewer."} {
-		tm.models["reviewer"].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
-		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["reviewer"],
-			"--provider", "kimi", "--role", "reviewer", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
-			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the reviewer (%d).", i+1))
-		if code != 0 || strings.TrimSpace(out) != answer {
-			t.Fatalf("send %d to kimi: exit %d, stdout %q\n%s", i+1, code, out, errs)
-		}
-	}
-	// The second dispatch may end on its file before Kimi Code runs its
-	// Stop hook: the hook's marker comes at the end of the turn.
-	testkit.WaitFor(t, "the Stop marker of Kimi Code's hook", func() bool {
-		m, ok, err := hookmark.Read(events, hookmark.Stopped)
-		return ok && err == nil && m.Hook == "Stop"
-	})
+	tm.sendTwiceOnTheHook(ctx, t, "reviewer", "kimi")
 	// The turn that ended right before the SIGKILL may be missing from
 	// the resumed session: Kimi Code had not stored it yet (seen); the
 	// earlier one is there.

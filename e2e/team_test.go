@@ -776,26 +776,33 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	// up returns once droid's composer shows; droid takes input only once
 	// its session is up (docs/providers.md): a prompt pasted before is lost.
 	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
-	panes := paneIDs(ctx, t, tm.srv)
-	events := filepath.Join(tm.work, ".tmp", "agent-events", "reviewer")
-	for i, answer := range []string{"Hello from the reviewer.", "Hello again from the reviewer."} {
-		tm.models["reviewer"].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
-		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["reviewer"],
-			"--provider", "droid", "--role", "reviewer", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
-			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the reviewer (%d).", i+1))
-		if code != 0 || strings.TrimSpace(out) != answer {
-			t.Fatalf("send %d to droid: exit %d, stdout %q\n%s", i+1, code, out, errs)
-		}
-	}
-	// The second dispatch may end on its file before droid runs its Stop
-	// hook (each send removes the last marker first): the hook's marker
-	// comes at the end of the turn, so it is waited for.
-	testkit.WaitFor(t, "the Stop marker of droid's hook", func() bool {
-		_, ok, err := hookmark.Read(events, hookmark.Stopped)
-		return ok && err == nil
-	})
+	tm.sendTwiceOnTheHook(ctx, t, "reviewer", "droid")
 	tm.killResumeAndDown(ctx, t, "reviewer", "Say hello as the reviewer (2)", func() (string, string, int) {
 		return handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	})
+}
+
+// sendTwiceOnTheHook dispatches two prompts to role's agent with `send
+// --provider prov --hook-dir`, each answered through its file, then waits
+// for the Stop marker of the agent's hook: the second dispatch may end on
+// its file before the CLI runs its hook (each send removes the last
+// marker first), and the marker comes at the end of the turn.
+func (tm *testTeam) sendTwiceOnTheHook(ctx context.Context, t *testing.T, role, prov string) {
+	t.Helper()
+	panes := paneIDs(ctx, t, tm.srv)
+	events := filepath.Join(tm.work, ".tmp", "agent-events", role)
+	for i, answer := range []string{"Hello from the " + role + ".", "Hello again from the " + role + "."} {
+		tm.models[role].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
+		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes[role],
+			"--provider", prov, "--role", role, "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
+			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the %s (%d).", role, i+1))
+		if code != 0 || strings.TrimSpace(out) != answer {
+			t.Fatalf("send %d to %s: exit %d, stdout %q\n%s", i+1, prov, code, out, errs)
+		}
+	}
+	testkit.WaitFor(t, "the Stop marker of "+prov+"'s hook", func() bool {
+		_, ok, err := hookmark.Read(events, hookmark.Stopped)
+		return ok && err == nil
 	})
 }
 

@@ -1,7 +1,6 @@
 package kimi
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm"
@@ -21,16 +20,14 @@ var bench = conformance.Bench{
 		tool("grep -n comma parser.go", "12: // trailing commas"),
 		reply("The parser accepts trailing commas in lists and objects. Working… is", "not shown; Error: none.")),
 	Tail: func(state handoff.Status) []string {
-		var s string
+		ask := promptCell("Summarise what you changed")
 		switch state {
 		case handoff.StatusCompleted:
-			s = conformance.Capture(promptCell("Summarise what you changed"), reply("I changed three things:", "1. the lexer keeps positions"), chrome(false, ""))
+			return conformance.Join(ask, reply("I changed three things:", "1. the lexer keeps positions"), chrome(false, ""))
 		case handoff.StatusProcessing:
-			s = conformance.Capture(promptCell("Summarise what you changed"), chrome(true, ""))
-		case handoff.StatusIdle:
-			s = conformance.Capture(welcome, chrome(false, ""))
+			return conformance.Join(ask, chrome(true, ""))
 		}
-		return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+		return conformance.Join(welcome, chrome(false, ""))
 	},
 	NoPrompt: conformance.Join(chrome(false, "")),
 	Paint:    paint,
