@@ -39,7 +39,7 @@ const (
 	ReasonError      = "a failed request ('Error: …') is the newest thing after the last prompt"
 	ReasonNoComposer = "no composer box over Kimi Code's footer at the bottom of the screen"
 	ReasonCompleted  = "the composer is ready and a reply ('●') follows the last prompt"
-	ReasonIdle       = "the composer is ready and nothing follows the last prompt"
+	ReasonIdle       = screen.ReasonIdle
 )
 
 // Signals are what the classifier found on a screen. Line numbers count

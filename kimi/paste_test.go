@@ -14,15 +14,14 @@ import (
 // another prompt's is wrong.
 func TestReadPasteOnRealScreens(t *testing.T) {
 	var pr handoff.PasteReader = kimi.Provider()
-	testkit.CheckPastes(t, pr, []testkit.PasteCase{
-		{File: "wide-line-whole", Prompt: "wide-line", Want: handoff.PasteWhole},
-		{File: "short-not-drawn", Prompt: "short", Want: handoff.PasteArriving},
-		{File: "short-whole", Prompt: "short", Want: handoff.PasteWhole},
-		{File: "three-lines-whole", Prompt: "three-lines", Want: handoff.PasteWhole},
-		{File: "line-20000-whole", Prompt: "line-20000", Want: handoff.PasteWhole},
-		{File: "lines-4k-whole", Prompt: "lines-4k", Want: handoff.PasteWhole},
-		{File: "lines-60k-whole", Prompt: "lines-60k", Want: handoff.PasteWhole},
-		{File: "lines-60k-whole", Prompt: "lines-4k", Want: handoff.PasteWrong},
-		{File: "line-20000-whole", Prompt: "wide-line", Want: handoff.PasteWrong},
-	})
+	// Each prompt's screen once the composer showed it: its text or pi's
+	// fold with its size.
+	var cases []testkit.PasteCase
+	for _, p := range []string{"wide-line", "short", "three-lines", "line-20000", "lines-4k", "lines-60k"} {
+		cases = append(cases, testkit.PasteCase{File: p + "-whole", Prompt: p, Want: handoff.PasteWhole})
+	}
+	testkit.CheckPastes(t, pr, append(cases,
+		testkit.PasteCase{File: "short-not-drawn", Prompt: "short", Want: handoff.PasteArriving},
+		testkit.PasteCase{File: "lines-60k-whole", Prompt: "lines-4k", Want: handoff.PasteWrong},
+		testkit.PasteCase{File: "line-20000-whole", Prompt: "wide-line", Want: handoff.PasteWrong}))
 }
