@@ -18,6 +18,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -64,7 +65,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, droid, copilot, cline, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, kimi, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -73,7 +74,7 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms} {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms, kimiTerms} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -407,6 +408,38 @@ var droidTerms = termProfile{
 	errorDetail: droidCapture.errorDetail,
 	dialogShown: droidCapture.dialogShown,
 	approve:     droidCapture.approve,
+}
+
+// Kimi Code's permission modes: the default (every command asked for),
+// --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
+const (
+	kimiAsk  = "default"
+	kimiYolo = "yolo"
+	kimiAuto = "auto"
+)
+
+var kimiTerms = termProfile{
+	provider: "kimi", version: realkimi.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		o := realkimi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == kimiAsk}
+		if mode == kimiYolo {
+			o.Args = []string{"--yolo"}
+		}
+		return newKimiRigAt(t, o, root)
+	},
+	askMode: kimiAsk,
+	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
+	busy:    func(p, _ string) bool { return kimiSignals(p).BusyLine != 0 },
+	finished: func(p, _, last string) bool {
+		return kimiFinished(p, last) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	},
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    kimiCapture.apiError,
+	errorShown:  kimiCapture.errorShown,
+	errorDetail: kimiCapture.errorDetail,
+	dialogShown: kimiCapture.dialogShown,
+	approve:     kimiCapture.approve,
 }
 
 // Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag

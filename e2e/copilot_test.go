@@ -91,7 +91,7 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 	if m, ok, err := hookmark.Read(events, hookmark.Stopped); !ok || err != nil || m.Hook != copilot.Hook {
 		t.Errorf("no agentStop marker of Copilot CLI's hook: %+v, %v", m, err)
 	}
-	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 90*time.Second)
+	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 90*time.Second, nil)
 }
 
 // `install copilot` writes an MCP configuration the real Copilot CLI

@@ -92,6 +92,7 @@ var fidelity = map[string][]change{
 	"pi":      {tabsAsSpaces(4)},
 	"copilot": {tabsAsSpaces(4)},
 	"omp":     {tabsAsSpaces(3), composedNFC},
+	"kimi":    {tabsAsSpaces(4)},
 }
 
 // maxPaste is, per provider, the largest paste (in bytes) its CLI passes

@@ -583,3 +583,21 @@ func (r *rig) waitOnHook(wake fsm.Wakeups, prompt, want string) (fsm.Result, []f
 	}
 	return res, polls
 }
+
+// stopHookEndsTheWait is hookEndsTheWait for a CLI whose Stop hook input
+// carries no last message (droid, Kimi Code): the marker has the event,
+// the session and the work folder; the answer comes from the response
+// file.
+func stopHookEndsTheWait(t *testing.T, start func(hooks map[string]string) *rig) {
+	t.Helper()
+	bin := buildCommand(t)
+	events := t.TempDir()
+	r := start(map[string]string{"Stop": handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)})
+	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
+	res, polls := r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
+	t.Logf("done %v after dispatch, on the Stop hook (%d polls)", res.Elapsed.Round(time.Millisecond), len(polls))
+	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)
+	if err != nil || !ok || stopped.Hook != "Stop" || stopped.Session == "" || stopped.Cwd != r.workdir {
+		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
@@ -327,10 +328,10 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
 		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, "droid": fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
-		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}}
+		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}, "kimi": fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool}}
 	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
 		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require,
-		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require}
+		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -479,6 +480,9 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 	case "droid":
 		o := realdroid.Options{Common: common}
 		l = realcli.Launch{Env: realdroid.Env(o), JSON: realdroid.JSON(o), Args: realdroid.Args(o)}
+	case "kimi":
+		o := realkimi.Options{Common: common}
+		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o)}}
 	case "copilot":
 		o := realcopilot.Options{Common: common}
 		l = realcli.Launch{Env: realcopilot.Env(o), Args: realcopilot.Args(o), JSON: realcopilot.JSON(o)}
@@ -698,7 +702,7 @@ func TestRealTeamHooksAndResumeOfQwenOpenCodeAndPi(t *testing.T) {
 	}
 	// Each goes on with its session: the prompt it answered shows again
 	// (OpenCode draws its composer before it loads the session's messages).
-	tm.killResumeDown(ctx, t, shown, 60*time.Second)
+	tm.killResumeDown(ctx, t, shown, 60*time.Second, nil)
 }
 
 // droid in a team: its Stop hook, wired by up through --settings FILE (a
@@ -715,25 +719,32 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	// up returns once droid's composer shows; droid takes input only once
 	// its session is up (docs/providers.md): a prompt pasted before is lost.
 	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
+	tm.sendTwiceOnTheHook(ctx, t, "reviewer", "droid")
+	tm.killResumeDown(ctx, t, map[string]string{"reviewer": "Say hello as the reviewer (2)"}, 90*time.Second, nil)
+}
+
+// sendTwiceOnTheHook dispatches two prompts to role's agent with `send
+// --provider prov --hook-dir`, each answered through its file, then waits
+// for the Stop marker of the agent's hook: the second dispatch may end on
+// its file before the CLI runs its hook (each send removes the last
+// marker first), and the marker comes at the end of the turn.
+func (tm *testTeam) sendTwiceOnTheHook(ctx context.Context, t *testing.T, role, prov string) {
+	t.Helper()
 	panes := paneIDs(ctx, t, tm.srv)
-	events := filepath.Join(tm.work, ".tmp", "agent-events", "reviewer")
-	for i, answer := range []string{"Hello from the reviewer.", "Hello again from the reviewer."} {
-		tm.models["reviewer"].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
-		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["reviewer"],
-			"--provider", "droid", "--role", "reviewer", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
-			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the reviewer (%d).", i+1))
+	events := filepath.Join(tm.work, ".tmp", "agent-events", role)
+	for i, answer := range []string{"Hello from the " + role + ".", "Hello again from the " + role + "."} {
+		tm.models[role].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
+		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes[role],
+			"--provider", prov, "--role", role, "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s",
+			"--timeout", "3m", "--hook-dir", events, "--prompt", fmt.Sprintf("Say hello as the %s (%d).", role, i+1))
 		if code != 0 || strings.TrimSpace(out) != answer {
-			t.Fatalf("send %d to droid: exit %d, stdout %q\n%s", i+1, code, out, errs)
+			t.Fatalf("send %d to %s: exit %d, stdout %q\n%s", i+1, prov, code, out, errs)
 		}
 	}
-	// The second dispatch may end on its file before droid runs its Stop
-	// hook (each send removes the last marker first): the hook's marker
-	// comes at the end of the turn, so it is waited for.
-	testkit.WaitFor(t, "the Stop marker of droid's hook", func() bool {
+	testkit.WaitFor(t, "the Stop marker of "+prov+"'s hook", func() bool {
 		_, ok, err := hookmark.Read(events, hookmark.Stopped)
 		return ok && err == nil
 	})
-	tm.killResumeDown(ctx, t, map[string]string{"reviewer": "Say hello as the reviewer (2)"}, 90*time.Second)
 }
 
 // up runs `up -f` for the team (it must exit 0) and checks that its table
@@ -757,7 +768,9 @@ func (tm *testTeam) up(ctx context.Context, t *testing.T, rows ...string) {
 // restart each with its CLI's resume (" restarted (resumed) "), waits
 // until each agent's pane shows again its conversation (shown, by role)
 // within wait, then runs down, after which no process of the team is left.
-func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[string]string, wait time.Duration) {
+// up, when not nil, runs up in place of a plain `up -f` (a CLI whose
+// config up reads from up's own environment).
+func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[string]string, wait time.Duration, up func() (string, string, int)) {
 	t.Helper()
 	panes := paneIDs(ctx, t, tm.srv)
 	for _, pid := range panePIDs(ctx, t, tm.srv) {
@@ -770,7 +783,10 @@ func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[
 			t.Fatalf("the killed agents' panes are not dead after 30 s: %v", panePIDs(ctx, t, tm.srv))
 		}
 	}
-	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file)
+	if up == nil {
+		up = func() (string, string, int) { return handoffCLI(ctx, tm.exe, tm.work, "up", "-f", tm.file) }
+	}
+	out, errs, code := up()
 	t.Logf("up after the agents died:\n%s%s", out, errs)
 	if code != 0 || strings.Count(out, " restarted (resumed) ") != len(tm.agents) {
 		t.Fatalf("up after the agents died: exit %d, want each of the %d restarted (resumed)", code, len(tm.agents))

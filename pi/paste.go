@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"regexp"
-
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -13,10 +11,7 @@ import (
 // text. The composer sits between two rules, with no mark.
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
-		Folds: []screen.Fold{
-			{Pattern: regexp.MustCompile(`\[paste #\d+ (\d+) chars\]`), Size: screen.UTF16Len},
-			{Pattern: regexp.MustCompile(`\[paste #\d+ \+(\d+) lines\]`), Size: screen.LineCount},
-		},
+		Folds:    screen.PiFolds(),
 		Composer: screen.BetweenRules(60),
 	}
 }

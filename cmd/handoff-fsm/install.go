@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kimi [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -31,13 +31,15 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           timeout 3600000 ms)
   droid   user: ~/.factory/mcp.json, project: DIR/.factory/mcp.json (mcpServers, as
           droid mcp add writes it)
+  kimi    user: $KIMI_CODE_HOME/mcp.json (~/.kimi-code), project: DIR/.kimi-code/mcp.json
+          (mcpServers, a stdio server; a project's servers start once the folder is trusted)
   cline   user only: ~/.cline/data/settings/cline_mcp_settings.json (mcpServers, a stdio
           transport: what "cline mcp add NAME --yes -- CMD ARGS" writes)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
-(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid and Gemini
-CLI get none.
+(claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid, Gemini
+CLI and Kimi Code get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -63,7 +65,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid or gemini")
+		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini or kimi")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -134,13 +136,15 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		return in.gemini()
 	case "droid":
 		return in.droid()
+	case "kimi":
+		return in.kimi()
 	case "cline":
 		if !in.user {
 			return nil, installUsageError("cline has no project MCP file: use --scope user")
 		}
 		return in.cline()
 	}
-	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid or gemini", cli))
+	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini or kimi", cli))
 }
 
 // installation is where and what install writes.
@@ -248,6 +252,25 @@ func (in installation) droid() ([]change, error) {
 	}
 	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "disabled": false}
 	c, err := mergeJSON(filepath.Join(base, ".factory", "mcp.json"), entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// kimi: the mcpServers entry of Kimi Code's mcp.json (the user's, in
+// $KIMI_CODE_HOME or ~/.kimi-code), or of the project's
+// .kimi-code/mcp.json.
+func (in installation) kimi() ([]change, error) {
+	path := filepath.Join(in.project, ".kimi-code", "mcp.json")
+	if in.user {
+		base := os.Getenv("KIMI_CODE_HOME")
+		if base == "" {
+			base = filepath.Join(in.home, ".kimi-code")
+		}
+		path = filepath.Join(base, "mcp.json")
+	}
+	c, err := mergeJSON(path, map[string]any{"transport": "stdio", "command": in.bin, "args": in.args})
 	if err != nil {
 		return nil, err
 	}

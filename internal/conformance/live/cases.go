@@ -154,7 +154,10 @@ func FileBack(ctx context.Context, r *Rig) (string, error) {
 		return "", err
 	}
 	turns := r.Model.Turns()
-	if len(turns) == 0 || !strings.Contains(turns[0].UserText, handoff.InstructionHeader) {
+	// Prompt, not the last user text: a CLI may put a message of its own
+	// after the user's (Kimi Code's "Auto permission mode is active"
+	// reminder, on the first turn of its --auto mode).
+	if len(turns) == 0 || !strings.Contains(turns[0].Prompt(), handoff.InstructionHeader) {
 		return "", errors.New("the RESPONSE FILE INSTRUCTION did not reach the model")
 	}
 	if len(turns) < 2 || len(turns[1].ToolResults) == 0 {

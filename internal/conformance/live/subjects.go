@@ -23,6 +23,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
@@ -110,7 +111,7 @@ func invalidArgument(kind string) fakemodel.Reply {
 // names.
 func Subjects() []Subject {
 	return []Subject{claudeSubject(), clineSubject(), codexSubject(), copilotSubject(), droidSubject(), geminiSubject(),
-		ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
+		kimiSubject(), ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
 }
 
 // claudeSubject is Claude Code as the cases drive it.
@@ -287,6 +288,24 @@ func droidSubject() Subject {
 		// Without --auto every command is asked for: "Command to approve ·
 		// medium risk", "Yes, allow" highlighted.
 		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+	}
+}
+
+// kimiSubject is Kimi Code as the cases drive it.
+func kimiSubject() Subject {
+	return Subject{
+		CLI: realkimi.CLI, API: fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			// A 400 is not retried; Setup.Retries has nothing to set.
+			return realkimi.Start(ctx, realkimi.Options{Common: c, Ask: s.Ask})
+		},
+		Config: Config(nodeGrace),
+		// Under the prompt: "Error: [provider.api_error] 400 Request
+		// contains an invalid argument (fake)."
+		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: [provider.api_error] 400 Request contains an invalid argument (fake)."}},
+		// Without --auto every command is asked for: "▶ Run this
+		// command?", "▶ 1. Approve once"; 1 approves once.
+		Confirm: fakemodel.WriteResponse, Approve: "1",
 	}
 }
 
