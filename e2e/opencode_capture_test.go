@@ -71,11 +71,19 @@ func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig
 func openCodeBusy(plain string) bool { return strings.Contains(plain, "esc interrupt") }
 
 // openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s"
-// ("Build auto" with --auto).
-var openCodeTurnDone = regexp.MustCompile(`▣  Build[^·\n]* · [^\n]*· [0-9.]+m?s\s*\n`)
+// ("Build auto" with --auto; Kilo Code's agent is "Code").
+func openCodeTurnDone(agent string) *regexp.Regexp {
+	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· [0-9.]+m?s\s*\n`)
+}
+
+// openCodeDone is OpenCode's own footer.
+var openCodeDone = openCodeTurnDone("Build")
 
 // openCodeFinished reports a turn that ended with last on the screen:
 // nothing busy, the turn's footer with its duration.
-func openCodeFinished(plain, last string) bool {
-	return strings.Contains(plain, last) && !openCodeBusy(plain) && openCodeTurnDone.MatchString(plain)
+func openCodeFinished(plain, last string) bool { return openCodeFinishedAs(openCodeDone, plain, last) }
+
+// openCodeFinishedAs is openCodeFinished for a screen whose footer is done's.
+func openCodeFinishedAs(done *regexp.Regexp, plain, last string) bool {
+	return strings.Contains(plain, last) && !openCodeBusy(plain) && done.MatchString(plain)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/kilo"
 	"github.com/handoff-fsm/handoff-fsm/omp"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
 	"github.com/handoff-fsm/handoff-fsm/pi"
@@ -47,6 +48,7 @@ func registry() []screen.Provider {
 		droid.Provider(),
 		copilot.Provider(),
 		gemini.Provider(),
+		kilo.Provider(),
 		omp.Provider(),
 		opencode.Provider(),
 		pi.Provider(),

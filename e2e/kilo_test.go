@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
+)
+
+// Kilo Code draws OpenCode's screen: its phases are told apart as
+// OpenCode's are, its turn's footer names its agent, "Code".
+
+// TestCaptureRealKiloScreens drives the real Kilo Code through every phase
+// the classifier must read, in two pane sizes, and stores each screen (with
+// and without colour), with its title and expected status, as a fixture.
+// Run it when the pinned version changes:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloScreens -v -timeout 60m
+func TestCaptureRealKiloScreens(t *testing.T) { kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version) }
+
+// kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
+var kiloDone = openCodeTurnDone("Code")
+
+var kiloCapture = captureScript{
+	provider: "kilo", version: realkilo.CLI.Version,
+	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
+		return newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
+	},
+	busy:        func(p, _ string) bool { return openCodeBusy(p) },
+	quiet:       func(p, _ string) bool { return !openCodeBusy(p) },
+	finished:    func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) },
+	slowShell:   "sleep 6; echo slept",
+	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+	errorShown:  "invalid argument (fake)",
+	errorDetail: "Request contains an invalid argument (fake).",
+	dialogShown: "Permission required",
+	approve:     "Enter",
+	noInterrupt: true,
+	notes: map[string]string{
+		"idle-fresh":                   "fresh start: the Kilo logo, the composer ('┃  Ask anything…', '┃  Code  · fake-model Fake', '╹▀▀▀'), a tip, the folder and version at the bottom; title 'Kilo CLI'",
+		"processing-first-byte":        "request sent, no byte back yet: the prompt box, '▣  Code · fake-model' without a duration, 'esc interrupt' under the composer",
+		"processing-waiting":           "still waiting for the first byte a few seconds later",
+		"completed-answer":             "plain answer finished: the message five columns in, '▣  Code · fake-model · …s'",
+		"processing-streaming":         "answer streaming in, 'esc interrupt' under the composer",
+		"completed-streamed":           "long streamed answer finished",
+		"processing-tool":              "bash running: the command in a box, 'esc interrupt'",
+		"completed-tool":               "after the tool: '┃  $ sleep 6; echo slept', '┃  slept', then the message",
+		"processing-after-file":        "the heredoc already wrote the response file, but the turn still runs: the model's next reply is pending",
+		"completed-after-file":         "file written and the turn finished with a final message",
+		"error-api-400":                "HTTP 400: a box with the API's message and the footer without a duration",
+		"completed-after-error":        "a finished turn below an earlier API error: the error is history",
+		"waiting-confirmation":         "bash asks: '△ Permission required', the command, 'Allow once   Allow always   Reject'",
+		"completed-after-confirmation": "after allowing: the command ran, final message",
+	},
+}
+
+// newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
+// Kilo Code in root's work folder and HOME; opts sets the rest. Everything
+// ends in t.Cleanup. The side call (the session's title) is answered with a
+// fixed title, so the pane title is stable.
+func newKiloRigAt(t *testing.T, opts realkilo.Options, root string) *rig {
+	t.Helper()
+	r := startRig(t, realkilo.CLI, fakemodel.ChatCompletions{ShellTool: realkilo.ShellTool}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realkilo.Start(ctx, opts) })
+	r.model.SetSide(fakemodel.Answer("Handoff session"))
+	return r
+}
+
+// The shipped command on one Kilo Code pane, as a user drives it: `send
+// --provider kilo` twice, then `send --provider auto` twice (the pane's
+// command is kilo; OpenCode's rules never claim it). Each dispatch gets
+// its own answer, in a pane that sets TERM but not COLORTERM; then an API
+// error in the same pane exits 4.
+func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
+	parallel(t)
+	realkilo.CLI.Require(t)
+	r := newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
+	bin := buildCommand(t)
+	for i, prov := range []string{"kilo", "kilo", "auto", "auto"} {
+		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "180s",
+			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
+		if code != 0 || stdout != want+"\n" {
+			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
+		}
+		if prov == "auto" && !strings.Contains(stderr, "--provider auto: kilo recognises pane") {
+			r.fail("send %d: stderr does not say kilo recognised the pane:\n%s", i+1, stderr)
+		}
+	}
+	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
+	if stdout, _, code := r.runSend(bin, "--provider", "kilo", "--idle-grace", "8s", "--timeout", "180s",
+		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+	}
+}
