@@ -20,7 +20,9 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloScreens -v -timeout 60m
-func TestCaptureRealKiloScreens(t *testing.T) { kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version) }
+func TestCaptureRealKiloScreens(t *testing.T) {
+	kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version)
+}
 
 // kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
 var kiloDone = openCodeTurnDone("Code")
