@@ -14,7 +14,7 @@ import (
 // that names an agent, not a fork's, and a title that is not a fork's: Kilo Code draws the
 // same screen under "Kilo CLI", with its own agents.
 func recognize(title, capture string) bool {
-	if title == "OpenCode" || strings.HasPrefix(title, "OC | ") {
+	if Titled(title) {
 		return true
 	}
 	if strings.HasPrefix(title, "Kilo") {
@@ -24,6 +24,10 @@ func recognize(title, capture string) bool {
 	agent, _ := Agent(capture)
 	return agent != "" && !slices.Contains(KiloAgents, agent)
 }
+
+// Titled reports OpenCode's own title: "OpenCode" before the first turn,
+// "OC | <session title>" after.
+func Titled(title string) bool { return title == "OpenCode" || strings.HasPrefix(title, "OC | ") }
 
 // KiloAgents are the agents only Kilo Code has (its "code" is OpenCode's
 // "build" renamed; "plan" both have): a composer naming one is Kilo's.

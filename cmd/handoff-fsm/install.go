@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kilo [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kilo|omp [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -35,11 +35,13 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           transport: what "cline mcp add NAME --yes -- CMD ARGS" writes)
   kilo    user: ~/.config/kilo/kilo.json, project: DIR/kilo.json (mcp, OpenCode's form: a
           local server whose command is one list)
+  omp     user: $PI_CODING_AGENT_DIR/mcp.json (~/.omp/agent), project: DIR/.omp/mcp.json
+          (mcpServers, a stdio server, timeout 3600000 ms: OMP's default is 30 s)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
 (claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid, Gemini
-CLI and Kilo Code get none.
+CLI, Kilo Code and OMP get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -65,7 +67,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini or kilo")
+		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo or omp")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -138,13 +140,15 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		return in.droid()
 	case "kilo":
 		return in.kilo()
+	case "omp":
+		return in.omp()
 	case "cline":
 		if !in.user {
 			return nil, installUsageError("cline has no project MCP file: use --scope user")
 		}
 		return in.cline()
 	}
-	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini or kilo", cli))
+	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini, kilo or omp", cli))
 }
 
 // installation is where and what install writes.
@@ -299,6 +303,27 @@ func (in installation) kilo() ([]change, error) {
 	}
 	entry := map[string]any{"type": "local", "command": append([]string{in.bin}, in.args...), "enabled": true}
 	c, err := mergeJSONAt(path, "mcp", entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// omp: the mcpServers entry of OMP's own mcp.json: the user's in its agent
+// folder ($PI_CODING_AGENT_DIR, else ~/.omp/agent), or the project's in
+// DIR/.omp. OMP gives an MCP request 30 s by default; a dispatch waits far
+// longer.
+func (in installation) omp() ([]change, error) {
+	path := filepath.Join(in.project, ".omp", "mcp.json")
+	if in.user {
+		base := os.Getenv("PI_CODING_AGENT_DIR")
+		if base == "" {
+			base = filepath.Join(in.home, ".omp", "agent")
+		}
+		path = filepath.Join(base, "mcp.json")
+	}
+	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "timeout": 3600000}
+	c, err := mergeJSON(path, entry)
 	if err != nil {
 		return nil, err
 	}

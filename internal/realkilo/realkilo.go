@@ -29,7 +29,7 @@ const (
 )
 
 // Options configure one Kilo session: Common (BaseURL is the fake Chat
-// Completions API, ending in /v1; ReadyTimeout 180 s and Settle 1 s by
+// Completions API, ending in /v1; ReadyTimeout 300 s and Settle 1 s by
 // default) and whether it asks before it runs a bash command.
 type Options struct {
 	realcli.Common
@@ -70,7 +70,7 @@ var Screen = realopencode.Screen{Agent: "Code"}
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "kilo", Package: kilo.Provider().CLI, Version: kilo.Version},
 	Ready: Screen.Ready, Submitted: Screen.Submitted,
-	EnterDelay: 500 * time.Millisecond, ReadyTimeout: 180 * time.Second, Settle: time.Second,
+	EnterDelay: 500 * time.Millisecond, ReadyTimeout: 300 * time.Second, Settle: time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
