@@ -3,8 +3,13 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
@@ -99,4 +104,30 @@ func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
 		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
 		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
 	}
+}
+
+// TestCaptureRealKiloConfirmation takes Kilo's permission dialog and the
+// turn after it in both sizes, waiting as long as a loaded machine needs
+// (the capture script gives a dialog 45 s, which Kilo outlasted at a load
+// average of 50), and merges them into the manifest:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloConfirmation -v -timeout 60m
+func TestCaptureRealKiloConfirmation(t *testing.T) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture Kilo's permission dialog into %s", captureEnv, kiloCapture.dir())
+	}
+	const patient = 5 * time.Minute
+	s := kiloCapture
+	screens := captureSizes(t, s.dir(), func(t *testing.T, c *screenCapturer, w, h int) {
+		a := s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask"))
+		a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
+		a.submit("Write a marker file")
+		a.waitScreen(patient, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
+		time.Sleep(time.Second)
+		s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
+		a.keys(s.approve)
+		a.waitScreen(patient, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
+		s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
+	})
+	writeManifest(t, s.dir(), screens, true)
 }
