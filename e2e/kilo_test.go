@@ -32,49 +32,31 @@ func TestCaptureRealKiloScreens(t *testing.T) {
 // kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
 var kiloDone = openCodeTurnDone("Code")
 
-var kiloCapture = captureScript{
-	provider: "kilo", version: realkilo.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
+// kiloCapture is OpenCode's capture script with Kilo's start, its agent in
+// the finished turn's footer and in the notes, and its logo and title.
+var kiloCapture = func() captureScript {
+	s := openCodeCapture
+	s.provider, s.version = "kilo", realkilo.CLI.Version
+	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
 		return newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return openCodeBusy(p) },
-	quiet:       func(p, _ string) bool { return !openCodeBusy(p) },
-	finished:    func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
-	errorShown:  "invalid argument (fake)",
-	errorDetail: "Request contains an invalid argument (fake).",
-	dialogShown: "Permission required",
-	approve:     "Enter",
-	noInterrupt: true,
-	notes: map[string]string{
-		"idle-fresh":                   "fresh start: the Kilo logo, the composer ('┃  Ask anything…', '┃  Code  · fake-model Fake', '╹▀▀▀'), a tip, the folder and version at the bottom; title 'Kilo CLI'",
-		"processing-first-byte":        "request sent, no byte back yet: the prompt box, '▣  Code · fake-model' without a duration, 'esc interrupt' under the composer",
-		"processing-waiting":           "still waiting for the first byte a few seconds later",
-		"completed-answer":             "plain answer finished: the message five columns in, '▣  Code · fake-model · …s'",
-		"processing-streaming":         "answer streaming in, 'esc interrupt' under the composer",
-		"completed-streamed":           "long streamed answer finished",
-		"processing-tool":              "bash running: the command in a box, 'esc interrupt'",
-		"completed-tool":               "after the tool: '┃  $ sleep 6; echo slept', '┃  slept', then the message",
-		"processing-after-file":        "the heredoc already wrote the response file, but the turn still runs: the model's next reply is pending",
-		"completed-after-file":         "file written and the turn finished with a final message",
-		"error-api-400":                "HTTP 400: a box with the API's message and the footer without a duration",
-		"completed-after-error":        "a finished turn below an earlier API error: the error is history",
-		"waiting-confirmation":         "bash asks: '△ Permission required', the command, 'Allow once   Allow always   Reject'",
-		"completed-after-confirmation": "after allowing: the command ran, final message",
-	},
-}
+	}
+	s.finished = func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) }
+	s.notes = map[string]string{}
+	for name, note := range openCodeCapture.notes {
+		// The footer "▣  Code · …"; the agent line "┃  Code  · …".
+		s.notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
+			"title 'OpenCode'", "title 'Kilo CLI'").Replace(note)
+	}
+	return s
+}()
 
 // newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
-// Kilo Code in root's work folder and HOME; opts sets the rest. Everything
-// ends in t.Cleanup. The side call (the session's title) is answered with a
-// fixed title, so the pane title is stable.
+// Kilo Code in root's work folder and HOME; opts sets the rest, as
+// newOpenCodeRigAt does for OpenCode.
 func newKiloRigAt(t *testing.T, opts realkilo.Options, root string) *rig {
 	t.Helper()
-	r := startRig(t, realkilo.CLI, fakemodel.ChatCompletions{ShellTool: realkilo.ShellTool}, root, &opts.Common,
+	return openCodeShapedRig(t, realkilo.CLI, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realkilo.Start(ctx, opts) })
-	r.model.SetSide(fakemodel.Answer("Handoff session"))
-	return r
 }
 
 // The shipped command on one Kilo Code pane, as a user drives it: `send

@@ -56,12 +56,20 @@ var openCodeCapture = captureScript{
 
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.
-// Everything ends in t.Cleanup. The side call (the session's title) is
-// answered with a fixed title, so the pane title is stable.
+// Everything ends in t.Cleanup.
 func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig {
 	t.Helper()
-	r := startRig(t, realopencode.CLI, fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, &opts.Common,
+	return openCodeShapedRig(t, realopencode.CLI, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realopencode.Start(ctx, opts) })
+}
+
+// openCodeShapedRig starts a CLI that speaks and draws as OpenCode does
+// (OpenCode, Kilo Code) on a fake Chat Completions API whose shell tool is
+// bash. The side call (the session's title) is answered with a fixed
+// title, so the pane title is stable.
+func openCodeShapedRig(t *testing.T, cli realcli.CLI, root string, common *realcli.Common, start func(context.Context) (*realcli.Session, error)) *rig {
+	t.Helper()
+	r := startRig(t, cli, fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, common, start)
 	r.model.SetSide(fakemodel.Answer("Handoff session"))
 	return r
 }
