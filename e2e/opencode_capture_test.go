@@ -78,10 +78,11 @@ func openCodeShapedRig(t *testing.T, cli realcli.CLI, root string, common *realc
 // ("⬝⬝⬝■■■  esc interrupt").
 func openCodeBusy(plain string) bool { return strings.Contains(plain, "esc interrupt") }
 
-// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s"
-// ("Build auto" with --auto; Kilo Code's agent is "Code").
+// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s",
+// "· 1m 33s" for a long one ("Build auto" with --auto; Kilo Code's agent
+// is "Code").
 func openCodeTurnDone(agent string) *regexp.Regexp {
-	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· [0-9.]+m?s\s*\n`)
+	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· (?:\d+h ?)?(?:\d+m ?)?[0-9.]+m?s\s*\n`)
 }
 
 // openCodeDone is OpenCode's own footer.

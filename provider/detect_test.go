@@ -25,6 +25,7 @@ var realScreens = map[string]string{
 	"cline":    "../cline/testdata/real-3.0.65",
 	"droid":    "../droid/testdata/real-0.225.2",
 	"omp":      "../omp/testdata/real-18.2.3",
+	"kilo":     "../kilo/testdata/real-7.7.7",
 }
 
 // Every real screen (of every terminal and mode folder too), with its
