@@ -56,12 +56,20 @@ var openCodeCapture = captureScript{
 
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.
-// Everything ends in t.Cleanup. The side call (the session's title) is
-// answered with a fixed title, so the pane title is stable.
+// Everything ends in t.Cleanup.
 func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig {
 	t.Helper()
-	r := startRig(t, realopencode.CLI, fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, &opts.Common,
+	return openCodeShapedRig(t, realopencode.CLI, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realopencode.Start(ctx, opts) })
+}
+
+// openCodeShapedRig starts a CLI that speaks and draws as OpenCode does
+// (OpenCode, Kilo Code) on a fake Chat Completions API whose shell tool is
+// bash. The side call (the session's title) is answered with a fixed
+// title, so the pane title is stable.
+func openCodeShapedRig(t *testing.T, cli realcli.CLI, root string, common *realcli.Common, start func(context.Context) (*realcli.Session, error)) *rig {
+	t.Helper()
+	r := startRig(t, cli, fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, root, common, start)
 	r.model.SetSide(fakemodel.Answer("Handoff session"))
 	return r
 }
@@ -70,12 +78,21 @@ func newOpenCodeRigAt(t *testing.T, opts realopencode.Options, root string) *rig
 // ("⬝⬝⬝■■■  esc interrupt").
 func openCodeBusy(plain string) bool { return strings.Contains(plain, "esc interrupt") }
 
-// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s"
-// ("Build auto" with --auto).
-var openCodeTurnDone = regexp.MustCompile(`▣  Build[^·\n]* · [^\n]*· [0-9.]+m?s\s*\n`)
+// openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s",
+// "· 1m 33s" for a long one ("Build auto" with --auto; Kilo Code's agent
+// is "Code").
+func openCodeTurnDone(agent string) *regexp.Regexp {
+	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· (?:\d+h ?)?(?:\d+m ?)?[0-9.]+m?s\s*\n`)
+}
+
+// openCodeDone is OpenCode's own footer.
+var openCodeDone = openCodeTurnDone("Build")
 
 // openCodeFinished reports a turn that ended with last on the screen:
 // nothing busy, the turn's footer with its duration.
-func openCodeFinished(plain, last string) bool {
-	return strings.Contains(plain, last) && !openCodeBusy(plain) && openCodeTurnDone.MatchString(plain)
+func openCodeFinished(plain, last string) bool { return openCodeFinishedAs(openCodeDone, plain, last) }
+
+// openCodeFinishedAs is openCodeFinished for a screen whose footer is done's.
+func openCodeFinishedAs(done *regexp.Regexp, plain, last string) bool {
+	return strings.Contains(plain, last) && !openCodeBusy(plain) && done.MatchString(plain)
 }

@@ -25,6 +25,7 @@ var realScreens = map[string]string{
 	"cline":    "../cline/testdata/real-3.0.65",
 	"droid":    "../droid/testdata/real-0.225.2",
 	"omp":      "../omp/testdata/real-18.2.3",
+	"kilo":     "../kilo/testdata/real-7.7.7",
 	"kimi":     "../kimi/testdata/real-2.1.0",
 }
 
@@ -158,16 +159,29 @@ func TestDetectByScreenAloneNeverNamesAnotherProvider(t *testing.T) {
 	}
 }
 
-// Kilo Code 7.7.7 (an OpenCode fork, not a provider yet: docs/providers.md)
-// draws OpenCode's screen under the title "Kilo CLI"; with "node" as the
-// command (its npm launcher) no provider may claim it. The screen is the
-// real CLI's first screen (testdata/kilo-7.7.7-idle.txt).
-func TestDetectLeavesAKiloCodePaneAlone(t *testing.T) {
+// Kilo Code 7.7.7 draws OpenCode's screen under the title "Kilo CLI",
+// with its own agent ("Code") on the composer's agent line once it has
+// loaded. With "node" as the command (its npm launcher) it is Kilo's by its
+// title, and never OpenCode's: without the title, a composer whose agent
+// line is still blank is nobody's; OpenCode's own first screen stays
+// OpenCode's without its title. The screen is the real CLI's first screen
+// while it loads (testdata/kilo-7.7.7-idle.txt).
+func TestDetectTellsKiloCodeFromOpenCode(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("testdata", "kilo-7.7.7-idle.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := provider.Detect("node", "Kilo CLI", string(b)); !errors.Is(err, provider.ErrNoMatch) {
-		t.Errorf("a Kilo Code pane: detected %q, %v; want ErrNoMatch", got, err)
+	if got, err := provider.Detect("node", "Kilo CLI", string(b)); err != nil || got != "kilo" {
+		t.Errorf("a Kilo Code pane: detected %q, %v; want kilo", got, err)
+	}
+	if got, err := provider.Detect("node", "", string(b)); !errors.Is(err, provider.ErrNoMatch) {
+		t.Errorf("a loading Kilo Code pane without its title: detected %q, %v; want ErrNoMatch", got, err)
+	}
+	oc, err := os.ReadFile(filepath.Join("..", "opencode", "testdata", "real-1.18.33", "80x24", "idle-fresh.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := provider.Detect("node", "", string(oc)); err != nil || got != "opencode" {
+		t.Errorf("OpenCode's first screen without its title: detected %q, %v; want opencode", got, err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
+	"github.com/handoff-fsm/handoff-fsm/kilo"
 	"github.com/handoff-fsm/handoff-fsm/kimi"
 	"github.com/handoff-fsm/handoff-fsm/omp"
 	"github.com/handoff-fsm/handoff-fsm/opencode"
@@ -49,6 +50,7 @@ func registry() []screen.Provider {
 		copilot.Provider(),
 		gemini.Provider(),
 		kimi.Provider(),
+		kilo.Provider(),
 		omp.Provider(),
 		opencode.Provider(),
 		pi.Provider(),

@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kimi [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kilo|kimi|omp [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -35,11 +35,15 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           (mcpServers, a stdio server; a project's servers start once the folder is trusted)
   cline   user only: ~/.cline/data/settings/cline_mcp_settings.json (mcpServers, a stdio
           transport: what "cline mcp add NAME --yes -- CMD ARGS" writes)
+  kilo    user: ~/.config/kilo/kilo.json, project: DIR/kilo.json (mcp, OpenCode's form: a
+          local server whose command is one list)
+  omp     user: $PI_CODING_AGENT_DIR/mcp.json (~/.omp/agent), project: DIR/.omp/mcp.json
+          (mcpServers, a stdio server, timeout 3600000 ms: OMP's default is 30 s)
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
 (claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid, Gemini
-CLI and Kimi Code get none.
+CLI, Kimi Code, Kilo Code and OMP get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -65,7 +69,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini or kimi")
+		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
 	}
 	if *scope != "user" && *scope != "project" {
 		return usageErr("--scope %q: want user or project", *scope)
@@ -136,6 +140,10 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		return in.gemini()
 	case "droid":
 		return in.droid()
+	case "kilo":
+		return in.kilo()
+	case "omp":
+		return in.omp()
 	case "kimi":
 		return in.kimi()
 	case "cline":
@@ -144,7 +152,7 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		}
 		return in.cline()
 	}
-	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini or kimi", cli))
+	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp", cli))
 }
 
 // installation is where and what install writes.
@@ -308,9 +316,52 @@ func (in installation) cline() ([]change, error) {
 	return []change{c}, nil
 }
 
+// kilo: the mcp entry of Kilo Code's kilo.json, in OpenCode's form (a
+// local server, its command and arguments one list): the user's in
+// ~/.config/kilo, or the project's in its root.
+func (in installation) kilo() ([]change, error) {
+	path := filepath.Join(in.project, "kilo.json")
+	if in.user {
+		path = filepath.Join(in.home, ".config", "kilo", "kilo.json")
+	}
+	entry := map[string]any{"type": "local", "command": append([]string{in.bin}, in.args...), "enabled": true}
+	c, err := mergeJSONAt(path, "mcp", entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
+// omp: the mcpServers entry of OMP's own mcp.json: the user's in its agent
+// folder ($PI_CODING_AGENT_DIR, else ~/.omp/agent), or the project's in
+// DIR/.omp. OMP gives an MCP request 30 s by default; a dispatch waits far
+// longer.
+func (in installation) omp() ([]change, error) {
+	path := filepath.Join(in.project, ".omp", "mcp.json")
+	if in.user {
+		base := os.Getenv("PI_CODING_AGENT_DIR")
+		if base == "" {
+			base = filepath.Join(in.home, ".omp", "agent")
+		}
+		path = filepath.Join(base, "mcp.json")
+	}
+	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "timeout": 3600000}
+	c, err := mergeJSON(path, entry)
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
+}
+
 // mergeJSON is path's JSON object with mcpServers.handoff set to entry;
 // every other key is kept (numbers as written).
 func mergeJSON(path string, entry map[string]any) (change, error) {
+	return mergeJSONAt(path, "mcpServers", entry)
+}
+
+// mergeJSONAt is path's JSON object with key.handoff set to entry (key is
+// the object of MCP servers: mcpServers, or mcp for OpenCode's form).
+func mergeJSONAt(path, key string, entry map[string]any) (change, error) {
 	doc := map[string]any{}
 	b, err := os.ReadFile(path)
 	switch {
@@ -323,15 +374,15 @@ func mergeJSON(path string, entry map[string]any) (change, error) {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return change{}, err
 	}
-	servers, ok := doc["mcpServers"].(map[string]any)
-	if doc["mcpServers"] != nil && !ok {
-		return change{}, fmt.Errorf("%s: mcpServers is not an object; left as it is", path)
+	servers, ok := doc[key].(map[string]any)
+	if doc[key] != nil && !ok {
+		return change{}, fmt.Errorf("%s: %s is not an object; left as it is", path, key)
 	}
 	if servers == nil {
 		servers = map[string]any{}
 	}
 	servers[mcpName] = entry
-	doc["mcpServers"] = servers
+	doc[key] = servers
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -160,6 +160,7 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
 	t.Setenv("KIMI_CODE_HOME", "")
+	t.Setenv("PI_CODING_AGENT_DIR", "")
 	bin := "/opt/handoff fsm/bin/handoff-fsm"
 	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
 		t.Fatal(err)
@@ -173,7 +174,7 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("model = \"gpt-5.5\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, cli := range []string{"claude", "codex", "copilot", "droid", "gemini", "kimi"} {
+	for _, cli := range []string{"claude", "codex", "copilot", "droid", "gemini", "kilo", "kimi", "omp"} {
 		out, errOut, code := runInstallHere(t, cli, "--bin", bin)
 		if code != 0 {
 			t.Fatalf("install %s: exit %d: %s", cli, code, errOut)
@@ -201,6 +202,14 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	}
 	if s := read(".kimi-code/mcp.json"); !strings.Contains(s, `"transport": "stdio"`) || !strings.Contains(s, `"command": "/opt/handoff fsm/bin/handoff-fsm"`) {
 		t.Errorf("kimi's mcp.json:\n%s", s)
+	}
+	// Kilo Code: OpenCode's form, the command and its arguments one list.
+	if s := read(".config/kilo/kilo.json"); !strings.Contains(s, `"mcp": {`) || !strings.Contains(s, `"type": "local"`) ||
+		!strings.Contains(s, "\"command\": [\n        \"/opt/handoff fsm/bin/handoff-fsm\",\n        \"mcp\"\n      ]") {
+		t.Errorf("kilo.json:\n%s", s)
+	}
+	if s := read(".omp/agent/mcp.json"); !strings.Contains(s, `"type": "stdio"`) || !strings.Contains(s, `"command": "/opt/handoff fsm/bin/handoff-fsm"`) || !strings.Contains(s, `"timeout": 3600000`) {
+		t.Errorf("OMP's mcp.json:\n%s", s)
 	}
 	if s := read(".copilot/mcp-config.json"); !strings.Contains(s, `"type": "local"`) || !strings.Contains(s, `"command": "/opt/handoff fsm/bin/handoff-fsm"`) {
 		t.Errorf("mcp-config.json:\n%s", s)
@@ -244,7 +253,7 @@ func TestInstallWritesEachCLIsConfigurationIdempotently(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(proj, ".gemini")); !os.IsNotExist(err) {
 		t.Fatalf("--dry-run wrote something: %v", err)
 	}
-	for cli, file := range map[string]string{"claude": ".mcp.json", "codex": ".codex/config.toml", "copilot": ".github/mcp.json", "droid": ".factory/mcp.json", "gemini": ".gemini/settings.json", "kimi": ".kimi-code/mcp.json"} {
+	for cli, file := range map[string]string{"claude": ".mcp.json", "codex": ".codex/config.toml", "copilot": ".github/mcp.json", "droid": ".factory/mcp.json", "gemini": ".gemini/settings.json", "kilo": "kilo.json", "kimi": ".kimi-code/mcp.json", "omp": ".omp/mcp.json"} {
 		if _, errOut, code := runInstallHere(t, cli, "--scope", "project", "--dir", proj, "--bin", bin, "--skill=false"); code != 0 {
 			t.Fatalf("install %s --scope project: %d %s", cli, code, errOut)
 		}

@@ -92,15 +92,34 @@ func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
 // screen ("Ask anything… "Fix a TODO in the codebase"").
 const Placeholder = "Ask anything"
 
+// Screen is what tells OpenCode's screen ready and a prompt taken, for
+// OpenCode and for a fork that draws the same screen (Kilo Code): only
+// the agent's name on the composer's agent line differs.
+type Screen struct {
+	// Agent is the default agent's name on the composer's agent line:
+	// "Build" for OpenCode ("┃  Build · fake-model Fake"), "Code" for
+	// Kilo Code ("┃  Code  · fake-model Fake").
+	Agent string
+}
+
+// screenOf is OpenCode's own.
+var screenOf = Screen{Agent: "Build"}
+
+// Ready reports OpenCode's first screen (see Screen.Ready).
+func Ready(text, title string) bool { return screenOf.Ready(text, title) }
+
+// Submitted reports a prompt taken by OpenCode (see Screen.Submitted).
+func Submitted(text, title string) bool { return screenOf.Submitted(text, title) }
+
 // Ready reports the first screen: the empty composer with its placeholder
-// and the agent line ("Build · fake-model Fake").
-func Ready(text, _ string) bool {
+// and the agent line.
+func (s Screen) Ready(text, _ string) bool {
 	plain := screen.Plain(text)
 	if !strings.Contains(plain, Placeholder) {
 		return false
 	}
 	for _, l := range strings.Split(plain, "\n") {
-		if agentLine(strings.TrimSpace(l)) {
+		if s.agentLine(strings.TrimSpace(l)) {
 			return true
 		}
 	}
@@ -108,28 +127,28 @@ func Ready(text, _ string) bool {
 }
 
 // agentLine reports the composer's agent line: "┃  Build · fake-model
-// Fake", "┃  Build auto · …" with --auto.
-func agentLine(t string) bool {
+// Fake", "┃  Build auto · …" with --auto, "┃  Code  · fake-model Fake".
+func (s Screen) agentLine(t string) bool {
 	in := strings.TrimSpace(strings.TrimPrefix(t, "┃"))
-	return strings.HasPrefix(in, "Build") && strings.Contains(in, "· "+realcli.Model)
+	return strings.HasPrefix(in, s.Agent) && strings.Contains(in, "· "+realcli.Model)
 }
 
 // Submitted reports a screen on which the prompt was taken: the hint line
 // under the composer says "esc interrupt" (a turn runs), or the composer is
 // empty again (a fast turn already ended). The history's footers cannot
 // say it: an earlier turn left one.
-func Submitted(text, _ string) bool {
+func (s Screen) Submitted(text, _ string) bool {
 	plain := screen.Plain(text)
-	return strings.Contains(plain, "esc interrupt") || composerEmpty(plain)
+	return strings.Contains(plain, "esc interrupt") || s.composerEmpty(plain)
 }
 
-// composerEmpty reports a composer ("┃" lines above its agent line "┃
-// Build · fake-model Fake") with nothing but the placeholder in it.
-func composerEmpty(plain string) bool {
+// composerEmpty reports a composer ("┃" lines above its agent line)
+// with nothing but the placeholder in it.
+func (s Screen) composerEmpty(plain string) bool {
 	lines := strings.Split(plain, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		t := strings.TrimSpace(lines[i])
-		if !strings.HasPrefix(t, "┃") || !agentLine(t) {
+		if !strings.HasPrefix(t, "┃") || !s.agentLine(t) {
 			continue
 		}
 		for j := i - 1; j >= 0; j-- {

@@ -23,6 +23,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -111,7 +112,7 @@ func invalidArgument(kind string) fakemodel.Reply {
 // names.
 func Subjects() []Subject {
 	return []Subject{claudeSubject(), clineSubject(), codexSubject(), copilotSubject(), droidSubject(), geminiSubject(),
-		kimiSubject(), ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
+		kiloSubject(), kimiSubject(), ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
 }
 
 // claudeSubject is Claude Code as the cases drive it.
@@ -201,6 +202,17 @@ func opencodeSubject() Subject {
 		// for: "△ Permission required", "Allow once" highlighted.
 		Confirm: fakemodel.WriteResponse, Approve: "Enter",
 	}
+}
+
+// kiloSubject is Kilo Code as the cases drive it: OpenCode's screen, its
+// configuration and its side call for the session's title.
+func kiloSubject() Subject {
+	s := opencodeSubject()
+	s.CLI = realkilo.CLI
+	s.Start = func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+		return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
+	}
+	return s
 }
 
 // piSubject is pi as the cases drive it.

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
+)
+
+// Kilo Code draws OpenCode's screen: its phases are told apart as
+// OpenCode's are, its turn's footer names its agent, "Code".
+
+// TestCaptureRealKiloScreens drives the real Kilo Code through every phase
+// the classifier must read, in two pane sizes, and stores each screen (with
+// and without colour), with its title and expected status, as a fixture.
+// Run it when the pinned version changes:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloScreens -v -timeout 60m
+func TestCaptureRealKiloScreens(t *testing.T) {
+	kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version)
+}
+
+// kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
+var kiloDone = openCodeTurnDone("Code")
+
+// kiloCapture is OpenCode's capture script with Kilo's start, its agent in
+// the finished turn's footer and in the notes, and its logo and title.
+var kiloCapture = func() captureScript {
+	s := openCodeCapture
+	s.provider, s.version = "kilo", realkilo.CLI.Version
+	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
+		return newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
+	}
+	s.finished = func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) }
+	s.notes = map[string]string{}
+	for name, note := range openCodeCapture.notes {
+		// The footer "▣  Code · …"; the agent line "┃  Code  · …".
+		s.notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
+			"title 'OpenCode'", "title 'Kilo CLI'").Replace(note)
+	}
+	return s
+}()
+
+// newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
+// Kilo Code in root's work folder and HOME; opts sets the rest, as
+// newOpenCodeRigAt does for OpenCode.
+func newKiloRigAt(t *testing.T, opts realkilo.Options, root string) *rig {
+	t.Helper()
+	return openCodeShapedRig(t, realkilo.CLI, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realkilo.Start(ctx, opts) })
+}
+
+// The shipped command on one Kilo Code pane, as a user drives it: `send
+// --provider kilo` twice, then `send --provider auto` twice (the pane's
+// command is kilo; OpenCode's rules never claim it). Each dispatch gets
+// its own answer, in a pane that sets TERM but not COLORTERM; then an API
+// error in the same pane exits 4.
+func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
+	parallel(t)
+	realkilo.CLI.Require(t)
+	r := newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
+	bin := buildCommand(t)
+	for i, prov := range []string{"kilo", "kilo", "auto", "auto"} {
+		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
+		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
+		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "180s",
+			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
+		if code != 0 || stdout != want+"\n" {
+			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
+		}
+		if prov == "auto" && !strings.Contains(stderr, "--provider auto: kilo recognises pane") {
+			r.fail("send %d: stderr does not say kilo recognised the pane:\n%s", i+1, stderr)
+		}
+	}
+	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
+	if stdout, _, code := r.runSend(bin, "--provider", "kilo", "--idle-grace", "8s", "--timeout", "180s",
+		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
+		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
+	}
+}
+
+// TestCaptureRealKiloConfirmation takes Kilo's permission dialog and the
+// turn after it in both sizes, waiting as long as a loaded machine needs
+// (the capture script gives a dialog 45 s, which Kilo outlasted at a load
+// average of 50), and merges them into the manifest:
+//
+//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloConfirmation -v -timeout 60m
+func TestCaptureRealKiloConfirmation(t *testing.T) {
+	if os.Getenv(captureEnv) == "" {
+		t.Skipf("set %s=1 to capture Kilo's permission dialog into %s", captureEnv, kiloCapture.dir())
+	}
+	const patient = 5 * time.Minute
+	s := kiloCapture
+	screens := captureSizes(t, s.dir(), func(t *testing.T, c *screenCapturer, w, h int) {
+		a := s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask"))
+		a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
+		a.submit("Write a marker file")
+		a.waitScreen(patient, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
+		time.Sleep(time.Second)
+		s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
+		a.keys(s.approve)
+		a.waitScreen(patient, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
+		s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
+	})
+	writeManifest(t, s.dir(), screens, true)
+}
