@@ -40,8 +40,9 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 			return fsm.Result{}, err
 		}
 		cfg := r.o.Config
-		v, err := r.o.Service.Submit(ctx, serve.SubmitBody{Target: a.Target, Socket: a.Socket, Role: role, Workdir: workdir,
-			Prompt: prompt, Provider: prov, Config: &cfg})
+		body := serve.SubmitBody{Pane: a.Pane, Role: role, Workdir: workdir, Prompt: prompt, Config: &cfg}
+		body.Provider = prov
+		v, err := r.o.Service.Submit(ctx, body)
 		if err != nil {
 			return fsm.Result{}, fmt.Errorf("the service did not take the dispatch: %w", err)
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -143,8 +144,8 @@ type tools struct {
 
 // body is the service's request for a tool call's arguments.
 func (t *tools) body(a DispatchArgs) serve.SubmitBody {
-	b := serve.SubmitBody{Target: a.Target, Socket: a.Socket, Role: a.Role, Workdir: a.Workdir, Prompt: a.Prompt,
-		Provider: a.Provider, Config: t.o.Config}
+	b := serve.SubmitBody{Pane: dispatchstate.Pane{Target: a.Target, Socket: a.Socket, Provider: a.Provider}, Role: a.Role, Workdir: a.Workdir, Prompt: a.Prompt,
+		Config: t.o.Config}
 	if b.Socket == "" {
 		b.Socket = t.o.Socket
 	}

@@ -37,13 +37,12 @@ const MaxWait = 10 * time.Minute
 // by their JSON names, a key left out is the spec's default (send --server
 // passes them all); nil is the defaults.
 type SubmitBody struct {
-	Target      string          `json:"target"`
-	Socket      string          `json:"socket,omitempty"`
-	SocketPath  string          `json:"socket_path,omitempty"`
+	// Pane is the agent's pane, its keys inline (target, socket,
+	// socket_path, provider).
+	dispatchstate.Pane
 	Role        string          `json:"role"`
 	Workdir     string          `json:"workdir"`
 	Prompt      string          `json:"prompt"`
-	Provider    string          `json:"provider,omitempty"`
 	History     *int            `json:"history,omitempty"`
 	AllowShell  bool            `json:"allow_shell,omitempty"`
 	TmuxTimeout *float64        `json:"tmux_timeout,omitempty"`
@@ -213,7 +212,7 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	if _, err := provider.Lookup(prov); err != nil && prov != provider.Auto {
 		return nil, bad("provider", "%v (or auto)", err)
 	}
-	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
+	st := &dispatchstate.State{Pane: dispatchstate.Pane{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov},
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
 	if b.SocketPath == "" {

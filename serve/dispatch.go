@@ -48,11 +48,9 @@ type View struct {
 	Transitions []trace.Transition `json:"transitions,omitempty"`
 	Polls       int                `json:"polls"`
 
-	Role         string     `json:"role"`
-	Target       string     `json:"target"`
-	Socket       string     `json:"socket,omitempty"`
-	SocketPath   string     `json:"socket_path,omitempty"`
-	Provider     string     `json:"provider"`
+	Role string `json:"role"`
+	// Pane is where the agent is, its keys inline.
+	dispatchstate.Pane
 	Workdir      string     `json:"workdir"`
 	Prompt       string     `json:"prompt"`
 	Created      time.Time  `json:"created"`
@@ -297,8 +295,7 @@ func (d *dispatch) view(full bool) View {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := &d.st
-	v := View{ID: st.ID, State: d.state, Polls: d.polls, Role: st.Role, Target: st.Target, Socket: st.Socket,
-		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created}
+	v := View{ID: st.ID, State: d.state, Polls: d.polls, Role: st.Role, Pane: st.Pane, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created}
 	if full {
 		v.Transitions = append([]trace.Transition{}, d.journal...)
 	}
@@ -334,8 +331,8 @@ func (d *dispatch) release() {
 	f := *d.st.Finished
 	f.Report.Content, f.Report.Transitions = "", nil
 	st := d.st
-	d.st = dispatchstate.State{Version: st.Version, ID: st.ID, Role: st.Role, Target: st.Target, Socket: st.Socket,
-		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created,
+	d.st = dispatchstate.State{Version: st.Version, ID: st.ID, Role: st.Role, Pane: st.Pane,
+		Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created,
 		Finished: &f}
 	d.journal, d.written = nil, nil
 	d.released = true

@@ -16,7 +16,7 @@ import (
 // finishedState writes, under stateDir, a dispatch that ended at ended.
 func finishedState(t *testing.T, stateDir, id string, ended time.Time) {
 	t.Helper()
-	st := &dispatchstate.State{Version: dispatchstate.Version, ID: id, Target: "%1", Socket: "agents", Provider: "codex",
+	st := &dispatchstate.State{Version: dispatchstate.Version, ID: id, Pane: dispatchstate.Pane{Target: "%1", Socket: "agents", Provider: "codex"},
 		TmuxTimeout: "5s", Role: "analyst", Workdir: "/tmp/w", Prompt: "hi", Created: ended.Add(-time.Minute),
 		Config: handoff.DefaultConfig(),
 		Finished: &dispatchstate.Finished{Report: trace.Report{Outcome: "done", Source: "file", Content: "the answer\n"},

@@ -64,8 +64,8 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	tmuxTimeout := r.pf.tmuxWait.D.Seconds()
 	history := *r.pf.history
-	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
-		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
+	body := serve.SubmitBody{Pane: r.pf.pane, Role: r.role,
+		Workdir: workdir, Prompt: r.prompt, History: &history, AllowShell: *r.pf.allowShell,
 		TmuxTimeout: &tmuxTimeout, WaitSlot: r.waitSlot, Config: &r.cfg}
 	v, err := r.client.Submit(ctx, body)
 	var se *serve.StatusError
@@ -78,7 +78,7 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "handoff-fsm: dispatch %s accepted by the service; sending to pane %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		v.ID, *r.pf.target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
+		v.ID, r.pf.pane.Target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
 	if r.noWait {
 		fmt.Fprintln(stdout, v.ID)
 		return exitOK
@@ -162,7 +162,7 @@ func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
 // target's pane alone when one is named).
 func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string) ([]serve.PaneRow, error) {
 	q := url.Values{}
-	for k, v := range map[string]string{"socket": *pf.socket, "socket_path": *pf.socketPath, "target": *pf.target, "provider": providerName} {
+	for k, v := range map[string]string{"socket": pf.pane.Socket, "socket_path": pf.pane.SocketPath, "target": pf.pane.Target, "provider": providerName} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -173,17 +173,17 @@ func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 // remoteStatus is status through a service: the same JSON object, the same
 // exit codes.
 func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdout, stderr io.Writer) int {
-	if *pf.target == "" {
+	if pf.pane.Target == "" {
 		fmt.Fprintln(stderr, "handoff-fsm status: --target is required (the agent's tmux pane: session:window.pane or %id)")
 		return exitUsage
 	}
-	rows, err := remotePanes(ctx, client, pf, *pf.provider)
+	rows, err := remotePanes(ctx, client, pf, pf.pane.Provider)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
 		return exitFailure
 	}
 	if len(rows) != 1 {
-		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), *pf.target)
+		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), pf.pane.Target)
 		return exitFailure
 	}
 	// The same object as a local status: the verdict, and what the pane
@@ -204,7 +204,7 @@ func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdo
 // remoteWatch is watch through a service: a line per status change of the
 // target, or the board of its server.
 func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
-	live := *pf.target == "" && isTerminal(stdout)
+	live := pf.pane.Target == "" && isTerminal(stdout)
 	rows := boardRows{}
 	last := ""
 	t := time.NewTicker(interval)
@@ -219,7 +219,7 @@ func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 			return exitFailure
 		}
 		switch {
-		case *pf.target != "" && len(got) == 1:
+		case pf.pane.Target != "" && len(got) == 1:
 			c := got[0].Classification
 			key := string(c.Status)
 			if got[0].Gone {
@@ -229,7 +229,7 @@ func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, provi
 				fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), c.Status, c.Reason)
 				last = key
 			}
-		case *pf.target == "":
+		case pf.pane.Target == "":
 			now := make([]boardRow, 0, len(got))
 			for _, p := range got {
 				now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})

@@ -13,6 +13,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/team"
 )
@@ -134,7 +135,7 @@ func loopAgents(t *team.Team, found map[string]team.Member, stderr io.Writer) (m
 		case m.Dead:
 			missing = append(missing, r+" (its process exited)")
 		default:
-			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
+			agents[r] = loop.Agent{Pane: dispatchstate.Pane{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket}, Workdir: m.Workdir, HookDir: m.HookDir}
 		}
 	}
 	if len(missing) > 0 {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -363,7 +364,7 @@ func benchConfig() *handoff.Config {
 func apiDispatch(b *testing.B, sock, tmuxSocket, pane, work string, mu *sync.Mutex, failed *int, exit *time.Time) {
 	ctx := context.Background()
 	c := serve.NewClient(serve.Address{Network: "unix", Addr: sock}, "")
-	v, err := c.Submit(ctx, serve.SubmitBody{Target: pane, Socket: tmuxSocket, Role: "analyst", Workdir: work,
+	v, err := c.Submit(ctx, serve.SubmitBody{Pane: dispatchstate.Pane{Target: pane, Socket: tmuxSocket}, Role: "analyst", Workdir: work,
 		Prompt: "bench " + pane, TmuxTimeout: ptr(30.0), Config: benchConfig()})
 	if err == nil {
 		v, err = c.Wait(ctx, v.ID)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -398,7 +399,7 @@ func (s *soak) worker(ctx context.Context, i int) {
 // submitted again; a wait cut short is taken up again.
 func (s *soak) dispatch(ctx context.Context, r *soakRecord) {
 	p := s.panes[r.pane]
-	body := serve.SubmitBody{Target: p.target, Socket: p.socket, Role: "soak", Workdir: p.work, Prompt: r.prompt,
+	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: p.target, Socket: p.socket}, Role: "soak", Workdir: p.work, Prompt: r.prompt,
 		TmuxTimeout: ptr(30.0), Config: soakConfigBody()}
 	r.submitted = time.Now()
 	s.inFlight.Add(1)

@@ -39,22 +39,22 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	if client != nil {
-		name := *pf.provider
-		if !providerSet(fs) && *pf.target == "" {
+		name := pf.pane.Provider
+		if !providerSet(fs) && pf.pane.Target == "" {
 			name = "auto"
 		}
 		return remoteWatch(ctx, client, pf, name, interval.D, stdout, stderr)
 	}
-	if *pf.target == "" {
+	if pf.pane.Target == "" {
 		if *pf.providerFile != "" {
 			fmt.Fprintln(stderr, "handoff-fsm watch: --provider-file reads one pane: give --target")
 			return exitUsage
 		}
-		name := *pf.provider
+		name := pf.pane.Provider
 		if !providerSet(fs) {
 			name = "auto"
 		}
-		srv := tmuxdriver.Server{Socket: *pf.socket, SocketPath: *pf.socketPath, Timeout: pf.tmuxWait.D}
+		srv := pf.pane.Server(pf.tmuxWait.D)
 		if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
 			return exitFailure

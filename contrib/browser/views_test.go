@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 )
@@ -113,7 +114,7 @@ func TestARunStepByStep(t *testing.T) {
 	ctx := browser(t)
 	agents := map[string]loop.Agent{}
 	for i, r := range loop.Roles {
-		agents[r] = loop.Agent{Target: l.panes[i], Socket: l.priv.Socket}
+		agents[r] = loop.Agent{Pane: dispatchstate.Pane{Target: l.panes[i], Socket: l.priv.Socket}}
 	}
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 2*time.Minute
