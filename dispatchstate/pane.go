@@ -68,5 +68,5 @@ func (p *Pane) Bind(fs *flag.FlagSet) {
 // takes a provider without a pane (classify).
 func ProviderUsage() string {
 	return "agent CLI in the pane, whose screens to read: " + strings.Join(provider.Names(), ", ") +
-		", or auto (each provider recognizes its own pane)"
+		", or auto (each provider recognises its own pane)"
 }

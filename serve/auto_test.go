@@ -19,7 +19,7 @@ import (
 // A dispatch that asks for provider "auto" is read with the provider that
 // recognises its pane, and that name is what the dispatch keeps (a resume
 // reads the pane with the same rules).
-func TestProviderAutoIsRecognisedAndKept(t *testing.T) {
+func TestProviderAutoIsRecognizedAndKept(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)

@@ -47,7 +47,7 @@ func (s *Service) Submit(req Request) (View, error) {
 	st.ID = newID(time.Now())
 	st.Created = time.Now().UTC()
 	if st.Provider == provider.Auto {
-		name, err := s.recognise(st)
+		name, err := s.recognize(st)
 		if err != nil {
 			return View{}, err
 		}

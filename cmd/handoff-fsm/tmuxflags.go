@@ -96,7 +96,7 @@ func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, er
 	if err != nil {
 		return "", nil, err
 	}
-	name, err := provider.Recognise(context.Background(), pane)
+	name, err := provider.Recognize(context.Background(), pane)
 	if err != nil {
 		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}

@@ -209,7 +209,7 @@ func runeWidth(r rune) int {
 	return 1
 }
 
-// detectPane picks the provider of a pane for the board (provider.Recognise):
+// detectPane picks the provider of a pane for the board (provider.Recognize):
 // the one that recognises it, said on stderr; when none or two do, the
 // error is said and the pane is read with the provider its command names,
 // else the default.
@@ -218,7 +218,7 @@ func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInf
 	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
 	name := provider.ForCommand(p.Command)
 	if err == nil {
-		name, err = provider.Recognise(ctx, pane)
+		name, err = provider.Recognize(ctx, pane)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
