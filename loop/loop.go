@@ -79,8 +79,9 @@ type Options struct {
 	// Service, when set, runs each step as a dispatch of a handoff-fsm
 	// service (serve) instead of a wait in this process: the service keeps
 	// it, and a run that stopped waits for it again, by the id the journal
-	// kept, rather than send it twice.
-	Service *serve.Client
+	// kept, rather than send it twice. A *serve.Client, or a
+	// *serve.Service in this process.
+	Service serve.Engine
 }
 
 // Verdicts of a review step.

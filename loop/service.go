@@ -63,7 +63,7 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 			stop()
 		}()
 	}
-	v, err := r.o.Service.Wait(ctx, id)
+	v, err := serve.Wait(ctx, r.o.Service, id)
 	if err != nil {
 		// Interrupted or the service unreachable: the dispatch goes on in
 		// the service, and the next run waits for it again.

@@ -71,7 +71,7 @@ func (s *service) final(t testing.TB, id string) serve.View {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	v, err := s.client.Wait(ctx, id)
+	v, err := serve.Wait(ctx, s.client, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestAServicePrunesFinishedDispatchesOlderThanKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if list := s.List(serve.Filter{}); len(list) != 1 || list[0].ID != "20260101-000000-recent" {
+	if list := s.Dispatches(serve.Filter{}); len(list) != 1 || list[0].ID != "20260101-000000-recent" {
 		t.Fatalf("history after pruning: %+v", list)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "dispatches", "20250101-000000-old.json")); !errors.Is(err, os.ErrNotExist) {

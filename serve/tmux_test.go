@@ -77,7 +77,7 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 			t.Fatalf("a look started a tmux process: %s\nall starts while waiting:\n%s", line, starts)
 		}
 	}
-	if polls := s.List(serve.Filter{}); polls[0].Polls < 2 {
+	if polls := s.Dispatches(serve.Filter{}); polls[0].Polls < 2 {
 		t.Fatalf("the dispatches hardly looked: %+v", polls)
 	}
 }

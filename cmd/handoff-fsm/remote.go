@@ -85,7 +85,7 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	done, stopEvents := r.narrate(ctx, v, stderr)
 	defer stopEvents()
-	final, err := r.client.Wait(ctx, v.ID)
+	final, err := serve.Wait(ctx, r.client, v.ID)
 	if ctx.Err() != nil {
 		// Interrupted: the dispatch is cancelled, as a local send stops.
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -367,7 +367,7 @@ func apiDispatch(b *testing.B, sock, tmuxSocket, pane, work string, mu *sync.Mut
 	v, err := c.Submit(ctx, serve.SubmitBody{Pane: dispatchstate.Pane{Target: pane, Socket: tmuxSocket}, Role: "analyst", Workdir: work,
 		Prompt: "bench " + pane, TmuxTimeout: ptr(30.0), Config: benchConfig()})
 	if err == nil {
-		v, err = c.Wait(ctx, v.ID)
+		v, err = serve.Wait(ctx, c, v.ID)
 	}
 	*exit = time.Now()
 	switch {

@@ -268,7 +268,7 @@ func TestServiceKilledWithDispatchesInFlightFinishesThemAll(t *testing.T) {
 		}()
 	}
 	for id, prompt := range ids {
-		v, err := s2.client.Wait(ctx, id)
+		v, err := serve.Wait(ctx, s2.client, id)
 		if err != nil {
 			t.Fatal(err)
 		}

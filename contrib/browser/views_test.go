@@ -14,6 +14,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // A pane's screen, live: what the agent shows appears in the page while it
@@ -51,7 +52,7 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 		t.Errorf("markup on the screen became elements or ran: %s", got)
 	}
 	waitJS(t, ctx, "the screen back to idle", `document.querySelector('#pane')?.dataset.status !== "processing"`)
-	if _, err := l.client.Wait(context.Background(), id); err != nil {
+	if _, err := serve.Wait(context.Background(), l.client, id); err != nil {
 		t.Fatal(err)
 	}
 	if n := evalString(t, ctx, `String(document.querySelectorAll('#p-screen .line.marked').length)`); n == "0" {
@@ -88,7 +89,7 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 	}
 	waitJS(t, ctx, "the dispatch sent", `!!document.querySelector('#send-msg').dataset.sent`)
 	sent := evalString(t, ctx, `document.querySelector('#send-msg').dataset.sent`)
-	v, err := l.client.Wait(context.Background(), sent)
+	v, err := serve.Wait(context.Background(), l.client, sent)
 	if err != nil || v.Outcome != "done" || v.Content == nil || *v.Content != "Answer me from the page\n" {
 		t.Fatalf("the page's dispatch: %+v %v", v, err)
 	}
