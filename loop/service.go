@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -69,11 +68,7 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 		// the service, and the next run waits for it again.
 		return fsm.Result{}, fmt.Errorf("dispatch %s of the service: %w", id, err)
 	}
-	exit := 0
-	if v.Exit != nil {
-		exit = *v.Exit
-	}
-	f := dispatchstate.Finished{Exit: exit, Report: v.Report(), Error: v.Error, ArchivedPath: v.ArchivedPath}
+	f := v.Finished()
 	if err := f.Err(); err != nil {
 		// The dispatch is over: the next run sends the step again. (A done
 		// one's record goes with its journal line: journal.finish.)

@@ -79,8 +79,8 @@ func (s *service) final(t testing.TB, id string) serve.View {
 }
 
 func content(v serve.View) string {
-	if v.Content == nil {
+	if !v.Whole {
 		return "<none>"
 	}
-	return *v.Content
+	return v.Content
 }

@@ -27,7 +27,7 @@ func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, _ = svc.Get(ctx, v.ID, 2*time.Minute); v.Outcome != "done" || v.Content == nil || len(v.Transitions) == 0 {
+		if v, _ = svc.Get(ctx, v.ID, 2*time.Minute); v.Outcome != "done" || !v.Whole || len(v.Transitions) == 0 {
 			t.Fatalf("dispatch %d ended %+v", i, v)
 		}
 		ids = append(ids, v.ID)
@@ -52,7 +52,7 @@ func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T
 		}
 		got, err := svc.Get(ctx, id, 0)
 		want := whole[id]
-		if err != nil || got.Content == nil || *got.Content != *want.Content || got.Outcome != want.Outcome ||
+		if err != nil || !got.Whole || got.Content != want.Content || got.Outcome != want.Outcome ||
 			got.Polls != want.Polls || len(got.Transitions) != len(want.Transitions) || got.ArchivedPath != want.ArchivedPath {
 			t.Errorf("dispatch %d read back %+v, want %+v", i, got, want)
 		}

@@ -131,7 +131,7 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	}
 	for _, id := range doomedIDs {
 		v := s.final(t, id)
-		if v.Outcome != "failed" || v.ErrorKind != "terminal_error" || *v.Exit != 4 {
+		if v.Outcome != "failed" || v.Report.Error != "terminal_error" || *v.Exit != 4 {
 			t.Fatalf("a dispatch on the dead server: %+v", v)
 		}
 	}

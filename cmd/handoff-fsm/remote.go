@@ -13,7 +13,6 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/trace"
@@ -145,8 +144,8 @@ func (r remoteSend) narrate(ctx context.Context, v serve.View, stderr io.Writer)
 // finishView prints a dispatch of the service that ended as send prints
 // its own (finish), and returns send's exit code for it.
 func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
-	rep := final.Report()
-	f := dispatchstate.Finished{Exit: *final.Exit, Report: rep, Error: final.Error, ArchivedPath: final.ArchivedPath}
+	f := final.Finished()
+	rep := f.Report
 	var reportPtr *trace.Report
 	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		reportPtr = &rep

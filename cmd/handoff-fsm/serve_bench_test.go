@@ -344,7 +344,7 @@ func waitAllOf(b *testing.B, ctx context.Context, sock string, ids, panes []stri
 		case !ok || v.Outcome != "done":
 			b.Logf("dispatch to %s failed: %+v", panes[i], v)
 			*failed++
-		case v.Content == nil || *v.Content != "bench "+panes[i]+"\n":
+		case !v.Whole || v.Content != "bench "+panes[i]+"\n":
 			b.Errorf("dispatch to %s: a wrong answer %+v", panes[i], v)
 		}
 	}
@@ -371,7 +371,7 @@ func apiDispatch(b *testing.B, sock, tmuxSocket, pane, work string, mu *sync.Mut
 	}
 	*exit = time.Now()
 	switch {
-	case err == nil && v.Outcome == "done" && (v.Content == nil || *v.Content != "bench "+pane+"\n"):
+	case err == nil && v.Outcome == "done" && (!v.Whole || v.Content != "bench "+pane+"\n"):
 		b.Errorf("dispatch to %s: a wrong answer %+v", pane, v)
 	case err != nil || v.Outcome != "done":
 		b.Logf("dispatch to %s failed: %v %s", pane, err, v.Error)

@@ -272,7 +272,7 @@ func TestServiceKilledWithDispatchesInFlightFinishesThemAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Outcome != "done" || *v.Exit != 0 || v.Content == nil || *v.Content != prompt+"\n" {
+		if v.Outcome != "done" || *v.Exit != 0 || !v.Whole || v.Content != prompt+"\n" {
 			t.Errorf("%s after the restart: %+v\n%s", prompt, v, s2.stderr.String())
 		}
 	}

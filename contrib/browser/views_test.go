@@ -90,7 +90,7 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 	waitJS(t, ctx, "the dispatch sent", `!!document.querySelector('#send-msg').dataset.sent`)
 	sent := evalString(t, ctx, `document.querySelector('#send-msg').dataset.sent`)
 	v, err := serve.Wait(context.Background(), l.client, sent)
-	if err != nil || v.Outcome != "done" || v.Content == nil || *v.Content != "Answer me from the page\n" {
+	if err != nil || v.Outcome != "done" || !v.Whole || v.Content != "Answer me from the page\n" {
 		t.Fatalf("the page's dispatch: %+v %v", v, err)
 	}
 	waitJS(t, ctx, "its row Done", fmt.Sprintf(`document.querySelector('#dispatches tr[data-id=%q]')?.dataset.state === "Done"`, sent))
