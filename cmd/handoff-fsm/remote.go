@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
-	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -155,92 +153,4 @@ func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
 		return f.Exit
 	}
 	return code
-}
-
-// remotePanes asks the service for the board of the flags' server (the
-// target's pane alone when one is named).
-func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string) ([]serve.PaneRow, error) {
-	q := url.Values{}
-	for k, v := range map[string]string{"socket": pf.pane.Socket, "socket_path": pf.pane.SocketPath, "target": pf.pane.Target, "provider": providerName} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	return client.Panes(ctx, q)
-}
-
-// remoteStatus is status through a service: the same JSON object, the same
-// exit codes.
-func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdout, stderr io.Writer) int {
-	if pf.pane.Target == "" {
-		fmt.Fprintln(stderr, "handoff-fsm status: --target is required (the agent's tmux pane: session:window.pane or %id)")
-		return exitUsage
-	}
-	rows, err := remotePanes(ctx, client, pf, pf.pane.Provider)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
-		return exitFailure
-	}
-	if len(rows) != 1 {
-		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), pf.pane.Target)
-		return exitFailure
-	}
-	// The same object as a local status: the verdict, and what the pane
-	// locks say of its dispatches.
-	out := struct {
-		handoff.Classification
-		panelock.Dispatches
-	}{rows[0].Classification, panelock.Dispatches{Holder: rows[0].HeldBy, TimedOut: rows[0].TimedOut, Note: rows[0].Note}}
-	if err := writeJSON(stdout, out); err != nil {
-		return exitFailure
-	}
-	if rows[0].Gone {
-		return exitTerminal
-	}
-	return exitOK
-}
-
-// remoteWatch is watch through a service: a line per status change of the
-// target, or the board of its server.
-func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
-	live := pf.pane.Target == "" && isTerminal(stdout)
-	rows := boardRows{}
-	last := ""
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		got, err := remotePanes(ctx, client, pf, providerName)
-		if ctx.Err() != nil {
-			return exitOK
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			return exitFailure
-		}
-		switch {
-		case pf.pane.Target != "" && len(got) == 1:
-			c := got[0].Classification
-			key := string(c.Status)
-			if got[0].Gone {
-				key += "\x00" + c.Reason
-			}
-			if key != last {
-				fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), c.Status, c.Reason)
-				last = key
-			}
-		case pf.pane.Target == "":
-			now := make([]boardRow, 0, len(got))
-			for _, p := range got {
-				now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})
-			}
-			if err := rows.show(stdout, live, now); err != nil {
-				return exitFailure
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return exitOK
-		case <-t.C:
-		}
-	}
 }
