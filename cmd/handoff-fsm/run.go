@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
@@ -76,7 +77,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	began := time.Now()
 	res, err := loop.Run(ctx, loop.Options{Task: *task, Rounds: *rounds, Agents: agents, Workdir: t.Workdir, Config: cfg,
-		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Service: client})
+		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Service: engineOf(client)})
 	if res != nil && len(res.Steps) > 0 {
 		fmt.Fprintf(stderr, "summary (%s, journal %s):\n", time.Since(began).Round(100*time.Millisecond), *journal)
 		res.Summary(stderr)
@@ -143,4 +144,14 @@ func loopAgents(t *team.Team, found map[string]team.Member, stderr io.Writer) (m
 		return nil, exitFailure
 	}
 	return agents, exitOK
+}
+
+// engineOf is the service's client as the loop's engine: none (the loop
+// runs each step here) when there is no service, never a nil *Client in
+// the interface.
+func engineOf(c *serve.Client) serve.Engine {
+	if c == nil {
+		return nil
+	}
+	return c
 }
