@@ -40,11 +40,9 @@ type State struct {
 	// ID is the owner's name for the dispatch (the service's dispatch id,
 	// the example's step); "" for send --state.
 	ID string `json:"id,omitempty"`
-	// The pane, as send's flags name it.
-	Target      string `json:"target"`
-	Socket      string `json:"socket,omitempty"`
-	SocketPath  string `json:"socket_path,omitempty"`
-	Provider    string `json:"provider"`
+	// Pane is where the agent is, its keys inline (target, socket,
+	// socket_path, provider), as send's flags name it.
+	Pane
 	History     int    `json:"history"`
 	AllowShell  bool   `json:"allow_shell,omitempty"`
 	TmuxTimeout string `json:"tmux_timeout"`
@@ -182,8 +180,8 @@ func (st *State) Validate() error {
 		return fieldErr("version", "%d is not a known version (want %d)", st.Version, Version)
 	case st.Target == "":
 		return fieldErr("target", "missing")
-	case st.Socket != "" && st.SocketPath != "":
-		return fieldErr("socket_path", "give socket or socket_path, not both")
+	case st.CheckServer() != nil:
+		return fieldErr("socket_path", "%v", ErrSocketAndPath)
 	case st.History < 0:
 		return fieldErr("history", "negative")
 	case !filepath.IsAbs(st.Workdir):
@@ -457,9 +455,9 @@ func (st *State) Roles() handoff.RoleFiles {
 	return roles
 }
 
-// Pane is the pane the state names, opened with runner carrying its tmux
+// Open opens the pane the state names, with runner carrying its tmux
 // commands (nil: a tmux process per command).
-func (st *State) Pane(runner tmuxdriver.Runner) (*tmuxdriver.Pane, error) {
+func (st *State) Open(runner tmuxdriver.Runner) (*tmuxdriver.Pane, error) {
 	o, err := st.PaneOptions()
 	if err != nil {
 		return nil, err
@@ -479,7 +477,7 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 		return tmuxdriver.Options{}, fieldErr("tmux_timeout", "%q is not a duration", st.TmuxTimeout)
 	}
 	return tmuxdriver.Options{
-		Server:     tmuxdriver.Server{Socket: st.Socket, SocketPath: st.SocketPath, Timeout: timeout},
+		Server:     st.Server(timeout),
 		Target:     st.Target,
 		Classifier: cl,
 		History:    st.History,

@@ -21,7 +21,7 @@ import (
 
 func validState() *dispatchstate.State {
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	return &dispatchstate.State{Version: dispatchstate.Version, Target: "%3", Socket: "agents", Provider: "codex", History: 200,
+	return &dispatchstate.State{Version: dispatchstate.Version, Pane: dispatchstate.Pane{Target: "%3", Socket: "agents", Provider: "codex"}, History: 200,
 		TmuxTimeout: "5s", Role: "analyst", Workdir: "/work/proj", Config: handoff.DefaultConfig(),
 		Wait: &fsm.Checkpoint{
 			Core: fsm.Snapshot{State: handoff.Working, DispatchedAt: t0, LastStatus: "processing", LastAt: t0.Add(4 * time.Second), Polls: 3},

@@ -12,7 +12,7 @@ import (
 )
 
 func historyState(n int) *State {
-	return &State{Version: Version, Target: "%3", Socket: "agents", Provider: "codex", History: n,
+	return &State{Version: Version, Pane: Pane{Target: "%3", Socket: "agents", Provider: "codex"}, History: n,
 		TmuxTimeout: "5s", Role: "analyst", Workdir: "/work/proj", Config: handoff.DefaultConfig(),
 		Prompt: "review the change", Created: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
 }

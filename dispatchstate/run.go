@@ -90,6 +90,6 @@ func openPane(ctx context.Context, st *State, h Hooks) (OpenPane, error) {
 	if h.Pane != nil {
 		return h.Pane(ctx)
 	}
-	pane, err := st.Pane(nil)
+	pane, err := st.Open(nil)
 	return OpenPane{Pane: pane}, err
 }

@@ -49,7 +49,7 @@ func TestRunSendsThenResumesWithoutPastingAgain(t *testing.T) {
 	a := simtest.Start(t, "hfds", 1, o)
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 200*time.Millisecond, 5*time.Second, 60*time.Second
-	st := &dispatchstate.State{Version: dispatchstate.Version, Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex",
+	st := &dispatchstate.State{Version: dispatchstate.Version, Pane: dispatchstate.Pane{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex"},
 		History: tmuxdriver.DefaultHistory, TmuxTimeout: "5s", Role: "analyst", Workdir: a.Workdir, Config: cfg,
 		Prompt: "the recipe's prompt"}
 	var (

@@ -26,7 +26,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -40,13 +39,9 @@ const DefaultRounds = 2
 // Agent is one role's agent: its tmux pane, the provider reading its
 // screen, its tmux server and its work folder.
 type Agent struct {
-	// Target is the pane (%N, or session:window.pane).
-	Target string
-	// Provider is the provider's name (provider.Lookup; "" is codex).
-	Provider string
-	// Socket is its tmux server's socket name (tmux -L; "" for the
-	// default server).
-	Socket string
+	// Pane is where it runs: the pane, its tmux server, and the provider
+	// reading it ("" is provider.Default).
+	dispatchstate.Pane
 	// Workdir is where its response file goes; Options.Workdir if "".
 	Workdir string
 	// HookDir, when set, is the folder its CLI's turn-end hook writes to
@@ -84,8 +79,9 @@ type Options struct {
 	// Service, when set, runs each step as a dispatch of a handoff-fsm
 	// service (serve) instead of a wait in this process: the service keeps
 	// it, and a run that stopped waits for it again, by the id the journal
-	// kept, rather than send it twice.
-	Service *serve.Client
+	// kept, rather than send it twice. A *serve.Client, or a
+	// *serve.Service in this process.
+	Service serve.Engine
 }
 
 // Verdicts of a review step.
@@ -206,10 +202,7 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 		return s.Response, nil
 	}
 	a := r.o.Agents[role]
-	prov := a.Provider
-	if prov == "" {
-		prov = provider.Default
-	}
+	prov := a.ProviderName()
 	workdir := a.Workdir
 	if workdir == "" {
 		workdir = r.o.Workdir
@@ -257,9 +250,10 @@ func (r *runner) askHere(ctx context.Context, n int, role, prompt string, a Agen
 	// The dispatch is kept while it waits as a persisted dispatch
 	// (dispatchstate) named by its step: the pane, the role, the settings
 	// and the engine's checkpoint.
-	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Target: a.Target, Socket: a.Socket,
-		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
+	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Pane: a.Pane,
+		History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: role, Workdir: workdir, Config: r.o.Config}
+	st.Provider = prov
 	// The journal keeps the state without the prompt (rewritten at every
 	// poll); the dispatch sends it.
 	save := st.Saver(r.j.inFlightPath())

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -40,8 +39,9 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 			return fsm.Result{}, err
 		}
 		cfg := r.o.Config
-		v, err := r.o.Service.Submit(ctx, serve.SubmitBody{Target: a.Target, Socket: a.Socket, Role: role, Workdir: workdir,
-			Prompt: prompt, Provider: prov, Config: &cfg})
+		body := serve.SubmitBody{Pane: a.Pane, Role: role, Workdir: workdir, Prompt: prompt, Config: &cfg}
+		body.Provider = prov
+		v, err := r.o.Service.Submit(ctx, body)
 		if err != nil {
 			return fsm.Result{}, fmt.Errorf("the service did not take the dispatch: %w", err)
 		}
@@ -62,17 +62,13 @@ func (r *runner) askService(ctx context.Context, n int, role, prompt string, a A
 			stop()
 		}()
 	}
-	v, err := r.o.Service.Wait(ctx, id)
+	v, err := serve.Wait(ctx, r.o.Service, id)
 	if err != nil {
 		// Interrupted or the service unreachable: the dispatch goes on in
 		// the service, and the next run waits for it again.
 		return fsm.Result{}, fmt.Errorf("dispatch %s of the service: %w", id, err)
 	}
-	exit := 0
-	if v.Exit != nil {
-		exit = *v.Exit
-	}
-	f := dispatchstate.Finished{Exit: exit, Report: v.Report(), Error: v.Error, ArchivedPath: v.ArchivedPath}
+	f := v.Finished()
 	if err := f.Err(); err != nil {
 		// The dispatch is over: the next run sends the step again. (A done
 		// one's record goes with its journal line: journal.finish.)

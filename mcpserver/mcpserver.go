@@ -27,6 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
@@ -143,8 +144,8 @@ type tools struct {
 
 // body is the service's request for a tool call's arguments.
 func (t *tools) body(a DispatchArgs) serve.SubmitBody {
-	b := serve.SubmitBody{Target: a.Target, Socket: a.Socket, Role: a.Role, Workdir: a.Workdir, Prompt: a.Prompt,
-		Provider: a.Provider, Config: t.o.Config}
+	b := serve.SubmitBody{Pane: dispatchstate.Pane{Target: a.Target, Socket: a.Socket, Provider: a.Provider}, Role: a.Role, Workdir: a.Workdir, Prompt: a.Prompt,
+		Config: t.o.Config}
 	if b.Socket == "" {
 		b.Socket = t.o.Socket
 	}
@@ -305,8 +306,8 @@ func describe(e serve.Event) string {
 // is when done, else an error result saying how it ended and what the
 // screen said.
 func (t *tools) answer(ctx context.Context, v serve.View) *mcp.CallToolResult {
-	if v.Outcome == "done" && v.Content != nil {
-		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: *v.Content}}}
+	if v.Outcome == "done" && v.Whole {
+		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v.Content}}}
 		if v.Source == "fallback" {
 			r.Content = append(r.Content, &mcp.TextContent{Text: "(note from handoff-fsm: the agent wrote no response file; " +
 				"the text above is the last output on its screen)"})
@@ -346,8 +347,8 @@ func (t *tools) screen(ctx context.Context, v serve.View) string {
 func failure(v serve.View) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "dispatch %s to pane %s (role %s) ended: %s", v.ID, v.Target, v.Role, v.Outcome)
-	if v.ErrorKind != "" {
-		fmt.Fprintf(&b, " (%s)", v.ErrorKind)
+	if v.Report.Error != "" {
+		fmt.Fprintf(&b, " (%s)", v.Report.Error)
 	}
 	if v.Exit != nil {
 		fmt.Fprintf(&b, ", exit %d", *v.Exit)
@@ -392,10 +393,10 @@ type Status struct {
 
 func statusOf(v serve.View) Status {
 	s := Status{ID: v.ID, State: v.State, Final: v.Final, Outcome: v.Outcome, Source: v.Source, Exit: v.Exit,
-		Error: v.Error, ErrorKind: v.ErrorKind, Role: v.Role, Target: v.Target, Provider: v.Provider,
+		Error: v.Error, ErrorKind: v.Report.Error, Role: v.Role, Target: v.Target, Provider: v.Provider,
 		Workdir: v.Workdir, ArchivedPath: v.ArchivedPath}
-	if v.Outcome == "done" {
-		s.Response = v.Content
+	if v.Outcome == "done" && v.Whole {
+		s.Response = &v.Content
 	}
 	for _, tr := range v.Transitions {
 		s.Transitions = append(s.Transitions, fmt.Sprintf("%.1fs %s → %s (%s, %s)", tr.At, tr.From, tr.To, tr.Event, tr.Status))

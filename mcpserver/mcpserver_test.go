@@ -63,7 +63,7 @@ func newRig(t *testing.T, a *agents) *rig {
 	if a.Priv != nil {
 		o.Socket = a.Priv.Socket
 	}
-	server := mcpserver.New(serve.Local{S: svc}, o)
+	server := mcpserver.New(svc, o)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-supervisor", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			r.mu.Lock()
@@ -191,7 +191,7 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 		!strings.Contains(joined, "→ Done") || !strings.Contains(got[len(got)-1], "finished: done (exit 0)") {
 		t.Fatalf("progress messages:\n%s", joined)
 	}
-	list := r.svc.List(serve.Filter{})
+	list := r.svc.Dispatches(serve.Filter{})
 	if len(list) != 1 || list[0].Outcome != "done" || *list[0].Exit != 0 || list[0].ArchivedPath == "" {
 		t.Fatalf("the service's history %+v", list)
 	}
@@ -261,7 +261,7 @@ func TestCancelledHandoffCancelsTheDispatchAndArchivesTheFile(t *testing.T) {
 		done <- err
 	}()
 	waitFor(t, "the agent working", func() bool {
-		l := r.svc.List(serve.Filter{})
+		l := r.svc.Dispatches(serve.Filter{})
 		return len(l) == 1 && l[0].State == "Working"
 	})
 	path, _ := handoff.ResponsePath(r.Workdir, "tester")
@@ -274,7 +274,7 @@ func TestCancelledHandoffCancelsTheDispatchAndArchivesTheFile(t *testing.T) {
 	}
 	var v serve.View
 	waitFor(t, "the dispatch cancelled", func() bool {
-		v = r.svc.List(serve.Filter{})[0]
+		v = r.svc.Dispatches(serve.Filter{})[0]
 		return v.Final
 	})
 	if v.Outcome != "cancelled" || v.ArchivedPath == "" {
@@ -312,7 +312,7 @@ func TestBadInputGetsAnErrorResultNamingTheProblem(t *testing.T) {
 			}
 		}
 	}
-	if l := r.svc.List(serve.Filter{}); len(l) != 0 {
+	if l := r.svc.Dispatches(serve.Filter{}); len(l) != 0 {
 		t.Fatalf("bad input was dispatched: %+v", l)
 	}
 	// A pane that does not exist: the dispatch fails as a terminal error

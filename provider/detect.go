@@ -86,12 +86,12 @@ type Looker interface {
 	Look(ctx context.Context) (command, title, capture string, err error)
 }
 
-// Recognise looks at a pane once and Picks its provider: what every
+// Recognize looks at a pane once and Picks its provider: what every
 // --provider auto does (send and the other pane commands, the board, the
 // service). A look that fails returns the provider its command names, if
 // any, and the look's error, wrapped: a pane that is gone stays
 // errors.Is(err, handoff.ErrTerminalGone).
-func Recognise(ctx context.Context, pane Looker) (string, error) {
+func Recognize(ctx context.Context, pane Looker) (string, error) {
 	command, title, capture, err := pane.Look(ctx)
 	if err != nil {
 		return ForCommand(command), fmt.Errorf("look at the pane: %w", err)

@@ -35,7 +35,7 @@ var realScreens = map[string]string{
 // provider's or as nobody's, never as another's. Most are recognised: the
 // screens a CLI shows without its chrome (a dialog in the composer's place)
 // may need the command or --provider.
-func TestDetectRecognisesEachProvidersRealScreens(t *testing.T) {
+func TestDetectRecognizesEachProvidersRealScreens(t *testing.T) {
 	for name, dir := range realScreens {
 		seen, hit := 0, 0
 		for _, d := range conformance.Dirs(dir) {
@@ -116,21 +116,21 @@ func (l look) Look(context.Context) (string, string, string, error) {
 // The one rule for a pane's provider: the one that recognises it; else the
 // one its command names, with the reason none was recognised; a look that
 // failed keeps its error for errors.Is.
-func TestRecognisePicksTheRecogniserElseTheCommandsProvider(t *testing.T) {
+func TestRecognizePicksTheRecognizerElseTheCommandsProvider(t *testing.T) {
 	ctx := context.Background()
-	if name, err := provider.Recognise(ctx, look{command: "node", title: "✳ Claude Code", capture: "hello\n"}); err != nil || name != "claude" {
+	if name, err := provider.Recognize(ctx, look{command: "node", title: "✳ Claude Code", capture: "hello\n"}); err != nil || name != "claude" {
 		t.Errorf("Claude Code's title: %q, %v", name, err)
 	}
-	name, err := provider.Recognise(ctx, look{command: "/bin/bash", title: "user@host", capture: "$ ls\n"})
+	name, err := provider.Recognize(ctx, look{command: "/bin/bash", title: "user@host", capture: "$ ls\n"})
 	if !errors.Is(err, provider.ErrNoMatch) || name != provider.Default {
 		t.Errorf("a shell: %q, %v; want the default and ErrNoMatch", name, err)
 	}
-	name, err = provider.Recognise(ctx, look{command: "node", title: "◇  Ready (work)", capture: "› Ask Codex to do anything\n"})
+	name, err = provider.Recognize(ctx, look{command: "node", title: "◇  Ready (work)", capture: "› Ask Codex to do anything\n"})
 	if !errors.Is(err, provider.ErrAmbiguous) || name != provider.Default {
 		t.Errorf("two recognise it: %q, %v; want the default and ErrAmbiguous", name, err)
 	}
 	gone := errors.New("pane gone")
-	if name, err := provider.Recognise(ctx, look{command: "opencode", err: gone}); !errors.Is(err, gone) || name != "opencode" {
+	if name, err := provider.Recognize(ctx, look{command: "opencode", err: gone}); !errors.Is(err, gone) || name != "opencode" {
 		t.Errorf("a failed look: %q, %v; want opencode (its command) and the look's error", name, err)
 	}
 	if name, err := provider.Pick("claude", "", "$\n"); err != nil || name != "claude" {

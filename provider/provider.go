@@ -1,7 +1,7 @@
 // Package provider is the one place that knows which agent CLIs handoff-fsm
 // can read: a list of provider values (screen.Provider, one exported by each
 // provider package), looked up by name ("codex", "claude", "gemini", …) or
-// recognised from a pane (Detect, Recognise). Every command and library user
+// recognised from a pane (Detect, Recognize). Every command and library user
 // picks a classifier here, so adding an agent CLI is one new package and one
 // entry in registry (docs/providers.md).
 //
@@ -111,10 +111,10 @@ func Command(name string) string {
 	return ""
 }
 
-// Recognises reports whether the named provider recognises a pane as its
+// Recognizes reports whether the named provider recognises a pane as its
 // CLI's, from its foreground command, title and screen (what Detect asks
 // each provider). An unknown name recognises nothing.
-func Recognises(name, command, title, capture string) bool {
+func Recognizes(name, command, title, capture string) bool {
 	p, ok := find(name)
 	return ok && recognises(p, command, title, capture)
 }

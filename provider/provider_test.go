@@ -129,8 +129,8 @@ func TestForCommandComparesTheBaseName(t *testing.T) {
 			t.Errorf("Detect(%q) = %q, %v; want ErrNoMatch", cmd, got, err)
 		}
 	}
-	if !provider.Recognises("pi", "/usr/local/bin/pi", "", "") || provider.Recognises("pi", "pip", "", "") {
-		t.Error("Recognises does not compare the command's base name")
+	if !provider.Recognizes("pi", "/usr/local/bin/pi", "", "") || provider.Recognizes("pi", "pip", "", "") {
+		t.Error("Recognizes does not compare the command's base name")
 	}
 }
 

@@ -37,13 +37,12 @@ const MaxWait = 10 * time.Minute
 // by their JSON names, a key left out is the spec's default (send --server
 // passes them all); nil is the defaults.
 type SubmitBody struct {
-	Target      string          `json:"target"`
-	Socket      string          `json:"socket,omitempty"`
-	SocketPath  string          `json:"socket_path,omitempty"`
+	// Pane is the agent's pane, its keys inline (target, socket,
+	// socket_path, provider).
+	dispatchstate.Pane
 	Role        string          `json:"role"`
 	Workdir     string          `json:"workdir"`
 	Prompt      string          `json:"prompt"`
-	Provider    string          `json:"provider,omitempty"`
 	History     *int            `json:"history,omitempty"`
 	AllowShell  bool            `json:"allow_shell,omitempty"`
 	TmuxTimeout *float64        `json:"tmux_timeout,omitempty"`
@@ -132,7 +131,7 @@ func (s *Service) postDispatch(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error()})
 		return
 	}
-	v, err := s.Submit(Request{State: st})
+	v, err := s.Accept(Request{State: st})
 	var busy *SlotBusyError
 	switch {
 	case errors.As(err, &bf):
@@ -213,7 +212,7 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	if _, err := provider.Lookup(prov); err != nil && prov != provider.Auto {
 		return nil, bad("provider", "%v (or auto)", err)
 	}
-	st := &dispatchstate.State{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov,
+	st := &dispatchstate.State{Pane: dispatchstate.Pane{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov},
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
 	if b.SocketPath == "" {
@@ -284,18 +283,18 @@ func (s *Service) getDispatch(w http.ResponseWriter, r *http.Request) {
 		}
 		wait = min(d, MaxWait)
 	}
-	v, ok := s.Get(r.Context(), r.PathValue("id"), wait)
-	if !ok {
-		writeJSON(w, http.StatusNotFound, APIError{Error: "no dispatch " + r.PathValue("id")})
+	v, err := s.Get(r.Context(), r.PathValue("id"), wait)
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, APIError{Error: err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
 }
 
 func (s *Service) deleteDispatch(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.Cancel(r.Context(), r.PathValue("id"))
-	if !ok {
-		writeJSON(w, http.StatusNotFound, APIError{Error: "no dispatch " + r.PathValue("id")})
+	v, err := s.Cancel(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, APIError{Error: err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, v)
@@ -339,7 +338,7 @@ func (s *Service) listDispatches(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, APIError{Error: err.Error(), Field: bf.field})
 		return
 	}
-	list := s.List(f)
+	list := s.Dispatches(f)
 	if list == nil {
 		list = []View{}
 	}
@@ -443,13 +442,12 @@ func noteDispatches(ctx context.Context, row *PaneRow, pane *tmuxdriver.Pane, lo
 }
 
 func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	srv := tmuxdriver.Server{Socket: q.Get("socket"), SocketPath: q.Get("socket_path")}
-	if srv.Socket != "" && srv.SocketPath != "" {
-		writeJSON(w, http.StatusBadRequest, APIError{Error: "give socket or socket_path, not both", Field: "socket_path"})
+	rows, err := s.Panes(r.Context(), r.URL.Query())
+	var bf *badField
+	if errors.As(err, &bf) && bf.field == "socket_path" {
+		writeJSON(w, http.StatusBadRequest, APIError{Error: bf.msg, Field: bf.field})
 		return
 	}
-	rows, err := s.Board(r.Context(), srv, q.Get("target"), q.Get("provider"))
 	if err != nil {
 		writeJSON(w, http.StatusBadGateway, APIError{Error: err.Error()})
 		return
@@ -490,7 +488,7 @@ func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, prov
 		}
 	}
 	busy := map[string]string{}
-	for _, v := range s.List(Filter{State: "running"}) {
+	for _, v := range s.Dispatches(Filter{State: "running"}) {
 		if v.Socket == srv.Socket && v.SocketPath == srv.SocketPath {
 			busy[v.Target] = v.ID
 		}

@@ -61,7 +61,7 @@ func TestADispatchThroughTheAPI(t *testing.T) {
 	}
 	// The engine in this process lists the same, and refuses the same
 	// bad filter, naming it.
-	local := serve.Local{S: s.Service}
+	local := s.Service
 	if list, err := local.List(ctx, map[string][]string{"role": {"analyst"}, "state": {"final"}}); err != nil || len(list) != 1 || list[0].ID != v.ID {
 		t.Fatalf("Local.List %+v %v", list, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -18,7 +19,7 @@ import (
 // A dispatch that asks for provider "auto" is read with the provider that
 // recognises its pane, and that name is what the dispatch keeps (a resume
 // reads the pane with the same rules).
-func TestProviderAutoIsRecognisedAndKept(t *testing.T) {
+func TestProviderAutoIsRecognizedAndKept(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
@@ -53,8 +54,8 @@ func TestProviderAutoWithNoMatchIsABadRequest(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = priv.Close(context.Background()) })
 	s := startService(t, "", false)
-	body, _ := json.Marshal(serve.SubmitBody{Target: priv.Pane, Socket: priv.Socket, Role: "analyst", Workdir: t.TempDir(),
-		Prompt: "hi", Provider: "auto"})
+	body, _ := json.Marshal(serve.SubmitBody{Pane: dispatchstate.Pane{Target: priv.Pane, Socket: priv.Socket, Provider: "auto"}, Role: "analyst", Workdir: t.TempDir(),
+		Prompt: "hi"})
 	resp, err := http.Post(s.url+"/v1/dispatches", "application/json", strings.NewReader(string(body)))
 	if err != nil {
 		t.Fatal(err)

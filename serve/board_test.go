@@ -28,8 +28,8 @@ func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := s.final(t, v.ID); f.ErrorKind != "timeout" {
-		t.Fatalf("the dispatch ended %s/%s, want a timeout", f.Outcome, f.ErrorKind)
+	if f := s.final(t, v.ID); f.Report.Error != "timeout" {
+		t.Fatalf("the dispatch ended %s/%s, want a timeout", f.Outcome, f.Report.Error)
 	}
 	rows, err := s.client.Panes(context.Background(), url.Values{"socket": {a.Priv.Socket}, "target": {a.Panes[0]}})
 	if err != nil || len(rows) != 1 {

@@ -11,12 +11,13 @@ import (
 )
 
 // Cancel stops dispatch id and records it as cancelled; what the agent
-// wrote is archived. It returns once the dispatch is over (ok false: no
-// such dispatch). A finished dispatch is left as it was.
-func (s *Service) Cancel(ctx context.Context, id string) (View, bool) {
+// wrote is archived. It returns once the dispatch is over (an error
+// wrapping ErrNotFound: no such dispatch). A finished dispatch is left as
+// it was.
+func (s *Service) Cancel(ctx context.Context, id string) (View, error) {
 	d, ok := s.lookup(id)
 	if !ok {
-		return View{}, false
+		return View{}, errNoDispatch(id)
 	}
 	d.mu.Lock()
 	if d.st.Finished == nil {
@@ -30,7 +31,7 @@ func (s *Service) Cancel(ctx context.Context, id string) (View, bool) {
 	case <-d.done:
 	case <-ctx.Done():
 	}
-	return d.fullView(), true
+	return d.fullView(), nil
 }
 
 // cancelled is the ending of a cancelled dispatch: whatever the agent left

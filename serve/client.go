@@ -102,16 +102,6 @@ func (c *Client) Get(ctx context.Context, id string, wait time.Duration) (View, 
 	return v, c.do(ctx, http.MethodGet, path, nil, &v)
 }
 
-// Wait returns the dispatch once it is over (or ctx ends).
-func (c *Client) Wait(ctx context.Context, id string) (View, error) {
-	for {
-		v, err := c.Get(ctx, id, time.Minute)
-		if err != nil || v.Final {
-			return v, err
-		}
-	}
-}
-
 // Cancel cancels a dispatch and returns it once it is over.
 func (c *Client) Cancel(ctx context.Context, id string) (View, error) {
 	var v View

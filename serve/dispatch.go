@@ -3,6 +3,7 @@ package serve
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"sync"
 	"time"
@@ -21,38 +22,37 @@ const (
 	StateError     = "Error"     // ended without a decision of the table
 )
 
-// View is a dispatch as the API shows it.
+// View is a dispatch as the API shows it: its state, where it runs, and
+// once it is over its ending in the replay format (Report: outcome,
+// source, the error's kind, the response, when, the transitions), as
+// `send --json` prints it. The JSON keeps the API's keys (docs/serve.md):
+// the report's error kind is "error_kind", "error" the message.
 type View struct {
 	ID    string `json:"id"`
 	State string `json:"state"`
 	Final bool   `json:"final"`
-	// Outcome is done, failed, cancelled or error once Final.
-	Outcome string `json:"outcome,omitempty"`
-	// Source is file or fallback for a done dispatch.
-	Source string `json:"source,omitempty"`
-	// Content is the response (in a single dispatch's view only).
-	Content *string `json:"content,omitempty"`
+	// Report is the ending once Final (Outcome: done, failed, cancelled
+	// or error; Source: file or fallback; Error: the table's name for the
+	// failure, terminal_error, no_response_file, timeout, needs_user; At:
+	// the decision's time in seconds from dispatch). Transitions and
+	// Content are in a single dispatch's view only (Whole).
+	trace.Report `json:"-"`
+	// Whole: the view carries the response (a single finished dispatch's
+	// view, not a list's).
+	Whole bool `json:"-"`
 	// Exit is the exit status a local send would have ended with.
 	Exit *int `json:"exit,omitempty"`
-	// Error is the failure's message; ErrorKind the table's name for it
-	// (terminal_error, no_response_file, timeout, needs_user).
-	Error     string `json:"error,omitempty"`
-	ErrorKind string `json:"error_kind,omitempty"`
-	// At is the decision's time in seconds from dispatch.
-	At float64 `json:"at,omitempty"`
+	// Error is the failure's message (Report.Error its kind).
+	Error string `json:"error,omitempty"`
 	// AcceptedSeq is the number of the dispatch's "accepted" event, in the
 	// answer to its submission: following its events after it
 	// (GET /v1/events?id=…&after=…) misses none of them.
 	AcceptedSeq uint64 `json:"accepted_seq,omitempty"`
-	// Transitions, in a single dispatch's view only.
-	Transitions []trace.Transition `json:"transitions,omitempty"`
-	Polls       int                `json:"polls"`
+	Polls       int    `json:"polls"`
 
-	Role         string     `json:"role"`
-	Target       string     `json:"target"`
-	Socket       string     `json:"socket,omitempty"`
-	SocketPath   string     `json:"socket_path,omitempty"`
-	Provider     string     `json:"provider"`
+	Role string `json:"role"`
+	// Pane is where the agent is, its keys inline.
+	dispatchstate.Pane
 	Workdir      string     `json:"workdir"`
 	Prompt       string     `json:"prompt"`
 	Created      time.Time  `json:"created"`
@@ -60,17 +60,57 @@ type View struct {
 	ArchivedPath string     `json:"archived_path,omitempty"`
 }
 
-// Report is the replay-format result object of a final dispatch, as
-// `send --json` prints it.
-func (v View) Report() trace.Report {
-	r := trace.Report{Outcome: v.Outcome, Source: v.Source, Error: v.ErrorKind, At: v.At, Transitions: v.Transitions}
-	if v.Content != nil {
-		r.Content = *v.Content
+// Finished is the ending of a final view as a persisted dispatch records
+// it: what a caller prints or returns as a dispatch of its own would
+// (dispatchstate.Finished's Result, Err and Exit).
+func (v View) Finished() dispatchstate.Finished {
+	f := dispatchstate.Finished{Exit: dispatchstate.ExitOther, Report: v.Report, Error: v.Error, ArchivedPath: v.ArchivedPath}
+	if v.Exit != nil {
+		f.Exit = *v.Exit
 	}
-	if r.Transitions == nil {
-		r.Transitions = []trace.Transition{}
+	if f.Report.Transitions == nil {
+		f.Report.Transitions = []trace.Transition{}
 	}
-	return r
+	return f
+}
+
+// viewJSON is View's wire form: the report's fields under the API's keys,
+// the content only in a whole view.
+type viewJSON struct {
+	viewFields
+	Outcome     string             `json:"outcome,omitempty"`
+	Source      string             `json:"source,omitempty"`
+	Content     *string            `json:"content,omitempty"`
+	ErrorKind   string             `json:"error_kind,omitempty"`
+	At          float64            `json:"at,omitempty"`
+	Transitions []trace.Transition `json:"transitions,omitempty"`
+}
+
+// viewFields is View without its methods (no recursion into MarshalJSON).
+type viewFields View
+
+// MarshalJSON writes the API's form of v.
+func (v View) MarshalJSON() ([]byte, error) {
+	w := viewJSON{viewFields: viewFields(v), Outcome: v.Outcome, Source: v.Source, ErrorKind: v.Report.Error, At: v.At,
+		Transitions: v.Transitions}
+	if v.Whole {
+		w.Content = &v.Content
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads the API's form of a view (what a client gets).
+func (v *View) UnmarshalJSON(b []byte) error {
+	var w viewJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*v = View(w.viewFields)
+	v.Report = trace.Report{Outcome: w.Outcome, Source: w.Source, Error: w.ErrorKind, At: w.At, Transitions: w.Transitions}
+	if w.Content != nil {
+		v.Whole, v.Content = true, *w.Content
+	}
+	return nil
 }
 
 // dispatch is one dispatch of the service: its persisted state and what
@@ -297,22 +337,22 @@ func (d *dispatch) view(full bool) View {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	st := &d.st
-	v := View{ID: st.ID, State: d.state, Polls: d.polls, Role: st.Role, Target: st.Target, Socket: st.Socket,
-		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created}
+	v := View{ID: st.ID, State: d.state, Polls: d.polls, Role: st.Role, Pane: st.Pane, Workdir: st.Workdir, Prompt: st.Prompt,
+		Created: st.Created}
 	if full {
 		v.Transitions = append([]trace.Transition{}, d.journal...)
 	}
 	if f := st.Finished; f != nil {
 		exit := f.Exit
-		v.Final, v.Outcome, v.Source, v.Exit, v.Error, v.ErrorKind, v.At, v.ArchivedPath =
-			true, f.Report.Outcome, f.Report.Source, &exit, f.Error, f.Report.Error, f.Report.At, f.ArchivedPath
+		v.Final, v.Exit, v.Error, v.ArchivedPath = true, &exit, f.Error, f.ArchivedPath
+		v.Report = f.Report
+		v.Report.Version, v.Content, v.Transitions = nil, "", nil
 		if !f.Ended.IsZero() {
 			ended := f.Ended
 			v.Ended = &ended
 		}
 		if full {
-			content := f.Report.Content
-			v.Content = &content
+			v.Whole, v.Content = true, f.Report.Content
 			v.Transitions = append([]trace.Transition{}, f.Report.Transitions...)
 		}
 	}
@@ -334,8 +374,8 @@ func (d *dispatch) release() {
 	f := *d.st.Finished
 	f.Report.Content, f.Report.Transitions = "", nil
 	st := d.st
-	d.st = dispatchstate.State{Version: st.Version, ID: st.ID, Role: st.Role, Target: st.Target, Socket: st.Socket,
-		SocketPath: st.SocketPath, Provider: st.Provider, Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created,
+	d.st = dispatchstate.State{Version: st.Version, ID: st.ID, Role: st.Role, Pane: st.Pane,
+		Workdir: st.Workdir, Prompt: st.Prompt, Created: st.Created,
 		Finished: &f}
 	d.journal, d.written = nil, nil
 	d.released = true
@@ -358,7 +398,7 @@ func (d *dispatch) fullView() View {
 		return v
 	}
 	v := d.view(true)
-	v.Content = nil
+	v.Whole, v.Content = false, ""
 	return v
 }
 

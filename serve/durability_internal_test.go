@@ -27,7 +27,7 @@ func TestADispatchsStateIsWrittenAtEachStepThroughItsSpare(t *testing.T) {
 		mu.Unlock()
 	}
 	st := newState("answer me")
-	v, err := svc.Submit(Request{State: st})
+	v, err := svc.Accept(Request{State: st})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestANewServiceGoesOnWithTheDispatchesOfTheLast(t *testing.T) {
 	ids := map[string]string{}
 	for i, p := range a.Panes {
 		st := bodyState(t, a, p, roles[i], "answer "+roles[i])
-		v, err := svc.Submit(serve.Request{State: st})
+		v, err := svc.Accept(serve.Request{State: st})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -64,9 +64,9 @@ func TestEachTransitionKeepsItsEvidence(t *testing.T) {
 	if err != nil || len(hist) != 1 {
 		t.Fatalf("history %+v %v", hist, err)
 	}
-	full, ok := s.Get(context.Background(), v.ID, 0)
-	if !ok {
-		t.Fatal("no dispatch")
+	full, err := s.Get(context.Background(), v.ID, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
 	check("Get", full.Transitions)
 }
@@ -83,7 +83,7 @@ func TestEvidenceOutlivesARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Submit(serve.Request{State: bodyState(t, a, a.Panes[0], "analyst", "Keep the evidence")})
+	v, err := svc.Accept(serve.Request{State: bodyState(t, a, a.Panes[0], "analyst", "Keep the evidence")})
 	if err != nil {
 		t.Fatal(err)
 	}

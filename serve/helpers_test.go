@@ -8,6 +8,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
@@ -34,7 +35,7 @@ func startAgents(t testing.TB, n int, o simagent.Options) *agents {
 func (a *agents) body(pane, role, prompt string) serve.SubmitBody {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
-	return serve.SubmitBody{Target: pane, Socket: a.Priv.Socket, Role: role, Workdir: a.Workdir, Prompt: prompt, Config: &cfg}
+	return serve.SubmitBody{Pane: dispatchstate.Pane{Target: pane, Socket: a.Priv.Socket}, Role: role, Workdir: a.Workdir, Prompt: prompt, Config: &cfg}
 }
 
 // service is a Service on a fresh state folder, with its API on a test
@@ -70,7 +71,7 @@ func (s *service) final(t testing.TB, id string) serve.View {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	v, err := s.client.Wait(ctx, id)
+	v, err := serve.Wait(ctx, s.client, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +79,8 @@ func (s *service) final(t testing.TB, id string) serve.View {
 }
 
 func content(v serve.View) string {
-	if v.Content == nil {
+	if !v.Whole {
 		return "<none>"
 	}
-	return *v.Content
+	return v.Content
 }

@@ -16,7 +16,7 @@ import (
 // finishedState writes, under stateDir, a dispatch that ended at ended.
 func finishedState(t *testing.T, stateDir, id string, ended time.Time) {
 	t.Helper()
-	st := &dispatchstate.State{Version: dispatchstate.Version, ID: id, Target: "%1", Socket: "agents", Provider: "codex",
+	st := &dispatchstate.State{Version: dispatchstate.Version, ID: id, Pane: dispatchstate.Pane{Target: "%1", Socket: "agents", Provider: "codex"},
 		TmuxTimeout: "5s", Role: "analyst", Workdir: "/tmp/w", Prompt: "hi", Created: ended.Add(-time.Minute),
 		Config: handoff.DefaultConfig(),
 		Finished: &dispatchstate.Finished{Report: trace.Report{Outcome: "done", Source: "file", Content: "the answer\n"},
@@ -73,7 +73,7 @@ func TestAServicePrunesFinishedDispatchesOlderThanKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if list := s.List(serve.Filter{}); len(list) != 1 || list[0].ID != "20260101-000000-recent" {
+	if list := s.Dispatches(serve.Filter{}); len(list) != 1 || list[0].ID != "20260101-000000-recent" {
 		t.Fatalf("history after pruning: %+v", list)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "dispatches", "20250101-000000-old.json")); !errors.Is(err, os.ErrNotExist) {

@@ -8,14 +8,15 @@ import (
 )
 
 // Get returns the dispatch id; with wait > 0 it first waits up to that long
-// (or until ctx ends) for the dispatch to be over.
-func (s *Service) Get(ctx context.Context, id string, wait time.Duration) (View, bool) {
+// (at most MaxWait, or until ctx ends) for the dispatch to be over. An id
+// the service does not know is an error wrapping ErrNotFound.
+func (s *Service) Get(ctx context.Context, id string, wait time.Duration) (View, error) {
 	d, ok := s.lookup(id)
 	if !ok {
-		return View{}, false
+		return View{}, errNoDispatch(id)
 	}
 	if wait > 0 {
-		t := time.NewTimer(wait)
+		t := time.NewTimer(min(wait, MaxWait))
 		defer t.Stop()
 		select {
 		case <-d.done:
@@ -23,7 +24,7 @@ func (s *Service) Get(ctx context.Context, id string, wait time.Duration) (View,
 		case <-ctx.Done():
 		}
 	}
-	return d.fullView(), true
+	return d.fullView(), nil
 }
 
 // lookup is the service's dispatch id.
@@ -34,7 +35,7 @@ func (s *Service) lookup(id string) (*dispatch, bool) {
 	return d, ok
 }
 
-// Filter selects dispatches for List; zero fields select all.
+// Filter selects dispatches for Dispatches; zero fields select all.
 type Filter struct {
 	Role  string
 	State string // a state name, "running" or "final"
@@ -42,9 +43,9 @@ type Filter struct {
 	Limit int // the newest Limit (0: all)
 }
 
-// List returns the dispatches Filter selects, oldest first, without their
-// content and transitions.
-func (s *Service) List(f Filter) []View {
+// Dispatches returns the dispatches Filter selects, oldest first, without
+// their content and transitions.
+func (s *Service) Dispatches(f Filter) []View {
 	s.mu.Lock()
 	ds := make([]*dispatch, 0, len(s.all))
 	for _, d := range s.all {

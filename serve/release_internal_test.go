@@ -23,11 +23,11 @@ func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T
 	var ids []string
 	whole := map[string]View{}
 	for i := range 4 {
-		v, err := svc.Submit(Request{State: newState(fmt.Sprintf("answer %d", i))})
+		v, err := svc.Accept(Request{State: newState(fmt.Sprintf("answer %d", i))})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, _ = svc.Get(ctx, v.ID, 2*time.Minute); v.Outcome != "done" || v.Content == nil || len(v.Transitions) == 0 {
+		if v, _ = svc.Get(ctx, v.ID, 2*time.Minute); v.Outcome != "done" || !v.Whole || len(v.Transitions) == 0 {
 			t.Fatalf("dispatch %d ended %+v", i, v)
 		}
 		ids = append(ids, v.ID)
@@ -50,9 +50,9 @@ func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T
 		if released && (content != "" || journal != 0) {
 			t.Errorf("dispatch %d was released but holds its answer %q and %d transitions", i, content, journal)
 		}
-		got, ok := svc.Get(ctx, id, 0)
+		got, err := svc.Get(ctx, id, 0)
 		want := whole[id]
-		if !ok || got.Content == nil || *got.Content != *want.Content || got.Outcome != want.Outcome ||
+		if err != nil || !got.Whole || got.Content != want.Content || got.Outcome != want.Outcome ||
 			got.Polls != want.Polls || len(got.Transitions) != len(want.Transitions) || got.ArchivedPath != want.ArchivedPath {
 			t.Errorf("dispatch %d read back %+v, want %+v", i, got, want)
 		}
@@ -64,7 +64,7 @@ func TestOlderFinishedDispatchesAreReadBackWholeFromTheirStateFiles(t *testing.T
 		}
 	}
 	var listed []string
-	for _, v := range svc.List(Filter{}) {
+	for _, v := range svc.Dispatches(Filter{}) {
 		listed = append(listed, v.ID)
 		if v.Prompt == "" || !v.Final || v.Outcome != "done" {
 			t.Errorf("listed %+v", v)

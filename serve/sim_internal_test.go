@@ -24,7 +24,7 @@ func simService(t *testing.T, prefix string) (svc *Service, dir string, newState
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 120*time.Second
 	return svc, dir, func(prompt string) *dispatchstate.State {
-		return &dispatchstate.State{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex", History: 200,
+		return &dispatchstate.State{Pane: dispatchstate.Pane{Target: a.Panes[0], Socket: a.Priv.Socket, Provider: "codex"}, History: 200,
 			TmuxTimeout: "5s", Role: "analyst", Workdir: a.Workdir, Prompt: prompt, Config: cfg}
 	}
 }

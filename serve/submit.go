@@ -38,16 +38,26 @@ func (e *SlotBusyError) Error() string {
 
 func (e *SlotBusyError) Unwrap() error { return responsefile.ErrSlotBusy }
 
-// Submit accepts a dispatch: it is on disk (durable) when Submit returns,
+// Submit accepts the dispatch b asks for (as POST /v1/dispatches); bad
+// input is the error SubmitBody.State gives, naming the field.
+func (s *Service) Submit(_ context.Context, b SubmitBody) (View, error) {
+	st, err := b.State()
+	if err != nil {
+		return View{}, err
+	}
+	return s.Accept(Request{State: st})
+}
+
+// Accept accepts a dispatch: it is on disk (durable) when Accept returns,
 // and runs in the background. A busy slot is a *SlotBusyError unless
 // WaitSlot.
-func (s *Service) Submit(req Request) (View, error) {
+func (s *Service) Accept(req Request) (View, error) {
 	st := req.State
 	st.Version = dispatchstate.Version
 	st.ID = newID(time.Now())
 	st.Created = time.Now().UTC()
 	if st.Provider == provider.Auto {
-		name, err := s.recognise(st)
+		name, err := s.recognize(st)
 		if err != nil {
 			return View{}, err
 		}

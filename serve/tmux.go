@@ -42,7 +42,7 @@ type term struct {
 // pane opens st's pane; release when the dispatch is over.
 func (t *terminals) pane(ctx context.Context, st *dispatchstate.State) (term, func(), error) {
 	if !t.control {
-		p, err := st.Pane(nil)
+		p, err := st.Open(nil)
 		return term{pane: p}, func() {}, err
 	}
 	o, err := st.PaneOptions()

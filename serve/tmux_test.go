@@ -77,7 +77,7 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 			t.Fatalf("a look started a tmux process: %s\nall starts while waiting:\n%s", line, starts)
 		}
 	}
-	if polls := s.List(serve.Filter{}); polls[0].Polls < 2 {
+	if polls := s.Dispatches(serve.Filter{}); polls[0].Polls < 2 {
 		t.Fatalf("the dispatches hardly looked: %+v", polls)
 	}
 }
@@ -131,7 +131,7 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	}
 	for _, id := range doomedIDs {
 		v := s.final(t, id)
-		if v.Outcome != "failed" || v.ErrorKind != "terminal_error" || *v.Exit != 4 {
+		if v.Outcome != "failed" || v.Report.Error != "terminal_error" || *v.Exit != 4 {
 			t.Fatalf("a dispatch on the dead server: %+v", v)
 		}
 	}

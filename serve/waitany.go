@@ -43,11 +43,11 @@ func (w Waited) Satisfied(mode WaitMode) bool {
 	return len(w.Ended) > 0
 }
 
-// WaitFor waits up to wait (or until ctx ends) for one (WaitAny) or all
+// waitOnce waits up to wait (or until ctx ends) for one (WaitAny) or all
 // (WaitAll) of the dispatches ids to be over, woken by each dispatch's own
 // end, not by polling. An id the service does not know is an error
 // wrapping ErrNotFound that names it; nothing is waited for then.
-func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, wait time.Duration) (Waited, error) {
+func (s *Service) waitOnce(ctx context.Context, ids []string, mode WaitMode, wait time.Duration) (Waited, error) {
 	if mode != WaitAny && mode != WaitAll {
 		return Waited{}, bad("mode", "%q: want any or all", mode)
 	}
@@ -109,7 +109,7 @@ func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, wait
 
 // waitQuery reads GET /v1/wait's query: ids (comma-separated, or the
 // parameter repeated), mode (any, the default, or all), wait (a duration,
-// at most MaxWait; default MaxWait). WaitFor checks the ids and the mode.
+// at most MaxWait; default MaxWait). waitOnce checks the ids and the mode.
 func waitQuery(q url.Values) ([]string, WaitMode, time.Duration, error) {
 	var ids []string
 	for _, v := range q["ids"] {
@@ -138,7 +138,7 @@ func (s *Service) waitDispatches(w http.ResponseWriter, r *http.Request) {
 	ids, mode, wait, err := waitQuery(r.URL.Query())
 	var got Waited
 	if err == nil {
-		got, err = s.WaitFor(r.Context(), ids, mode, wait)
+		got, err = s.waitOnce(r.Context(), ids, mode, wait)
 	}
 	var bf *badField
 	switch {
@@ -153,18 +153,18 @@ func (s *Service) waitDispatches(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// WaitFor waits, as Service.WaitFor, for one or all of the dispatches ids,
+// WaitFor waits for one (WaitAny) or all (WaitAll) of the dispatches ids,
 // asking again while the service's longest wait (MaxWait) passes, until
 // what mode waits for, limit (when above zero) or ctx ends. When limit
 // ends it first, the answer names the dispatches still running in Pending.
-func (l Local) WaitFor(ctx context.Context, ids []string, mode WaitMode, limit time.Duration) (Waited, error) {
+func (s *Service) WaitFor(ctx context.Context, ids []string, mode WaitMode, limit time.Duration) (Waited, error) {
 	return waitUntil(ctx, mode, limit, func(wait time.Duration) (Waited, error) {
-		return l.S.WaitFor(ctx, ids, mode, wait)
+		return s.waitOnce(ctx, ids, mode, wait)
 	})
 }
 
 // WaitFor waits for one (WaitAny) or all (WaitAll) of the dispatches ids
-// through GET /v1/wait, as Local.WaitFor does.
+// through GET /v1/wait, as Service.WaitFor does.
 func (c *Client) WaitFor(ctx context.Context, ids []string, mode WaitMode, limit time.Duration) (Waited, error) {
 	return waitUntil(ctx, mode, limit, func(wait time.Duration) (Waited, error) {
 		q := url.Values{"ids": {strings.Join(ids, ",")}, "mode": {string(mode)}, "wait": {wait.String()}}

@@ -56,7 +56,7 @@ func TestAWaitOnAnyReturnsTheFirstDispatchToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(w.Ended) != 1 || w.Ended[0].ID != ids[1] || w.Ended[0].Outcome != "done" || w.Ended[0].Content == nil {
+	if len(w.Ended) != 1 || w.Ended[0].ID != ids[1] || w.Ended[0].Outcome != "done" || !w.Ended[0].Whole {
 		t.Fatalf("woken with %+v; want dispatch %s done with its answer", w.Ended, ids[1])
 	}
 	if len(w.Pending) != 2 || w.Pending[0] != ids[0] || w.Pending[1] != ids[2] {

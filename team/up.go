@@ -485,7 +485,7 @@ func ready(ctx context.Context, t *Team, m *Member, poll time.Duration, wait boo
 			} else if time.Since(asking) >= dialogHold {
 				return snap.Classification.Status, &NotReady{Role: m.Role, Pane: m.Pane, Reason: dialogReason(t, prov, snap), Screen: snap.Capture}
 			}
-		case err == nil && wait && !provider.Recognises(prov, snap.Command, snap.Title, snap.Capture):
+		case err == nil && wait && !provider.Recognizes(prov, snap.Command, snap.Title, snap.Capture):
 			// A screen of something else: many classifiers read a
 			// screen they do not know as quiet.
 			atAShell, inARow, foreign = time.Time{}, 0, true

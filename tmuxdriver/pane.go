@@ -182,7 +182,7 @@ func (p *Pane) Observe(ctx context.Context) (Snapshot, error) {
 
 // Look reads the pane once, as Observe does, without classifying it: its
 // foreground command, its title and its screen, what recognises the CLI in
-// it before its classifier is known (provider.Recognise). A dead pane or
+// it before its classifier is known (provider.Recognize). A dead pane or
 // one back at a shell is an error, as for Observe.
 func (p *Pane) Look(ctx context.Context) (command, title, capture string, err error) {
 	snap, err := p.read(ctx, p.o.History)

@@ -53,7 +53,7 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return exitUsage
 	}
 	given := 0
-	for _, on := range []bool{*pf.target != "", *dispatch != "", *record != "", len(files) > 0} {
+	for _, on := range []bool{pf.pane.Target != "", *dispatch != "", *record != "", len(files) > 0} {
 		if on {
 			given++
 		}
@@ -62,14 +62,14 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return usage("explain one thing at a time: --target, --dispatch, --record or one CAPTURE file")
 	}
 	switch {
-	case *pf.target != "":
+	case pf.pane.Target != "":
 		return explainPane(ctx, pf, stdout, stderr)
 	case *dispatch != "":
 		return explainDispatch(ctx, *dispatch, *server, *stateDir, stdout, stderr)
 	case *record != "":
 		return explainRecord(ctx, *record, stdout, stderr)
 	}
-	cl, name, capture, code, ok := readClassified("explain", *pf.provider, *pf.providerFile, *title, files, stdin, stderr)
+	cl, name, capture, code, ok := readClassified("explain", pf.pane.Provider, *pf.providerFile, *title, files, stdin, stderr)
 	if !ok {
 		return code
 	}
@@ -93,7 +93,7 @@ func explainPane(ctx context.Context, pf *paneFlags, stdout, stderr io.Writer) i
 		writeReading(stdout, pf.providerName(), handoff.Classification{Status: handoff.StatusError, Reason: err.Error()})
 		return exitTerminal
 	}
-	fmt.Fprintf(stdout, "pane     %s (%s), running %s\n", *pf.target, pane.Server(), snap.Command)
+	fmt.Fprintf(stdout, "pane     %s (%s), running %s\n", pf.pane.Target, pane.Server(), snap.Command)
 	writeReading(stdout, pf.providerName(), snap.Classification)
 	return exitOK
 }

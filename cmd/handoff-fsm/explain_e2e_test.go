@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // explain on a live pane, on a dispatch of the service (through it, and
@@ -24,7 +26,7 @@ func TestExplainALivePaneADispatchAndARecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, err := s.client.Wait(context.Background(), v.ID); err != nil || f.Outcome != "done" {
+	if f, err := serve.Wait(context.Background(), s.client, v.ID); err != nil || f.Outcome != "done" {
 		t.Fatalf("dispatch %+v %v", f, err)
 	}
 	check := func(how, out string) {

@@ -121,16 +121,16 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 // localEngine is a service in this process (traced when OpenTelemetry is
 // set up) as an engine; stop closes it.
-func localEngine(ctx context.Context, o serve.Options, stderr io.Writer) (serve.Local, func(), error) {
+func localEngine(ctx context.Context, o serve.Options, stderr io.Writer) (*serve.Service, func(), error) {
 	tr, shutdown := otelTracer(ctx, stderr)
 	o.Tracer = tr
 	svc, err := serve.New(o)
 	if err != nil {
 		shutdown()
-		return serve.Local{}, nil, err
+		return nil, nil, err
 	}
 	o.Logger.Info("handoff-fsm mcp: dispatching in this process", "state_dir", o.StateDir)
-	return serve.Local{S: svc}, func() { svc.Close(); shutdown() }, nil
+	return svc, func() { svc.Close(); shutdown() }, nil
 }
 
 // defaultMCPStateDir is a new folder per run beside serve's state folder:

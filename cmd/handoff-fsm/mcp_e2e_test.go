@@ -144,7 +144,7 @@ func TestMCPCommandThroughAService(t *testing.T) {
 	if res.IsError || toolText(res) != "run the tests\n" {
 		t.Fatalf("handoff: error %v, %q", res.IsError, toolText(res))
 	}
-	if l := svc.List(serve.Filter{}); len(l) != 1 || l[0].Outcome != "done" || l[0].Role != "tester" {
+	if l := svc.Dispatches(serve.Filter{}); len(l) != 1 || l[0].Outcome != "done" || l[0].Role != "tester" {
 		t.Fatalf("the service's dispatches: %+v", l)
 	}
 	if joined := waitProgress(&mu, &progress, "finished: done"); !strings.Contains(joined, "→ Done") {

@@ -26,7 +26,7 @@ func TestMCPPrunesTheFoldersOfEarlierRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !ended.IsZero() {
-			st := &dispatchstate.State{Version: dispatchstate.Version, ID: "20250101-000000-x", Target: "%1", Provider: "codex",
+			st := &dispatchstate.State{Version: dispatchstate.Version, ID: "20250101-000000-x", Pane: dispatchstate.Pane{Target: "%1", Provider: "codex"},
 				TmuxTimeout: "5s", Role: "analyst", Workdir: "/tmp/w", Prompt: "hi", Created: ended,
 				Config:   handoff.DefaultConfig(),
 				Finished: &dispatchstate.Finished{Report: trace.Report{Outcome: "done"}, Ended: ended}}

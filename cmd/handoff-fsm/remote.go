@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 )
@@ -64,8 +61,8 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	tmuxTimeout := r.pf.tmuxWait.D.Seconds()
 	history := *r.pf.history
-	body := serve.SubmitBody{Target: *r.pf.target, Socket: *r.pf.socket, SocketPath: *r.pf.socketPath, Role: r.role,
-		Workdir: workdir, Prompt: r.prompt, Provider: *r.pf.provider, History: &history, AllowShell: *r.pf.allowShell,
+	body := serve.SubmitBody{Pane: r.pf.pane, Role: r.role,
+		Workdir: workdir, Prompt: r.prompt, History: &history, AllowShell: *r.pf.allowShell,
 		TmuxTimeout: &tmuxTimeout, WaitSlot: r.waitSlot, Config: &r.cfg}
 	v, err := r.client.Submit(ctx, body)
 	var se *serve.StatusError
@@ -78,14 +75,14 @@ func (r remoteSend) run(ctx context.Context, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "handoff-fsm: dispatch %s accepted by the service; sending to pane %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		v.ID, *r.pf.target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
+		v.ID, r.pf.pane.Target, r.role, r.cfg.Poll, r.cfg.IdleGrace, r.cfg.ResponseTimeout, r.cfg.Strict())
 	if r.noWait {
 		fmt.Fprintln(stdout, v.ID)
 		return exitOK
 	}
 	done, stopEvents := r.narrate(ctx, v, stderr)
 	defer stopEvents()
-	final, err := r.client.Wait(ctx, v.ID)
+	final, err := serve.Wait(ctx, r.client, v.ID)
 	if ctx.Err() != nil {
 		// Interrupted: the dispatch is cancelled, as a local send stops.
 		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -145,8 +142,8 @@ func (r remoteSend) narrate(ctx context.Context, v serve.View, stderr io.Writer)
 // finishView prints a dispatch of the service that ended as send prints
 // its own (finish), and returns send's exit code for it.
 func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
-	rep := final.Report()
-	f := dispatchstate.Finished{Exit: *final.Exit, Report: rep, Error: final.Error, ArchivedPath: final.ArchivedPath}
+	f := final.Finished()
+	rep := f.Report
 	var reportPtr *trace.Report
 	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		reportPtr = &rep
@@ -156,92 +153,4 @@ func finishView(final serve.View, asJSON bool, stdout, stderr io.Writer) int {
 		return f.Exit
 	}
 	return code
-}
-
-// remotePanes asks the service for the board of the flags' server (the
-// target's pane alone when one is named).
-func remotePanes(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string) ([]serve.PaneRow, error) {
-	q := url.Values{}
-	for k, v := range map[string]string{"socket": *pf.socket, "socket_path": *pf.socketPath, "target": *pf.target, "provider": providerName} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	return client.Panes(ctx, q)
-}
-
-// remoteStatus is status through a service: the same JSON object, the same
-// exit codes.
-func remoteStatus(ctx context.Context, client *serve.Client, pf *paneFlags, stdout, stderr io.Writer) int {
-	if *pf.target == "" {
-		fmt.Fprintln(stderr, "handoff-fsm status: --target is required (the agent's tmux pane: session:window.pane or %id)")
-		return exitUsage
-	}
-	rows, err := remotePanes(ctx, client, pf, *pf.provider)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm status: %v\n", err)
-		return exitFailure
-	}
-	if len(rows) != 1 {
-		fmt.Fprintf(stderr, "handoff-fsm status: the service found %d panes for %s\n", len(rows), *pf.target)
-		return exitFailure
-	}
-	// The same object as a local status: the verdict, and what the pane
-	// locks say of its dispatches.
-	out := struct {
-		handoff.Classification
-		panelock.Dispatches
-	}{rows[0].Classification, panelock.Dispatches{Holder: rows[0].HeldBy, TimedOut: rows[0].TimedOut, Note: rows[0].Note}}
-	if err := writeJSON(stdout, out); err != nil {
-		return exitFailure
-	}
-	if rows[0].Gone {
-		return exitTerminal
-	}
-	return exitOK
-}
-
-// remoteWatch is watch through a service: a line per status change of the
-// target, or the board of its server.
-func remoteWatch(ctx context.Context, client *serve.Client, pf *paneFlags, providerName string, interval time.Duration, stdout, stderr io.Writer) int {
-	live := *pf.target == "" && isTerminal(stdout)
-	rows := boardRows{}
-	last := ""
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		got, err := remotePanes(ctx, client, pf, providerName)
-		if ctx.Err() != nil {
-			return exitOK
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			return exitFailure
-		}
-		switch {
-		case *pf.target != "" && len(got) == 1:
-			c := got[0].Classification
-			key := string(c.Status)
-			if got[0].Gone {
-				key += "\x00" + c.Reason
-			}
-			if key != last {
-				fmt.Fprintf(stdout, "%s %-19s %s\n", time.Now().Format("15:04:05.000"), c.Status, c.Reason)
-				last = key
-			}
-		case *pf.target == "":
-			now := make([]boardRow, 0, len(got))
-			for _, p := range got {
-				now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})
-			}
-			if err := rows.show(stdout, live, now); err != nil {
-				return exitFailure
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return exitOK
-		case <-t.C:
-		}
-	}
 }

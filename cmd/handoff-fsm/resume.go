@@ -55,7 +55,7 @@ func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return exitUsage
 	}
 	cfg := st.Config // checked by Read
-	pane, err := st.Pane(nil)
+	pane, err := st.Open(nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
 		return exitUsage

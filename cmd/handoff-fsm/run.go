@@ -13,7 +13,9 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
@@ -75,7 +77,7 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	began := time.Now()
 	res, err := loop.Run(ctx, loop.Options{Task: *task, Rounds: *rounds, Agents: agents, Workdir: t.Workdir, Config: cfg,
-		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Service: client})
+		Journal: *journal, Log: stderr, Logger: slog.New(slog.NewTextHandler(stderr, nil)), Service: engineOf(client)})
 	if res != nil && len(res.Steps) > 0 {
 		fmt.Fprintf(stderr, "summary (%s, journal %s):\n", time.Since(began).Round(100*time.Millisecond), *journal)
 		res.Summary(stderr)
@@ -134,7 +136,7 @@ func loopAgents(t *team.Team, found map[string]team.Member, stderr io.Writer) (m
 		case m.Dead:
 			missing = append(missing, r+" (its process exited)")
 		default:
-			agents[r] = loop.Agent{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket, Workdir: m.Workdir, HookDir: m.HookDir}
+			agents[r] = loop.Agent{Pane: dispatchstate.Pane{Target: m.Pane, Provider: providerOf(m), Socket: t.Socket}, Workdir: m.Workdir, HookDir: m.HookDir}
 		}
 	}
 	if len(missing) > 0 {
@@ -142,4 +144,14 @@ func loopAgents(t *team.Team, found map[string]team.Member, stderr io.Writer) (m
 		return nil, exitFailure
 	}
 	return agents, exitOK
+}
+
+// engineOf is the service's client as the loop's engine: none (the loop
+// runs each step here) when there is no service, never a nil *Client in
+// the interface.
+func engineOf(c *serve.Client) serve.Engine {
+	if c == nil {
+		return nil
+	}
+	return c
 }

@@ -116,7 +116,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if name := unsupportedRemote(fs); name != "" {
 			return usageErr("--%s is not supported with --server", name)
 		}
-		if *f.pf.target == "" {
+		if f.pf.pane.Target == "" {
 			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
 		}
 		return remoteSend{client: client, pf: f.pf, role: *f.role, workdir: *f.workdir, cfg: cfg, prompt: text,

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
@@ -343,7 +344,7 @@ func waitAllOf(b *testing.B, ctx context.Context, sock string, ids, panes []stri
 		case !ok || v.Outcome != "done":
 			b.Logf("dispatch to %s failed: %+v", panes[i], v)
 			*failed++
-		case v.Content == nil || *v.Content != "bench "+panes[i]+"\n":
+		case !v.Whole || v.Content != "bench "+panes[i]+"\n":
 			b.Errorf("dispatch to %s: a wrong answer %+v", panes[i], v)
 		}
 	}
@@ -363,14 +364,14 @@ func benchConfig() *handoff.Config {
 func apiDispatch(b *testing.B, sock, tmuxSocket, pane, work string, mu *sync.Mutex, failed *int, exit *time.Time) {
 	ctx := context.Background()
 	c := serve.NewClient(serve.Address{Network: "unix", Addr: sock}, "")
-	v, err := c.Submit(ctx, serve.SubmitBody{Target: pane, Socket: tmuxSocket, Role: "analyst", Workdir: work,
+	v, err := c.Submit(ctx, serve.SubmitBody{Pane: dispatchstate.Pane{Target: pane, Socket: tmuxSocket}, Role: "analyst", Workdir: work,
 		Prompt: "bench " + pane, TmuxTimeout: ptr(30.0), Config: benchConfig()})
 	if err == nil {
-		v, err = c.Wait(ctx, v.ID)
+		v, err = serve.Wait(ctx, c, v.ID)
 	}
 	*exit = time.Now()
 	switch {
-	case err == nil && v.Outcome == "done" && (v.Content == nil || *v.Content != "bench "+pane+"\n"):
+	case err == nil && v.Outcome == "done" && (!v.Whole || v.Content != "bench "+pane+"\n"):
 		b.Errorf("dispatch to %s: a wrong answer %+v", pane, v)
 	case err != nil || v.Outcome != "done":
 		b.Logf("dispatch to %s failed: %v %s", pane, err, v.Error)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
@@ -267,11 +268,11 @@ func TestServiceKilledWithDispatchesInFlightFinishesThemAll(t *testing.T) {
 		}()
 	}
 	for id, prompt := range ids {
-		v, err := s2.client.Wait(ctx, id)
+		v, err := serve.Wait(ctx, s2.client, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Outcome != "done" || *v.Exit != 0 || v.Content == nil || *v.Content != prompt+"\n" {
+		if v.Outcome != "done" || *v.Exit != 0 || !v.Whole || v.Content != prompt+"\n" {
 			t.Errorf("%s after the restart: %+v\n%s", prompt, v, s2.stderr.String())
 		}
 	}
@@ -302,7 +303,7 @@ func TestServiceKilledWithDispatchesInFlightFinishesThemAll(t *testing.T) {
 func submitTo(a *agent, role, prompt string, waitSlot bool) serve.SubmitBody {
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 3*time.Second, 120*time.Second
-	return serve.SubmitBody{Target: a.pane.Target(), Socket: a.srv.Socket, Role: role, Workdir: a.workdir, Prompt: prompt,
+	return serve.SubmitBody{Pane: dispatchstate.Pane{Target: a.pane.Target(), Socket: a.srv.Socket}, Role: role, Workdir: a.workdir, Prompt: prompt,
 		WaitSlot: waitSlot, Config: &cfg}
 }
 

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -398,7 +399,7 @@ func (s *soak) worker(ctx context.Context, i int) {
 // submitted again; a wait cut short is taken up again.
 func (s *soak) dispatch(ctx context.Context, r *soakRecord) {
 	p := s.panes[r.pane]
-	body := serve.SubmitBody{Target: p.target, Socket: p.socket, Role: "soak", Workdir: p.work, Prompt: r.prompt,
+	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: p.target, Socket: p.socket}, Role: "soak", Workdir: p.work, Prompt: r.prompt,
 		TmuxTimeout: ptr(30.0), Config: soakConfigBody()}
 	r.submitted = time.Now()
 	s.inFlight.Add(1)
@@ -635,7 +636,7 @@ func (s *soak) check(ctx context.Context, c soakCosts) {
 		if _, ok := listed[r.id]; !ok {
 			b.Errorf("dispatch %s (%q) is not in the service's list", r.id, r.prompt)
 		}
-		if r.final.ErrorKind == "terminal_error" && s.panes[r.pane].server == s.killedServer && r.submitted.Before(s.serverKilledAt) {
+		if r.final.Report.Error == "terminal_error" && s.panes[r.pane].server == s.killedServer && r.submitted.Before(s.serverKilledAt) {
 			goneMsg = r.final.Error
 			if r.final.Ended != nil && r.final.Ended.After(lastGoneEnd) {
 				lastGoneEnd = *r.final.Ended
@@ -770,26 +771,26 @@ func (s *soak) classify(r *soakRecord, pasted int) (string, bool) {
 	case r.lostDispatch != "":
 		return "lost by the service: " + r.lostDispatch, false
 	case v.Outcome == "done":
-		if v.Content != nil && strings.Contains(*v.Content, handoff.InstructionHeader) {
+		if v.Whole && strings.Contains(v.Content, handoff.InstructionHeader) {
 			return "a wrong answer: the prompt joined an earlier one left unsent in the composer", false
 		}
-		if v.Content == nil || *v.Content != r.prompt+"\n" {
+		if !v.Whole || v.Content != r.prompt+"\n" {
 			return "a wrong answer", false
 		}
 		if pasted != 1 {
 			return fmt.Sprintf("answered, but the agent took the prompt %d times", pasted), false
 		}
 		return "answer right", true
-	case onGone && v.ErrorKind == "terminal_error" && exit == 4 && r.submitted.Before(killed):
+	case onGone && v.Report.Error == "terminal_error" && exit == 4 && r.submitted.Before(killed):
 		return "in flight on the killed tmux server: terminal_error, exit 4", true
-	case onGone && v.ErrorKind == "terminal_error" && exit == 4:
+	case onGone && v.Report.Error == "terminal_error" && exit == 4:
 		return "refused, the pane is gone: terminal_error, exit 4", true
 	case exit == 1 && cutInPaste(v) && s.spansAKill(r) && strings.Contains(v.Error, "did not reach the agent"):
 		return "cut in its paste by a service kill, found unsent in the composer and cleared: error, exit 1", pasted == 0
 	case exit == 1 && cutInPaste(v) && s.spansAKill(r):
 		return "cut in its paste by a service kill, may have reached the agent: error, exit 1", true
 	}
-	return fmt.Sprintf("wrong ending: %s/%s exit %d: %s", v.Outcome, v.ErrorKind, exit, v.Error), false
+	return fmt.Sprintf("wrong ending: %s/%s exit %d: %s", v.Outcome, v.Report.Error, exit, v.Error), false
 }
 
 // spansAKill says whether a service kill fell between r's submission and

@@ -28,8 +28,8 @@ func startState(path string, pf *paneFlags, d *dispatch) (*dispatchstate.State, 
 		return nil, err
 	}
 	d.workdir = abs
-	st := &dispatchstate.State{Version: dispatchstate.Version, Target: *pf.target, Socket: *pf.socket, SocketPath: *pf.socketPath,
-		Provider: *pf.provider, History: *pf.history, AllowShell: *pf.allowShell, TmuxTimeout: pf.tmuxWait.D.String(),
+	st := &dispatchstate.State{Version: dispatchstate.Version, Pane: pf.pane,
+		History: *pf.history, AllowShell: *pf.allowShell, TmuxTimeout: pf.tmuxWait.D.String(),
 		Role: d.role, Workdir: abs, Config: d.cfg}
 	if err := dispatchstate.Probe(path); err != nil {
 		return nil, err

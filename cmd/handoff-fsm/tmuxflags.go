@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
@@ -21,10 +20,8 @@ import (
 // paneFlags are the flags that name a tmux pane and how to read it; send,
 // status and watch share them.
 type paneFlags struct {
-	target     *string
-	socket     *string
-	socketPath *string
-	provider   *string
+	// pane is --target, --socket, --socket-path and --provider.
+	pane dispatchstate.Pane
 	// providerFile is --provider-file: a CLI described in a file.
 	providerFile *string
 	history      *int
@@ -35,17 +32,15 @@ type paneFlags struct {
 }
 
 func addPaneFlags(fs *flag.FlagSet) *paneFlags {
-	return &paneFlags{
-		target:       fs.String("target", "", "tmux target of the agent's pane: session, session:window.pane or %id (required)"),
-		socket:       fs.String("socket", "", "tmux socket name (tmux -L); default: the default server"),
-		socketPath:   fs.String("socket-path", "", "tmux socket path (tmux -S)"),
-		provider:     providerFlag(fs),
+	f := &paneFlags{
 		providerFile: providerFileFlag(fs),
 		history:      fs.Int("history", tmuxdriver.DefaultHistory, "scrollback lines captured per poll"),
 		allowShell:   fs.Bool("allow-shell", false, "do not treat a shell in the foreground as the agent having exited"),
 		tmuxWait:     configflag.DurationVar(fs, "tmux-timeout", tmuxdriver.DefaultCallTimeout, "timeout of each tmux call"),
 		notes:        fs.Output(),
 	}
+	f.pane.Bind(fs)
+	return f
 }
 
 // open returns the pane the flags name.
@@ -59,10 +54,10 @@ func (f *paneFlags) open(o tmuxdriver.Options) (*tmuxdriver.Pane, error) {
 
 // options fills o from the flags.
 func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
-	if *f.target == "" {
+	if f.pane.Target == "" {
 		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
-	name := *f.provider
+	name := f.pane.Provider
 	if name == provider.Auto && *f.providerFile == "" {
 		name = provider.Default // only to look at the pane; replaced below
 	}
@@ -73,13 +68,13 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if *f.providerFile != "" {
 		name = "" // a described CLI has the driver's default pause
 	}
-	o.Server = tmuxdriver.Server{Socket: *f.socket, SocketPath: *f.socketPath, Timeout: f.tmuxWait.D}
+	o.Server = f.pane.Server(f.tmuxWait.D)
 	if _, err := o.Server.CheckVersion(context.Background()); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
 		return o, err
 	}
-	o.Target = *f.target
+	o.Target = f.pane.Target
 	o.Classifier = cl
-	if *f.provider == provider.Auto && *f.providerFile == "" {
+	if f.pane.Provider == provider.Auto && *f.providerFile == "" {
 		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
@@ -101,12 +96,12 @@ func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, er
 	if err != nil {
 		return "", nil, err
 	}
-	name, err := provider.Recognise(context.Background(), pane)
+	name, err := provider.Recognize(context.Background(), pane)
 	if err != nil {
 		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
 	if f.notes != nil {
-		fmt.Fprintf(f.notes, "handoff-fsm: --provider auto: %s recognises pane %s\n", name, *f.target)
+		fmt.Fprintf(f.notes, "handoff-fsm: --provider auto: %s recognises pane %s\n", name, f.pane.Target)
 	}
 	cl, err := provider.Lookup(name)
 	return name, cl, err
@@ -114,8 +109,7 @@ func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, er
 
 // providerFlag declares --provider, the agent CLI whose screens are read.
 func providerFlag(fs *flag.FlagSet) *string {
-	return fs.String("provider", provider.Default, "agent CLI in the pane, whose screens to read: "+strings.Join(provider.Names(), ", ")+
-		", or auto (each provider recognises its own pane)")
+	return fs.String("provider", provider.Default, dispatchstate.ProviderUsage())
 }
 
 // providerFileFlag declares --provider-file, a CLI handoff-fsm does not
@@ -151,7 +145,7 @@ func (f *paneFlags) providerName() string {
 	if *f.providerFile != "" {
 		return "file:" + filepath.Base(*f.providerFile)
 	}
-	return *f.provider
+	return f.pane.Provider
 }
 
 // service is the service --server (or HANDOFF_SERVER) names, nil for

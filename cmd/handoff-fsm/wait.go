@@ -143,11 +143,11 @@ func waitTimedOut(w serve.Waited, asJSON bool, limit time.Duration, stdout, stde
 // error printed on stderr: a script reading the answer from stdout never
 // takes an error for it.
 func printAnswer(stdout, stderr io.Writer, v serve.View) {
-	if v.Content == nil || v.Outcome != "done" {
+	if !v.Whole || v.Outcome != "done" {
 		fmt.Fprintf(stderr, "handoff-fsm: %s (%s) ended without an answer: %s\n", v.ID, v.Role, v.Error)
 		return
 	}
-	text := *v.Content
+	text := v.Content
 	fmt.Fprint(stdout, text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(stdout)

@@ -15,6 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -78,57 +79,26 @@ func (rows boardRows) show(w io.Writer, live bool, now []boardRow) error {
 	return nil
 }
 
+// boardLook looks at every pane of a server once: a row each (rows are
+// the board as last drawn), or for a board that cannot go on the exit
+// status (said on stderr).
+type boardLook func(ctx context.Context, rows boardRows) ([]boardRow, int)
+
 // runBoard watches every pane of a tmux server: one line per pane —
-// provider, status, how long in it — redrawn live on a terminal, and a JSON
-// line per change when piped. The provider is the one --provider names, or
-// with "auto" the one that recognises the pane (provider.Detect, said on
-// stderr), else the one its command names, else the default.
-func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, history int, interval time.Duration, stdout, stderr io.Writer) int {
+// provider, status, how long in it — redrawn live on a terminal, and a
+// JSON line per change when piped; a look every interval, until ctx ends.
+func runBoard(ctx context.Context, interval time.Duration, stdout io.Writer, look boardLook) int {
 	live := isTerminal(stdout)
-	lockDir, _ := panelock.Dir() // "": no notes of dispatches
 	rows := boardRows{}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		panes, err := tmuxdriver.ListPanes(ctx, srv)
+		now, code := look(ctx, rows)
 		if ctx.Err() != nil {
 			return exitOK
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			return exitFailure
-		}
-		// Which dispatch holds each pane, or timed out on it: one tmux call.
-		ids, _ := srv.Identities(ctx, nil)
-		var now []boardRow
-		for _, p := range panes {
-			name := providerName
-			if name == provider.Auto {
-				if r := rows[p.ID]; r != nil {
-					name = r.Provider // recognised once, on the pane's first poll
-				} else {
-					name = detectPane(ctx, srv, p, history, stderr)
-				}
-			}
-			cl, err := provider.Lookup(name)
-			if err != nil {
-				fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
-				return exitUsage
-			}
-			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
-			if err != nil {
-				continue
-			}
-			snap, err := pane.Observe(ctx)
-			st, reason := snap.Classification.Status, snap.Classification.Reason
-			if err != nil {
-				st, reason = handoff.StatusError, err.Error()
-			}
-			note := ""
-			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
-				note = panelock.DispatchesOn(lockDir, id, st).Note
-			}
-			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: st, Reason: reason, Note: note})
+		if code != exitOK {
+			return code
 		}
 		if err := rows.show(stdout, live, now); err != nil {
 			return exitFailure
@@ -138,6 +108,69 @@ func runBoard(ctx context.Context, srv tmuxdriver.Server, providerName string, h
 			return exitOK
 		case <-t.C:
 		}
+	}
+}
+
+// boardThere is the board of the flags' server as the service reads it.
+func boardThere(e serve.Engine, pf *paneFlags, providerName string, stderr io.Writer) boardLook {
+	return func(ctx context.Context, _ boardRows) ([]boardRow, int) {
+		got, err := e.Panes(ctx, paneQuery(pf, providerName))
+		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			}
+			return nil, exitFailure
+		}
+		now := make([]boardRow, 0, len(got))
+		for _, p := range got {
+			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})
+		}
+		return now, exitOK
+	}
+}
+
+// boardHere reads the board of srv in this process. The provider is the
+// one providerName names, or with "auto" the one that recognizes the pane
+// (provider.Recognize, said on stderr, once per pane), else the one its
+// command names, else the default.
+func boardHere(srv tmuxdriver.Server, providerName string, history int, stderr io.Writer) boardLook {
+	lockDir, _ := panelock.Dir() // "": no notes of dispatches
+	return func(ctx context.Context, rows boardRows) ([]boardRow, int) {
+		panes, err := tmuxdriver.ListPanes(ctx, srv)
+		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
+			}
+			return nil, exitFailure
+		}
+		// Which dispatch holds each pane, or timed out on it: one tmux call.
+		ids, _ := srv.Identities(ctx, nil)
+		var now []boardRow
+		for _, p := range panes {
+			name := providerName
+			if name == provider.Auto {
+				if r := rows[p.ID]; r != nil {
+					name = r.Provider // recognized once, on the pane's first look
+				} else {
+					name = detectPane(ctx, srv, p, history, stderr)
+				}
+			}
+			cl, err := provider.Lookup(name)
+			if err != nil {
+				fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
+				return nil, exitUsage
+			}
+			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
+			if err != nil {
+				continue
+			}
+			row, err := lookHere(ctx, pane)
+			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
+				row.Note = panelock.DispatchesOn(lockDir, id, row.Status).Note
+			}
+			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: row.Status, Reason: row.Reason, Note: row.Note})
+		}
+		return now, exitOK
 	}
 }
 
@@ -209,7 +242,7 @@ func runeWidth(r rune) int {
 	return 1
 }
 
-// detectPane picks the provider of a pane for the board (provider.Recognise):
+// detectPane picks the provider of a pane for the board (provider.Recognize):
 // the one that recognises it, said on stderr; when none or two do, the
 // error is said and the pane is read with the provider its command names,
 // else the default.
@@ -218,7 +251,7 @@ func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInf
 	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
 	name := provider.ForCommand(p.Command)
 	if err == nil {
-		name, err = provider.Recognise(ctx, pane)
+		name, err = provider.Recognize(ctx, pane)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)

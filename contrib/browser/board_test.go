@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
@@ -165,7 +166,7 @@ func (l *live) submit(t testing.TB, pane, role, prompt string) string {
 	t.Helper()
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 2*time.Minute
-	v, err := l.client.Submit(context.Background(), serve.SubmitBody{Target: pane, Socket: l.priv.Socket, Role: role,
+	v, err := l.client.Submit(context.Background(), serve.SubmitBody{Pane: dispatchstate.Pane{Target: pane, Socket: l.priv.Socket}, Role: role,
 		Workdir: l.workdir, Prompt: prompt, Config: &cfg})
 	if err != nil {
 		t.Fatal(err)
@@ -380,7 +381,7 @@ func TestCancelWorksAndOtherPagesAreRefused(t *testing.T) {
 	}
 	// A DELETE is preflighted (and the preflight refused); a POST of
 	// text/plain is not: only the board's origin check stands in its way.
-	inject, _ := json.Marshal(serve.SubmitBody{Target: l.panes[0], Socket: l.priv.Socket, Role: "tester", Workdir: l.workdir, Prompt: "injected"})
+	inject, _ := json.Marshal(serve.SubmitBody{Pane: dispatchstate.Pane{Target: l.panes[0], Socket: l.priv.Socket}, Role: "tester", Workdir: l.workdir, Prompt: "injected"})
 	status, err := chromedp.Run(ctx, chromedp.Evaluate[string](
 		fmt.Sprintf(`Promise.all([
 			fetch(%q, {method: "DELETE", credentials: "include"}).then(() => "sent", (e) => "blocked"),

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // cpu is the CPU time (user + system) this process has used so far: the
@@ -53,7 +54,7 @@ func BenchmarkBoardCost(b *testing.B) {
 	}
 	tmuxPID, _ := strconv.Atoi(strings.TrimSpace(out))
 	id := l.submit(b, l.panes[0], "analyst", "One dispatch for the history")
-	if _, err := l.client.Wait(context.Background(), id); err != nil {
+	if _, err := serve.Wait(context.Background(), l.client, id); err != nil {
 		b.Fatal(err)
 	}
 	const phase = 20 * time.Second

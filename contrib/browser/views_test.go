@@ -11,8 +11,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/loop"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // A pane's screen, live: what the agent shows appears in the page while it
@@ -50,7 +52,7 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 		t.Errorf("markup on the screen became elements or ran: %s", got)
 	}
 	waitJS(t, ctx, "the screen back to idle", `document.querySelector('#pane')?.dataset.status !== "processing"`)
-	if _, err := l.client.Wait(context.Background(), id); err != nil {
+	if _, err := serve.Wait(context.Background(), l.client, id); err != nil {
 		t.Fatal(err)
 	}
 	if n := evalString(t, ctx, `String(document.querySelectorAll('#p-screen .line.marked').length)`); n == "0" {
@@ -87,8 +89,8 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 	}
 	waitJS(t, ctx, "the dispatch sent", `!!document.querySelector('#send-msg').dataset.sent`)
 	sent := evalString(t, ctx, `document.querySelector('#send-msg').dataset.sent`)
-	v, err := l.client.Wait(context.Background(), sent)
-	if err != nil || v.Outcome != "done" || v.Content == nil || *v.Content != "Answer me from the page\n" {
+	v, err := serve.Wait(context.Background(), l.client, sent)
+	if err != nil || v.Outcome != "done" || !v.Whole || v.Content != "Answer me from the page\n" {
 		t.Fatalf("the page's dispatch: %+v %v", v, err)
 	}
 	waitJS(t, ctx, "its row Done", fmt.Sprintf(`document.querySelector('#dispatches tr[data-id=%q]')?.dataset.state === "Done"`, sent))
@@ -113,7 +115,7 @@ func TestARunStepByStep(t *testing.T) {
 	ctx := browser(t)
 	agents := map[string]loop.Agent{}
 	for i, r := range loop.Roles {
-		agents[r] = loop.Agent{Target: l.panes[i], Socket: l.priv.Socket}
+		agents[r] = loop.Agent{Pane: dispatchstate.Pane{Target: l.panes[i], Socket: l.priv.Socket}}
 	}
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 250*time.Millisecond, 5*time.Second, 2*time.Minute

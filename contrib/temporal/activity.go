@@ -28,7 +28,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/panelock"
-	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -37,15 +36,10 @@ import (
 // provider reading its screen, the role, the work folder, the prompt and
 // the engine's settings.
 type DispatchInput struct {
-	// Target is the pane as tmux names it (%3, work:1.0) on the worker's
-	// host; Socket (tmux -L) or SocketPath (tmux -S) names its server, ""
-	// the default one.
-	Target     string `json:"target"`
-	Socket     string `json:"socket,omitempty"`
-	SocketPath string `json:"socket_path,omitempty"`
-	// Provider is the agent CLI (codex, claude, gemini); "" is the default.
-	Provider string `json:"provider,omitempty"`
-	Role     string `json:"role"`
+	// Pane is the pane on the worker's host (its keys inline: target,
+	// socket, socket_path, provider; "" the default server and provider).
+	dispatchstate.Pane
+	Role string `json:"role"`
 	// Workdir is the project folder on the worker's host (absolute).
 	Workdir string `json:"workdir"`
 	Prompt  string `json:"prompt"`
@@ -133,7 +127,7 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 	if err != nil {
 		return DispatchOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, err)
 	}
-	pane, err := st.Pane(nil)
+	pane, err := st.Open(nil)
 	if err != nil {
 		return DispatchOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, err)
 	}
@@ -187,16 +181,13 @@ func (a *Activities) keepalive() time.Duration {
 // state is the input as a persisted dispatch (dispatchstate checks every
 // field), its config with the defaults filled in.
 func (in DispatchInput) state() (*dispatchstate.State, error) {
-	prov := in.Provider
-	if prov == "" {
-		prov = provider.Default
-	}
 	if strings.TrimSpace(in.Prompt) == "" {
 		return nil, errors.New("the prompt is empty")
 	}
-	st := &dispatchstate.State{Version: dispatchstate.Version, Target: in.Target, Socket: in.Socket, SocketPath: in.SocketPath,
-		Provider: prov, History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
+	st := &dispatchstate.State{Version: dispatchstate.Version, Pane: in.Pane,
+		History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
 		Role: in.Role, Workdir: filepath.Clean(in.Workdir), Config: in.Config.WithDefaults(), Prompt: in.Prompt}
+	st.Provider = in.ProviderName()
 	if err := st.Validate(); err != nil {
 		return nil, err
 	}

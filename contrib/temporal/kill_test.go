@@ -14,6 +14,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 )
 
 // pending is what the server holds of the workflow's one pending
@@ -57,7 +58,7 @@ func TestAWorkerKilledMidDispatchIsResumedByAnother(t *testing.T) {
 	defer cancel()
 	const heartbeat = 2 * time.Second
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "host-k"}, handofftemporal.DispatchWorkflow,
-		"host-k/"+panes["programmer"], handofftemporal.DispatchInput{Socket: socket, Role: "programmer", Workdir: work,
+		"host-k/"+panes["programmer"], handofftemporal.DispatchInput{Pane: dispatchstate.Pane{Socket: socket}, Role: "programmer", Workdir: work,
 			Prompt: prompt, Config: quick()}, heartbeat)
 	if err != nil {
 		t.Fatal(err)

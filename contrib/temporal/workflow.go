@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	hloop "github.com/handoff-fsm/handoff-fsm/loop"
 )
 
@@ -170,8 +171,8 @@ func (l *loop) ask(ctx workflow.Context, role, prompt string) (string, error) {
 	p := l.in.Panes[role]
 	queue, target, _ := ParseAddress(p.Address) // checked at the start
 	l.status.Running = role
-	out, err := DispatchOn(ctx, queue, DispatchInput{Target: target, Socket: p.Socket, SocketPath: p.SocketPath,
-		Provider: p.Provider, Role: role, Workdir: p.Workdir, Prompt: prompt, Config: l.in.Config}, l.in.HeartbeatTimeout)
+	out, err := DispatchOn(ctx, queue, DispatchInput{Pane: dispatchstate.Pane{Target: target, Socket: p.Socket, SocketPath: p.SocketPath,
+		Provider: p.Provider}, Role: role, Workdir: p.Workdir, Prompt: prompt, Config: l.in.Config}, l.in.HeartbeatTimeout)
 	l.status.Running = ""
 	if err != nil {
 		return "", fmt.Errorf("step %d %s: %w", len(l.status.Steps)+1, role, err)

@@ -28,6 +28,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/loop"
 	"github.com/handoff-fsm/handoff-fsm/provider"
@@ -117,7 +118,7 @@ func run(ctx context.Context, o options) (string, error) {
 		if socket == "" {
 			socket = o.socket
 		}
-		agents[role] = loop.Agent{Target: p.target, Provider: p.provider, Socket: socket}
+		agents[role] = loop.Agent{Pane: dispatchstate.Pane{Target: p.target, Provider: p.provider, Socket: socket}}
 	}
 	lo := loop.Options{Task: o.task, Rounds: o.rounds, Agents: agents, Workdir: o.workdir, Config: o.config,
 		Journal: o.journal, Log: o.log, Logger: slog.New(slog.NewTextHandler(o.log, nil)), OnPoll: o.onPoll}

@@ -395,9 +395,9 @@ func serveAsset(w http.ResponseWriter, name string) {
 
 // diagram is the state diagram with the dispatch's path on it.
 func (b *Board) diagram(w http.ResponseWriter, r *http.Request) {
-	v, ok := b.svc.Get(r.Context(), r.PathValue("id"), 0)
-	if !ok {
-		writeJSON(w, http.StatusNotFound, serve.APIError{Error: "no dispatch " + r.PathValue("id")})
+	v, err := b.svc.Get(r.Context(), r.PathValue("id"), 0)
+	if err != nil {
+		writeJSON(w, http.StatusNotFound, serve.APIError{Error: err.Error()})
 		return
 	}
 	steps := make([]diagram.Step, len(v.Transitions))
@@ -511,7 +511,7 @@ func (b *Board) servers() []tmuxdriver.Server {
 			}
 		}
 	}
-	for _, v := range b.svc.List(serve.Filter{}) {
+	for _, v := range b.svc.Dispatches(serve.Filter{}) {
 		k := tmuxdriver.Server{Socket: v.Socket, SocketPath: v.SocketPath}
 		if !slices.Contains(out, k) {
 			out = append(out, k)

@@ -12,13 +12,13 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
-// recognise picks the provider of st's pane for a dispatch that asks for
+// recognize picks the provider of st's pane for a dispatch that asks for
 // "auto": the pane is looked at once (its command, title and screen) and
 // the provider that recognises it is kept in the dispatch's state, so a
 // resume reads the pane with the same rules. No match or two is an error
 // on the provider field that names the candidates; a pane that is not
 // there is an error on the target.
-func (s *Service) recognise(st *dispatchstate.State) (string, error) {
+func (s *Service) recognize(st *dispatchstate.State) (string, error) {
 	probe := *st
 	probe.Provider = provider.Default // to open the pane; Detect decides
 	o, err := probe.PaneOptions()
@@ -34,7 +34,7 @@ func (s *Service) recognise(st *dispatchstate.State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name, err := provider.Recognise(ctx, pane)
+	name, err := provider.Recognize(ctx, pane)
 	switch {
 	case errors.Is(err, provider.ErrNoMatch) || errors.Is(err, provider.ErrAmbiguous):
 		return "", bad("provider", "auto: %v; give the provider by name", err)
