@@ -88,7 +88,7 @@ func (tr Transcript) classify(m sentMessage, text, want, head, tail string) (han
 	hasTail := strings.Contains(got, tail)
 	switch {
 	case m.cut && hasTail:
-		return handoff.Message{Taken: handoff.TakenUnknown, Quote: "its start scrolled off"}, true
+		return handoff.Message{Taken: handoff.TakenUnknown, Quote: "its start scrolled off; it ends as this prompt does"}, true
 	case strings.HasPrefix(got, head) && hasTail && strings.Count(got, tail) > 1:
 		return handoff.Message{Taken: handoff.TakenOther, Quote: "the prompt twice in one message"}, true
 	case strings.HasPrefix(got, head) && hasTail:
