@@ -13,7 +13,8 @@ import (
 // rules: a provider fills one in, and Read (the logic, written once) tells
 // what the agent took since a prompt was submitted (handoff.Submission).
 // The capture is read top-down up to Stop; a message runs from a line
-// Start accepts to the first non-blank line Ends reports.
+// Start accepts to the first non-blank line Ends reports (one that nothing
+// ends is the composer, not a message).
 type Transcript struct {
 	// Start reports the first line of a user message and returns its
 	// text after the CLI's mark.
@@ -164,9 +165,9 @@ func (tr Transcript) messages(capture string) []sentMessage {
 			cur = append(cur, ln.T)
 		}
 	}
-	if in {
-		flush()
-	}
+	// A message still open where the transcript ends has nothing drawn
+	// under it: the composer's draft (a CLI with no frame to Stop at), not
+	// a message the agent took (it would be answering it, not quiet).
 	return out
 }
 
