@@ -13,6 +13,9 @@ func Provider() screen.Provider {
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "1.18.33", Newest: "1.18.33"},
 		Read:   classify, Last: lastMessage, Recognize: recognize,
+		// OpenCode redraws a full screen (its history scrolls inside it and
+		// blanks between frames): the check at the end cannot tell.
+		Transcript: screen.Transcript{Cannot: "OpenCode redraws a full screen"},
 		// OpenCode 1.18.33's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode (its agent label reads "Shell", the footer "esc exit
