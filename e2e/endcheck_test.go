@@ -48,7 +48,11 @@ func TestEndCheck(t *testing.T) {
 					fakemodel.WriteResponse("an answer to part of it"), fakemodel.Answer("Written."))
 				rs := &recordingSender{}
 				var once sync.Once
-				d := r.sendThrough(rs.wrap, "tester", prompt, c.config(true), func(p fsm.Poll) {
+				// Two turns, on a loaded machine: Qwen Code's shell call alone
+				// took 40 s at load 50. The outcome is asserted, not the time.
+				cfg := c.config(true)
+				cfg.ResponseTimeout = max(cfg.ResponseTimeout, 4*time.Minute)
+				d := r.sendThrough(rs.wrap, "tester", prompt, cfg, func(p fsm.Poll) {
 					if p.Status.Quiet() || p.Unreadable || p.Blank {
 						return
 					}
