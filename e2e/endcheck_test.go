@@ -21,6 +21,7 @@ import (
 var endCheckCLIs = map[string]func(prompt string) string{
 	"claude": func(p string) string { return fmt.Sprintf("[Pasted text #1 +%d lines]", strings.Count(p, "\n")) },
 	"qwen":   func(p string) string { return fmt.Sprintf("[Pasted Content %d chars]", len([]rune(p))) },
+	"codex":  func(p string) string { return fmt.Sprintf("[Pasted Content %d chars]", len([]rune(p))) },
 }
 
 // TestEndCheck makes the real CLI take something other than the prompt
