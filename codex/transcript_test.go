@@ -16,6 +16,9 @@ func TestSubmitted(t *testing.T) {
 	testkit.CheckSubmissions(t, codex.Provider(), []testkit.SubmittedCase{
 		{File: "short-once"},
 		{File: "short-twice", Problem: "2 user messages since the prompt was submitted"},
+		// Only the first copy's last three lines are on the screen: they
+		// hold its receipt.
+		{File: "short-twice-three-lines", Problem: "2 user messages since the prompt was submitted"},
 		{File: "lines-4k-placeholder", Problem: `another text ("[Pasted Content 4150 chars]`},
 		{File: "lines-4k-once", CannotTell: true},
 		{File: "line-20000-once", CannotTell: true},

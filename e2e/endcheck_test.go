@@ -36,7 +36,10 @@ func TestEndCheck(t *testing.T) {
 		names = append(names, n)
 	}
 	eachConformer(t, func(t *testing.T, c conformer) {
-		r := c.start(t, setup{Terminal: tmuxTerminal})
+		// A pane tall enough for both copies of the prompt and the replies
+		// (the CLIs here draw their history on the screen only): what a
+		// shorter one shows is read in each provider's TestSubmitted.
+		r := c.start(t, setup{Terminal: tmuxTerminal, Height: 60})
 		for i, extra := range []string{"twice", "placeholder"} {
 			t.Run(extra, func(t *testing.T) {
 				r := r.in(t)

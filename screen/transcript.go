@@ -35,10 +35,15 @@ type Transcript struct {
 	Cannot string
 }
 
-// matchRunes is how much of the prompt's head and of its tail (the tail
-// carries the dispatch's receipt) a message must show to be the prompt
-// whole, after Ink and NFC.
-const matchRunes = 200
+// sentHead and sentTail are how much of the prompt's head and of its
+// tail a message must show to be the prompt whole, after Ink and NFC. A
+// dispatch's text ends with its instruction, whose last 110 or so such
+// characters hold its receipt: a tail of 120 is this dispatch's alone,
+// and short enough that a message whose start scrolled off still shows it.
+const (
+	sentHead = 200
+	sentTail = 120
+)
 
 // sentMessage is one user message as the transcript shows it.
 type sentMessage struct {
@@ -64,7 +69,7 @@ func (tr Transcript) Read(capture, text string) handoff.Submission {
 	if want == "" {
 		return handoff.CannotTell("an empty prompt")
 	}
-	head, tail := ends(want, matchRunes)
+	head, tail := ends(want, sentHead, sentTail)
 	anchor := -1
 	var out []handoff.Message
 	for _, m := range tr.messages(capture) {
@@ -175,12 +180,16 @@ func (tr Transcript) messages(capture string) []sentMessage {
 // space, no format characters), in NFC (a CLI may compose accents).
 func foldText(s string) string { return norm.NFC.String(Ink(s)) }
 
-// ends returns the first and the last n runes of s (s itself when it is
-// shorter than 2n).
-func ends(s string, n int) (head, tail string) {
+// ends returns the first h and the last t runes of s (s itself when it is
+// shorter).
+func ends(s string, h, t int) (head, tail string) {
 	r := []rune(s)
-	if len(r) <= 2*n {
-		return s, s
+	head, tail = s, s
+	if len(r) > h {
+		head = string(r[:h])
 	}
-	return string(r[:n]), string(r[len(r)-n:])
+	if len(r) > t {
+		tail = string(r[len(r)-t:])
+	}
+	return head, tail
 }
