@@ -43,6 +43,9 @@ type Transcript struct {
 const (
 	sentHead = 200
 	sentTail = 120
+	// minPiece is the least a message must show of the prompt's start
+	// to count as a piece of it.
+	minPiece = 20
 )
 
 // sentMessage is one user message as the transcript shows it.
@@ -99,8 +102,14 @@ func (tr Transcript) classify(m sentMessage, text, want, head, tail string) (han
 		return handoff.Message{Taken: handoff.TakenOther, Quote: "the prompt twice in one message"}, true
 	case strings.HasPrefix(got, head) && hasTail:
 		return handoff.Message{Taken: handoff.TakenWhole, Quote: Excerpt(quote, 40)}, true
+	case hasTail && 10*len(got) >= 9*len(want):
+		// Nearly all of it, shown altered: a CLI may cut a line it
+		// measures wrong (Qwen Code drops "ner" of "word\u2060joiner").
+		return handoff.Message{Taken: handoff.TakenUnknown, Quote: "shown altered: " + quote}, true
 	case hasTail:
 		return handoff.Message{Taken: handoff.TakenOther, Quote: "a piece of the prompt: " + quote}, true
+	case len(got) >= minPiece && strings.HasPrefix(want, got):
+		return handoff.Message{Taken: handoff.TakenOther, Quote: "the start of the prompt: " + quote}, true
 	}
 	if f, ok := tr.fold(m.text, text); ok {
 		return handoff.Message{Taken: handoff.TakenFold, Quote: f}, true
