@@ -9,7 +9,7 @@ import (
 // Sentinels a caller tests with errors.Is. A wait that fails returns a
 // *WaitError whose Kind is the Err of the table's failed Outcome (see
 // Transitions): ErrTerminalError, ErrNoResponseFile, ErrTimeout,
-// ErrNeedsUser or ErrResponseFile. ErrAgentBusy ends a dispatch before it
+// ErrNeedsUser, ErrResponseFile or ErrPromptNotTaken (submitted.go). ErrAgentBusy ends a dispatch before it
 // sends anything (Refusals).
 var (
 	// ErrTerminalError: the terminal reported status error, is gone (the

@@ -123,6 +123,13 @@ const (
 	// the size limit, unreadable). It is left where it is, untouched, and
 	// the dispatch fails: waiting longer would not make it usable.
 	EventUnusableFile Event = "unusable_file"
+	// EventPromptNotTaken: the agent, quiet, left an answer carrying this
+	// dispatch's receipt, but its own screen shows it did not take the
+	// prompt whole and once (submitted twice, split into several user
+	// messages, its paste placeholder or a piece submitted): the answer is
+	// archived, never returned, and the dispatch fails naming what the
+	// screen showed. A screen that cannot tell never fires it.
+	EventPromptNotTaken Event = "prompt_not_taken"
 )
 
 // Transition is one row of the transition table: Event moves a dispatch from
@@ -192,6 +199,9 @@ func Transitions() []Transition {
 		{Event: EventUnusableFile, From: waiting, To: Failed, Outcome: &Outcome{
 			Name: "unusable_response_file", Err: ErrResponseFile, Exit: 1,
 			Summary: "unusable response file: a symlink, not a regular file, too large or unreadable; left in place"}},
+		{Event: EventPromptNotTaken, From: waiting, To: Failed, Outcome: &Outcome{
+			Name: "prompt_not_taken", Err: ErrPromptNotTaken, Exit: 1,
+			Summary: "prompt not taken whole and once: the agent's screen shows it submitted twice, split, or something else in its place; the answer is archived, not returned"}},
 	}
 }
 
@@ -260,6 +270,8 @@ func (e Event) Describe() string {
 		return "idle/completed with a response file that carries another dispatch's receipt (an earlier prompt's late answer): archived as .mismatch, never returned; the startup guard is armed again"
 	case EventUnusableFile:
 		return "quiet with something at the response path that cannot be read as an answer (symlink, not a regular file, over the size limit, unreadable): left in place"
+	case EventPromptNotTaken:
+		return "quiet with this dispatch's answer, but the agent's screen (its user messages, read with the scrollback) shows the prompt was not taken whole and once: twice, split, or a placeholder or piece submitted; a screen that cannot tell never fires it"
 	}
 	return "unknown event"
 }

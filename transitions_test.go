@@ -32,6 +32,20 @@ func file(at float64, text string) trace.Line { return trace.Line{At: sec(at), F
 
 func out(at float64, text string) trace.Line { return trace.Line{At: sec(at), LastOutput: &text} }
 
+// shows is what the agent's screen shows it took since the prompt was
+// sent, from at on: the check at the end reads it with the answer.
+func shows(at float64, sub handoff.Submission) trace.Line {
+	return trace.Line{At: sec(at), Submitted: &sub}
+}
+
+// The readings of the check at the end: user messages since the
+// submission.
+var (
+	whole       = handoff.Message{Taken: handoff.TakenWhole, Quote: "Review the change"}
+	placeholder = handoff.Message{Taken: handoff.TakenOther, Quote: "[Pasted Content 4150 chars]"}
+	scrolledOff = handoff.Message{Taken: handoff.TakenUnknown, Quote: "its start scrolled off"}
+)
+
 const (
 	idle       = handoff.StatusIdle
 	processing = handoff.StatusProcessing
@@ -50,6 +64,11 @@ type countingTerminal struct {
 func (c *countingTerminal) LastOutput(ctx context.Context) (string, error) {
 	c.lastOutputCalls++
 	return c.Terminal.LastOutput(ctx)
+}
+
+// Submission passes the check at the end on to the scripted terminal.
+func (c *countingTerminal) Submission(ctx context.Context, text string) (handoff.Submission, error) {
+	return c.Terminal.(handoff.SubmissionChecker).Submission(ctx, text)
 }
 
 type transitionRow struct {
@@ -439,6 +458,63 @@ func TestTransitions(t *testing.T) {
 			timeline:    []trace.Line{st(0, processing), file(10, answered(earlier, "an answer")), st(10, idle)},
 			wantSource:  fsm.SourceFile,
 			wantContent: "an answer",
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, D},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: the screen shows the prompt whole, once: done",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), shows(10, handoff.Submission{Messages: []handoff.Message{whole}}), file(10, answered(ours, "the answer")), st(10, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "the answer",
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, D},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: the screen shows the prompt submitted twice: failed, the answer archived",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), shows(10, handoff.Submission{Messages: []handoff.Message{whole, whole}}), file(10, answered(ours, "the answer")), st(10, idle)},
+			wantErr:     handoff.ErrPromptNotTaken,
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, F},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: the paste placeholder submitted after the prompt: failed",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), st(20, idle), shows(30, handoff.Submission{Messages: []handoff.Message{scrolledOff, placeholder}}), file(30, answered(ours, "the answer"))},
+			wantErr:     handoff.ErrPromptNotTaken,
+			wantAt:      30,
+			wantStates:  []handoff.State{A, W, IG, F},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: only a piece of the prompt was taken: failed",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), shows(10, handoff.Submission{Messages: []handoff.Message{{Taken: handoff.TakenOther, Quote: "a piece of the prompt: line 00412 …"}}}), file(10, answered(ours, "the answer")), st(10, idle)},
+			wantErr:     handoff.ErrPromptNotTaken,
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, F},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: a screen that cannot tell never fails the dispatch",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), shows(10, handoff.CannotTell("a full-screen CLI that redraws")), file(10, answered(ours, "the answer")), st(10, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "the answer",
+			wantAt:      10,
+			wantStates:  []handoff.State{A, W, D},
+			wantArchive: []string{"001-analyst.md"},
+		},
+		{
+			name:        "the check at the end: one message whose start scrolled off cannot tell: done",
+			receipt:     ours,
+			timeline:    []trace.Line{st(0, processing), shows(10, handoff.Submission{Messages: []handoff.Message{scrolledOff}}), file(10, answered(ours, "the answer")), st(10, idle)},
+			wantSource:  fsm.SourceFile,
+			wantContent: "the answer",
 			wantAt:      10,
 			wantStates:  []handoff.State{A, W, D},
 			wantArchive: []string{"001-analyst.md"},

@@ -16,7 +16,7 @@ func Provider() screen.Provider {
 	return screen.Provider{Name: "codex", CLI: "@openai/codex", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "0.150.0", Newest: "0.171.0"},
-		Hook:   "notify (agent-turn-complete)", Read: classify, Last: lastMessage, Recognize: recognize,
+		Hook:   "notify (agent-turn-complete)", Read: classify, Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Codex 0.169's composer, tried on the real CLI with pasted text:
 		//   - '!' as the message's first character switches it to shell mode (the
 		//     prompt becomes "!", "Shell mode" shows at the right under it), and

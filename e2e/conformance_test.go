@@ -49,6 +49,8 @@ type setup struct {
 	// Terminal is the terminal the CLI is told it runs in; the zero value
 	// is the harness's own (a truecolor xterm for most).
 	Terminal realcli.Terminal
+	// Height is the pane's; 0 is the harness's (40 lines).
+	Height int
 }
 
 // tmuxTerminal is what a tmux pane gives a CLI when nothing else sets its
@@ -79,7 +81,7 @@ func conformers() []conformer {
 		out = append(out, conformer{
 			cli: s.CLI,
 			start: func(t *testing.T, set setup) *rig {
-				common := realcli.Common{Terminal: set.Terminal}
+				common := realcli.Common{Terminal: set.Terminal, Height: set.Height}
 				r := startRig(t, s.CLI, s.API, t.TempDir(), &common, func(ctx context.Context) (*realcli.Session, error) {
 					return s.Start(ctx, common, live.Setup{Ask: set.Ask, Retries: set.Retries})
 				})

@@ -346,6 +346,13 @@ func (r *rig) pane() *tmuxdriver.Pane {
 // happened. onPoll, if set, also sees every poll.
 func (r *rig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll)) *dispatch {
 	r.t.Helper()
+	return r.sendThrough(nil, role, prompt, cfg, onPoll)
+}
+
+// sendThrough is send with the pane's Sender wrapped by wrap (nil: as it
+// is): a test that must see or change what is sent.
+func (r *rig) sendThrough(wrap func(handoff.Sender) handoff.Sender, role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll)) *dispatch {
+	r.t.Helper()
 	d := &dispatch{}
 	path, err := handoff.ResponsePath(r.workdir, role)
 	if err != nil {
@@ -367,7 +374,11 @@ func (r *rig) send(role, prompt string, cfg handoff.Config, onPoll func(fsm.Poll
 	}()
 	var mu sync.Mutex
 	p := r.pane()
-	d.res, d.err = fsm.SendAndWait(ctx, timedSender{p, d}, p, prompt, fsm.Options{
+	var sender handoff.Sender = timedSender{p, d}
+	if wrap != nil {
+		sender = wrap(sender)
+	}
+	d.res, d.err = fsm.SendAndWait(ctx, sender, p, prompt, fsm.Options{
 		Config:  cfg,
 		Role:    role,
 		Workdir: r.workdir,

@@ -425,11 +425,23 @@ func (c *Core) Step(obs Observation) Ready {
 // where it is. Without a pending ConsumeFile, or with another FileState, it
 // changes nothing.
 func (c *Core) FileConsumed(f FileState) Ready {
+	return c.FileRead(f, handoff.Submission{})
+}
+
+// FileRead is FileConsumed with what the agent's screen shows it took
+// since the prompt was submitted, read by the driver at this moment (the
+// check at the end): an answer (FileReady) whose screen shows the prompt
+// was not taken whole and once (sub.Problem) fails the dispatch
+// (prompt_not_taken) instead of ending it Done. A Submission that cannot
+// tell, or the zero one, decides nothing.
+func (c *Core) FileRead(f FileState, sub handoff.Submission) Ready {
 	obs := c.consuming
 	c.consuming = nil
 	switch {
 	case obs == nil || c.State().Final():
 		return c.ready(nil)
+	case f == FileReady && sub.Problem() != "":
+		return c.ready(c.fire(*obs, nil, handoff.EventPromptNotTaken))
 	case f == FileReady:
 		return c.ready(c.fire(*obs, nil, handoff.EventFileReady))
 	case f == FileBlank:

@@ -177,6 +177,10 @@ type Poll struct {
 	// WindowLeft is the time left in the startup window (AwaitingStart) or
 	// the idle grace (IdleGrace, StartupTimeout); 0 in other states.
 	WindowLeft time.Duration
+	// Submission is what the agent's screen showed it took since the
+	// prompt was sent, when this poll read an answer (the check at the
+	// end); nil otherwise.
+	Submission *handoff.Submission
 }
 
 // Source says where a response came from: the Name of the table's done
@@ -359,9 +363,11 @@ func (r *run) send(ctx context.Context, s handoff.Sender, prompt string) error {
 	if err := r.pickReceipt(prompt); err != nil {
 		return err
 	}
-	if err := s.Send(ctx, handoff.WithInstruction(prompt, r.path, r.Receipt)); err != nil {
+	text := handoff.WithInstruction(prompt, r.path, r.Receipt)
+	if err := s.Send(ctx, text); err != nil {
 		return fmt.Errorf("send prompt to %s: %w", r.Role, err)
 	}
+	r.sent = text
 	return nil
 }
 
@@ -393,6 +399,13 @@ type run struct {
 	fpSet bool
 	// ident is the pane dispatched to (nil when the terminal does not say).
 	ident *handoff.PaneIdentity
+	// sent is the text this wait sent (the prompt with its instruction);
+	// "" when it sent none (Wait, a resumed wait): the check at the end
+	// then cannot tell.
+	sent string
+	// checker reads what the agent took (the check at the end); nil when
+	// the terminal cannot.
+	checker handoff.SubmissionChecker
 }
 
 // Checkpoint is what a wait needs to go on in another process: the core's
@@ -466,6 +479,7 @@ func prepare(opts Options) (*run, error) {
 // wait is the driver loop: observe, record, act, end or sleep until the
 // next look. The core decides; the loop only carries out.
 func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
+	r.checker, _ = term.(handoff.SubmissionChecker)
 	core, res, err := r.start()
 	if err != nil {
 		return Result{}, err
@@ -546,7 +560,7 @@ func (r *run) observe(ctx context.Context, core *Core, term handoff.Terminal, re
 		// is consumed.
 		s := step{Poll: Poll{Observation: Observation{At: obs.At, Status: obs.Status, File: FilePresent}}}
 		c, err := responsefile.Recover(r.path, r.Role, r.Config.MaxResponseBytes, r.Receipt, r.Archive)
-		return s, r.consumed(core, &s, c, err)
+		return s, r.consumed(ctx, core, &s, c, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return step{}, err
@@ -577,7 +591,7 @@ func (r *run) observe(ctx context.Context, core *Core, term handoff.Terminal, re
 			return s, err
 		}
 		c, err := responsefile.Consume(r.path, r.Role, r.Config.MaxResponseBytes, r.Receipt, r.Archive)
-		if err := r.consumed(core, &s, c, err); err != nil {
+		if err := r.consumed(ctx, core, &s, c, err); err != nil {
 			return s, err
 		}
 	}
@@ -686,7 +700,7 @@ func (r *run) due(core *Core, at time.Time) time.Time {
 // (handoff.ErrResponseFile) is an observation the table ends on, with err as
 // the failure's cause; any other error (the archive cannot be written) ends
 // the wait as an error.
-func (r *run) consumed(core *Core, s *step, c responsefile.Consumed, err error) error {
+func (r *run) consumed(ctx context.Context, core *Core, s *step, c responsefile.Consumed, err error) error {
 	switch {
 	case errors.Is(err, handoff.ErrResponseFile):
 		s.File, s.Detail, s.Problem = FileUnusable, err.Error(), responsefile.ProblemOf(err)
@@ -705,9 +719,38 @@ func (r *run) consumed(core *Core, s *step, c responsefile.Consumed, err error) 
 	case c.Blank:
 		s.File = FileBlank
 	}
-	s.Ready, s.cause = core.FileConsumed(s.File), nil
+	var sub handoff.Submission
+	if s.File == FileReady {
+		sub = r.submission(ctx, core)
+		s.Submission = &sub
+	}
+	s.Ready, s.cause = core.FileRead(s.File, sub), nil
+	if p := sub.Problem(); p != "" && s.Outcome != nil && !s.Outcome.Done() {
+		s.Detail = "the agent's screen shows " + p + "; its answer is archived as " + c.Archived
+	}
 	s.answer, s.archived = c.Answer, c.Archived
 	return nil
+}
+
+// submission is the check at the end: what the agent's screen shows it
+// took since the prompt was sent, read now that the dispatch would end
+// Done. It cannot tell when the wait sent reminders (more user messages of
+// its own) or the terminal cannot read it; the terminal is asked with ""
+// when this wait sent nothing (Wait, a resumed wait): the tmux driver
+// cannot tell then, a replayed trace gives what it recorded.
+func (r *run) submission(ctx context.Context, core *Core) handoff.Submission {
+	switch {
+	case r.checker == nil:
+		return handoff.CannotTell("the terminal cannot read the agent's user messages")
+	case core.Snapshot().Reminders > 0:
+		return handoff.CannotTell("the wait sent reminders, user messages of its own")
+	}
+	sub, err := r.checker.Submission(ctx, r.sent)
+	if err != nil {
+		r.Logger.Warn("the check at the end could not read the agent's screen; the answer is taken", "role", r.Role, "error", err)
+		return handoff.CannotTell(err.Error())
+	}
+	return sub
 }
 
 // checkpoint hands the wait's state to Options.OnCheckpoint.

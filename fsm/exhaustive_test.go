@@ -30,10 +30,22 @@ const (
 	// otherFile: a file carrying another dispatch's receipt (an earlier
 	// prompt's late answer).
 	otherFile
+	// notTakenFile: this dispatch's answer, but the agent's screen shows
+	// the prompt was not taken whole and once (the check at the end).
+	notTakenFile
 )
 
 func (f fileKind) String() string {
-	return [...]string{"absent", "answer", "blank", "unusable", "other"}[f]
+	return [...]string{"absent", "answer", "blank", "unusable", "other", "not-taken"}[f]
+}
+
+// submission is what the agent's screen shows it took, as the driver
+// reports it with the file (Core.FileRead).
+func (f fileKind) submission() handoff.Submission {
+	if f == notTakenFile {
+		return handoff.Submission{Messages: []handoff.Message{{Taken: handoff.TakenWhole}, {Taken: handoff.TakenWhole}}}
+	}
+	return handoff.Submission{}
 }
 
 // consumed is what the driver reports to FileConsumed for a file kind:
@@ -112,7 +124,7 @@ func files(st handoff.Status) []fileKind {
 		return []fileKind{noFile} // the driver does not look at the file then
 	}
 	if st.Quiet() {
-		return []fileKind{noFile, answerFile, blankFile, unusableFile, otherFile}
+		return []fileKind{noFile, answerFile, blankFile, unusableFile, otherFile, notTakenFile}
 	}
 	return []fileKind{noFile, answerFile}
 }
@@ -180,7 +192,7 @@ func (x *exhaustive) step(c *fsm.Core, h []xobs) fsm.Ready {
 		if len(fired) > 0 {
 			x.fail(h, "moved before the file was consumed: %v", fired)
 		}
-		r = c.FileConsumed(o.file.consumed())
+		r = c.FileRead(o.file.consumed(), o.file.submission())
 		fired = append(fired, r.Transitions...)
 	} else if o.status.Quiet() && o.file != noFile && o.status != handoff.StatusError && !before.Final() {
 		x.fail(h, "quiet with a file at the path, but not asked to consume it")
@@ -371,6 +383,8 @@ func oracle(cfg handoff.Config, h []xobs) string {
 		return "file"
 	case o.file == unusableFile:
 		return "unusable_response_file"
+	case o.file == notTakenFile:
+		return "prompt_not_taken"
 	}
 	// Quiet without an answer: a blank file counts as none, and so does
 	// another dispatch's answer, after which ours counts as not started

@@ -25,6 +25,9 @@ func Provider() screen.Provider {
 // them names the agent ("Build", Kilo's "Code").
 func Rules() screen.Provider {
 	return screen.Provider{Read: classify, Last: lastMessage,
+		// OpenCode redraws a full screen (its history scrolls inside it and
+		// blanks between frames): the check at the end cannot tell.
+		Transcript: screen.Transcript{Cannot: "OpenCode redraws a full screen"},
 		// OpenCode 1.18.33's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer
 		//     switches it to shell mode (its agent label reads "Shell", the

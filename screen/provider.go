@@ -53,6 +53,16 @@ type Provider struct {
 	// screen (what --provider auto asks). Its foreground command is matched
 	// by the registry, the same way for every provider: by Name.
 	Recognize func(title, capture string) bool `json:"-"`
+	// Transcript is how the CLI's transcript shows the user's messages:
+	// the check at the end reads with it what the agent took (Submitted).
+	// The zero Transcript cannot tell.
+	Transcript Transcript `json:"-"`
+}
+
+// Submitted is Transcript's reading of a capture with its scrollback
+// against text, the prompt as pasted (handoff.SubmissionReader).
+func (p Provider) Submitted(capture, text string) handoff.Submission {
+	return p.Transcript.Read(capture, text)
 }
 
 // ErrNoAssistantMessage is wrapped by a Provider's LastMessage error when

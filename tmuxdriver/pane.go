@@ -285,6 +285,27 @@ func (p *Pane) LastOutput(ctx context.Context) (string, error) {
 	return msg, nil
 }
 
+// Submission is the check at the end (handoff.SubmissionChecker): what the
+// agent's transcript shows it took since text was sent, read by the
+// classifier (a handoff.SubmissionReader; one that is none cannot tell) off
+// a capture with LastOutputHistory lines of scrollback. text is compared
+// as Send pasted it.
+func (p *Pane) Submission(ctx context.Context, text string) (handoff.Submission, error) {
+	sr, ok := p.o.Classifier.(handoff.SubmissionReader)
+	if !ok {
+		return handoff.CannotTell("the classifier reads no user messages"), nil
+	}
+	snap, err := p.read(ctx, p.o.LastOutputHistory)
+	if err != nil {
+		return handoff.Submission{}, err
+	}
+	text = handoff.NormalizeLineBreaks(text)
+	if p.o.Composer != nil {
+		text = p.o.Composer.Inert(text)
+	}
+	return sr.Submitted(snap.Capture, text), nil
+}
+
 // read runs display-message (liveness and title) and capture-pane in one
 // tmux process. The metadata comes first, framed by a random marker, so a
 // screen showing anything at all cannot be mistaken for it.

@@ -77,6 +77,10 @@ func (r *Recorder) Poll(p fsm.Poll) {
 		}
 		l.Unusable = &problem
 	}
+	if sub := p.Submission; sub != nil && sub.Tell == "" {
+		// What the check at the end read, with the answer it goes with.
+		l.Submitted = sub
+	}
 	if p.Changed && !r.changed {
 		l.Changed, r.changed = true, true
 	}

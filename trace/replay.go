@@ -41,7 +41,9 @@ type Script struct {
 	status  handoff.Status
 	last    string
 	changed bool
-	err     error
+	// submitted is the latest "submitted" moment's reading; nil before.
+	submitted *handoff.Submission
+	err       error
 }
 
 // NewScript plays lines on clk from now (the dispatch), writing the response
@@ -65,6 +67,9 @@ func (s *Script) advance() error {
 		}
 		if l.Changed {
 			s.changed = true
+		}
+		if l.Submitted != nil {
+			s.submitted = l.Submitted
 		}
 		if l.File != nil {
 			if err := os.WriteFile(s.path, []byte(*l.File), 0o644); err != nil {
@@ -138,6 +143,21 @@ func (s *Script) LastOutput(ctx context.Context) (string, error) {
 		return "", err
 	}
 	return s.last, nil
+}
+
+// Submission is the check at the end (handoff.SubmissionChecker): the
+// trace's "submitted" reading at the clock's time; one that cannot tell
+// when the trace gives none.
+func (s *Script) Submission(ctx context.Context, text string) (handoff.Submission, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.advance(); err != nil {
+		return handoff.Submission{}, err
+	}
+	if s.submitted == nil {
+		return handoff.CannotTell("the trace records no reading of the agent's user messages"), nil
+	}
+	return *s.submitted, nil
 }
 
 // Err is the script's own failure (it could not write the response file),

@@ -30,6 +30,12 @@
 //	               file: the same ending)
 //	"changed"      true: the screen differs from the first observation's
 //	               from then on (what start_on_output reacts to)
+//	"submitted"    what the agent's screen showed it took since the prompt
+//	               was sent, read when the engine took an answer (the check
+//	               at the end, handoff.Submission: {"messages":[{"taken":
+//	               "whole"|"fold"|"other"|"unknown","quote":"…"}],
+//	               "cannot_tell":"…"}); the replay reads it back at the
+//	               answer it goes with
 //	"reason"       why the classifier read that status (its
 //	               Classification.Reason; written by the recorder, shown by
 //	               explain --record; a replay does not use it)
@@ -98,6 +104,9 @@ type Line struct {
 	// Reason is the classifier's reason for Status, when recorded; evidence
 	// for a person, not a fact the replay decides on.
 	Reason string
+	// Submitted is what the agent's screen showed it took since the prompt
+	// was sent, from then on (the check at the end reads it).
+	Submitted *handoff.Submission
 }
 
 // Trace is a whole trace: its configuration line (nil if none) and its
@@ -155,14 +164,15 @@ func (s *seconds) UnmarshalJSON(b []byte) error {
 }
 
 type lineJSON struct {
-	Config       json.RawMessage `json:"config,omitempty"`
-	At           *seconds        `json:"at,omitempty"`
-	Status       *string         `json:"status,omitempty"`
-	File         *string         `json:"file,omitempty"`
-	FileUnusable *string         `json:"file_unusable,omitempty"`
-	Changed      bool            `json:"changed,omitempty"`
-	LastOutput   *string         `json:"last_output,omitempty"`
-	Reason       string          `json:"reason,omitempty"`
+	Config       json.RawMessage     `json:"config,omitempty"`
+	At           *seconds            `json:"at,omitempty"`
+	Status       *string             `json:"status,omitempty"`
+	File         *string             `json:"file,omitempty"`
+	FileUnusable *string             `json:"file_unusable,omitempty"`
+	Changed      bool                `json:"changed,omitempty"`
+	LastOutput   *string             `json:"last_output,omitempty"`
+	Reason       string              `json:"reason,omitempty"`
+	Submitted    *handoff.Submission `json:"submitted,omitempty"`
 }
 
 // Read parses a trace. Blank lines are skipped. Errors name the line and
@@ -209,7 +219,7 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	if err != nil {
 		return err
 	}
-	if err := onlyKeys(fields, "config", "at", "status", "file", "file_unusable", "changed", "last_output", "reason"); err != nil {
+	if err := onlyKeys(fields, "config", "at", "status", "file", "file_unusable", "changed", "last_output", "reason", "submitted"); err != nil {
 		return err
 	}
 	if cj, ok := fields["config"]; ok {
@@ -273,6 +283,13 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 			return errors.New(`a line holds "file" or "file_unusable", not both`)
 		}
 		l.Unusable = &p
+	}
+	if v, ok := fields["submitted"]; ok && string(v) != "null" {
+		var sub handoff.Submission
+		if err := json.Unmarshal(v, &sub); err != nil {
+			return fmt.Errorf(`"submitted": %v`, err)
+		}
+		l.Submitted = &sub
 	}
 	if v, ok := fields["changed"]; ok && string(v) != "null" {
 		if err := json.Unmarshal(v, &l.Changed); err != nil {
@@ -420,7 +437,7 @@ func (e *Encoder) Line(l Line) error {
 	if l.File != nil && l.Unusable != nil {
 		return fmt.Errorf("trace: a file and an unusable file at %v", l.At)
 	}
-	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput, Changed: l.Changed, Reason: l.Reason}
+	lj := lineJSON{At: &at, File: l.File, LastOutput: l.LastOutput, Changed: l.Changed, Reason: l.Reason, Submitted: l.Submitted}
 	if l.Unusable != nil {
 		p := string(*l.Unusable)
 		lj.FileUnusable = &p

@@ -294,3 +294,26 @@ func FuzzReadWriteRoundTrip(f *testing.F) {
 const graceLike = `{"config":{"poll":2,"idle_grace":30,"response_timeout":1800,"strict":true}}
 {"at":0,"status":"processing"}
 {"at":10,"status":"idle","last_output":"on screen"}`
+
+// The check at the end's reading goes into a trace with the answer it
+// goes with, and comes back as it was.
+func TestSubmittedRoundTrips(t *testing.T) {
+	sub := handoff.Submission{Messages: []handoff.Message{{Taken: handoff.TakenWhole, Quote: "Review"}, {Taken: handoff.TakenOther, Quote: "[Pasted Content 28 chars]"}}}
+	var b bytes.Buffer
+	if err := trace.NewEncoder(&b).Line(trace.Line{At: time.Second, Submitted: &sub}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"taken":"other"`) {
+		t.Errorf("the line names the kinds: %s", b.String())
+	}
+	tr, err := trace.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Lines[0].Submitted; got == nil || got.Problem() != sub.Problem() || len(got.Messages) != 2 {
+		t.Errorf("read back %+v, want %+v", got, sub)
+	}
+	if _, err := trace.Read(strings.NewReader(`{"at":1,"submitted":{"messages":[{"taken":"half"}]}}`)); !errors.Is(err, trace.ErrMalformed) {
+		t.Errorf("an unknown kind: %v, want trace.ErrMalformed", err)
+	}
+}

@@ -60,7 +60,9 @@ exit codes:
   8  agent busy: before pasting, the agent worked or waited for the user for all of --busy-wait;
      nothing was sent
   2  usage error
-  1  anything else (tmux missing, I/O errors, interrupted)
+  1  anything else (tmux missing, I/O errors, interrupted), and a prompt not taken whole
+     and once: its paste did not arrive whole, or the agent's screen shows it submitted
+     twice, split or replaced (its answer archived, not returned)
 
 Durations take Go durations (1.5s, 500ms) or bare numbers of seconds.
 

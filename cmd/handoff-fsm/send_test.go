@@ -140,6 +140,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrTimeout}, exitTimeout},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrNeedsUser}, exitNeedsUser},
 		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrResponseFile}, exitFailure},
+		{fsm.Result{}, &handoff.WaitError{Kind: handoff.ErrPromptNotTaken}, exitFailure},
 		{fsm.Result{}, &fsm.BusyError{Role: "analyst", Status: handoff.StatusProcessing}, exitBusy},
 		{fsm.Result{}, context.Canceled, exitFailure},
 	}
@@ -160,7 +161,7 @@ func TestFinishMapsOutcomesToExitCodes(t *testing.T) {
 func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 	want := map[string]int{"file": exitOK, "fallback": exitFallback, "terminal_error": exitTerminal,
 		"no_response_file": exitNoFile, "timeout": exitTimeout, "needs_user": exitNeedsUser,
-		"unusable_response_file": exitFailure, "agent_busy": exitBusy}
+		"unusable_response_file": exitFailure, "agent_busy": exitBusy, "prompt_not_taken": exitFailure}
 	outcomes := handoff.Outcomes()
 	if len(outcomes) != len(want) {
 		t.Fatalf("the table has %d outcomes, the command names %d", len(outcomes), len(want))
@@ -170,8 +171,11 @@ func TestExitCodesAreTheTablesOutcomes(t *testing.T) {
 			t.Errorf("outcome %s exits %d in the table, %d (known: %v) in the command", o.Name, o.Exit, code, ok)
 		}
 		// An unusable response file kept exit 1, which it had before it was
-		// a row of the table; no other ending may share it.
-		if (o.Exit == exitFailure && o.Err != handoff.ErrResponseFile) || o.Exit == exitUsage {
+		// a row of the table; a prompt the agent did not take whole and
+		// once exits 1 as the paste that did not arrive whole does
+		// (handoff.ErrPasteIncomplete, before Enter). No other ending may
+		// share it.
+		if (o.Exit == exitFailure && o.Err != handoff.ErrResponseFile && o.Err != handoff.ErrPromptNotTaken) || o.Exit == exitUsage {
 			t.Errorf("outcome %s takes exit %d, which the command keeps for other errors", o.Name, o.Exit)
 		}
 	}

@@ -91,3 +91,48 @@ func CheckPastes(t *testing.T, pr handoff.PasteReader, own []PasteCase) {
 		}
 	}
 }
+
+// SubmittedCase is one real capture of an agent's screen after a dispatch
+// (testdata/submitted/File.txt of the provider's package, taken by e2e
+// TestEndCheckProbe) read against the text that dispatch pasted
+// (File.prompt, or Prompt's when set: another dispatch's), and what the
+// check at the end must make of it: a problem quoting Problem (fail), none
+// with the screen able to tell (Done, taken whole and once), or none
+// because it cannot tell (CannotTell).
+type SubmittedCase struct {
+	File, Prompt string
+	// Problem is a part of the problem the reading must report; "" for
+	// none.
+	Problem    string
+	CannotTell bool
+}
+
+// CheckSubmissions reads each case's capture with sr, in the provider
+// package's own test.
+func CheckSubmissions(t *testing.T, sr handoff.SubmissionReader, cases []SubmittedCase) {
+	t.Helper()
+	for _, c := range cases {
+		capture, err := os.ReadFile(filepath.Join("testdata", "submitted", c.File+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prompt := c.File
+		if c.Prompt != "" {
+			prompt = c.Prompt
+		}
+		text, err := os.ReadFile(filepath.Join("testdata", "submitted", prompt+".prompt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := sr.Submitted(string(capture), string(text))
+		problem, tell := sub.Problem(), sub.Tell == "" && (len(sub.Messages) != 1 || sub.Messages[0].Taken != handoff.TakenUnknown)
+		switch {
+		case c.Problem != "" && !strings.Contains(problem, c.Problem):
+			t.Errorf("%s (the %s prompt): problem %q, want one saying %q; read %+v", c.File, prompt, problem, c.Problem, sub)
+		case c.Problem == "" && problem != "":
+			t.Errorf("%s (the %s prompt): problem %q, want none; read %+v", c.File, prompt, problem, sub)
+		case c.Problem == "" && tell == c.CannotTell:
+			t.Errorf("%s (the %s prompt): can tell %v, want %v; read %+v", c.File, prompt, tell, !c.CannotTell, sub)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+)
+
+// endCheckCLIs are the providers whose transcript the check at the end
+// reads (docs/reliability.md, "The check at the end"), with the
+// placeholder each CLI folds a paste into: what the test submits after
+// the prompt.
+var endCheckCLIs = map[string]func(prompt string) string{
+	"claude": func(p string) string { return fmt.Sprintf("[Pasted text #1 +%d lines]", strings.Count(p, "\n")) },
+	"qwen":   func(p string) string { return fmt.Sprintf("[Pasted Content %d chars]", len([]rune(p))) },
+	"codex":  func(p string) string { return fmt.Sprintf("[Pasted Content %d chars]", len([]rune(p))) },
+}
+
+// TestEndCheck makes the real CLI take something other than the prompt
+// whole and once while the dispatch waits — the test itself submits the
+// same text a second time, or the CLI's paste placeholder after it — and
+// checks the outcome: the dispatch fails with ErrPromptNotTaken (never
+// done), its error names what the screen showed, and the fake model got
+// the prompt twice or the placeholder beside it.
+func TestEndCheck(t *testing.T) {
+	var names []string
+	for n := range endCheckCLIs {
+		names = append(names, n)
+	}
+	eachConformer(t, func(t *testing.T, c conformer) {
+		// A pane tall enough for both copies of the prompt and the replies
+		// (the CLIs here draw their history on the screen only): what a
+		// shorter one shows is read in each provider's TestSubmitted.
+		r := c.start(t, setup{Terminal: tmuxTerminal, Height: 60})
+		for i, extra := range []string{"twice", "placeholder"} {
+			t.Run(extra, func(t *testing.T) {
+				r := r.in(t)
+				r.drained()
+				asked := len(r.model.Turns())
+				prompt := fmt.Sprintf("Review change %d, please (%s).", i, extra)
+				// The first turn answers late, so the second submission comes
+				// while it runs; the answer is written in the turn after it.
+				r.model.Script(fakemodel.Answer("First look.").After(3*time.Second),
+					fakemodel.WriteResponse("an answer to part of it"), fakemodel.Answer("Written."))
+				rs := &recordingSender{}
+				var once sync.Once
+				// Two turns, on a loaded machine: Qwen Code's shell call alone
+				// took 40 s at load 50. The outcome is asserted, not the time.
+				cfg := c.config(true)
+				cfg.ResponseTimeout = max(cfg.ResponseTimeout, 4*time.Minute)
+				d := r.sendThrough(rs.wrap, "tester", prompt, cfg, func(p fsm.Poll) {
+					if p.Status.Quiet() || p.Unreadable || p.Blank {
+						return
+					}
+					once.Do(func() { submitAgain(t, r, rs.text(), extra, endCheckCLIs[c.cli.Name]) })
+				})
+				got := r.model.Tally(asked, received(c.cli.Name, prompt))
+				t.Logf("the model got the prompt %d times whole and these parts: %q", got.Whole, got.Parts)
+				if !errors.Is(d.err, handoff.ErrPromptNotTaken) {
+					r.fail("dispatch: %q, %v; want ErrPromptNotTaken (the model got %d whole and %q)", d.res.Content, d.err, got.Whole, got.Parts)
+				}
+				if got.Whole < 1 || got.Once() {
+					r.fail("the model got %d whole and %q: the test did not make the CLI take anything else", got.Whole, got.Parts)
+				}
+				if !strings.Contains(d.err.Error(), "the agent's screen shows") {
+					t.Errorf("the error does not say what the screen showed: %v", d.err)
+				}
+			})
+		}
+	}, names...)
+}
+
+// submitAgain types into the agent's composer while its turn runs: the
+// text the dispatch pasted, again ("twice"), or the placeholder the CLI
+// folds it into ("placeholder"), then Enter.
+func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string) string) {
+	ctx := context.Background()
+	var err error
+	if how == "twice" {
+		err = r.cli.Paste(ctx, sent)
+		time.Sleep(time.Second) // the CLI reads the paste before the Enter
+	} else {
+		err = r.cli.Keys(ctx, "-l", placeholder(sent))
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err == nil {
+		err = r.cli.Keys(ctx, "Enter")
+	}
+	if err != nil {
+		t.Errorf("submit %s: %v", how, err)
+	}
+}
+
+// recordingSender keeps the text the dispatch sent (with its instruction).
+type recordingSender struct {
+	handoff.Sender
+	mu   sync.Mutex
+	sent string
+}
+
+func (s *recordingSender) wrap(inner handoff.Sender) handoff.Sender {
+	s.Sender = inner
+	return s
+}
+
+func (s *recordingSender) Send(ctx context.Context, text string) error {
+	s.mu.Lock()
+	s.sent = text
+	s.mu.Unlock()
+	return s.Sender.Send(ctx, text)
+}
+
+func (s *recordingSender) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent
+}

@@ -1,0 +1,77 @@
+package screen_test
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// chat is a transcript of user messages "> text" (continuations two
+// columns in) and replies "* text", over a composer under a rule; a paste
+// may show as "[Pasted N chars]" there.
+var chat = screen.Transcript{
+	Start: func(ln screen.Line) (string, bool) {
+		rest, ok := strings.CutPrefix(ln.Text, "> ")
+		return rest, ok
+	},
+	Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
+	Stop:  func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
+	Folds: []screen.Fold{{Pattern: regexp.MustCompile(`^\[Pasted (\d+) chars\]$`), Size: screen.UTF16Len}},
+}
+
+// prompt is a dispatch's text: its lines, then the receipt, as the
+// instruction ends it.
+func prompt(lines int, receipt string) string {
+	var b strings.Builder
+	for i := range lines {
+		b.WriteString(strings.Repeat("word ", 10) + string(rune('a'+i%26)) + "\n")
+	}
+	return b.String() + "the receipt " + receipt
+}
+
+// shown draws text as the transcript shows a user message.
+func shown(text string) string {
+	return "> " + strings.ReplaceAll(text, "\n", "\n  ") + "\n"
+}
+
+const bottom = "──────────────────\n> \n"
+
+func TestTranscriptReadsWhatTheAgentTook(t *testing.T) {
+	ours, earlier := prompt(30, "OURS"), prompt(30, "EARLIER")
+	head := ours[:200]
+	cases := []struct {
+		name, screen string
+		problem      string // part of the problem; "" for none
+		tell         bool   // the reading can tell (when no problem)
+	}{
+		{"once", shown(earlier) + "* done\n" + shown(ours) + "* done\n" + bottom, "", true},
+		{"twice", shown(ours) + "* first\n" + shown(ours) + "* done\n" + bottom, "submitted 2 times", true},
+		{"a placeholder after it", shown(ours) + "* first\n" + "> [Pasted 812 chars]\n* done\n" + bottom, `another text ("[Pasted 812 chars]")`, true},
+		{"split in two", shown(head) + "* first\n" + shown(ours[200:]) + "* done\n" + bottom, "a piece of the prompt", true},
+		{"its fold with its size", shown(earlier) + "* done\n" + "> [Pasted " + strconv.Itoa(screen.UTF16Len(ours)) + " chars]\n* done\n" + bottom, "", true},
+		{"its start scrolled off", strings.Join(strings.Split(shown(ours), "\n")[10:], "\n") + "* done\n" + bottom, "", false},
+		{"a second copy under one whose start scrolled off", strings.Join(strings.Split(shown(ours), "\n")[10:], "\n") + "* first\n" + shown(ours) + "* done\n" + bottom, "2 user messages", true},
+		{"not on the screen", shown(earlier) + "* done\n" + bottom, "", false},
+		{"the composer is not read", shown(ours) + "* done\n" + "──────────────────\n> [Pasted 3 chars]\n", "", true},
+	}
+	for _, c := range cases {
+		sub := chat.Read(c.screen, ours)
+		p := sub.Problem()
+		tell := sub.Tell == "" && !(len(sub.Messages) == 1 && sub.Messages[0].Taken == handoff.TakenUnknown)
+		switch {
+		case c.problem != "" && !strings.Contains(p, c.problem):
+			t.Errorf("%s: problem %q, want one saying %q (%+v)", c.name, p, c.problem, sub)
+		case c.problem == "" && p != "":
+			t.Errorf("%s: problem %q, want none (%+v)", c.name, p, sub)
+		case c.problem == "" && tell != c.tell:
+			t.Errorf("%s: can tell %v, want %v (%+v)", c.name, tell, c.tell, sub)
+		}
+	}
+	if sub := (screen.Transcript{Cannot: "a full-screen TUI"}).Read(shown(ours)+shown(ours), ours); sub.Problem() != "" || sub.Tell == "" {
+		t.Errorf("a transcript that can never tell read %+v", sub)
+	}
+}
