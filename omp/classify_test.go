@@ -8,6 +8,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 func TestClassifySyntheticScreens(t *testing.T) {
@@ -104,25 +105,40 @@ func repeat(s string, n int) string {
 	return string(out)
 }
 
-// The composer screens of the real OMP (testdata/composer), read after
-// the paste they show: the prompt's own paste is whole, another is not.
+// The composer screens of the real OMP, read after the paste they show:
+// the prompt's own paste is whole, another is not. testdata/paste: each
+// shape of testkit.PastePrompts, captured every 200 ms while it was pasted
+// at a load of 60 on 2 cores; short-not-drawn is what a paste right after
+// OMP drew its editor left for 12.8 s (still busy with its start-up, OMP
+// had not read it): arriving, never wrong, so the driver waits for it.
 func TestReadPasteOnRealScreens(t *testing.T) {
 	long := "Message:\n!"
 	for i := 0; i < 30; i++ {
 		long += "line " + strconv.Itoa(i) + " of a long prompt\n"
 	}
+	shape := testkit.PastePromptText
 	for _, tc := range []struct {
 		file, text string
 		want       handoff.Paste
 	}{
-		{"plain-text", "Please review the parser.\nIt is slow.", handoff.PasteWhole},
-		{"plain-led-bang", "Message:\n!touch /tmp/omp-never", handoff.PasteWhole},
-		{"plain-fold-pasted", long, handoff.PasteWhole},
-		{"plain-fold-pasted", long + "one line more\n", handoff.PasteWrong},
-		{"plain-text", "Something else entirely.", handoff.PasteWrong},
-		{"menu-large-paste", long, handoff.PasteWrong},
+		{"composer/plain-text", "Please review the parser.\nIt is slow.", handoff.PasteWhole},
+		{"composer/plain-led-bang", "Message:\n!touch /tmp/omp-never", handoff.PasteWhole},
+		{"composer/plain-fold-pasted", long, handoff.PasteWhole},
+		{"composer/plain-fold-pasted", long + "one line more\n", handoff.PasteWrong},
+		{"composer/plain-text", "Something else entirely.", handoff.PasteWrong},
+		{"composer/menu-large-paste", long, handoff.PasteWrong},
+		{"paste/short-not-drawn", shape("short"), handoff.PasteArriving},
+		{"paste/short-whole", shape("short"), handoff.PasteWhole},
+		{"paste/three-lines-whole", shape("three-lines"), handoff.PasteWhole},
+		{"paste/three-lines-whole", shape("short"), handoff.PasteWrong},
+		{"paste/line-20000-whole", shape("line-20000"), handoff.PasteWhole},
+		{"paste/line-20000-whole", shape("wide-line"), handoff.PasteWrong},
+		{"paste/lines-4k-whole", shape("lines-4k"), handoff.PasteWhole},
+		{"paste/lines-60k-whole", shape("lines-60k"), handoff.PasteWhole},
+		{"paste/lines-60k-whole", shape("lines-4k"), handoff.PasteWrong},
+		{"paste/wide-line-whole", shape("wide-line"), handoff.PasteWhole},
 	} {
-		b, err := os.ReadFile(filepath.Join("testdata", "composer", tc.file+".txt"))
+		b, err := os.ReadFile(filepath.Join("testdata", tc.file+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}

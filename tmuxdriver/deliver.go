@@ -29,7 +29,9 @@ const (
 )
 
 // PasteWait is how long Send waits for the composer to show text whole:
-// a floor plus time per KB.
+// a floor plus time per KB. An agent that has not read the paste by then
+// (its terminal still holds it: busy or starved) gets it again, from the
+// moment it was last seen unread, until stalledAgent has passed.
 func PasteWait(text string) time.Duration {
 	return pasteFloor + time.Duration(len(text)/1024)*pastePerKB
 }
@@ -42,6 +44,10 @@ func PasteWait(text string) time.Duration {
 // until the screen holds still. A wrong reading that lasts, a turn shown
 // with no Enter pressed while the paste is not whole, or PasteWait
 // passing clears the composer and fails with handoff.ErrPasteIncomplete.
+// PasteWait does not end the wait while the agent has not read the paste
+// (its terminal holds unread input): a CLI still busy with its own
+// start-up when the paste comes, on a loaded machine, reads it late and
+// whole. The wait then starts again, until stalledAgent past the first.
 func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, err error) {
 	pr, ok := p.o.Composer.(handoff.PasteReader)
 	if !ok {
@@ -53,6 +59,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 	}
 	start := time.Now()
 	deadline := start.Add(PasteWait(text))
+	stalled := deadline.Add(stalledAgent)
 	var prev string
 	last, lastSeen, wrongSince, turnSince := handoff.PasteUnread, "", time.Time{}, time.Time{}
 	for {
@@ -92,7 +99,12 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 			return "", "", p.pasteFailed(ctx, pr, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
 		}
 		if now.After(deadline) {
-			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got))
+			unread := p.pendingInput(ctx)
+			if unread <= 0 || now.After(stalled) {
+				return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
+			}
+			// The agent has not read the paste yet: its wait starts again.
+			deadline = now.Add(PasteWait(text))
 		}
 		prev, last, lastSeen = significant(look), got, seen
 		if err := sleep(ctx, pastePoll); err != nil {
@@ -206,10 +218,28 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 // pane: the pane's terminal holds no unread input. False when that cannot
 // be told.
 func (p *Pane) inputRead(ctx context.Context) bool {
+	return p.pendingInput(ctx) == 0
+}
+
+// pendingInput is how many bytes typed into the pane its agent has not read
+// yet (its terminal's input queue), -1 when that cannot be told.
+func (p *Pane) pendingInput(ctx context.Context) int {
 	tty, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, "#{pane_tty}")
 	if err != nil {
-		return false
+		return -1
 	}
 	n, ok := unreadInput(strings.TrimSpace(tty))
-	return ok && n == 0
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// unreadNote says, for an error, that the agent never read the whole
+// paste (n bytes still unread), or nothing when it did or that is unknown.
+func unreadNote(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the agent has not read its input (%d bytes still unread)", n)
 }

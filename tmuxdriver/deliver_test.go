@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -69,33 +69,50 @@ func TestSendRefusesAFoldOfAnotherSize(t *testing.T) {
 	}
 }
 
-// An agent stopped (SIGSTOP, what a loaded machine does to it) as the
-// prompt is pasted shows nothing for seconds, then reads the paste and
-// whatever keys came meanwhile at once. Send presses Enter only once the
-// fold shows, and not again while the agent has not read it: the prompt
-// is submitted once.
-func TestSendPressesEnterOnceWhileTheAgentIsStopped(t *testing.T) {
-	srv := testServer(t)
-	p, out := foldPane(t, srv)
-	snap, err := p.Observe(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(snap.PID, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	resumed := make(chan error, 1)
-	go func() {
-		time.Sleep(2500 * time.Millisecond)
-		resumed <- syscall.Kill(snap.PID, syscall.SIGCONT)
-	}()
-	prompt := "a prompt pasted while the agent is stopped"
-	got := delivered(t, p, out, prompt)
-	if err := <-resumed; err != nil {
-		t.Fatal(err)
-	}
-	if got != prompt {
+// An agent that reads nothing for seconds as the prompt is pasted (busy,
+// or starved by a loaded machine) shows nothing meanwhile, then reads the
+// paste at once. Send presses Enter only once the fold shows, and not
+// again while the agent has not read it: the prompt is submitted once.
+// (Not SIGSTOP: tmux resumes a pane's stopped process at once.)
+func TestSendPressesEnterOnceWhileTheAgentReadsNothing(t *testing.T) {
+	prompt := "a prompt pasted while the agent reads nothing"
+	if got := deliveredToABusyAgent(t, prompt, 2500*time.Millisecond); got != prompt {
 		t.Fatalf("the agent received %q, want the prompt whole", got)
 	}
+}
+
+// An agent that has not read the paste when PasteWait ends (a CLI still
+// busy with its start-up on a loaded machine: OMP left a paste unread for
+// 11-13 s) is waited for: the paste is still in its terminal, it reads it
+// whole when it comes to it, and gets one Enter.
+func TestSendWaitsForAnAgentThatHasNotReadThePaste(t *testing.T) {
+	prompt := "a prompt the agent reads only after the paste's wait"
+	if got := deliveredToABusyAgent(t, prompt, tmuxdriver.PasteWait(prompt)+2*time.Second); got != prompt {
+		t.Fatalf("the agent received %q, want the prompt whole", got)
+	}
+}
+
+// deliveredToABusyAgent sends prompt to the folding echo agent, which
+// reads no key until busy has passed since the send began, and returns
+// what it received; it fails the test if Send fails or the agent
+// receives a second message.
+func deliveredToABusyAgent(t *testing.T, prompt string, busy time.Duration) string {
+	t.Helper()
+	srv := testServer(t)
+	hold := filepath.Join(t.TempDir(), "hold")
+	if err := os.WriteFile(hold, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, out := foldPane(t, srv, "AGENT_HOLD="+handoff.ShellQuote(hold))
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(busy)
+		released <- os.Remove(hold)
+	}()
+	got := delivered(t, p, out, prompt)
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
 	noSecondMessage(t, out)
+	return got
 }

@@ -44,6 +44,8 @@ func TestMain(m *testing.M) {
 // $AGENT_FOLD_OFF), after "Pasting… K KB" lines for $AGENT_PASTING; an
 // Enter that comes while it still shows "Pasting…" submits the fold's
 // text itself, as Qwen Code did; the title stays "idle" while composing.
+// With $AGENT_HOLD naming a file, it reads no key while that file exists
+// (its screen drawn): a CLI still busy with its start-up, or starved.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -68,7 +70,14 @@ func echoAgent() int {
 		err error
 	}
 	ch := make(chan next)
+	hold := os.Getenv("AGENT_HOLD")
 	go func() {
+		for hold != "" {
+			if _, err := os.Stat(hold); err != nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		for {
 			k, err := keys.Next()
 			ch <- next{k, err}
