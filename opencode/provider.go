@@ -11,7 +11,7 @@ const Version = "1.18.33"
 func Provider() screen.Provider {
 	return screen.Provider{Name: "opencode", CLI: "opencode-ai", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
-		Window: screen.Window{Oldest: "1.18.33", Newest: "1.18.33"},
+		Window: screen.Window{Oldest: "1.18.25", Newest: "1.18.33"},
 		Read:   classify, Last: lastMessage, Recognize: recognize,
 		// OpenCode 1.18.33's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
