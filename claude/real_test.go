@@ -79,3 +79,20 @@ func TestRealClaude2_1_300EndsAFailedTurnWithItsDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClaude2_1_312ReviewAfterInvisibleCharactersIsNoTurn: releases
+// before 2.1.315 take the first Enter on a paste with invisible characters
+// as a review ("Removed 3 invisible characters · review and press Enter to
+// send"): the composer still holds the prompt and no turn started, which
+// is what lets the tmux driver press Enter again. Captured from the real
+// Claude Code 2.1.312 in a 120x40 tmux pane (TERM tmux-256color), 1.5 s
+// after that Enter.
+func TestRealClaude2_1_312ReviewAfterInvisibleCharactersIsNoTurn(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "real-2.1.312", "120x40-review-after-invisible-removed.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Provider().Classify(string(b), "✳ Claude Code"); got.Status != handoff.StatusIdle {
+		t.Errorf("%s (%s), want idle: no turn started", got.Status, got.Reason)
+	}
+}

@@ -28,7 +28,7 @@ const enterDelay = time.Second
 func Provider() screen.Provider {
 	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
-		Window: screen.Window{Oldest: "0.60.0", Newest: "0.61.0"},
+		Window: screen.Window{Oldest: "0.57.0", Newest: "0.61.0"},
 		Hook:   "AfterAgent", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize,
 		// Gemini CLI 0.61.0's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches

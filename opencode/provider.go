@@ -12,7 +12,7 @@ func Provider() screen.Provider {
 	p := Rules()
 	p.Name, p.CLI, p.Version = "opencode", "opencode-ai", Version
 	// The releases proven to read right (docs/versions.md, scripts/versions.sh).
-	p.Window = screen.Window{Oldest: "1.18.33", Newest: "1.18.33"}
+	p.Window = screen.Window{Oldest: "1.18.25", Newest: "1.18.33"}
 	p.Recognize = recognize
 	// Plug-ins, no command hook: its screen and the response file decide.
 	p.Launch = screen.Launch{Resume: []string{"--continue"}}

@@ -24,7 +24,7 @@ const enterDelay = 1500 * time.Millisecond
 func Provider() screen.Provider {
 	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
-		Window: screen.Window{Oldest: "0.24.4", Newest: "0.24.4"},
+		Window: screen.Window{Oldest: "0.23.0", Newest: "0.24.4"},
 		Hook:   "Stop", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
 		// CLI: a pasted '!' stays text, a typed one on the empty composer switches

@@ -89,10 +89,11 @@ for target in "${targets[@]}"; do
 done
 
 # Merge: a row replaces the one of the same CLI and version; the table
-# stays sorted by CLI and then version.
+# stays sorted by CLI and then version. Under a lock on the file: two runs
+# ending together each kept only their own rows.
 begin='<!-- matrix: scripts/versions.sh rewrites the rows below -->'
 end='<!-- end of matrix -->'
-node - "$doc" "$rows" "$begin" "$end" <<'NODE'
+flock "$doc" node - "$doc" "$rows" "$begin" "$end" <<'NODE'
 const fs = require("fs");
 const [doc, rowsFile, begin, end] = process.argv.slice(2);
 const text = fs.readFileSync(doc, "utf8");

@@ -155,6 +155,11 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 	for _, u := range l.Unset {
 		command += " -u " + shellQuote(u)
 	}
+	// The CLI's temporary files go into its home, removed with it: Gemini
+	// CLI writes gemini-client-error-*.json into the temporary folder on
+	// every failed request, and a check must leave nothing behind. First,
+	// so that a launch's own TMPDIR wins.
+	command += " " + shellQuote("TMPDIR="+TempDir(l.Home))
 	for _, e := range l.Env {
 		command += " " + shellQuote(e)
 	}
@@ -189,10 +194,15 @@ func Start(ctx context.Context, cli CLI, l Launch) (*Session, error) {
 	return s, nil
 }
 
-// writeHome makes the CLI's home folder with the launch's files in it
-// (Files as given, JSON marshalled).
+// TempDir is the temporary folder (TMPDIR) of a CLI whose home is home:
+// inside it, so that whoever removes the home removes what the CLI left
+// there.
+func TempDir(home string) string { return filepath.Join(home, ".tmp") }
+
+// writeHome makes the CLI's home folder, its temporary folder (TempDir)
+// and the launch's files in it (Files as given, JSON marshalled).
 func writeHome(l Launch) error {
-	if err := os.MkdirAll(l.Home, 0o700); err != nil {
+	if err := os.MkdirAll(TempDir(l.Home), 0o700); err != nil {
 		return fmt.Errorf("home: %w", err)
 	}
 	files := map[string][]byte{}

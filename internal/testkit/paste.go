@@ -34,6 +34,9 @@ func PastePrompts() []PastePrompt {
 		// Astral characters (emoji) count 2 in UTF-16 and 1 as code points:
 		// which one a fold shows is the CLI's.
 		{"wide-line", strings.Repeat("wide 漢字 🧪👩\u200d💻 e\u0301 ", 400) + "the end"},
+		// Invisible characters: Claude Code before 2.1.315 removes them and
+		// asks for a review ("Removed 3 invisible characters").
+		{"zero-width", "zero\u200bwidth space, \ufeffBOM and word\u2060joiner"},
 	}
 }
 

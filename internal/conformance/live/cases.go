@@ -14,6 +14,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -285,7 +286,33 @@ func APIErrorCase(ctx context.Context, r *Rig, e APIError) (string, error) {
 	if got := len(r.Model.Turns()) - before; got != e.Retries+1 {
 		return "", fmt.Errorf("%d requests, want %d (one and %d retries)", got, e.Retries+1, e.Retries)
 	}
+	if err := reportInTheHome(ctx, r); err != nil {
+		return "", err
+	}
 	return "terminal_error: " + we.Detail, nil
+}
+
+// reportInTheHome checks that the CLI's report of a failed request
+// (Subject.ErrorReport) is in the session's temporary folder, which goes
+// with its home, and not in the machine's.
+func reportInTheHome(ctx context.Context, r *Rig) error {
+	if r.Subject.ErrorReport == "" {
+		return nil
+	}
+	dir := realcli.TempDir(r.Session.Home)
+	// Written beside the screen's error, maybe just after it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if found, _ := filepath.Glob(filepath.Join(dir, r.Subject.ErrorReport)); len(found) > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no %s in the CLI's temporary folder %s after the failed request (left in the machine's?)", r.Subject.ErrorReport, dir)
+		}
+		if err := realcli.Pause(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
 }
 
 // Confirmation: a CLI that asks before it writes the file reads as

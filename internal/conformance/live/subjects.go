@@ -51,6 +51,11 @@ type Subject struct {
 	// APIErrors are the failed requests that must end as a terminal error
 	// quoting what the screen says; the first is doctor's.
 	APIErrors []APIError
+	// ErrorReport, when set, is the file (a glob) the CLI writes into its
+	// temporary folder on a failed request: the API-error case checks it
+	// went into the session's own (realcli.TempDir), which is removed with
+	// the home, so that doctor leaves no file behind.
+	ErrorReport string
 	// Confirm is the reply that makes the CLI (started with Setup.Ask) ask
 	// the user before it writes the response file; Approve the key that
 	// says yes.
@@ -181,6 +186,8 @@ func geminiSubject() Subject {
 		Config: Config(nodeGrace),
 		// A 400 is shown at once: "✕ [API Error: {…}]".
 		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("")}, "Request contains an invalid argument (fake)."}},
+		// It reports each failed request in TMPDIR (/tmp when unset).
+		ErrorReport: "gemini-client-error-*.json",
 		// The default approval mode asks before a command with a
 		// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
 		Confirm: fakemodel.WriteResponse, Approve: "1",
