@@ -90,8 +90,21 @@ if ! works; then
 	fi
 	mkdir -p "$dir/version-home"
 	# Install into the cache folder only; nothing global, nothing in the repo.
+	# A loaded machine or a busy registry resets connections now and then
+	# (ECONNRESET on one tarball of hundreds failed a cold CI run): the
+	# install is tried again, up to three times; what was fetched stays in
+	# npm's cache, so a retry only fetches what is missing.
+	attempt=1
 	# shellcheck disable=SC2086 # npmflags is a list of flags
-	npm install --prefix "$dir" --no-audit --no-fund --loglevel=error $npmflags "$package@$version" >&2
+	until npm install --prefix "$dir" --no-audit --no-fund --loglevel=error $npmflags "$package@$version" >&2; do
+		if [ "$attempt" -ge 3 ]; then
+			echo "install-cli: npm install $package@$version failed $attempt times" >&2
+			exit 1
+		fi
+		attempt=$((attempt + 1))
+		echo "install-cli: npm install $package@$version failed; attempt $attempt of 3" >&2
+		sleep 5
+	done
 	bin="$(cd "$dir" && for f in $pattern; do [ -f "$f" ] && echo "$dir/$f" && break; done || true)"
 	if [ -z "$bin" ]; then
 		echo "install-cli: no $name binary matching $pattern in $dir (unsupported platform?)" >&2
