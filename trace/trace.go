@@ -245,60 +245,71 @@ func (t *Trace) parseLine(raw []byte, last *time.Duration) error {
 	case at < *last:
 		return fmt.Errorf(`"at" goes backwards: %gs after %gs (lines must be in time order)`, at.Seconds(), last.Seconds())
 	}
-	l := Line{At: at}
-	status, err := stringField(fields, "status")
+	l, err := parseObservation(fields, at)
 	if err != nil {
 		return err
 	}
+	t.Lines = append(t.Lines, l)
+	*last = at
+	return nil
+}
+
+// parseObservation reads an observation line's fields after "at": what the
+// poll saw (status, file, last output, reason, an unusable file, the
+// submission reading, whether the screen changed).
+func parseObservation(fields map[string]json.RawMessage, at time.Duration) (Line, error) {
+	l := Line{At: at}
+	status, err := stringField(fields, "status")
+	if err != nil {
+		return Line{}, err
+	}
 	if status != nil {
 		if strings.TrimSpace(*status) == "" {
-			return errors.New(`"status" is empty`)
+			return Line{}, errors.New(`"status" is empty`)
 		}
 		st := handoff.Status(*status)
 		l.Status = &st
 	}
 	if l.File, err = stringField(fields, "file"); err != nil {
-		return err
+		return Line{}, err
 	}
 	if l.LastOutput, err = stringField(fields, "last_output"); err != nil {
-		return err
+		return Line{}, err
 	}
 	reason, err := stringField(fields, "reason")
 	if err != nil {
-		return err
+		return Line{}, err
 	}
 	if reason != nil {
 		l.Reason = *reason
 	}
 	problem, err := stringField(fields, "file_unusable")
 	if err != nil {
-		return err
+		return Line{}, err
 	}
 	if problem != nil {
 		p := responsefile.Problem(*problem)
 		if !slices.Contains(responsefile.Problems(), p) {
-			return fmt.Errorf(`"file_unusable": unknown problem %q (known: %v)`, p, responsefile.Problems())
+			return Line{}, fmt.Errorf(`"file_unusable": unknown problem %q (known: %v)`, p, responsefile.Problems())
 		}
 		if l.File != nil {
-			return errors.New(`a line holds "file" or "file_unusable", not both`)
+			return Line{}, errors.New(`a line holds "file" or "file_unusable", not both`)
 		}
 		l.Unusable = &p
 	}
 	if v, ok := fields["submitted"]; ok && string(v) != "null" {
 		var sub handoff.Submission
 		if err := json.Unmarshal(v, &sub); err != nil {
-			return fmt.Errorf(`"submitted": %v`, err)
+			return Line{}, fmt.Errorf(`"submitted": %v`, err)
 		}
 		l.Submitted = &sub
 	}
 	if v, ok := fields["changed"]; ok && string(v) != "null" {
 		if err := json.Unmarshal(v, &l.Changed); err != nil {
-			return fmt.Errorf(`"changed": want true or false, got %s`, v)
+			return Line{}, fmt.Errorf(`"changed": want true or false, got %s`, v)
 		}
 	}
-	t.Lines = append(t.Lines, l)
-	*last = at
-	return nil
+	return l, nil
 }
 
 // parseConfig reads the config line: handoff.Config's JSON form and
