@@ -2,9 +2,9 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
-	"syscall"
 	"time"
 )
 
@@ -15,22 +15,37 @@ import (
 // only if the dispatch failed saying so.
 func loadRig() bool { return os.Getenv("HANDOFF_LOAD_RIG") != "" }
 
-// stallDuring stops the agent's processes (SIGSTOP) and resumes them
-// (SIGCONT) twice at random moments of the next 3 seconds, 0.3–2 s each:
-// what a loaded machine does to an agent in the middle of a paste or an
-// Enter. Outside the load rig it does nothing. The function it returns
-// ends the stalls (every process is resumed first) and says how many
-// there were.
-func stallDuring(r *rig) func() int {
+// stalls is what stallDuring did: how many stalls it tried, how many
+// the kernel reported frozen, for how long in all, in how many of those
+// the agent's screen changed all the same, and what went wrong.
+type stalls struct {
+	tried, frozen, drew int
+	held                time.Duration
+	states              []string // the pane process's /proc state in each frozen stall
+	errs                []string
+}
+
+// stallDuring freezes the agent's processes (a cgroup freezer, see
+// freezer) twice at random moments of the next 1.5 s, 0.3–2 s each: what
+// a loaded machine does to an agent in the middle of a paste or an Enter.
+// Outside the load rig it does nothing; in it, on a machine with no
+// freezer, the test fails (the rig cannot stall, and does not pretend).
+// The function it returns ends the stalls (every process thawed first)
+// and says what they were.
+func stallDuring(r *rig) func() stalls {
 	if !loadRig() {
-		return func() int { return 0 }
+		return func() stalls { return stalls{} }
+	}
+	f, err := findFreezer()
+	if err != nil {
+		r.t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
+	done := make(chan stalls, 1)
 	go func() {
-		n := 0
-		defer func() { done <- n }()
-		for range 2 {
+		var s stalls
+		defer func() { done <- s }()
+		for i := range 2 {
 			t := time.NewTimer(time.Duration(rand.Int64N(int64(1500 * time.Millisecond))))
 			select {
 			case <-ctx.Done():
@@ -38,19 +53,40 @@ func stallDuring(r *rig) func() int {
 				return
 			case <-t.C:
 			}
-			pids := append([]int{r.cli.PanePID()}, descendantsOf(r.cli.PanePID())...)
-			for _, p := range pids {
-				_ = syscall.Kill(p, syscall.SIGSTOP)
-			}
-			n++
-			// Not cut short: every stopped process is resumed.
-			time.Sleep(300*time.Millisecond + time.Duration(rand.Int64N(int64(1700*time.Millisecond))))
-			for _, p := range pids {
-				_ = syscall.Kill(p, syscall.SIGCONT)
-			}
+			s.tried++
+			stallOnce(r, f, fmt.Sprintf("handoff-stall-%d-%d", os.Getpid(), i), &s)
 		}
 	}()
-	return func() int { cancel(); return <-done }
+	return func() stalls { cancel(); return <-done }
+}
+
+// stallOnce freezes the agent for 0.3–2 s, not cut short, and records in
+// s whether the kernel froze it and whether its screen changed meanwhile.
+func stallOnce(r *rig, f freezer, name string, s *stalls) {
+	pane := r.cli.PanePID()
+	c, err := f.freeze(name, func() []int { return append([]int{pane}, descendantsOf(pane)...) })
+	defer func() {
+		if err := c.thaw(); err != nil {
+			s.errs = append(s.errs, "thaw: "+err.Error())
+		}
+	}()
+	if err != nil {
+		s.errs = append(s.errs, "freeze: "+err.Error())
+		return
+	}
+	frozenAt := time.Now()
+	before, _, _ := r.cli.CapturePlain(context.Background())
+	s.frozen++
+	s.states = append(s.states, procState(pane))
+	time.Sleep(300*time.Millisecond + time.Duration(rand.Int64N(int64(1700*time.Millisecond))))
+	after, _, _ := r.cli.CapturePlain(context.Background())
+	if !c.frozen() {
+		s.errs = append(s.errs, "the cgroup was not frozen at the stall's end")
+	}
+	s.held += time.Since(frozenAt)
+	if after != before {
+		s.drew++
+	}
 }
 
 // errText is err's message, "" for none.

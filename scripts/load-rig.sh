@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Delivery under load: the e2e delivery rows (e2e TestDelivery) on the real
-# CLIs with as many CPU burners as cores, the agent's processes stopped and
-# resumed (SIGSTOP/SIGCONT, 0.3–2 s, twice per send at random moments of
-# the paste and the Enter), counted at the fake model: per dispatch, how
+# CLIs with as many CPU burners as cores, the agent's processes frozen and
+# thawed (a cgroup freezer, v1 or v2, 0.3–2 s, twice per send at random
+# moments of the paste and the Enter; not SIGSTOP, which tmux undoes at
+# once), counted at the fake model: per dispatch, how
 # many user messages held the prompt whole, and how many held a paste's
 # placeholder or a piece of it. Then the conformance suite beside the same
 # burners (no stalls). docs/reliability.md ("Delivery under load") has the
@@ -15,8 +16,10 @@
 #
 # Not in the gate (.ci/run): under stalls a CLI may take a paste in parts;
 # a row then passes only if the dispatch failed saying so (an error
-# wrapping ErrPasteIncomplete or ErrEnterNotTaken), never with an answer.
-# The CLIs must be installed (bash scripts/install-cli.sh NAME).
+# wrapping ErrPasteIncomplete, ErrEnterNotTaken or ErrPromptNotTaken),
+# never with an answer. It needs root and a cgroup freezer; without one
+# every row fails saying the rig cannot stall. The CLIs must be installed
+# (bash scripts/install-cli.sh NAME).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
@@ -54,7 +57,8 @@ done
 grep -h 'TALLY ' "$out"/delivery-*.log | sed 's/.*TALLY //' | awk '
 {
 	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	cli = f["cli"]; n[cli]++; stalls[cli] += f["stalls"]
+	cli = f["cli"]; n[cli]++; stalls[cli] += f["stalls"]; tried[cli] += f["tried"]
+	heldms[cli] += f["heldms"]; drew[cli] += f["drew"]
 	if (f["whole"] == 1 && f["parts"] == 0 && f["ok"] == "true") once[cli]++
 	if (f["whole"] > 1) twice[cli]++
 	if (f["parts"] > 0) partial[cli]++
@@ -63,8 +67,8 @@ grep -h 'TALLY ' "$out"/delivery-*.log | sed 's/.*TALLY //' | awk '
 	if (f["ok"] == "true" && !(f["whole"] == 1 && f["parts"] == 0)) wrong[cli]++
 }
 END {
-	printf "%-9s %9s %7s %12s %7s %8s %7s %17s %11s\n", "cli", "dispatches", "stalls", "whole+once", "twice", "partial", "lost", "send failed, said why", "wrong exit 0"
-	for (c in n) printf "%-9s %9d %7d %12d %7d %8d %7d %17d %11d\n", c, n[c], stalls[c], once[c], twice[c], partial[c], lost[c], failed[c], wrong[c]
+	printf "%-9s %9s %13s %9s %5s %12s %7s %8s %7s %17s %11s\n", "cli", "dispatches", "frozen/tried", "frozen s", "drew", "whole+once", "twice", "partial", "lost", "send failed, said why", "wrong exit 0"
+	for (c in n) printf "%-9s %9d %13s %9.1f %5d %12d %7d %8d %7d %17d %11d\n", c, n[c], stalls[c] "/" tried[c], heldms[c] / 1000, drew[c], once[c], twice[c], partial[c], lost[c], failed[c], wrong[c]
 }' | tee "$out/tally.txt"
 
 if [ -z "${NO_CONFORMANCE:-}" ]; then
