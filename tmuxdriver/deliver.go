@@ -128,16 +128,16 @@ func quoteSeen(seen string) string {
 // into its composer when a key comes): on an empty composer they can do
 // something else (Ctrl-C offers to quit Codex).
 func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, text, what string) error {
-	cleared := "has no keys that clear it, so the text stays in its composer"
+	cleared, stuck := "has no keys that clear it, so the text stays in its composer", false
 	for round := 0; round < clearRounds; round++ {
 		keys := p.o.Composer.ClearKeys(look)
 		if len(keys) == 0 {
 			break
 		}
-		cleared = "cleared its composer (" + strings.Join(keys, " ") + ")"
+		cleared, stuck = "cleared its composer ("+strings.Join(keys, " ")+")", false
 		for _, k := range keys {
 			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return fmt.Errorf("send: pane %s: %w: %s; Send could not clear its composer (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, p.paneErr(err))
+				return fmt.Errorf("send: pane %s: %w: %s; Send %w (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, p.paneErr(err))
 			}
 			// Keys pressed in one burst can read as an escape sequence.
 			if err := sleep(ctx, 150*time.Millisecond); err != nil {
@@ -155,7 +155,10 @@ func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, te
 		if !holdsSomeOf(got, seen, text) {
 			break
 		}
-		cleared = "could not clear its composer (it still shows " + quoteSeen(seen) + "; the next prompt would join it)"
+		cleared, stuck = "(it still shows "+quoteSeen(seen)+"; the next prompt would join it)", true
+	}
+	if stuck {
+		return fmt.Errorf("send: pane %s: %w: %s; Send %w %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, cleared)
 	}
 	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
 }

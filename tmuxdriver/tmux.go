@@ -48,6 +48,11 @@ var (
 	// (the classifier said status error); Pane.Status returns it with what
 	// the screen said.
 	ErrScreenError = errors.New("the agent's screen shows an error")
+	// ErrComposerNotCleared: Send refused a paste (handoff.ErrPasteIncomplete,
+	// which it comes wrapped with) and could not empty the composer again:
+	// what the CLI still holds would join the next prompt, so its state is
+	// unknown until a person looks.
+	ErrComposerNotCleared = errors.New("could not clear its composer")
 	// ErrBlankScreen: the pane is alive but has shown nothing at all for
 	// BlankWait. A full-screen agent clears the screen between two frames
 	// (OpenCode does when it leaves its home view for the session, for
