@@ -97,9 +97,11 @@ func read(capture string) *reading {
 	return sc
 }
 
-// decide turns the signals into a status. The order is the precedence: a
-// dialog, then positive signs of work, then an error, then the composer.
-func (sc *reading) decide() (handoff.Status, string) {
+// Decide turns the signals into a status. The order is the precedence: a
+// dialog, then positive signs of work, then an error, then the composer; a
+// spinner in the title, should one show, is a sign of work.
+func (sc *reading) Decide(title string) (handoff.Status, string) {
+	sc.sig.Title = titleSignal(title)
 	h := &sc.history
 	if st, reason, ok := screen.Blocked(sc.ls.Capture(), sc.chrome.nonBlank+h.nonBlank, sc.chrome.kind, ReasonDialog); ok {
 		return st, reason
@@ -421,11 +423,5 @@ func (h *history) errorText(first string) string {
 	return strings.Clone(screen.Excerpt(b.String(), 400))
 }
 
-// classify is Claude Code's Read: the chrome, the history, the decision;
-// a spinner in the title, should one show, is a sign of work.
-func classify(capture, title string) handoff.Classification {
-	sc := read(capture)
-	sc.sig.Title = titleSignal(title)
-	status, reason := sc.decide()
-	return screen.Verdict(status, reason, sc.sig, sc.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (sc *reading) Found() (any, string) { return sc.sig, sc.sig.Error }

@@ -16,7 +16,7 @@ func Provider() screen.Provider {
 	return screen.Provider{Name: "claude", CLI: "@anthropic-ai/claude-code", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "2.1.300", Newest: "2.1.332"},
-		Hook:   "Stop", Read: classify, Last: lastMessage, Recognize: recognize, Transcript: transcript(),
+		Hook:   "Stop", Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Claude Code 2.1.330's composer, tried on the real CLI with pasted text:
 		//   - '!' as the message's first character switches it to bash mode (the
 		//     prompt becomes "!", the hint below it "! for shell mode"), and Enter

@@ -248,8 +248,9 @@ func (r *reading) scanRest() {
 	}
 }
 
-// decide turns the reading into a status.
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status: the screen only (Cline's title
+// is the last prompt, "> text", and does not change while a turn runs).
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -269,10 +270,5 @@ func (r *reading) decide() (handoff.Status, string) {
 	return handoff.StatusCompleted, ReasonCompleted
 }
 
-// classify is Cline's Read: the screen only (its title is the last
-// prompt, "> text", and does not change while a turn runs).
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

@@ -79,7 +79,9 @@ func read(capture string) *reading {
 	return r
 }
 
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status: the screen only (Copilot CLI's
+// title says nothing of the turn).
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -335,9 +337,5 @@ func cell(t string) (kind, text string) {
 	return screen.CellOther, t
 }
 
-// classify is Copilot CLI's Read: the title says nothing of the turn.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

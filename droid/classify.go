@@ -351,8 +351,9 @@ func workingLine(t string) bool {
 	return strings.HasSuffix(word, "...") || strings.HasSuffix(word, "…")
 }
 
-// decide turns the reading into a status.
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status: the screen only, as droid's
+// title does not change while a turn runs.
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -371,10 +372,5 @@ func (r *reading) decide() (handoff.Status, string) {
 	return handoff.StatusIdle, ReasonIdle
 }
 
-// classify is droid's Read: the screen only, as droid's title does not
-// change while a turn runs.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

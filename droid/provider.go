@@ -15,7 +15,7 @@ const Version = "0.225.2"
 // of @factory/cli). Its Stop hook, in Claude Code's settings form, reports
 // the end of a turn.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "droid", CLI: "@factory/cli-linux-x64", Version: Version, Window: screen.Window{Oldest: "0.215.0", Newest: Version}, Hook: "Stop", Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "droid", CLI: "@factory/cli-linux-x64", Version: Version, Window: screen.Window{Oldest: "0.215.0", Newest: Version}, Hook: "Stop", Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
 		// droid redraws its composer (or folds a long paste) a moment after
 		// a bracketed paste: 300 ms is what its real-CLI tests ran with (the
 		// driver's default, 250 ms, was not tried).

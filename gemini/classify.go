@@ -113,9 +113,11 @@ func read(capture string) *reading {
 	return r
 }
 
-// decide turns the signals into a status. The order is the precedence: a
+// Decide turns the signals and the title (Ready, Working or Action
+// Required, and counts) into a status. The order is the precedence: a
 // dialog, then positive signs of work, then an error, then the composer.
-func (r *reading) decide() (handoff.Status, string) {
+func (r *reading) Decide(title string) (handoff.Status, string) {
+	r.sig.Title = titleSignal(title)
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.kind, ReasonDialog); ok {
 		return st, reason
 	}
@@ -327,11 +329,5 @@ func (r *reading) history(above []screen.Line) {
 	}
 }
 
-// classify is Gemini CLI's Read; its title says Ready, Working or Action
-// Required, and counts.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.Title = titleSignal(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

@@ -280,8 +280,9 @@ func workingLine(t string) bool {
 	return false
 }
 
-// decide turns the reading into a status.
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status: the screen only (Kimi Code
+// sets no title).
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -298,9 +299,5 @@ func (r *reading) decide() (handoff.Status, string) {
 	return handoff.StatusIdle, ReasonIdle
 }
 
-// classify is Kimi Code's Read: the screen only (it sets no title).
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

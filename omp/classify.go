@@ -269,8 +269,9 @@ func workingLine(t string) bool {
 	return ok && strings.HasPrefix(rest, workingText)
 }
 
-// decide turns the reading into a status.
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status: the screen only (the title's
+// spinner says no more than the status line's).
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -287,10 +288,5 @@ func (r *reading) decide() (handoff.Status, string) {
 	return handoff.StatusCompleted, ReasonCompleted
 }
 
-// classify is OMP's Read: the screen only (the title's spinner says no
-// more than the status line's).
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

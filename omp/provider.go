@@ -15,7 +15,7 @@ const Version = "18.2.3"
 // its own. It has no turn-end hook here: its screen and the response file
 // decide.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "omp", CLI: "@oh-my-pi/pi-coding-agent", Version: Version, Window: screen.Window{Oldest: "18.2.0", Newest: Version}, Read: classify, Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "omp", CLI: "@oh-my-pi/pi-coding-agent", Version: Version, Window: screen.Window{Oldest: "18.2.0", Newest: Version}, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
 		// OMP 18.2.3's editor, tried on the real CLI: '!' first runs the
 		// message as bash and '$' as Python (shown only as the editor
 		// border's colour, which a plain capture cannot see), '/' opens the

@@ -87,7 +87,9 @@ func read(capture string) *reading {
 	return r
 }
 
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status. OpenCode's title stays the same
+// while a turn runs, so only the screen is read.
+func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -305,10 +307,5 @@ func unbox(t string) string {
 	return t
 }
 
-// classify is OpenCode's Read. Its title stays the same while a turn
-// runs, so only the screen is read.
-func classify(capture, _ string) handoff.Classification {
-	r := read(capture)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

@@ -24,7 +24,7 @@ func Provider() screen.Provider {
 // screen (Kilo Code, a fork) takes them whole and adds its own. Nothing in
 // them names the agent ("Build", Kilo's "Code").
 func Rules() screen.Provider {
-	return screen.Provider{Read: classify, Last: lastMessage,
+	return screen.Provider{Read: screen.Reader(read), Last: lastMessage,
 		// OpenCode redraws a full screen (its history scrolls inside it and
 		// blanks between frames): the check at the end cannot tell.
 		Transcript: screen.Transcript{Cannot: "OpenCode redraws a full screen"},

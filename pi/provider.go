@@ -12,7 +12,7 @@ func Provider() screen.Provider {
 	return screen.Provider{Name: "pi", CLI: "@mariozechner/pi-coding-agent", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "0.70.5", Newest: "0.73.1"},
-		Read:   classify, Last: lastMessage, Recognize: recognize,
+		Read:   screen.Reader(read), Last: lastMessage, Recognize: recognize,
 		// pi 0.73.1 draws a user message and a reply alike in plain text, one
 		// column in, a user message told apart only by its background colour
 		// (e2e TestEndCheckProbe's screens): the check at the end cannot tell.

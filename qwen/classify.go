@@ -79,7 +79,10 @@ func read(capture string) *reading {
 	return r
 }
 
-func (r *reading) decide() (handoff.Status, string) {
+// Decide turns the reading into a status; a spinning title is a sign of
+// work.
+func (r *reading) Decide(title string) (handoff.Status, string) {
+	r.sig.TitleSpinning = TitleSpinning(title)
 	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
@@ -257,10 +260,5 @@ func cell(t string) (kind, text string) {
 	return screen.CellOther, t
 }
 
-// classify is Qwen Code's Read; a spinning title is a sign of work.
-func classify(capture, title string) handoff.Classification {
-	r := read(capture)
-	r.sig.TitleSpinning = TitleSpinning(title)
-	status, reason := r.decide()
-	return screen.Verdict(status, reason, r.sig, r.sig.Error)
-}
+// Found is what the reading found and the error text it quotes.
+func (r *reading) Found() (any, string) { return r.sig, r.sig.Error }

@@ -25,7 +25,7 @@ func Provider() screen.Provider {
 	return screen.Provider{Name: "qwen", CLI: "@qwen-code/qwen-code", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "0.23.0", Newest: "0.24.4"},
-		Hook:   "Stop", EnterDelay: enterDelay, Read: classify, Last: lastMessage, Recognize: recognize, Transcript: transcript(),
+		Hook:   "Stop", EnterDelay: enterDelay, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Qwen Code 0.24.4's composer is Gemini CLI's (a fork), tried on the real
 		// CLI: a pasted '!' stays text, a typed one on the empty composer switches
 		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and

@@ -85,6 +85,29 @@ func (p Provider) LastMessage(capture string) (string, error) {
 	return msg, nil
 }
 
+// Reading is one provider's reading of a capture, as its read function
+// makes it: what the screen shows, decided with the pane title.
+type Reading interface {
+	// Decide is the status the reading shows, with the pane title ("" when
+	// unknown), and the reason: the signal that decided it.
+	Decide(title string) (status handoff.Status, reason string)
+	// Found is what the reading found (Classification.Signals, of the
+	// provider's own Signals type) and the text an error status quotes.
+	Found() (signals any, errText string)
+}
+
+// Reader is the Read of a provider whose read makes a Reading of a capture:
+// the one place a reading becomes a Classification (Verdict), so a
+// provider writes only how it reads and decides.
+func Reader[R Reading](read func(capture string) R) func(capture, title string) handoff.Classification {
+	return func(capture, title string) handoff.Classification {
+		r := read(capture)
+		status, reason := r.Decide(title)
+		signals, errText := r.Found()
+		return Verdict(status, reason, signals, errText)
+	}
+}
+
 // Verdict is a Classification whose Detail is errText only when the status
 // is an error: what the screen said then is quoted in the wait's error.
 func Verdict(status handoff.Status, reason string, signals any, errText string) handoff.Classification {
