@@ -251,23 +251,18 @@ func (r *reading) scanRest() {
 // Decide turns the reading into a status: the screen only (Cline's title
 // is the last prompt, "> text", and does not change while a turn runs).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
-	switch {
-	case r.sig.Chrome == screen.ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
-	case r.sig.BusyLine != 0:
-		return handoff.StatusProcessing, ReasonBusy
-	case r.sig.NewestKind == screen.CellError:
+	failed := r.sig.NewestKind == screen.CellError
+	if failed {
 		r.sig.Error = screen.JoinBottomUp(strings.TrimPrefix(r.newest.T, cellMark), r.cont, 400)
-		return handoff.StatusError, ReasonError
-	case r.sig.LastUserLine == 0:
-		return handoff.StatusIdle, ReasonIdleFresh
-	case r.sig.NewestLine == 0:
-		return handoff.StatusIdle, ReasonIdle
 	}
-	return handoff.StatusCompleted, ReasonCompleted
+	idle := ReasonIdle
+	if r.sig.LastUserLine == 0 {
+		idle = ReasonIdleFresh
+	}
+	return screen.Settle(failed, r.sig.LastUserLine != 0 && r.sig.NewestLine != 0, ReasonError, ReasonCompleted, idle)
 }
 
 // Found is what the reading found and the error text it quotes.

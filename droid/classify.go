@@ -354,22 +354,13 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only, as droid's
 // title does not change while a turn runs.
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0 || r.sig.Steer, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
-	switch {
-	case r.sig.Chrome == screen.ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
-	case r.sig.BusyLine != 0 || r.sig.Steer:
-		return handoff.StatusProcessing, ReasonBusy
-	case r.sig.Cell == screen.CellError:
-		return handoff.StatusError, ReasonError
-	case r.sig.Cell == screen.CellMessage:
-		return handoff.StatusCompleted, ReasonCompleted
-	case r.sig.Cell == CellPrompt:
+	if r.sig.Cell == CellPrompt {
 		return handoff.StatusProcessing, ReasonPending
 	}
-	return handoff.StatusIdle, ReasonIdle
+	return screen.Settle(r.sig.Cell == screen.CellError, r.sig.Cell == screen.CellMessage, ReasonError, ReasonCompleted, ReasonIdle)
 }
 
 // Found is what the reading found and the error text it quotes.

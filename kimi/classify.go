@@ -283,20 +283,10 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only (Kimi Code
 // sets no title).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
-	switch {
-	case r.sig.Chrome == screen.ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
-	case r.sig.BusyLine != 0:
-		return handoff.StatusProcessing, ReasonBusy
-	case r.sig.Cell == screen.CellError:
-		return handoff.StatusError, ReasonError
-	case r.sig.Cell != "":
-		return handoff.StatusCompleted, ReasonCompleted
-	}
-	return handoff.StatusIdle, ReasonIdle
+	return screen.Settle(r.sig.Cell == screen.CellError, r.sig.Cell != "", ReasonError, ReasonCompleted, ReasonIdle)
 }
 
 // Found is what the reading found and the error text it quotes.

@@ -272,20 +272,10 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only (the title's
 // spinner says no more than the status line's).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
-	switch {
-	case r.sig.Chrome == screen.ChromeNone:
-		return handoff.StatusIdle, ReasonNoComposer
-	case r.sig.BusyLine != 0:
-		return handoff.StatusProcessing, ReasonBusy
-	case r.sig.Error != "":
-		return handoff.StatusError, ReasonError
-	case r.sig.Header || len(r.block) == 0:
-		return handoff.StatusIdle, ReasonIdle
-	}
-	return handoff.StatusCompleted, ReasonCompleted
+	return screen.Settle(r.sig.Error != "", !r.sig.Header && len(r.block) > 0, ReasonError, ReasonCompleted, ReasonIdle)
 }
 
 // Found is what the reading found and the error text it quotes.

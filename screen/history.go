@@ -65,6 +65,38 @@ func Blocked(capture string, nonBlank int, chrome, dialogReason string) (status 
 	return "", "", false
 }
 
+// Ahead is the verdict a provider that reads its chrome first gives before
+// it looks at the turn: Blocked (for dialog, its reason for a dialog), then
+// no composer at the bottom (idle, for noComposer), then a sign of work
+// when working is set (processing, for busy). ok is false for none of
+// these: the turn decides (Settle).
+func Ahead(capture string, nonBlank int, chrome string, working bool, dialog, noComposer, busy string) (status handoff.Status, reason string, ok bool) {
+	if status, reason, ok := Blocked(capture, nonBlank, chrome, dialog); ok {
+		return status, reason, true
+	}
+	switch {
+	case chrome == ChromeNone:
+		return handoff.StatusIdle, noComposer, true
+	case working:
+		return handoff.StatusProcessing, busy, true
+	}
+	return "", "", false
+}
+
+// Settle is the verdict on the turn under a ready composer with no sign of
+// work (after Ahead): an error as the newest cell or block (failed), else a
+// reply after the last prompt (completed), else idle; each for the
+// provider's reason.
+func Settle(failed, replied bool, errReason, completedReason, idleReason string) (handoff.Status, string) {
+	switch {
+	case failed:
+		return handoff.StatusError, errReason
+	case replied:
+		return handoff.StatusCompleted, completedReason
+	}
+	return handoff.StatusIdle, idleReason
+}
+
 // maxCont is how many continuation lines of a cell a History keeps: an
 // error's text is a few lines, and the nearest ones are kept.
 const maxCont = 16
