@@ -33,15 +33,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Reasons reported in handoff.Classification.Reason.
+// Reasons reported in handoff.Classification.Reason, besides those every
+// provider with a composer and a history of cells gives (screen.ReasonCompleted,
+// screen.ReasonIdle, screen.ReasonIdleNoTurns).
 const (
 	ReasonDialog     = "a dialog waits for the user ('[y] Approve [n] Deny', or a notice's 'Press Enter to open')"
 	ReasonBusy       = "the busy line (a spinner, 'Thinking...' or the running tool) sits above the composer: a turn is running"
 	ReasonError      = "an error ('* Error: …') is the newest cell after the last prompt"
 	ReasonNoComposer = "no composer between two rules at the bottom of the screen"
-	ReasonCompleted  = "the composer is ready and a reply follows the last prompt"
-	ReasonIdle       = "the composer is ready and nothing follows the last prompt"
-	ReasonIdleFresh  = "the composer is ready and no prompt is on the screen"
 )
 
 // Signals are what the classifier found on a screen. Line numbers count
@@ -258,11 +257,11 @@ func (r *reading) Decide(string) (handoff.Status, string) {
 	if failed {
 		r.sig.Error = screen.JoinBottomUp(strings.TrimPrefix(r.newest.T, cellMark), r.cont, 400)
 	}
-	idle := ReasonIdle
+	idle := screen.ReasonIdle
 	if r.sig.LastUserLine == 0 {
-		idle = ReasonIdleFresh
+		idle = screen.ReasonIdleNoTurns
 	}
-	return screen.Settle(failed, r.sig.LastUserLine != 0 && r.sig.NewestLine != 0, ReasonError, ReasonCompleted, idle)
+	return screen.Settle(failed, r.sig.LastUserLine != 0 && r.sig.NewestLine != 0, ReasonError, screen.ReasonCompleted, idle)
 }
 
 // Found is what the reading found and the error text it quotes.
