@@ -58,24 +58,18 @@ type Signals struct {
 	// right, and Captions their captions ("+40 lines", "3000 chars").
 	Chips    []string `json:"chips,omitempty"`
 	Captions []string `json:"captions,omitempty"`
-	// Newest is the newest block's last line and NewestLine where it is;
-	// Header: the newest block is the welcome box or its tip (no prompt).
-	Newest     string `json:"newest,omitempty"`
-	NewestLine int    `json:"newest_line"`
-	Header     bool   `json:"header,omitempty"`
-	// BlockTop is the line of the blank pair above the newest block (0:
-	// the block reaches the top of the capture): where the reading stops.
-	BlockTop int    `json:"block_top"`
-	Error    string `json:"error,omitempty"`
+	// Newest: the newest block; Header: it is the welcome box or its
+	// tip (no prompt).
+	screen.Newest
+	Error string `json:"error,omitempty"`
 }
 
 // reading is one reading of a capture: the chrome, then the newest block.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
-	editor   []screen.Line // the editor's lines, bottom up (the first line last)
-	block    []screen.Line // the newest block, bottom up
+	sig    Signals
+	w      screen.Walk
+	editor []screen.Line // the editor's lines, bottom up (the first line last)
+	block  []screen.Line // the newest block, bottom up
 }
 
 // Markers of OMP's screen.
@@ -102,9 +96,10 @@ const maxEditor = 40
 func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
-	r.ls.Init(capture)
+	r.w.Init(capture)
+	defer func() { r.sig.LinesScanned = r.w.Scanned }()
 	if !r.chrome() {
-		r.scanRest()
+		r.w.Rest()
 		return r
 	}
 	if r.sig.Chrome == screen.ChromeComposer {
@@ -115,24 +110,12 @@ func read(capture string) *reading {
 	return r
 }
 
-// prev is the previous line, counted.
-func (r *reading) prev() (screen.Line, bool) {
-	ln, ok := r.ls.PrevLine()
-	if ok {
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
-		}
-	}
-	return ln, ok
-}
-
 // chrome reads the bottom: the editor and the status line above it, or a
 // dialog box. false: neither within the last maxEditor lines.
 func (r *reading) chrome() bool {
 	var seen []screen.Line // bottom up
 	for len(seen) < maxEditor {
-		ln, ok := r.prev()
+		ln, ok := r.w.Up()
 		if !ok {
 			return false
 		}
@@ -141,7 +124,7 @@ func (r *reading) chrome() bool {
 		}
 		seen = append(seen, ln)
 		if ln.Indent == 0 && strings.HasPrefix(ln.T, editorMark) && !strings.HasSuffix(ln.T, "╯") {
-			status, ok := r.prev()
+			status, ok := r.w.Up()
 			if !ok || !strings.Contains(status.T, statusMark) {
 				return false
 			}
@@ -180,9 +163,8 @@ func (r *reading) dialogBelow(box []screen.Line) bool {
 // first line that is neither blank nor a card's row, and puts it back.
 func (r *reading) cards() {
 	for {
-		m := r.ls.Mark()
-		n := r.sig.LinesScanned
-		ln, ok := r.ls.PrevLine()
+		m, n := r.w.Mark(), r.w.Scanned
+		ln, ok := r.w.PrevLine()
 		if !ok {
 			return
 		}
@@ -194,11 +176,11 @@ func (r *reading) cards() {
 		case strings.HasPrefix(ln.T, "╭──") && strings.Contains(ln.T, chipMark) && r.sig.Captions != nil:
 			r.sig.Chips = cardLabels(ln.T, "╮", "╭─ ")
 		default:
-			r.ls.Reset(m)
-			r.sig.LinesScanned = n
+			r.w.Reset(m)
+			r.w.Scanned = n
 			return
 		}
-		r.sig.LinesScanned++
+		r.w.Scanned++
 	}
 }
 
@@ -226,35 +208,20 @@ func (r *reading) errorBlock() {
 	}
 }
 
-// scanRest counts what is left (the verdict does not need it): a capture
-// with no chrome is read to its top, for the empty check.
-func (r *reading) scanRest() {
-	for {
-		if _, ok := r.prev(); !ok {
-			return
-		}
-	}
-}
-
 // history reads above the chrome: the working line, then the newest block
 // (its lines, bottom up, until two blank lines in a row or a box's bottom
 // edge).
 func (r *reading) history() {
-	b := screen.NewestBlock(&r.ls, workingLine, boxBottom)
-	r.sig.LinesScanned += b.Scanned
-	r.nonBlank += b.NonBlank
-	r.block, r.sig.BlockTop = b.Lines, b.Top
+	b := r.w.NewestBlock(workingLine, boxBottom, headerLine, &r.sig.Newest)
+	r.block = b.Lines
 	if b.Working.N != 0 && r.sig.BusyLine == 0 {
 		r.sig.Busy, r.sig.BusyLine = screen.Signal(b.Working.T), b.Working.N
 	}
-	if len(b.Lines) > 0 {
-		r.sig.Newest, r.sig.NewestLine = screen.Signal(b.Lines[0].T), b.Lines[0].N
-	}
-	for _, ln := range b.Lines {
-		if strings.HasPrefix(ln.T, tipPrefix) || strings.HasPrefix(ln.T, welcomeTop) {
-			r.sig.Header = true
-		}
-	}
+}
+
+// headerLine reports a line of OMP's welcome box or the tip under it.
+func headerLine(t string) bool {
+	return strings.HasPrefix(t, tipPrefix) || strings.HasPrefix(t, welcomeTop)
 }
 
 // boxBottom reports a box's bottom edge (a tool call, the welcome box)
@@ -272,7 +239,7 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only (the title's
 // spinner says no more than the status line's).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
+	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
 	return screen.Settle(r.sig.Error != "", !r.sig.Header && len(r.block) > 0, ReasonError, ReasonCompleted, ReasonIdle)

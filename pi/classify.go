@@ -51,27 +51,20 @@ type Signals struct {
 	Dialog       string `json:"dialog,omitempty"` // the highlighted option
 	Busy         string `json:"busy,omitempty"`
 	BusyLine     int    `json:"busy_line"`
-	// Newest is the newest block's last line and NewestLine where it is;
-	// Header: the newest block is the header (no prompt yet).
-	Newest     string `json:"newest,omitempty"`
-	NewestLine int    `json:"newest_line"`
-	Header     bool   `json:"header,omitempty"`
+	// Newest: the newest block; Header: it is the header (no prompt yet).
+	screen.Newest
 	// Footer: the footer's context line ("0.0%/128k (auto) … model") is
 	// under the lower rule.
-	Footer bool `json:"footer,omitempty"`
-	// BlockTop is the line of the blank pair above the newest block (0:
-	// the block reaches the top of the capture): where the reading stops.
-	BlockTop int    `json:"block_top"`
-	Error    string `json:"error,omitempty"`
-	Aborted  bool   `json:"aborted,omitempty"`
+	Footer  bool   `json:"footer,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Aborted bool   `json:"aborted,omitempty"`
 }
 
 // reading is one reading of a capture: the chrome, then the newest block.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
-	block    []screen.Line // the newest block, bottom up
+	sig   Signals
+	w     screen.Walk
+	block []screen.Line // the newest block, bottom up
 }
 
 // Markers of pi's screen.
@@ -90,17 +83,14 @@ const (
 func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
-	r.ls.Init(capture)
+	r.w.Init(capture)
+	defer func() { r.sig.LinesScanned = r.w.Scanned }()
 	rules := 0
 	var inner []screen.Line // between the two rules, bottom up
 	for {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.w.Up()
 		if !ok {
 			break
-		}
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
 		}
 		if ln.Indent == 0 && screen.IsRule(ln.T, 20) {
 			rules++
@@ -117,12 +107,12 @@ func read(capture string) *reading {
 		}
 		// The footer is a few lines; a screen without rules near its
 		// bottom is not pi's chrome.
-		if rules == 0 && r.nonBlank > 6 {
+		if rules == 0 && r.w.NonBlank > 6 {
 			break
 		}
 	}
 	if rules < 2 {
-		r.scanRest()
+		r.w.Rest()
 		return r
 	}
 	r.chrome(inner)
@@ -139,21 +129,6 @@ func (r *reading) errorBlock() {
 	}
 	top := r.block[len(r.block)-1]
 	r.sig.Error = screen.JoinBottomUp(top.T, r.block[:len(r.block)-1], 400)
-}
-
-// scanRest counts what is left (the verdict does not need it): a capture
-// with no chrome is read to its top, for the empty check.
-func (r *reading) scanRest() {
-	for {
-		ln, ok := r.ls.PrevLine()
-		if !ok {
-			return
-		}
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
-		}
-	}
 }
 
 // chrome reads what sits between the two rules: a dialog (its hint line)
@@ -181,22 +156,18 @@ func (r *reading) chrome(inner []screen.Line) {
 // history reads above the upper rule: the working line, then the newest
 // block (its lines, bottom up, until two blank lines in a row).
 func (r *reading) history() {
-	b := screen.NewestBlock(&r.ls, workingLine, nil)
-	r.sig.LinesScanned += b.Scanned
-	r.nonBlank += b.NonBlank
-	r.block, r.sig.BlockTop = b.Lines, b.Top
+	b := r.w.NewestBlock(workingLine, nil, headerLine, &r.sig.Newest)
+	r.block = b.Lines
 	if b.Working.N != 0 {
 		r.sig.Busy, r.sig.BusyLine = screen.Signal(b.Working.T), b.Working.N
 	}
-	if len(b.Lines) > 0 {
-		r.sig.Newest, r.sig.NewestLine = screen.Signal(b.Lines[0].T), b.Lines[0].N
-		r.sig.Aborted = b.Lines[0].T == aborted
-	}
-	for _, ln := range b.Lines {
-		if strings.HasPrefix(ln.T, headerEnd) || strings.HasPrefix(ln.T, "pi v") {
-			r.sig.Header = true
-		}
-	}
+	r.sig.Aborted = len(b.Lines) > 0 && b.Lines[0].T == aborted
+}
+
+// headerLine reports a line of pi's header: its version, or the end of its
+// key hints.
+func headerLine(t string) bool {
+	return strings.HasPrefix(t, headerEnd) || strings.HasPrefix(t, "pi v")
 }
 
 // workingLine reports pi's working line: a braille spinner glyph, then
@@ -209,7 +180,7 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only, as pi's title
 // does not change while a turn runs.
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
+	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
 	return screen.Settle(r.sig.Error != "", !r.sig.Header && len(r.block) > 0, ReasonError, ReasonCompleted, ReasonIdle)

@@ -75,3 +75,36 @@ func BlockText(lines []Line, indent int) string {
 	}
 	return strings.Clone(strings.Join(out, "\n"))
 }
+
+// Newest is what a reading of a block history reports of its newest block
+// (embedded in pi's and OMP's Signals). Line numbers count from the end of
+// the capture; 0 means not found.
+type Newest struct {
+	// Newest is the block's last line and NewestLine where it is.
+	Newest     string `json:"newest,omitempty"`
+	NewestLine int    `json:"newest_line"`
+	// Header: the newest block is the CLI's header (no prompt yet).
+	Header bool `json:"header,omitempty"`
+	// BlockTop is the line of the blank pair above the newest block (0:
+	// the block reaches the top of the capture): where the reading stops.
+	BlockTop int `json:"block_top"`
+}
+
+// NewestBlock reads the newest block up from where the walk is, counting
+// what it reads (see NewestBlock for working and ends), and records it in
+// n: header reports a line of the CLI's header (its welcome, a tip).
+func (w *Walk) NewestBlock(working func(t string) bool, ends func(Line) bool, header func(t string) bool, n *Newest) Block {
+	b := NewestBlock(&w.Lines, working, ends)
+	w.Scanned += b.Scanned
+	w.NonBlank += b.NonBlank
+	n.BlockTop = b.Top
+	if len(b.Lines) > 0 {
+		n.Newest, n.NewestLine = Signal(b.Lines[0].T), b.Lines[0].N
+	}
+	for _, ln := range b.Lines {
+		if header(ln.T) {
+			n.Header = true
+		}
+	}
+	return b
+}
