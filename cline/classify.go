@@ -46,19 +46,14 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	// Composer is the composer's first line after "❯ " (a placeholder, a
-	// draft or a folded paste), ComposerLine where it is.
-	Composer     string `json:"composer,omitempty"`
-	ComposerLine int    `json:"composer_line"`
-	// Dialog is the line that made the bottom a dialog.
-	Dialog string `json:"dialog,omitempty"`
+	LinesScanned int `json:"lines_scanned"`
+	// ChromeSignals: Composer is the composer's first line after "❯ " (a
+	// placeholder, a draft or a folded paste); Dialog is the line that
+	// made the bottom a dialog.
+	screen.ChromeSignals
 	// Footer: the footer's mode line ("○ Plan ● Act (Tab)") or its
 	// auto-approve line is under the composer.
-	Footer   bool   `json:"footer,omitempty"`
-	Busy     string `json:"busy,omitempty"`
-	BusyLine int    `json:"busy_line"`
+	Footer bool `json:"footer,omitempty"`
 	// Newest is the first line of the newest cell after the last prompt,
 	// NewestKind what it is (screen.CellMessage, CellTool, CellError).
 	Newest     string `json:"newest,omitempty"`

@@ -47,15 +47,10 @@ const CellNote = "note"
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	Footer       string `json:"footer,omitempty"`
-	Composer     string `json:"composer,omitempty"`
-	ComposerLine int    `json:"composer_line"`
-	Dialog       string `json:"dialog,omitempty"`
-	DialogLine   int    `json:"dialog_line"`
-	Busy         string `json:"busy,omitempty"`
-	BusyLine     int    `json:"busy_line"`
+	LinesScanned int `json:"lines_scanned"`
+	screen.ChromeSignals
+	Footer     string `json:"footer,omitempty"`
+	DialogLine int    `json:"dialog_line"`
 	// Turn: the last prompt, the newest cell after it, the bottom-most
 	// reply, an error.
 	screen.Turn

@@ -52,19 +52,15 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	// Composer is the composer's first line without its frame and "> "
-	// (a draft, a placeholder); ComposerLine is where it is.
-	Composer     string `json:"composer,omitempty"`
-	ComposerLine int    `json:"composer_line"`
+	LinesScanned int `json:"lines_scanned"`
+	// ChromeSignals: Composer is the composer's first line without its
+	// frame and "> " (a draft, a placeholder); Dialog is the approval's
+	// first choice.
+	screen.ChromeSignals
 	// Mode is the mode line above the composer ("Auto (Off) · …").
 	Mode string `json:"mode,omitempty"`
 	// Steer: the composer's placeholder says a turn runs.
-	Steer    bool   `json:"steer,omitempty"`
-	Dialog   string `json:"dialog,omitempty"` // the approval's first choice
-	Busy     string `json:"busy,omitempty"`
-	BusyLine int    `json:"busy_line"`
+	Steer bool `json:"steer,omitempty"`
 	// Cell is the newest cell's kind (screen.CellMessage, CellError,
 	// CellOther, CellPrompt; "" when the header or nothing is above the
 	// composer) and CellLine where it starts. A prompt is told from a

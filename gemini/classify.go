@@ -66,15 +66,11 @@ type Signals struct {
 	// LinesScanned is how many lines were looked at, from the end.
 	LinesScanned int `json:"lines_scanned"`
 
-	// Chrome is what sits at the bottom: composer, dialog or none.
-	Chrome       string `json:"chrome"`
-	Composer     string `json:"composer,omitempty"` // the composer's text (a draft or the placeholder)
-	ComposerLine int    `json:"composer_line"`
-	Dialog       string `json:"dialog,omitempty"` // the dialog's highlighted option
-	DialogLine   int    `json:"dialog_line"`
-	// Busy is the status line that offers to cancel a running turn.
-	Busy     string `json:"busy,omitempty"`
-	BusyLine int    `json:"busy_line"`
+	// ChromeSignals: the composer, the dialog's highlighted option (at
+	// DialogLine) or neither at the bottom; Busy is the status line that
+	// offers to cancel a running turn.
+	screen.ChromeSignals
+	DialogLine int `json:"dialog_line"`
 	// Queued: prompts wait in the queue (the CLI is still initialising or
 	// busy).
 	Queued     bool `json:"queued,omitempty"`

@@ -45,17 +45,12 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	// Composer is the composer's first line without its frame and mark
-	// ("> ", "! "); ComposerLine is where it is.
-	Composer     string `json:"composer,omitempty"`
-	ComposerLine int    `json:"composer_line"`
+	LinesScanned int `json:"lines_scanned"`
+	// ChromeSignals: Composer is the composer's first line without its
+	// frame and mark ("> ", "! "); Dialog is the dialog's hint line.
+	screen.ChromeSignals
 	// Shell: the box's top says shell mode.
-	Shell    bool   `json:"shell,omitempty"`
-	Dialog   string `json:"dialog,omitempty"` // the dialog's hint line
-	Busy     string `json:"busy,omitempty"`
-	BusyLine int    `json:"busy_line"`
+	Shell bool `json:"shell,omitempty"`
 	// Cell is the newest cell after the last prompt (screen.CellMessage,
 	// CellTool, CellError; "" when nothing follows it) and CellLine where
 	// it starts; PromptLine is the last prompt's line.

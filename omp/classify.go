@@ -46,14 +46,11 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	Composer     string `json:"composer,omitempty"` // the editor's first line (a draft)
-	ComposerLine int    `json:"composer_line"`
-	Status       string `json:"status,omitempty"` // the status line
-	Dialog       string `json:"dialog,omitempty"` // the dialog's title
-	Busy         string `json:"busy,omitempty"`
-	BusyLine     int    `json:"busy_line"`
+	LinesScanned int `json:"lines_scanned"`
+	// ChromeSignals: Composer is the editor's first line (a draft); Dialog
+	// is the dialog's title.
+	screen.ChromeSignals
+	Status string `json:"status,omitempty"` // the status line
 	// Chips are the titles of the pending pastes' cards ("📄 #1"), left to
 	// right, and Captions their captions ("+40 lines", "3000 chars").
 	Chips    []string `json:"chips,omitempty"`

@@ -44,13 +44,10 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	LinesScanned int    `json:"lines_scanned"`
-	Chrome       string `json:"chrome"`
-	Composer     string `json:"composer,omitempty"` // the editor's first line (a draft)
-	ComposerLine int    `json:"composer_line"`
-	Dialog       string `json:"dialog,omitempty"` // the highlighted option
-	Busy         string `json:"busy,omitempty"`
-	BusyLine     int    `json:"busy_line"`
+	LinesScanned int `json:"lines_scanned"`
+	// ChromeSignals: Composer is the editor's first line (a draft); Dialog
+	// is the highlighted option.
+	screen.ChromeSignals
 	// Newest: the newest block; Header: it is the header (no prompt yet).
 	screen.Newest
 	// Footer: the footer's context line ("0.0%/128k (auto) … model") is

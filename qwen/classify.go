@@ -47,15 +47,10 @@ const (
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
-	TitleSpinning bool   `json:"title_spinning"`
-	LinesScanned  int    `json:"lines_scanned"`
-	Chrome        string `json:"chrome"`
-	Composer      string `json:"composer,omitempty"`
-	ComposerLine  int    `json:"composer_line"`
-	Dialog        string `json:"dialog,omitempty"`
-	DialogLine    int    `json:"dialog_line"`
-	Busy          string `json:"busy,omitempty"`
-	BusyLine      int    `json:"busy_line"`
+	TitleSpinning bool `json:"title_spinning"`
+	LinesScanned  int  `json:"lines_scanned"`
+	screen.ChromeSignals
+	DialogLine int `json:"dialog_line"`
 	// Turn: the last prompt, the newest cell after it, the bottom-most
 	// reply, an error.
 	screen.Turn

@@ -126,6 +126,27 @@ const (
 	ChromeDialog   = "dialog"   // a dialog that waits for a choice
 )
 
+// ChromeSignals are what a provider that reads its chrome first found at
+// the bottom of a screen, embedded in its Signals: the part every such
+// provider reports. Line numbers count from the end of the capture (1 =
+// last line); 0 means not found.
+type ChromeSignals struct {
+	// Chrome is what sits at the bottom: ChromeComposer, ChromeDialog or
+	// ChromeNone.
+	Chrome string `json:"chrome"`
+	// Composer is the composer's (or editor's) first line: a draft, a
+	// placeholder or a folded paste; ComposerLine where it is.
+	Composer     string `json:"composer,omitempty"`
+	ComposerLine int    `json:"composer_line"`
+	// Dialog is what made the bottom a dialog (its chosen option, its
+	// title or its hint line: the provider says which).
+	Dialog string `json:"dialog,omitempty"`
+	// Busy is the line that says a turn is running (a busy or working
+	// line, a footer), BusyLine where it is.
+	Busy     string `json:"busy,omitempty"`
+	BusyLine int    `json:"busy_line"`
+}
+
 // Reasons (handoff.Classification.Reason) that mean the same for every
 // provider with a composer and a history of cells: each names the signal
 // that decided the status.
