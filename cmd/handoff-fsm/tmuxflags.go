@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -157,6 +158,76 @@ func (f *paneFlags) service(server string) (*serve.Client, error) {
 		err = f.localOnly()
 	}
 	return client, err
+}
+
+// paneReader reads the board's rows of the flags' tmux server (the pane
+// target names alone, when not ""), each pane read with providerName's
+// rules: through the service, or in this process by the same function
+// the service builds its board with (serve.ReadBoard). local says which:
+// only a board read here says how --provider auto picked each pane.
+type paneReader struct {
+	local bool
+	read  func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error)
+}
+
+// reader is the flags' paneReader: the service --server names, else this
+// process over the flags' tmux server. An error for a bad address, a tmux
+// too old, an unknown provider or a provider file that does not load.
+func (f *paneFlags) reader(ctx context.Context, server string) (paneReader, error) {
+	client, err := f.service(server)
+	if err != nil {
+		return paneReader{}, err
+	}
+	if client != nil {
+		return paneReader{read: func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error) {
+			return client.Panes(ctx, f.query(target, providerName))
+		}}, nil
+	}
+	srv := f.pane.Server(f.tmuxWait.D)
+	if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+		return paneReader{}, err
+	}
+	var cl handoff.Classifier
+	if *f.providerFile != "" {
+		if cl, err = classifierFor(f.pane.Provider, *f.providerFile); err != nil {
+			return paneReader{}, err
+		}
+	} else if _, err := provider.Lookup(f.pane.Provider); err != nil && f.pane.Provider != provider.Auto {
+		return paneReader{}, fmt.Errorf("--provider: %w", err)
+	}
+	return paneReader{local: true, read: func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error) {
+		q := serve.BoardQuery{Server: srv, Target: target, Provider: providerName, Classifier: cl,
+			History: *f.history, AllowShell: *f.allowShell}
+		if cl != nil {
+			q.Provider = f.providerName()
+		}
+		return serve.ReadBoard(ctx, q)
+	}}, nil
+}
+
+// query is the service's query (GET /v1/panes) for the flags' server,
+// and target's pane alone when one is named.
+func (f *paneFlags) query(target, providerName string) url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"socket": f.pane.Socket, "socket_path": f.pane.SocketPath, "target": target, "provider": providerName} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
+}
+
+// note says on w, for a row read here with --provider auto, which provider
+// recognised its pane, or why none did and which reads it.
+func (r paneReader) note(w io.Writer, cmd, providerName string, row serve.PaneRow) {
+	if !r.local || providerName != provider.Auto || row.Gone {
+		return
+	}
+	if row.Unrecognised != nil {
+		fmt.Fprintf(w, "handoff-fsm %s: pane %s (%s): %v; reading it as %s\n", cmd, row.ID, row.Target, row.Unrecognised, row.Provider)
+		return
+	}
+	fmt.Fprintf(w, "handoff-fsm %s: --provider auto: %s recognises pane %s (%s)\n", cmd, row.Provider, row.ID, row.Target)
 }
 
 // openFailed says on stderr why cmd could not open the pane and is the
