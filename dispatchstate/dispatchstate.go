@@ -59,6 +59,10 @@ type State struct {
 	// WaitSlot: when another dispatch holds the role's response slot, wait
 	// for it instead of failing (fsm.Options.WaitSlot).
 	WaitSlot bool `json:"wait_slot,omitempty"`
+	// HookDir is the folder the agent's turn-end hook writes its markers
+	// to (handoff-fsm hook --dir, which up wires): the wait decides on its
+	// Stop marker at once. "" for none.
+	HookDir string `json:"hook_dir,omitempty"`
 	// Created is when the dispatch was accepted (zero when not recorded).
 	Created time.Time `json:"created,omitzero"`
 	// SendStarted is set, and written, before the prompt is pasted: a state

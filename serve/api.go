@@ -45,6 +45,10 @@ type SubmitBody struct {
 	TmuxTimeout *float64        `json:"tmux_timeout,omitempty"`
 	WaitSlot    bool            `json:"wait_slot,omitempty"`
 	Config      *handoff.Config `json:"config,omitempty"`
+	// HookDir is the absolute folder the agent's turn-end hook writes its
+	// markers to (handoff-fsm hook --dir): the wait decides on its Stop
+	// marker at once. "" for none.
+	HookDir string `json:"hook_dir,omitempty"`
 }
 
 // APIError is the body of every 4xx and 5xx answer.
@@ -192,6 +196,8 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 		return nil, bad("workdir", "%q is not an absolute path (the service does not know your current folder)", b.Workdir)
 	case strings.TrimSpace(b.Prompt) == "":
 		return nil, bad("prompt", "missing or blank")
+	case b.HookDir != "" && !filepath.IsAbs(b.HookDir):
+		return nil, bad("hook_dir", "%q is not an absolute path", b.HookDir)
 	}
 	if err := handoff.CheckPrompt(b.Prompt); err != nil {
 		return nil, bad("prompt", "%v", err)
@@ -211,7 +217,7 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	}
 	st := &dispatchstate.State{Pane: dispatchstate.Pane{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov},
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
+		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot, HookDir: b.HookDir}
 	if b.SocketPath == "" {
 		st.SocketPath = ""
 	}
