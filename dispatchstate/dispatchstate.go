@@ -470,11 +470,19 @@ func (st *State) Open(runner tmuxdriver.Runner) (*tmuxdriver.Pane, error) {
 	return tmuxdriver.New(o)
 }
 
-// PaneOptions are the tmuxdriver.Options of the pane the state names.
+// PaneOptions are the tmuxdriver.Options of the pane the state names; a
+// provider "auto" is named by the driver on its first look at the pane
+// (PickProvider).
 func (st *State) PaneOptions() (tmuxdriver.Options, error) {
-	cl, err := provider.Lookup(st.Provider)
-	if err != nil {
-		return tmuxdriver.Options{}, err
+	var cl handoff.Classifier
+	var pick tmuxdriver.Picker
+	if st.Provider == provider.Auto {
+		pick = PickProvider
+	} else {
+		var err error
+		if cl, err = provider.Lookup(st.Provider); err != nil {
+			return tmuxdriver.Options{}, err
+		}
 	}
 	timeout, err := time.ParseDuration(st.TmuxTimeout)
 	if err != nil {
@@ -484,6 +492,7 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 		Server:     st.Server(timeout),
 		Target:     st.Target,
 		Classifier: cl,
+		Pick:       pick,
 		History:    st.History,
 		AllowShell: st.AllowShell,
 		// The provider's own pause before Enter (Qwen Code folds a long

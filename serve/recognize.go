@@ -19,9 +19,7 @@ import (
 // on the provider field that names the candidates; a pane that is not
 // there is an error on the target.
 func (s *Service) recognize(st *dispatchstate.State) (string, error) {
-	probe := *st
-	probe.Provider = provider.Default // to open the pane; Detect decides
-	o, err := probe.PaneOptions()
+	o, err := st.PaneOptions() // provider auto: the driver picks it on its first look
 	if err != nil {
 		return "", err
 	}
@@ -34,7 +32,7 @@ func (s *Service) recognize(st *dispatchstate.State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name, err := provider.Recognize(ctx, pane)
+	name, err := pane.Provider(ctx)
 	switch {
 	case errors.Is(err, provider.ErrNoMatch) || errors.Is(err, provider.ErrAmbiguous):
 		return "", bad("provider", "auto: %v; give the provider by name", err)

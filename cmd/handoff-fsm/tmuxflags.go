@@ -58,13 +58,14 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if f.pane.Target == "" {
 		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
+	auto := f.pane.Provider == provider.Auto && *f.providerFile == ""
 	name := f.pane.Provider
-	if name == provider.Auto && *f.providerFile == "" {
-		name = provider.Default // only to look at the pane; replaced below
-	}
-	cl, err := classifierFor(name, *f.providerFile)
-	if err != nil {
-		return o, err
+	var cl handoff.Classifier
+	if !auto {
+		var err error
+		if cl, err = classifierFor(name, *f.providerFile); err != nil {
+			return o, err
+		}
 	}
 	if *f.providerFile != "" {
 		name = "" // a described CLI has the driver's default pause
@@ -74,8 +75,10 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		return o, err
 	}
 	o.Target = f.pane.Target
-	o.Classifier = cl
-	if f.pane.Provider == provider.Auto && *f.providerFile == "" {
+	o.History = *f.history
+	o.AllowShell = *f.allowShell
+	if auto {
+		var err error
 		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
@@ -84,20 +87,19 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		o.EnterDelay = provider.EnterDelay(name)
 	}
 	o.Classifier = cl
-	o.History = *f.history
-	o.AllowShell = *f.allowShell
 	return o, nil
 }
 
-// detect looks at the pane once (its command, title and screen) and returns
-// the classifier of the provider that recognises it, saying which on the
-// notes writer.
+// detect has the driver name the pane's provider on its first look (its
+// command, title and screen: dispatchstate.PickProvider) and returns it,
+// saying which on the notes writer.
 func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, error) {
+	o.Pick = dispatchstate.PickProvider
 	pane, err := tmuxdriver.New(o)
 	if err != nil {
 		return "", nil, err
 	}
-	name, err := provider.Recognize(context.Background(), pane)
+	name, err := pane.Provider(context.Background())
 	if err != nil {
 		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
