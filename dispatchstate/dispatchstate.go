@@ -59,6 +59,10 @@ type State struct {
 	// WaitSlot: when another dispatch holds the role's response slot, wait
 	// for it instead of failing (fsm.Options.WaitSlot).
 	WaitSlot bool `json:"wait_slot,omitempty"`
+	// HookDir is the folder the agent's turn-end hook writes its markers
+	// to (handoff-fsm hook --dir, which up wires): the wait decides on its
+	// Stop marker at once. "" for none.
+	HookDir string `json:"hook_dir,omitempty"`
 	// Created is when the dispatch was accepted (zero when not recorded).
 	Created time.Time `json:"created,omitzero"`
 	// SendStarted is set, and written, before the prompt is pasted: a state
@@ -466,11 +470,19 @@ func (st *State) Open(runner tmuxdriver.Runner) (*tmuxdriver.Pane, error) {
 	return tmuxdriver.New(o)
 }
 
-// PaneOptions are the tmuxdriver.Options of the pane the state names.
+// PaneOptions are the tmuxdriver.Options of the pane the state names; a
+// provider "auto" is named by the driver on its first look at the pane
+// (PickProvider).
 func (st *State) PaneOptions() (tmuxdriver.Options, error) {
-	cl, err := provider.Lookup(st.Provider)
-	if err != nil {
-		return tmuxdriver.Options{}, err
+	var cl handoff.Classifier
+	var pick tmuxdriver.Picker
+	if st.Provider == provider.Auto {
+		pick = PickProvider
+	} else {
+		var err error
+		if cl, err = provider.Lookup(st.Provider); err != nil {
+			return tmuxdriver.Options{}, err
+		}
 	}
 	timeout, err := time.ParseDuration(st.TmuxTimeout)
 	if err != nil {
@@ -480,6 +492,7 @@ func (st *State) PaneOptions() (tmuxdriver.Options, error) {
 		Server:     st.Server(timeout),
 		Target:     st.Target,
 		Classifier: cl,
+		Pick:       pick,
 		History:    st.History,
 		AllowShell: st.AllowShell,
 		// The provider's own pause before Enter (Qwen Code folds a long

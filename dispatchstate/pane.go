@@ -70,3 +70,16 @@ func ProviderUsage() string {
 	return "agent CLI in the pane, whose screens to read: " + strings.Join(provider.Names(), ", ") +
 		", or auto (each provider recognises its own pane)"
 }
+
+// PickProvider is --provider auto's tmuxdriver.Picker: the provider that
+// recognises the pane by its command, title and screen (provider.Detect),
+// with its classifier and its pause before Enter. None or two is Detect's
+// error (provider.ErrNoMatch, provider.ErrAmbiguous).
+func PickProvider(command, title, capture string) (tmuxdriver.Picked, error) {
+	name, err := provider.Detect(command, title, capture)
+	if err != nil {
+		return tmuxdriver.Picked{}, err
+	}
+	cl, err := provider.Lookup(name)
+	return tmuxdriver.Picked{Name: name, Classifier: cl, EnterDelay: provider.EnterDelay(name)}, err
+}

@@ -5,6 +5,7 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -19,8 +20,8 @@ type Hooks struct {
 	// observers, the checkpoint's keeper, a pane-lock folder) to those Run
 	// made from the state; it may change them.
 	Options func(opts *fsm.Options)
-	// Wake are the wake-up sources besides the response file (the agent's
-	// turn-end marker, a shared watch; the pane's output comes from
+	// Wake are the wake-up sources besides the response file and the
+	// state's HookDir (a shared watch; the pane's output comes from
 	// OpenPane). With WatchFile, the response file is watched too.
 	Wake      fsm.WakeSources
 	WatchFile bool
@@ -65,6 +66,9 @@ func Run(ctx context.Context, st *State, h Hooks) (fsm.Result, error) {
 	src := h.Wake
 	if op.Output != nil {
 		src.Output = op.Output
+	}
+	if st.HookDir != "" && src.HookMarker == "" {
+		src.HookMarker = hookmark.Path(st.HookDir, hookmark.Stopped)
 	}
 	if path, err := st.Roles().Path(st.Workdir, st.Role); err == nil && h.WatchFile {
 		src.Workdir, src.Path = st.Workdir, path

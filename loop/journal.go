@@ -8,10 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
 )
 
@@ -48,9 +46,8 @@ func (s Step) Outcome() string {
 
 // The journal's files, in its folder.
 const (
-	stepsFile    = "steps.jsonl"   // one finished step per line
-	inFlightFile = "inflight.json" // the waiting dispatch, a dispatchstate.State whose ID is its step
-	runFile      = "run.json"      // the task and whether the run finished
+	stepsFile = "steps.jsonl" // one finished step per line
+	runFile   = "run.json"    // the task and whether the run finished
 )
 
 // runInfo is run.json.
@@ -164,24 +161,7 @@ func (j *journal) done(n int) (Step, bool) {
 	return Step{}, false
 }
 
-func (j *journal) inFlightPath() string { return filepath.Join(j.dir, inFlightFile) }
-
-// inFlight is the dispatch of step n that was waiting when the run stopped.
-func (j *journal) inFlight(n int, role string) (*dispatchstate.State, bool) {
-	st, err := dispatchstate.Read(j.inFlightPath())
-	if err != nil || st.ID != strconv.Itoa(n) || st.Role != role || st.Next() != dispatchstate.Resume {
-		return nil, false
-	}
-	return st, true
-}
-
-// setAside moves the checkpoint of step n, whose dispatch failed, out of
-// the way (failed-step-N.json): the next run sends the step again.
-func (j *journal) setAside(n int) {
-	_ = os.Rename(j.inFlightPath(), filepath.Join(j.dir, "failed-step-"+strconv.Itoa(n)+".json"))
-}
-
-// finish appends a finished step and forgets the in-flight checkpoint.
+// finish appends a finished step and forgets the in-flight record.
 func (j *journal) finish(s Step) error {
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -197,9 +177,6 @@ func (j *journal) finish(s Step) error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.steps = append(j.steps, s)
-	j.forgetRemote()
-	if err := os.Remove(j.inFlightPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("journal: %w", err)
-	}
+	j.forgetInFlight()
 	return nil
 }

@@ -6,8 +6,10 @@
 //
 // It keeps a run journal: run again after a crash or Ctrl-C with the same
 // task, it goes on where it stopped. Finished steps are read back from the
-// journal, and the dispatch that was waiting is resumed from its checkpoint
-// (a dispatchstate.State) without sending its prompt again. `handoff-fsm
+// journal, and the dispatch that was waiting is waited for again (resumed
+// from its checkpoint) without sending its prompt again. Each step is a
+// dispatch of one engine (serve.Engine): a service's, or the one the run
+// keeps in its journal folder, with the same code either way. `handoff-fsm
 // run` and examples/three-agents both run it.
 package loop
 
@@ -18,16 +20,13 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/serve"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // Roles are the loop's roles in the order it meets them.
@@ -76,11 +75,13 @@ type Options struct {
 	// OnPoll, when set, sees every observation (of a wait in this
 	// process: not with Service).
 	OnPoll func(role string, p fsm.Poll)
-	// Service, when set, runs each step as a dispatch of a handoff-fsm
-	// service (serve) instead of a wait in this process: the service keeps
-	// it, and a run that stopped waits for it again, by the id the journal
-	// kept, rather than send it twice. A *serve.Client, or a
-	// *serve.Service in this process.
+	// Service, when set, is the engine each step is a dispatch of: a
+	// handoff-fsm service (a *serve.Client, or a *serve.Service in this
+	// process), which keeps it. When nil, the run keeps an engine of its
+	// own in the journal's folder (a *serve.Service on it, for as long as
+	// the run lasts). Either way a run that stopped waits for the step's
+	// dispatch again, by the id the journal kept, rather than send it
+	// twice.
 	Service serve.Engine
 }
 
@@ -132,7 +133,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{o: o, j: j}
+	r := &runner{o: o, j: j, eng: o.Service}
+	if r.eng == nil {
+		svc, err := serve.New(serve.Options{StateDir: j.dir, Events: true, Logger: o.Logger, OnPoll: o.onPoll()})
+		if err != nil {
+			return nil, fmt.Errorf("loop: the run's engine: %w", err)
+		}
+		// Closed when the run returns: a wait still running stops where it
+		// is, kept in its state file for the next run.
+		defer svc.Close()
+		r.eng, r.here = svc, true
+	}
 	report, err := Flow{Task: o.Task, Rounds: o.Rounds, Exhausted: exhausted(o.Log),
 		Ask: func(role, prompt string, review bool) (string, error) { return r.ask(ctx, role, prompt, review) },
 	}.Run()
@@ -174,8 +185,11 @@ func IsApproved(review string) bool {
 }
 
 type runner struct {
-	o      Options
-	j      *journal
+	o   Options
+	j   *journal
+	eng serve.Engine
+	// here: eng is the run's own, kept in the journal's folder.
+	here   bool
 	n      int   // steps asked so far in this run
 	failed *Step // the step that failed
 }
@@ -202,19 +216,15 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 		return s.Response, nil
 	}
 	a := r.o.Agents[role]
-	prov := a.ProviderName()
-	workdir := a.Workdir
-	if workdir == "" {
+	workdir, err := filepath.Abs(a.Workdir)
+	if a.Workdir == "" {
 		workdir = r.o.Workdir
 	}
-	began := time.Now()
-	var res fsm.Result
-	var err error
-	if r.o.Service != nil {
-		res, err = r.askService(ctx, n, role, prompt, a, prov, workdir)
-	} else {
-		res, err = r.askHere(ctx, n, role, prompt, a, prov, workdir, began)
+	if err != nil {
+		return "", err
 	}
+	began := time.Now()
+	res, err := r.dispatch(ctx, n, role, prompt, a, workdir)
 	if err != nil {
 		failed := "error"
 		if o, ok := handoff.FailureOf(err); ok {
@@ -244,58 +254,12 @@ func (r *runner) ask(ctx context.Context, role, prompt string, review bool) (str
 	return res.Content, nil
 }
 
-// askHere runs step n as a wait in this process, resumed from the
-// journal's checkpoint when an earlier run stopped while it waited.
-func (r *runner) askHere(ctx context.Context, n int, role, prompt string, a Agent, prov, workdir string, began time.Time) (fsm.Result, error) {
-	// The dispatch is kept while it waits as a persisted dispatch
-	// (dispatchstate) named by its step: the pane, the role, the settings
-	// and the engine's checkpoint.
-	st := &dispatchstate.State{Version: dispatchstate.Version, ID: strconv.Itoa(n), Pane: a.Pane,
-		History: tmuxdriver.DefaultHistory, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: role, Workdir: workdir, Config: r.o.Config}
-	st.Provider = prov
-	// The journal keeps the state without the prompt (rewritten at every
-	// poll); the dispatch sends it.
-	save := st.Saver(r.j.inFlightPath())
-	run := *st
-	run.Prompt = prompt
-	h := dispatchstate.Hooks{
-		Options: func(opts *fsm.Options) {
-			opts.Logger = r.o.Logger
-			opts.Observer = func(e fsm.Entry) {
-				fmt.Fprintf(r.o.Log, "step %d %s %s: %s → %s (%s)\n", n, role, elapsed(time.Since(began)), e.From, e.To, e.Event)
-			}
-			opts.OnCheckpoint = save
-			if r.o.OnPoll != nil {
-				opts.OnPoll = func(p fsm.Poll) { r.o.OnPoll(role, p) }
-			}
-		},
-		// A watch of the response file (and of the turn marker beside it,
-		// which Codex's notify hook writes) makes the wait look at once
-		// rather than at its next poll; without it the wait polls as usual.
-		WatchFile: true,
+// onPoll is o.OnPoll as the service's (serve.Options.OnPoll).
+func (o Options) onPoll() func(id, role string, p fsm.Poll) {
+	if o.OnPoll == nil {
+		return nil
 	}
-	// The agent's own turn-end hook, when up wired one, is its Stop marker
-	// (Claude Code's Stop, Gemini CLI's AfterAgent, Codex's notify).
-	if a.HookDir != "" {
-		h.Wake.HookMarker = hookmark.Path(a.HookDir, hookmark.Stopped)
-	}
-	if f, ok := r.j.inFlight(n, role); ok {
-		// The previous run died while this dispatch waited: the wait goes
-		// on without sending again.
-		fmt.Fprintf(r.o.Log, "step %d %s: resuming the wait in pane %s (the prompt was sent before)\n", n, role, a.Target)
-		run.Wait = f.Wait
-	} else {
-		fmt.Fprintf(r.o.Log, "step %d %s: sending to pane %s (%s)\n", n, role, a.Target, prov)
-	}
-	res, err := dispatchstate.Run(ctx, &run, h)
-	if _, final := handoff.FailureOf(err); final && ctx.Err() == nil {
-		// The dispatch is over: there is no wait to resume. The next run
-		// sends the step again (to the agent `up` restarted, say); its
-		// checkpoint is kept beside the journal.
-		r.j.setAside(n)
-	}
-	return res, err
+	return func(_, role string, p fsm.Poll) { o.OnPoll(role, p) }
 }
 
 func elapsed(d time.Duration) string {

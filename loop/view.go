@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // RunView is a run journal read back for people (the web board's run
@@ -98,15 +99,16 @@ func ReadRun(dir string) (*RunView, error) {
 }
 
 // inFlightOf is what the journal says of step n waiting: the service's
-// dispatch (run --server), or the engine's state from the wait's
-// checkpoint.
+// dispatch (run --server), or the engine's state from the checkpoint of
+// the run's own dispatch (kept in the journal: its id means nothing to
+// another service, so it is not given).
 func inFlightOf(dir string, n int, role string) (dispatch, state string) {
-	var rec inFlightRemote
-	if b, err := os.ReadFile(filepath.Join(dir, inFlightRemoteFile)); err == nil && json.Unmarshal(b, &rec) == nil && rec.N == n && rec.Role == role {
+	rec, ok := (&journal{dir: dir}).readInFlight(n, role)
+	if !ok || !rec.Here {
 		return rec.ID, ""
 	}
-	st, err := dispatchstate.Read(filepath.Join(dir, inFlightFile))
-	if err != nil || st.Role != role || st.ID != fmt.Sprint(n) || st.Wait == nil {
+	st, err := dispatchstate.Read(serve.StatePath(dir, rec.ID))
+	if err != nil || st.Wait == nil {
 		return "", ""
 	}
 	return "", string(st.Wait.Core.State)

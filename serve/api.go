@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,7 +18,6 @@ import (
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/panelock"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/version"
@@ -48,6 +45,10 @@ type SubmitBody struct {
 	TmuxTimeout *float64        `json:"tmux_timeout,omitempty"`
 	WaitSlot    bool            `json:"wait_slot,omitempty"`
 	Config      *handoff.Config `json:"config,omitempty"`
+	// HookDir is the absolute folder the agent's turn-end hook writes its
+	// markers to (handoff-fsm hook --dir): the wait decides on its Stop
+	// marker at once. "" for none.
+	HookDir string `json:"hook_dir,omitempty"`
 }
 
 // APIError is the body of every 4xx and 5xx answer.
@@ -195,6 +196,8 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 		return nil, bad("workdir", "%q is not an absolute path (the service does not know your current folder)", b.Workdir)
 	case strings.TrimSpace(b.Prompt) == "":
 		return nil, bad("prompt", "missing or blank")
+	case b.HookDir != "" && !filepath.IsAbs(b.HookDir):
+		return nil, bad("hook_dir", "%q is not an absolute path", b.HookDir)
 	}
 	if err := handoff.CheckPrompt(b.Prompt); err != nil {
 		return nil, bad("prompt", "%v", err)
@@ -214,7 +217,7 @@ func (b *SubmitBody) State() (*dispatchstate.State, error) {
 	}
 	st := &dispatchstate.State{Pane: dispatchstate.Pane{Target: b.Target, Socket: b.Socket, SocketPath: filepath.Clean(b.SocketPath), Provider: prov},
 		History: tmuxdriver.DefaultHistory, AllowShell: b.AllowShell, TmuxTimeout: tmuxdriver.DefaultCallTimeout.String(),
-		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot}
+		Role: b.Role, Workdir: filepath.Clean(b.Workdir), Prompt: b.Prompt, WaitSlot: b.WaitSlot, HookDir: b.HookDir}
 	if b.SocketPath == "" {
 		st.SocketPath = ""
 	}
@@ -408,39 +411,6 @@ func (s *Service) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// PaneRow is one pane of the board (GET /v1/panes).
-type PaneRow struct {
-	tmuxdriver.PaneInfo
-	Provider string `json:"provider"`
-	handoff.Classification
-	// Gone: the pane, its agent or its server is gone (Reason says which).
-	Gone bool `json:"gone,omitempty"`
-	// Dispatch is the id of the dispatch of this service running on the
-	// pane, if any.
-	Dispatch string `json:"dispatch,omitempty"`
-	// HeldBy is who holds the pane now (a send, a resume, or a dispatch of
-	// a service); TimedOut the dispatch that timed out on it while its
-	// agent still worked, not yet seen finished; Note says both in words
-	// (panelock.DispatchesOn).
-	HeldBy   *panelock.Holder   `json:"held_by,omitempty"`
-	TimedOut *panelock.TimedOut `json:"timed_out,omitempty"`
-	Note     string             `json:"note,omitempty"`
-}
-
-// noteDispatches adds to row what the pane locks say of its dispatches;
-// nothing when the lock folder (lockDir "") or the pane cannot say.
-func noteDispatches(ctx context.Context, row *PaneRow, pane *tmuxdriver.Pane, lockDir string) {
-	if lockDir == "" || row.Gone {
-		return
-	}
-	id, err := pane.Identity(ctx)
-	if err != nil {
-		return
-	}
-	d := panelock.DispatchesOn(lockDir, id, row.Status)
-	row.HeldBy, row.TimedOut, row.Note = d.Holder, d.TimedOut, d.Note
-}
-
 func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
 	rows, err := s.Panes(r.Context(), r.URL.Query())
 	var bf *badField
@@ -453,76 +423,4 @@ func (s *Service) panes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"panes": rows})
-}
-
-// Board reads every pane of srv (or the one target names): its provider
-// (providerName, or by its command when "" or "auto"), its status, the
-// dispatch of this service running on it, and what the pane locks say
-// (who holds it, the dispatch that timed out on it). Looks go over the
-// server's shared control client.
-func (s *Service) Board(ctx context.Context, srv tmuxdriver.Server, target, providerName string) ([]PaneRow, error) {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	runner, release := s.tmux.runner(ctx, serverKey{srv.Socket, srv.SocketPath}, srv)
-	defer release()
-	infos, err := tmuxdriver.ListPanes(ctx, runner)
-	if err != nil && target != "" && dispatchstate.Gone(err) {
-		return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
-			Classification: handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}}}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if target != "" {
-		id := target
-		if !strings.HasPrefix(target, "%") {
-			out, err := runner.Run(ctx, nil, "display-message", "-p", "-t", target, "#{pane_id}")
-			if err == nil {
-				id = strings.TrimSpace(out)
-			}
-		}
-		infos = slices.DeleteFunc(infos, func(p tmuxdriver.PaneInfo) bool { return p.ID != id })
-		if len(infos) == 0 {
-			return []PaneRow{{PaneInfo: tmuxdriver.PaneInfo{Target: target}, Gone: true,
-				Classification: handoff.Classification{Status: handoff.StatusError, Reason: "pane " + target + " is gone: not found on the tmux server"}}}, nil
-		}
-	}
-	busy := map[string]string{}
-	for _, v := range s.Dispatches(Filter{State: "running"}) {
-		if v.Socket == srv.Socket && v.SocketPath == srv.SocketPath {
-			busy[v.Target] = v.ID
-		}
-	}
-	lockDir, _ := panelock.Dir() // "": no notes of dispatches
-	rows := []PaneRow{}
-	for _, p := range infos {
-		name := providerName
-		if name == "" || name == provider.Auto {
-			name = provider.ForCommand(p.Command)
-		}
-		cl, err := provider.Lookup(name)
-		if err != nil {
-			return nil, bad("provider", "%v", err)
-		}
-		row := PaneRow{PaneInfo: p, Provider: name, Dispatch: busy[p.ID]}
-		if row.Dispatch == "" {
-			row.Dispatch = busy[p.Target]
-		}
-		pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, Runner: runner})
-		if err != nil {
-			return nil, err
-		}
-		snap, err := pane.Observe(ctx)
-		row.Classification = snap.Classification
-		if err == nil && (providerName == "" || providerName == provider.Auto) {
-			row.Provider, row.Classification = boardProvider(name, snap)
-		}
-		if err != nil {
-			row.Classification = handoff.Classification{Status: handoff.StatusError, Reason: err.Error()}
-			row.Gone = dispatchstate.Gone(err)
-		}
-		noteDispatches(ctx, &row, pane, lockDir)
-		rows = append(rows, row)
-	}
-	return rows, nil
 }

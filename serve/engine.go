@@ -40,12 +40,16 @@ type notFound struct{ id string }
 func (e *notFound) Error() string { return "no dispatch " + e.id }
 func (e *notFound) Unwrap() error { return ErrNotFound }
 
-// Wait returns dispatch id of e once it is over (or ctx ends), asking
-// again each time the service's longest wait passes.
+// Wait returns dispatch id of e once it is over, asking again each time
+// the service's longest wait passes; when ctx ends first, its last view
+// and ctx's error.
 func Wait(ctx context.Context, e Engine, id string) (View, error) {
 	for {
 		v, err := e.Get(ctx, id, time.Minute)
-		if err != nil || v.Final || ctx.Err() != nil {
+		if err == nil && !v.Final {
+			err = ctx.Err()
+		}
+		if err != nil || v.Final {
 			return v, err
 		}
 	}

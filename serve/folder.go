@@ -29,6 +29,10 @@ func stateFolder(root string) folder {
 }
 
 // path is the state file of dispatch id.
+// StatePath is where a service on the state folder stateDir keeps
+// dispatch id (its state file, a dispatchstate.State).
+func StatePath(stateDir, id string) string { return stateFolder(stateDir).path(id) }
+
 func (f folder) path(id string) string { return filepath.Join(f.dir, id+".json") }
 
 // spareOf is the spare of the state file at path (dispatchstate.State.Rewrite):

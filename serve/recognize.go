@@ -19,9 +19,7 @@ import (
 // on the provider field that names the candidates; a pane that is not
 // there is an error on the target.
 func (s *Service) recognize(st *dispatchstate.State) (string, error) {
-	probe := *st
-	probe.Provider = provider.Default // to open the pane; Detect decides
-	o, err := probe.PaneOptions()
+	o, err := st.PaneOptions() // provider auto: the driver picks it on its first look
 	if err != nil {
 		return "", err
 	}
@@ -34,7 +32,7 @@ func (s *Service) recognize(st *dispatchstate.State) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	name, err := provider.Recognize(ctx, pane)
+	name, err := pane.Provider(ctx)
 	switch {
 	case errors.Is(err, provider.ErrNoMatch) || errors.Is(err, provider.ErrAmbiguous):
 		return "", bad("provider", "auto: %v; give the provider by name", err)
@@ -48,20 +46,20 @@ func (s *Service) recognize(st *dispatchstate.State) (string, error) {
 
 // boardProvider is the provider a board row reads its pane with when none
 // was asked for ("" or "auto"): provider.Pick's, the one that recognises
-// the pane, else the one its command names. snap was read with the
-// command's provider; it is read again, without another look, when Pick
-// names another.
-func boardProvider(name string, snap tmuxdriver.Snapshot) (string, handoff.Classification) {
+// the pane, else the one its command names (with Pick's error). snap was
+// read with the command's provider; it is read again, without another
+// look, when Pick names another.
+func boardProvider(name string, snap tmuxdriver.Snapshot) (string, handoff.Classification, error) {
 	if snap.Classification.Status == "" {
-		return name, snap.Classification // dead, or at a shell: nothing to read
+		return name, snap.Classification, nil // dead, or at a shell: nothing to read
 	}
-	picked, _ := provider.Pick(snap.Command, snap.Title, snap.Capture)
+	picked, perr := provider.Pick(snap.Command, snap.Title, snap.Capture)
 	if picked == name {
-		return name, snap.Classification
+		return name, snap.Classification, perr
 	}
 	cl, err := provider.Lookup(picked)
 	if err != nil {
-		return name, snap.Classification
+		return name, snap.Classification, perr
 	}
-	return picked, cl.Classify(snap.Capture, snap.Title)
+	return picked, cl.Classify(snap.Capture, snap.Title), perr
 }

@@ -115,6 +115,9 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 					Event: string(e.Event), Status: string(e.Status), State: string(e.To), At: e.At.Sub(d.dispatchedAt()).Seconds()})
 			}
 			opts.OnPoll = d.polled
+			if s.o.OnPoll != nil {
+				opts.OnPoll = func(p fsm.Poll) { d.polled(p); s.o.OnPoll(st.ID, st.Role, p) }
+			}
 			opts.OnAttention = func(p fsm.Poll) {
 				s.hub.publish(Event{Type: "attention", ID: st.ID, Role: st.Role,
 					Message: "the agent waits for the user (a permission prompt or a question): answer it in pane " + st.Target})

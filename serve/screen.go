@@ -59,7 +59,7 @@ func (s *Service) Screen(ctx context.Context, srv tmuxdriver.Server, target, pro
 		// Read with the default provider's classifier first; the CLI the
 		// command and screen name (provider.Pick) reads it again, as the
 		// board's rows do.
-		out.Provider, out.Classification = boardProvider(name, snap)
+		out.Provider, out.Classification, _ = boardProvider(name, snap)
 		return out, nil
 	}
 	out.Classification = snap.Classification

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/responsefile"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
@@ -44,6 +45,9 @@ type Options struct {
 	// (as send does under the OpenTelemetry variables). A resumed wait is
 	// not traced: its span died with the process that sent it.
 	Tracer *tracing.Tracer
+	// OnPoll, when set, sees every observation of every dispatch's wait
+	// (a caller in the service's process: the loop's own engine).
+	OnPoll func(id, role string, p fsm.Poll)
 	// Keep is how long a finished dispatch stays in the history: older
 	// ones are pruned at the start and then once an hour (what the agent
 	// wrote stays archived in its work folder). 0 keeps them all.

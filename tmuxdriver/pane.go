@@ -42,8 +42,13 @@ type Options struct {
 	// Target is any tmux target: "session", "session:window.pane", "%id".
 	Target string
 	// Classifier reads the captured screen and title into a status: the
-	// agent CLI's own (package provider picks one by name). Required.
+	// agent CLI's own (package provider picks one by name). Required
+	// unless Pick is set.
 	Classifier handoff.Classifier
+	// Pick, when Classifier is nil, names the provider on the pane's
+	// first look (--provider auto): its classifier, composer and pause
+	// before Enter. Provider says which.
+	Pick Picker
 	// History is how many scrollback lines each poll captures above the
 	// visible screen (DefaultHistory if zero).
 	History int
@@ -95,6 +100,8 @@ type Pane struct {
 	fp atomic.Uint64
 	// last is the classification of that screen.
 	last atomic.Pointer[handoff.Classification]
+	// pick is the provider Options.Pick names; nil without Pick.
+	pick *picking
 }
 
 // New returns the Pane for o, with defaults filled in. It does not contact
@@ -103,8 +110,12 @@ func New(o Options) (*Pane, error) {
 	if o.Target == "" {
 		return nil, errors.New("tmuxdriver: a target is required (session:window.pane or %id)")
 	}
-	if o.Classifier == nil {
+	if o.Classifier == nil && o.Pick == nil {
 		return nil, errors.New("tmuxdriver: a classifier is required (the agent CLI's, e.g. from provider.Lookup)")
+	}
+	var pick *picking
+	if o.Classifier == nil {
+		pick = &picking{delayGiven: o.EnterDelay > 0}
 	}
 	if err := o.Server.validate(); err != nil {
 		return nil, err
@@ -124,10 +135,10 @@ func New(o Options) (*Pane, error) {
 	if o.Shells == nil {
 		o.Shells = DefaultShells()
 	}
-	if o.Composer == nil {
+	if o.Composer == nil && o.Classifier != nil {
 		o.Composer, _ = o.Classifier.(handoff.Composer)
 	}
-	return &Pane{o: o}, nil
+	return &Pane{o: o, pick: pick}, nil
 }
 
 // Target is the tmux target the pane was opened with.
@@ -291,6 +302,9 @@ func (p *Pane) LastOutput(ctx context.Context) (string, error) {
 // a capture with LastOutputHistory lines of scrollback. text is compared
 // as Send pasted it.
 func (p *Pane) Submission(ctx context.Context, text string) (handoff.Submission, error) {
+	if err := p.picked(ctx); err != nil {
+		return handoff.Submission{}, err
+	}
 	sr, ok := p.o.Classifier.(handoff.SubmissionReader)
 	if !ok {
 		return handoff.CannotTell("the classifier reads no user messages"), nil
@@ -342,7 +356,7 @@ func (p *Pane) read(ctx context.Context, history int) (Snapshot, error) {
 	}
 	snap.DeadSignal, _ = strconv.Atoi(fields[3])
 	snap.PID, _ = strconv.Atoi(fields[4])
-	return snap, nil
+	return snap, p.pickOn(snap)
 }
 
 // paneErr names the pane in a tmux error; a target tmux cannot find was
@@ -406,6 +420,9 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	}
 	if err := handoff.CheckPrompt(text); err != nil {
 		return fmt.Errorf("send: %w", err)
+	}
+	if err := p.picked(ctx); err != nil {
+		return err
 	}
 	text = handoff.NormalizeLineBreaks(text)
 	if p.o.Composer != nil {
@@ -546,6 +563,9 @@ func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
 // and is gone. A composer it cannot read, or one holding anything else, is
 // left alone (false): a person's draft is never cleared.
 func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
+	if err := p.picked(ctx); err != nil {
+		return false, err
+	}
 	dr, ok := p.o.Composer.(handoff.DraftReader)
 	if !ok {
 		return false, nil

@@ -16,7 +16,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
@@ -328,8 +327,11 @@ func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
 	pctx, stopProgress := context.WithCancel(ctx)
 	go prog.run(pctx)
 	h, shutdown := d.hooks(ctx, opts)
-	res, err := dispatchstate.Run(ctx, &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt,
-		WaitSlot: d.waitSlot, Wait: d.resume}, h)
+	st := &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt, WaitSlot: d.waitSlot, Wait: d.resume}
+	if d.events {
+		st.HookDir = d.hookDir
+	}
+	res, err := dispatchstate.Run(ctx, st, h)
 	shutdown()
 	stopProgress()
 	prog.stop()
@@ -400,8 +402,8 @@ func (d dispatch) startRecord(opts *fsm.Options, prog *progress) (rec *trace.Rec
 
 // hooks are d's part of the dispatch's recipe (dispatchstate.Run): its
 // pane, opts as the engine's options, and with events the wake-ups: the
-// response file's watch, the agent's Stop hook (--hook-dir), the control
-// client's output; a span when tracing is on. shutdown ends the tracing.
+// response file's watch, the control client's output (the agent's Stop
+// hook, --hook-dir, is the state's); a span when tracing is on. shutdown ends the tracing.
 func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.Hooks, shutdown func()) {
 	h = dispatchstate.Hooks{
 		Pane: func(context.Context) (dispatchstate.OpenPane, error) {
@@ -414,9 +416,6 @@ func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.
 	}
 	if d.events {
 		h.WatchFile = true
-		if d.hookDir != "" {
-			h.Wake.HookMarker = hookmark.Path(d.hookDir, hookmark.Stopped)
-		}
 		if d.control != nil {
 			h.Wake.Output, h.Wake.CheapLooks = d.control.Hints(), true
 		}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -57,13 +58,14 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 	if f.pane.Target == "" {
 		return o, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
 	}
+	auto := f.pane.Provider == provider.Auto && *f.providerFile == ""
 	name := f.pane.Provider
-	if name == provider.Auto && *f.providerFile == "" {
-		name = provider.Default // only to look at the pane; replaced below
-	}
-	cl, err := classifierFor(name, *f.providerFile)
-	if err != nil {
-		return o, err
+	var cl handoff.Classifier
+	if !auto {
+		var err error
+		if cl, err = classifierFor(name, *f.providerFile); err != nil {
+			return o, err
+		}
 	}
 	if *f.providerFile != "" {
 		name = "" // a described CLI has the driver's default pause
@@ -73,8 +75,10 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		return o, err
 	}
 	o.Target = f.pane.Target
-	o.Classifier = cl
-	if f.pane.Provider == provider.Auto && *f.providerFile == "" {
+	o.History = *f.history
+	o.AllowShell = *f.allowShell
+	if auto {
+		var err error
 		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
@@ -83,20 +87,19 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		o.EnterDelay = provider.EnterDelay(name)
 	}
 	o.Classifier = cl
-	o.History = *f.history
-	o.AllowShell = *f.allowShell
 	return o, nil
 }
 
-// detect looks at the pane once (its command, title and screen) and returns
-// the classifier of the provider that recognises it, saying which on the
-// notes writer.
+// detect has the driver name the pane's provider on its first look (its
+// command, title and screen: dispatchstate.PickProvider) and returns it,
+// saying which on the notes writer.
 func (f *paneFlags) detect(o tmuxdriver.Options) (string, handoff.Classifier, error) {
+	o.Pick = dispatchstate.PickProvider
 	pane, err := tmuxdriver.New(o)
 	if err != nil {
 		return "", nil, err
 	}
-	name, err := provider.Recognize(context.Background(), pane)
+	name, err := pane.Provider(context.Background())
 	if err != nil {
 		return "", nil, fmt.Errorf("--provider auto: %w", err)
 	}
@@ -157,6 +160,76 @@ func (f *paneFlags) service(server string) (*serve.Client, error) {
 		err = f.localOnly()
 	}
 	return client, err
+}
+
+// paneReader reads the board's rows of the flags' tmux server (the pane
+// target names alone, when not ""), each pane read with providerName's
+// rules: through the service, or in this process by the same function
+// the service builds its board with (serve.ReadBoard). local says which:
+// only a board read here says how --provider auto picked each pane.
+type paneReader struct {
+	local bool
+	read  func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error)
+}
+
+// reader is the flags' paneReader: the service --server names, else this
+// process over the flags' tmux server. An error for a bad address, a tmux
+// too old, an unknown provider or a provider file that does not load.
+func (f *paneFlags) reader(ctx context.Context, server string) (paneReader, error) {
+	client, err := f.service(server)
+	if err != nil {
+		return paneReader{}, err
+	}
+	if client != nil {
+		return paneReader{read: func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error) {
+			return client.Panes(ctx, f.query(target, providerName))
+		}}, nil
+	}
+	srv := f.pane.Server(f.tmuxWait.D)
+	if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
+		return paneReader{}, err
+	}
+	var cl handoff.Classifier
+	if *f.providerFile != "" {
+		if cl, err = classifierFor(f.pane.Provider, *f.providerFile); err != nil {
+			return paneReader{}, err
+		}
+	} else if _, err := provider.Lookup(f.pane.Provider); err != nil && f.pane.Provider != provider.Auto {
+		return paneReader{}, fmt.Errorf("--provider: %w", err)
+	}
+	return paneReader{local: true, read: func(ctx context.Context, target, providerName string) ([]serve.PaneRow, error) {
+		q := serve.BoardQuery{Server: srv, Target: target, Provider: providerName, Classifier: cl,
+			History: *f.history, AllowShell: *f.allowShell}
+		if cl != nil {
+			q.Provider = f.providerName()
+		}
+		return serve.ReadBoard(ctx, q)
+	}}, nil
+}
+
+// query is the service's query (GET /v1/panes) for the flags' server,
+// and target's pane alone when one is named.
+func (f *paneFlags) query(target, providerName string) url.Values {
+	q := url.Values{}
+	for k, v := range map[string]string{"socket": f.pane.Socket, "socket_path": f.pane.SocketPath, "target": target, "provider": providerName} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return q
+}
+
+// note says on w, for a row read here with --provider auto, which provider
+// recognised its pane, or why none did and which reads it.
+func (r paneReader) note(w io.Writer, cmd, providerName string, row serve.PaneRow) {
+	if !r.local || providerName != provider.Auto || row.Gone {
+		return
+	}
+	if row.Unrecognised != nil {
+		fmt.Fprintf(w, "handoff-fsm %s: pane %s (%s): %v; reading it as %s\n", cmd, row.ID, row.Target, row.Unrecognised, row.Provider)
+		return
+	}
+	fmt.Fprintf(w, "handoff-fsm %s: --provider auto: %s recognises pane %s (%s)\n", cmd, row.Provider, row.ID, row.Target)
 }
 
 // openFailed says on stderr why cmd could not open the pane and is the

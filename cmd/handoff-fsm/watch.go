@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 	"github.com/handoff-fsm/handoff-fsm/serve"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // runWatch polls a pane and prints a line whenever its status changes,
@@ -35,45 +32,22 @@ func runWatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "handoff-fsm watch: --interval must be positive")
 		return exitUsage
 	}
-	client, err := pf.service(*server)
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-		return exitUsage
-	}
 	name := pf.pane.Provider
 	if !providerSet(fs) && pf.pane.Target == "" {
-		name = "auto"
+		name = provider.Auto
 	}
-	if client != nil && pf.pane.Target == "" {
-		return runBoard(ctx, interval.D, stdout, boardThere(client, pf, name, stderr))
+	if pf.pane.Target == "" && *pf.providerFile != "" {
+		fmt.Fprintln(stderr, "handoff-fsm watch: --provider-file reads one pane: give --target")
+		return exitUsage
 	}
-	if client != nil {
-		return watchPane(ctx, interval.D, stdout, paneThere(client, pf, name, stderr))
-	}
-	if pf.pane.Target == "" {
-		if *pf.providerFile != "" {
-			fmt.Fprintln(stderr, "handoff-fsm watch: --provider-file reads one pane: give --target")
-			return exitUsage
-		}
-		srv := pf.pane.Server(pf.tmuxWait.D)
-		if _, err := srv.CheckVersion(ctx); errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
-			fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			return exitFailure
-		}
-		if _, err := provider.Lookup(name); err != nil && name != provider.Auto {
-			fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
-			return exitUsage
-		}
-		return runBoard(ctx, interval.D, stdout, boardHere(srv, name, *pf.history, stderr))
-	}
-	pane, err := pf.open(tmuxdriver.Options{})
+	r, err := pf.reader(ctx, *server)
 	if err != nil {
 		return openFailed(stderr, "watch", err)
 	}
-	return watchPane(ctx, interval.D, stdout, func(ctx context.Context) (*serve.PaneRow, bool, int) {
-		row, err := lookHere(ctx, pane)
-		return &row, err != nil, exitOK
-	})
+	if pf.pane.Target == "" {
+		return runBoard(ctx, interval.D, stdout, boardLooks(r, name, stderr))
+	}
+	return watchPane(ctx, interval.D, stdout, paneLooks(r, pf.pane.Target, name, stderr))
 }
 
 // paneLook looks at the watched pane once: its row (nil: not seen this
@@ -115,11 +89,12 @@ func watchPane(ctx context.Context, interval time.Duration, stdout io.Writer, lo
 	}
 }
 
-// paneThere is the pane's look through the service; a tick when the
-// service does not find it alone shows nothing.
-func paneThere(e serve.Engine, pf *paneFlags, providerName string, stderr io.Writer) paneLook {
+// paneLooks is the watched pane's look (r's row of target); a tick when
+// it is not found alone shows nothing.
+func paneLooks(r paneReader, target, providerName string, stderr io.Writer) paneLook {
+	noted := false
 	return func(ctx context.Context) (*serve.PaneRow, bool, int) {
-		rows, err := e.Panes(ctx, paneQuery(pf, providerName))
+		rows, err := r.read(ctx, target, providerName)
 		if err != nil {
 			if ctx.Err() == nil {
 				fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
@@ -129,20 +104,12 @@ func paneThere(e serve.Engine, pf *paneFlags, providerName string, stderr io.Wri
 		if len(rows) != 1 {
 			return nil, false, exitOK
 		}
+		if !noted && !rows[0].Gone {
+			r.note(stderr, "watch", providerName, rows[0])
+			noted = true
+		}
 		return &rows[0], rows[0].Gone, exitOK
 	}
-}
-
-// paneQuery is the service's query (GET /v1/panes) for the flags' server,
-// and their target's pane alone when one is named.
-func paneQuery(pf *paneFlags, providerName string) url.Values {
-	q := url.Values{}
-	for k, v := range map[string]string{"socket": pf.pane.Socket, "socket_path": pf.pane.SocketPath, "target": pf.pane.Target, "provider": providerName} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	return q
 }
 
 // providerSet reports whether --provider was given.

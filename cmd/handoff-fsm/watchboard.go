@@ -13,10 +13,6 @@ import (
 	"golang.org/x/text/width"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/panelock"
-	"github.com/handoff-fsm/handoff-fsm/provider"
-	"github.com/handoff-fsm/handoff-fsm/serve"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // boardRow is one pane of the board, and the JSON line written when piped.
@@ -111,10 +107,12 @@ func runBoard(ctx context.Context, interval time.Duration, stdout io.Writer, loo
 	}
 }
 
-// boardThere is the board of the flags' server as the service reads it.
-func boardThere(e serve.Engine, pf *paneFlags, providerName string, stderr io.Writer) boardLook {
-	return func(ctx context.Context, _ boardRows) ([]boardRow, int) {
-		got, err := e.Panes(ctx, paneQuery(pf, providerName))
+// boardLooks is the board of the flags' server as r reads it; a pane
+// read here with --provider auto says, on its first look, which provider
+// reads it.
+func boardLooks(r paneReader, providerName string, stderr io.Writer) boardLook {
+	return func(ctx context.Context, rows boardRows) ([]boardRow, int) {
+		got, err := r.read(ctx, "", providerName)
 		if err != nil {
 			if ctx.Err() == nil {
 				fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
@@ -123,52 +121,10 @@ func boardThere(e serve.Engine, pf *paneFlags, providerName string, stderr io.Wr
 		}
 		now := make([]boardRow, 0, len(got))
 		for _, p := range got {
+			if rows[p.ID] == nil {
+				r.note(stderr, "watch", providerName, p)
+			}
 			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: p.Provider, Status: p.Status, Reason: p.Reason, Note: p.Note})
-		}
-		return now, exitOK
-	}
-}
-
-// boardHere reads the board of srv in this process. The provider is the
-// one providerName names, or with "auto" the one that recognizes the pane
-// (provider.Recognize, said on stderr, once per pane), else the one its
-// command names, else the default.
-func boardHere(srv tmuxdriver.Server, providerName string, history int, stderr io.Writer) boardLook {
-	lockDir, _ := panelock.Dir() // "": no notes of dispatches
-	return func(ctx context.Context, rows boardRows) ([]boardRow, int) {
-		panes, err := tmuxdriver.ListPanes(ctx, srv)
-		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(stderr, "handoff-fsm watch: %v\n", err)
-			}
-			return nil, exitFailure
-		}
-		// Which dispatch holds each pane, or timed out on it: one tmux call.
-		ids, _ := srv.Identities(ctx, nil)
-		var now []boardRow
-		for _, p := range panes {
-			name := providerName
-			if name == provider.Auto {
-				if r := rows[p.ID]; r != nil {
-					name = r.Provider // recognized once, on the pane's first look
-				} else {
-					name = detectPane(ctx, srv, p, history, stderr)
-				}
-			}
-			cl, err := provider.Lookup(name)
-			if err != nil {
-				fmt.Fprintf(stderr, "handoff-fsm watch: --provider: %v\n", err)
-				return nil, exitUsage
-			}
-			pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
-			if err != nil {
-				continue
-			}
-			row, err := lookHere(ctx, pane)
-			if id, ok := ids[p.ID]; ok && err == nil && lockDir != "" {
-				row.Note = panelock.DispatchesOn(lockDir, id, row.Status).Note
-			}
-			now = append(now, boardRow{Pane: p.ID, Target: p.Target, Provider: name, Status: row.Status, Reason: row.Reason, Note: row.Note})
 		}
 		return now, exitOK
 	}
@@ -240,23 +196,4 @@ func runeWidth(r rune) int {
 		return 2
 	}
 	return 1
-}
-
-// detectPane picks the provider of a pane for the board (provider.Recognize):
-// the one that recognises it, said on stderr; when none or two do, the
-// error is said and the pane is read with the provider its command names,
-// else the default.
-func detectPane(ctx context.Context, srv tmuxdriver.Server, p tmuxdriver.PaneInfo, history int, stderr io.Writer) string {
-	cl, _ := provider.Lookup(provider.Default) // only to open the pane
-	pane, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: p.ID, Classifier: cl, History: history})
-	name := provider.ForCommand(p.Command)
-	if err == nil {
-		name, err = provider.Recognize(ctx, pane)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm watch: pane %s (%s): %v; reading it as %s\n", p.ID, p.Target, err, name)
-		return name
-	}
-	fmt.Fprintf(stderr, "handoff-fsm watch: --provider auto: %s recognises pane %s (%s)\n", name, p.ID, p.Target)
-	return name
 }

@@ -129,7 +129,7 @@ func TestTheLoopContinuesAfterAnInterruption(t *testing.T) {
 	if got := strings.Join(roles(t, journal), " "); got != "analyst analyst_review" {
 		t.Fatalf("steps before the interruption: %s", got)
 	}
-	if _, err := os.Stat(filepath.Join(journal, "inflight.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(journal, "inflight-dispatch.json")); err != nil {
 		t.Fatalf("no checkpoint of the waiting dispatch: %v", err)
 	}
 	var resumed bool
