@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,30 +10,41 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // captureScript is what differs between CLIs when their real screens are
-// captured: how to start one, how to tell its phases apart while driving
-// it, and what each screen shows. captureTurns, the script itself, is
-// written once; a new provider adds a captureScript, not another copy.
+// captured: how to tell its phases apart while driving it, and what each
+// screen shows; the rest comes from the CLI's live.Subject (see
+// fromSubject). captureTurns, the script itself, is written once; a new
+// provider adds a captureScript, not another copy.
 type captureScript struct {
-	// provider and version name the fixtures' folder,
-	// <provider>/testdata/real-<version> (HANDOFF_CAPTURE_DIR wins).
+	// provider names the CLI. Its live.Subject gives the version (the
+	// fixtures' folder is <provider>/testdata/real-<version>,
+	// HANDOFF_CAPTURE_DIR wins), the failed request (apiError, its first
+	// API error) and the key that approves a command (approve).
 	provider, version string
 	// start runs the CLI in a w×h pane with its work folder and HOME under
 	// root; ask starts it in the mode that asks before running a command.
+	// Unset, the subject starts it (subjectRig).
 	start func(t *testing.T, w, h int, ask bool, root string) *rig
-	// busy reports a running turn; quiet reports that nothing runs;
-	// finished reports a turn that ended with the message last.
+	// busy reports a running turn; quiet reports that nothing runs (unset,
+	// not busy); finished reports a turn that ended with the message last.
+	// Without busy, the CLI's classifier's signals say (turnSignals).
 	busy, quiet func(plain, title string) bool
 	finished    func(plain, title, last string) bool
 	// slowShell is a shell command that takes about 6 s and ends with
-	// "echo slept" (some CLIs refuse a command that starts with sleep).
+	// "echo slept" (some CLIs refuse a command that starts with sleep);
+	// unset, "sleep 6; echo slept".
 	slowShell string
 	// apiError is a failed request the CLI shows at once; errorShown is on
-	// the screen then, errorDetail is what the classifier's Detail quotes.
+	// the screen then, errorDetail is what the classifier's Detail quotes
+	// (unset, the subject's).
 	apiError                fakemodel.Reply
 	errorShown, errorDetail string
 	// dialogShown is on the screen while the CLI (started to ask) asks
@@ -54,6 +66,95 @@ type captureScript struct {
 	// taken in another environment (a terminal, an approval mode), with a
 	// manifest of its own; captured then says how on every screen.
 	sub, captured string
+	// startIn, for a CLI with approval modes (Gemini CLI, Qwen Code),
+	// starts it in an environment (see in); autoEdit is the name of its
+	// auto-edit mode.
+	startIn  approvalStart
+	autoEdit string
+}
+
+// fromSubject is s with what it leaves unset taken from its provider's
+// live.Subject, the descriptor the conformance cases and doctor drive the
+// CLI with: so what a capture starts, fails and approves is what those
+// cases do. A provider without a subject keeps its zero start, which
+// capture reports.
+func fromSubject(s captureScript) captureScript {
+	sub, ok := live.Find(s.provider)
+	if !ok {
+		return s
+	}
+	s.version, s.approve = sub.CLI.Version, sub.Approve
+	s.apiError = sub.APIErrors[0].Replies[0]
+	if s.errorDetail == "" {
+		s.errorDetail = sub.APIErrors[0].Detail
+	}
+	if s.slowShell == "" {
+		s.slowShell = "sleep 6; echo slept"
+	}
+	if s.startIn != nil {
+		s = s.in(terminalEnv{})
+	}
+	if s.start == nil {
+		s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
+			return subjectRig(t, sub, realcli.Common{Width: w, Height: h}, live.Setup{Ask: ask}, root)
+		}
+	}
+	if s.busy == nil {
+		name := s.provider
+		s.busy = func(p, _ string) bool { return readSignals(name, p).busy() }
+		s.finished = func(p, _, last string) bool { return readSignals(name, p).finished(p, last) }
+	}
+	if busy := s.busy; s.quiet == nil {
+		s.quiet = func(p, title string) bool { return !busy(p, title) }
+	}
+	return s
+}
+
+// subjectRig starts the CLI of sub, set up as setup asks, on a fake model
+// of its API, in common's pane with the work folder and HOME under root.
+// Everything ends in t.Cleanup.
+func subjectRig(t *testing.T, sub live.Subject, common realcli.Common, setup live.Setup, root string) *rig {
+	t.Helper()
+	r := startRig(t, sub.CLI, sub.API, root, &common,
+		func(ctx context.Context) (*realcli.Session, error) { return sub.Start(ctx, common, setup) })
+	if sub.Prepare != nil {
+		// The side call it answers (a session's title) comes with the
+		// first prompt, after the start.
+		sub.Prepare(r.model)
+	}
+	return r
+}
+
+// turnSignals is what the capture's waits read of a classifier's signals
+// (pi, Kimi Code, OMP, Cline, droid), in their JSON form (the one a trace
+// shows): the busy line, droid's steer placeholder, the chrome.
+type turnSignals struct {
+	BusyLine int    `json:"busy_line"`
+	Steer    bool   `json:"steer"`
+	Chrome   string `json:"chrome"`
+}
+
+// readSignals classifies a plain screen with the named provider.
+func readSignals(name, plain string) turnSignals {
+	var s turnSignals
+	p, ok := provider.Find(name)
+	if !ok {
+		return s
+	}
+	b, err := json.Marshal(p.Classify(plain, "").Signals)
+	if err == nil {
+		_ = json.Unmarshal(b, &s)
+	}
+	return s
+}
+
+// busy: the busy line above the composer, or droid's steer placeholder.
+func (s turnSignals) busy() bool { return s.BusyLine != 0 || s.Steer }
+
+// finished: a turn that ended with last on the screen: nothing busy, the
+// composer ready.
+func (s turnSignals) finished(plain, last string) bool {
+	return !s.busy() && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }
 
 // dir is where the screens go.
@@ -67,9 +168,12 @@ func (s captureScript) dir() string {
 
 // capture runs the script in both pane sizes and writes the manifest. It
 // runs only with HANDOFF_CAPTURE=1: when the pinned version changes.
-func (s captureScript) capture(t *testing.T, cli string) {
+func (s captureScript) capture(t *testing.T) {
+	if s.start == nil {
+		t.Fatalf("no live.Subject named %q starts the capture", s.provider)
+	}
 	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture real %s screens into %s", captureEnv, cli, s.dir())
+		t.Skipf("set %s=1 to capture real %s %s screens into %s", captureEnv, s.provider, s.version, s.dir())
 	}
 	screens := captureSizes(t, s.dir(), s.turns)
 	for i := range screens {
@@ -176,14 +280,20 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 		s.drafts(t, c, r)
 	}
 
-	a := s.start(t, w, h, true, root("ask"))
+	s.confirm(t, c, s.start(t, w, h, true, root("ask")), short)
+}
+
+// confirm takes, on a rig started to ask, the dialog before a command
+// that writes a marker file, allows it and takes the finished turn; each
+// wait lasts up to patience.
+func (s captureScript) confirm(t *testing.T, c *screenCapturer, a *rig, patience time.Duration) {
 	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
 	a.submit("Write a marker file")
-	a.waitScreen(short, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
+	a.waitScreen(patience, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
 	time.Sleep(time.Second)
 	s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
 	a.keys(s.approve)
-	a.waitScreen(short, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
+	a.waitScreen(patience, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
 	s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
 }
 

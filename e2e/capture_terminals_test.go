@@ -11,16 +11,14 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
-	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
-	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -53,6 +51,39 @@ type termProfile struct {
 	// dialogShown is on the screen while a command waits for approval;
 	// approve is the key that allows it.
 	dialogShown, approve string
+}
+
+// termsOf is p for the CLI of script, with what p leaves unset taken from
+// it (the provider, its version, the failed request and what the screen
+// shows then, the dialog and the key that approves) or common to these
+// CLIs: a sleep of 5 s as the command, started by the live.Subject (in
+// p.askMode, it asks), finished when the message is last and nothing is
+// busy.
+func termsOf(script captureScript, p termProfile) termProfile {
+	p.provider, p.version = script.provider, script.version
+	p.apiError, p.errorShown, p.errorDetail = script.apiError, script.errorShown, script.errorDetail
+	p.dialogShown, p.approve = script.dialogShown, script.approve
+	if p.shell == nil {
+		p.shell = func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") }
+		p.toolShown = "echo slept"
+	}
+	if sub, ok := live.Find(p.provider); ok && p.start == nil {
+		ask := p.askMode
+		p.start = func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+			return subjectRig(t, sub, realcli.Common{Width: w, Height: h, Terminal: term}, live.Setup{Ask: mode == ask}, root)
+		}
+	}
+	if busy := p.busy; p.finished == nil {
+		p.finished = func(pl, title, last string) bool {
+			return has(pl, last) && !busy(pl, title) && lastAfterPrompt(pl, last)
+		}
+	}
+	return p
+}
+
+// lastAfterPrompt reports last on the screen after the script's prompt.
+func lastAfterPrompt(plain, last string) bool {
+	return strings.LastIndex(plain, last) > strings.LastIndex(plain, "Run a slow command")
 }
 
 // termSize is the pane of the terminal and mode captures: the narrow one,
@@ -340,47 +371,25 @@ const (
 	openCodeAuto  = "auto"
 )
 
-var openCodeTerms = termProfile{
-	provider: "opencode", version: realopencode.CLI.Version,
+var openCodeTerms = termsOf(openCodeCapture, termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
 		return newOpenCodeRigAt(t, opts, root)
 	},
-	askMode:     openCodeAsk,
-	modes:       []string{openCodeAllow, openCodeAsk, openCodeAuto},
-	busy:        func(p, _ string) bool { return openCodeBusy(p) },
-	finished:    func(p, _, last string) bool { return openCodeFinished(p, last) },
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    openCodeCapture.apiError,
-	errorShown:  openCodeCapture.errorShown,
-	errorDetail: openCodeCapture.errorDetail,
-	dialogShown: openCodeCapture.dialogShown,
-	approve:     openCodeCapture.approve,
-}
+	askMode:  openCodeAsk,
+	modes:    []string{openCodeAllow, openCodeAsk, openCodeAuto},
+	busy:     openCodeBusy,
+	finished: openCodeFinished,
+})
 
 // piAsk is pi with the asking extension (pi itself never asks).
 const piAsk = "ask"
 
-var piTerms = termProfile{
-	provider: "pi", version: realpi.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newPiRigAt(t, realpi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == piAsk}, root)
-	},
+var piTerms = termsOf(piCapture, termProfile{
 	askMode: piAsk,
 	// The working line, read as text.
 	busy: func(p, _ string) bool { return has(p, "Working...") },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !has(p, "Working...") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    piCapture.apiError,
-	errorShown:  piCapture.errorShown,
-	errorDetail: piCapture.errorDetail,
-	dialogShown: piCapture.dialogShown,
-	approve:     piCapture.approve,
-}
+})
 
 // droidAsk and droidHigh are droid's autonomy levels tried: Off (its
 // default, every command asked for) and --auto high.
@@ -389,26 +398,12 @@ const (
 	droidHigh = "auto-high"
 )
 
-var droidTerms = termProfile{
-	provider: "droid", version: realdroid.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == droidAsk}, root)
-	},
+var droidTerms = termsOf(droidCapture, termProfile{
 	askMode: droidAsk,
 	modes:   []string{droidAsk, droidHigh},
 	// The working line or the steer placeholder, read as text.
 	busy: func(p, _ string) bool { return has(p, "(Press ESC to stop)") || has(p, "Enter to steer") },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !has(p, "(Press ESC to stop)") && !has(p, "Enter to steer") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    droidCapture.apiError,
-	errorShown:  droidCapture.errorShown,
-	errorDetail: droidCapture.errorDetail,
-	dialogShown: droidCapture.dialogShown,
-	approve:     droidCapture.approve,
-}
+})
 
 // Kimi Code's permission modes: the default (every command asked for),
 // --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
@@ -418,8 +413,7 @@ const (
 	kimiAuto = "auto"
 )
 
-var kimiTerms = termProfile{
-	provider: "kimi", version: realkimi.CLI.Version,
+var kimiTerms = termsOf(kimiCapture, termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		o := realkimi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == kimiAsk}
 		if mode == kimiYolo {
@@ -429,18 +423,11 @@ var kimiTerms = termProfile{
 	},
 	askMode: kimiAsk,
 	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
-	busy:    func(p, _ string) bool { return kimiSignals(p).BusyLine != 0 },
-	finished: func(p, _, last string) bool {
-		return kimiFinished(p, last) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	busy:    kimiCapture.busy,
+	finished: func(p, title, last string) bool {
+		return kimiCapture.finished(p, title, last) && lastAfterPrompt(p, last)
 	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    kimiCapture.apiError,
-	errorShown:  kimiCapture.errorShown,
-	errorDetail: kimiCapture.errorDetail,
-	dialogShown: kimiCapture.dialogShown,
-	approve:     kimiCapture.approve,
-}
+})
 
 // Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
 // (it asks before each command), --yolo.
@@ -450,24 +437,16 @@ const (
 	copilotYolo          = "yolo"
 )
 
-var copilotTerms = termProfile{
-	provider: "copilot", version: realcopilot.CLI.Version,
+var copilotTerms = termsOf(copilotCapture, termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
 		return newCopilotRigAt(t, opts, root)
 	},
-	askMode:     copilotAsk,
-	modes:       []string{copilotAllowAllTools, copilotAsk, copilotYolo},
-	busy:        func(p, _ string) bool { return copilotBusy(p) },
-	finished:    func(p, _, last string) bool { return copilotFinished(p, last) },
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    copilotCapture.apiError,
-	errorShown:  copilotCapture.errorShown,
-	errorDetail: copilotCapture.errorDetail,
-	dialogShown: copilotCapture.dialogShown,
-	approve:     copilotCapture.approve,
-}
+	askMode:  copilotAsk,
+	modes:    []string{copilotAllowAllTools, copilotAsk, copilotYolo},
+	busy:     copilotBusy,
+	finished: copilotFinished,
+})
 
 // Cline's modes: auto-approve on (its default) and off (--auto-approve
 // false), which asks before each tool call.
@@ -476,30 +455,16 @@ const (
 	clineAsk  = "ask"
 )
 
-var clineTerms = termProfile{
-	provider: "cline", version: realcline.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newClineRigAt(t, realcline.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == clineAsk}, root)
-	},
+var clineTerms = termsOf(clineCapture, termProfile{
 	askMode: clineAsk,
 	modes:   []string{clineAuto, clineAsk},
 	// The busy line, read as text: a spinner frame first on a line.
-	busy: func(p, _ string) bool { return clineSpinnerLine(p) },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !clineSpinnerLine(p) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    clineCapture.apiError,
-	errorShown:  clineCapture.errorShown,
-	errorDetail: clineCapture.errorDetail,
-	dialogShown: clineCapture.dialogShown,
-	approve:     clineCapture.approve,
-}
+	busy: clineSpinnerLine,
+})
 
 // clineSpinnerLine reports a line that starts with a braille spinner frame
 // ("⠙ Thinking... (esc to cancel)", "⠼ run_commands(…)").
-func clineSpinnerLine(plain string) bool {
+func clineSpinnerLine(plain, _ string) bool {
 	for _, ln := range strings.Split(plain, "\n") {
 		if _, ok := screen.SpinnerGlyph(strings.TrimSpace(ln)); ok {
 			return true

@@ -3,16 +3,13 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/cline"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // TestCaptureRealClineScreens drives the real Cline through every phase
@@ -22,23 +19,13 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClineScreens -v -timeout 30m
 func TestCaptureRealClineScreens(t *testing.T) {
-	clineCapture.capture(t, "cline "+realcline.CLI.Version)
+	clineCapture.capture(t)
 }
 
-var clineCapture = captureScript{
-	provider: "cline", version: realcline.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newClineRigAt(t, realcline.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return clineBusy(p) },
-	quiet:       func(p, _ string) bool { return !clineBusy(p) },
-	finished:    func(p, _, last string) bool { return clineFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var clineCapture = fromSubject(captureScript{
+	provider:    "cline",
 	errorShown:  "* Error: ",
-	errorDetail: "Error: Request contains an invalid argument (fake).",
 	dialogShown: "[y] Approve",
-	approve:     "y",
 	pastedShown: "Pasted +12 lines]",
 	more:        captureClineNotice,
 	notes: map[string]string{
@@ -60,7 +47,7 @@ var clineCapture = captureScript{
 		"waiting-confirmation":         "auto-approve off (--auto-approve false): the dialog replaces the composer: 'Cline needs permission', 'Approve tool call?', 'run_commands', '$ echo hi > …', '[y] Approve   [n] Deny'; the busy line above it",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
 	},
-}
+})
 
 // captureClineNotice takes the promotion Cline may show at its start (in
 // a fresh home, with the notice allowed): a dialog over the composer.
@@ -86,20 +73,4 @@ func newClineRigAt(t *testing.T, opts realcline.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realcline.CLI, fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true}, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realcline.Start(ctx, opts) })
-}
-
-// clineSignals reads a plain screen with Cline's classifier.
-func clineSignals(plain string) cline.Signals {
-	s, _ := cline.Provider().Classify(plain, "").Signals.(cline.Signals)
-	return s
-}
-
-// clineBusy reports the busy line above the composer ("⠙ Thinking...").
-func clineBusy(plain string) bool { return clineSignals(plain).BusyLine != 0 }
-
-// clineFinished reports a turn that ended with last on the screen: nothing
-// busy, the composer there, last after the prompt.
-func clineFinished(plain, last string) bool {
-	s := clineSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }

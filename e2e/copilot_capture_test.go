@@ -20,27 +20,19 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealCopilotScreens -v -timeout 30m
 func TestCaptureRealCopilotScreens(t *testing.T) {
-	copilotCapture.capture(t, "Copilot CLI "+realcopilot.CLI.Version)
+	copilotCapture.capture(t)
 }
 
-var copilotCapture = captureScript{
-	provider: "copilot", version: realcopilot.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newCopilotRigAt(t, realcopilot.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return copilotBusy(p) },
-	quiet:       func(p, _ string) bool { return !copilotBusy(p) },
-	finished:    func(p, _, last string) bool { return copilotFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var copilotCapture = fromSubject(captureScript{
+	provider:    "copilot",
+	busy:        copilotBusy,
+	finished:    copilotFinished,
 	errorShown:  "invalid argument (fake)",
-	errorDetail: "400 Request contains an invalid argument (fake).",
 	dialogShown: "Do you want to run this command?",
-	approve:     "1",
 	pastedShown: "[Paste #1 - 12 lines]",
 	more:        copilotMore,
 	notes:       copilotNotes,
-}
+})
 
 // copilotNotes say what each captured screen shows.
 var copilotNotes = map[string]string{
@@ -97,7 +89,7 @@ func newCopilotRigAt(t *testing.T, opts realcopilot.Options, root string) *rig {
 
 // copilotBusy reports the footer of a running turn ("● Working esc esc
 // edit prompt", "○ Working · 60 B esc esc interrupt").
-func copilotBusy(plain string) bool {
+func copilotBusy(plain, _ string) bool {
 	for _, l := range lastLines(plain, 4) {
 		if strings.Contains(l, " Working") || strings.Contains(l, "esc esc interrupt") {
 			return true
@@ -108,8 +100,8 @@ func copilotBusy(plain string) bool {
 
 // copilotFinished reports a turn that ended with last on the screen: the
 // idle footer back.
-func copilotFinished(plain, last string) bool {
-	return strings.Contains(plain, last) && !copilotBusy(plain) && strings.Contains(plain, realcopilot.IdleFooter)
+func copilotFinished(plain, _, last string) bool {
+	return strings.Contains(plain, last) && !copilotBusy(plain, "") && strings.Contains(plain, realcopilot.IdleFooter)
 }
 
 // lastLines are the last n non-blank lines of plain.

@@ -2,14 +2,11 @@ package e2e
 
 import (
 	"context"
-	"strings"
 	"testing"
 
-	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // TestCaptureRealDroidScreens drives the real droid through every phase
@@ -19,23 +16,13 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealDroidScreens -v -timeout 30m
 func TestCaptureRealDroidScreens(t *testing.T) {
-	droidCapture.capture(t, "droid "+realdroid.CLI.Version)
+	droidCapture.capture(t)
 }
 
-var droidCapture = captureScript{
-	provider: "droid", version: realdroid.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return droidBusy(p) },
-	quiet:       func(p, _ string) bool { return !droidBusy(p) },
-	finished:    func(p, _, last string) bool { return droidFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var droidCapture = fromSubject(captureScript{
+	provider:    "droid",
 	errorShown:  "BYOK Error: 400",
-	errorDetail: "BYOK Error: 400 Request contains an invalid argument (fake).",
 	dialogShown: "Enter select",
-	approve:     "Enter",
 	pastedShown: " lines]",
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start: the DROID logo, 'v0.225.2 - Airgap', a tip, the keys, 'Skills (…)  MCPs (0) ✗  AGENTS.md ✗', the mode line, the composer box with its placeholder 'Try \"…\"', '? for help'; title '⛬ Droid'",
@@ -56,7 +43,7 @@ var droidCapture = captureScript{
 		"waiting-confirmation":         "the approval replaces the composer: 'Command to approve · medium risk', the command, 'Yes, allow', 'Yes, and always allow medium impact commands …', 'No, cancel', '↑↓ navigate   Enter select   Esc cancel'",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
 	},
-}
+})
 
 // newDroidRigAt starts a fake Chat Completions API (shell tool Execute,
 // with the summary and risk level it requires) and droid in root's work
@@ -65,23 +52,4 @@ func newDroidRigAt(t *testing.T, opts realdroid.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realdroid.CLI, fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()}, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realdroid.Start(ctx, opts) })
-}
-
-// droidSignals reads a plain screen with droid's classifier.
-func droidSignals(plain string) droid.Signals {
-	s, _ := droid.Provider().Classify(plain, "").Signals.(droid.Signals)
-	return s
-}
-
-// droidBusy reports the working line or the steer placeholder.
-func droidBusy(plain string) bool {
-	s := droidSignals(plain)
-	return s.BusyLine != 0 || s.Steer
-}
-
-// droidFinished reports a turn that ended with last on the screen: nothing
-// busy, the composer ready, last in the newest cell.
-func droidFinished(plain, last string) bool {
-	s := droidSignals(plain)
-	return s.BusyLine == 0 && !s.Steer && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }

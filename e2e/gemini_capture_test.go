@@ -17,35 +17,28 @@ import (
 // fixture. Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealGeminiScreens -v -timeout 30m
-func TestCaptureRealGeminiScreens(t *testing.T) {
-	geminiScript.in(terminalEnv{}, startGemini).capture(t, "Gemini CLI "+realgemini.CLI.Version)
-}
+func TestCaptureRealGeminiScreens(t *testing.T) { geminiScript.capture(t) }
 
 // TestCaptureRealGeminiTerminals takes the same screens in the terminals
 // of captureTerminals, each into its own folder (real-0.61.0/<name>/, with
 // its manifest); a name after the slash picks one:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealGeminiTerminals/xterm-256color-default$' -v -timeout 30m
-func TestCaptureRealGeminiTerminals(t *testing.T) {
-	geminiScript.inTerminals(t, "Gemini CLI "+realgemini.CLI.Version, "auto_edit", startGemini)
-}
+func TestCaptureRealGeminiTerminals(t *testing.T) { geminiScript.inTerminals(t) }
 
 // startGemini starts Gemini CLI for a capture (see captureScript.in).
 func startGemini(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig {
 	return newGeminiRigAt(t, realgemini.Options{Common: c, Ask: ask, Approval: approval}, root)
 }
 
-var geminiScript = captureScript{
-	provider: "gemini", version: realgemini.CLI.Version,
-	busy:        func(p, _ string) bool { return geminiBusy(p) },
+var geminiScript = fromSubject(captureScript{
+	provider: "gemini", startIn: startGemini, autoEdit: "auto_edit",
+	busy:        geminiBusy,
 	quiet:       geminiQuiet,
 	finished:    geminiFinished,
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."),
 	errorShown:  "API Error",
 	errorDetail: "[API Error:",
 	dialogShown: "Allow execution",
-	approve:     "1",
 	pastedShown: "[Pasted Text:",
 	more:        captureGeminiRetry,
 	notes: map[string]string{
@@ -67,10 +60,12 @@ var geminiScript = captureScript{
 		"waiting-confirmation":         "default approval mode: a box '? Shell echo hi > …', 'Allow execution of [Shell]?', '● 1. Allow once' …; title '✋  Action Required (work)'",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
 	},
-}
+})
 
 // geminiQuiet: no busy line, the title back to ready.
-func geminiQuiet(p, title string) bool { return !geminiBusy(p) && strings.HasPrefix(title, "◇") }
+func geminiQuiet(p, title string) bool {
+	return !geminiBusy(p, title) && strings.HasPrefix(title, "◇")
+}
 
 // captureGeminiRetry takes Gemini CLI's own screens: a 500 it retries for
 // a long time, interrupted.
@@ -79,7 +74,7 @@ func captureGeminiRetry(t *testing.T, c *screenCapturer, r *rig) {
 	// HTTP 500 is retried for a long time while the busy line runs.
 	r.model.Script(fakemodel.Times(20, fakemodel.ServerError())...)
 	r.submit("This request fails: http-500")
-	r.waitScreen(short, "busy", func(p, _ string) bool { return geminiBusy(p) })
+	r.waitScreen(short, "busy", geminiBusy)
 	time.Sleep(4 * time.Second)
 	c.shot(r, "processing-retrying-500", handoff.StatusProcessing,
 		"HTTP 500, retried by the CLI: the busy line keeps running (a retry note may show)")

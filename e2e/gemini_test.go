@@ -30,12 +30,12 @@ func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 }
 
 // geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
-func geminiBusy(plain string) bool { return strings.Contains(plain, "(esc to cancel") }
+func geminiBusy(plain, _ string) bool { return strings.Contains(plain, "(esc to cancel") }
 
 // geminiFinished reports a turn that ended with the message last: "✦ last"
 // on the screen, nothing busy, the title back to ready.
 func geminiFinished(plain, title, last string) bool {
-	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain) && strings.HasPrefix(title, "◇")
+	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain, title) && strings.HasPrefix(title, "◇")
 }
 
 // The shipped command with --provider gemini: the prompt with its

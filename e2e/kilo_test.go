@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	handoff "github.com/handoff-fsm/handoff-fsm"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
@@ -26,7 +23,7 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloScreens -v -timeout 60m
 func TestCaptureRealKiloScreens(t *testing.T) {
-	kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version)
+	kiloCapture.capture(t)
 }
 
 // kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
@@ -36,10 +33,7 @@ var kiloDone = openCodeTurnDone("Code")
 // the finished turn's footer and in the notes, and its logo and title.
 var kiloCapture = func() captureScript {
 	s := openCodeCapture
-	s.provider, s.version = "kilo", realkilo.CLI.Version
-	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	}
+	s.provider, s.start = "kilo", nil
 	s.finished = func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) }
 	s.notes = map[string]string{}
 	for name, note := range openCodeCapture.notes {
@@ -47,7 +41,7 @@ var kiloCapture = func() captureScript {
 		s.notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
 			"title 'OpenCode'", "title 'Kilo CLI'").Replace(note)
 	}
-	return s
+	return fromSubject(s)
 }()
 
 // newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
@@ -101,15 +95,7 @@ func TestCaptureRealKiloConfirmation(t *testing.T) {
 	const patient = 5 * time.Minute
 	s := kiloCapture
 	screens := captureSizes(t, s.dir(), func(t *testing.T, c *screenCapturer, w, h int) {
-		a := s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask"))
-		a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
-		a.submit("Write a marker file")
-		a.waitScreen(patient, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
-		time.Sleep(time.Second)
-		s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
-		a.keys(s.approve)
-		a.waitScreen(patient, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
-		s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
+		s.confirm(t, c, s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask")), patient)
 	})
 	writeManifest(t, s.dir(), screens, true)
 }

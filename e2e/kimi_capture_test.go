@@ -2,14 +2,11 @@ package e2e
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
-	"github.com/handoff-fsm/handoff-fsm/kimi"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // TestCaptureRealKimiScreens drives the real Kimi Code through every phase
@@ -18,22 +15,12 @@ import (
 // fixture. Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKimiScreens -v -timeout 30m
-func TestCaptureRealKimiScreens(t *testing.T) { kimiCapture.capture(t, "kimi "+realkimi.CLI.Version) }
+func TestCaptureRealKimiScreens(t *testing.T) { kimiCapture.capture(t) }
 
-var kimiCapture = captureScript{
-	provider: "kimi", version: realkimi.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newKimiRigAt(t, realkimi.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return kimiSignals(p).BusyLine != 0 },
-	quiet:       func(p, _ string) bool { return kimiSignals(p).BusyLine == 0 },
-	finished:    func(p, _, last string) bool { return kimiFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var kimiCapture = fromSubject(captureScript{
+	provider:    "kimi",
 	errorShown:  "Error: [provider.api_error] 400",
-	errorDetail: "Error: [provider.api_error] 400 Request contains an invalid argument (fake).",
 	dialogShown: "1/2/3/4 choose",
-	approve:     "1",
 	pastedShown: "[paste #",
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start, past the trust dialog: the welcome box ('Welcome to Kimi Code!', the folder, the model, 'Version: 2.1.0'), 'No session yet', the empty composer box '│ >', the footer (mode, model, folder, a hint; 'context: 0% (0/125k)'); no title",
@@ -54,7 +41,7 @@ var kimiCapture = captureScript{
 		"waiting-confirmation":         "the default mode asks before the command: between two rules '● Running a command · $ …', '▶ Run this command?', the folder and command, '▶ 1. Approve once', '2. Approve for this session', '3. Reject', '4. Reject with feedback', '↑/↓ select · 1/2/3/4 choose · ↵ confirm'",
 		"completed-after-confirmation": "after approving once: the command ran ('Approved: Running: …'), final message",
 	},
-}
+})
 
 // newKimiRigAt starts a fake Chat Completions API (shell tool Bash) and
 // Kimi Code in root's work folder and HOME; opts sets the rest.
@@ -63,17 +50,4 @@ func newKimiRigAt(t *testing.T, opts realkimi.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realkimi.CLI, fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool}, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realkimi.Start(ctx, opts) })
-}
-
-// kimiSignals reads a plain screen with Kimi Code's classifier.
-func kimiSignals(plain string) kimi.Signals {
-	s, _ := kimi.Provider().Classify(plain, "").Signals.(kimi.Signals)
-	return s
-}
-
-// kimiFinished reports a turn that ended with last on the screen: nothing
-// busy, the composer ready, last in the newest cell.
-func kimiFinished(plain, last string) bool {
-	s := kimiSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }

@@ -1,15 +1,6 @@
 package e2e
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
-	"github.com/handoff-fsm/handoff-fsm/omp"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "testing"
 
 // TestCaptureRealOmpScreens drives the real OMP through every phase the
 // classifier must read, in two pane sizes, and stores each screen (with
@@ -17,22 +8,12 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealOmpScreens -v -timeout 30m
-func TestCaptureRealOmpScreens(t *testing.T) { ompCapture.capture(t, "omp "+realomp.CLI.Version) }
+func TestCaptureRealOmpScreens(t *testing.T) { ompCapture.capture(t) }
 
-var ompCapture = captureScript{
-	provider: "omp", version: realomp.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newOmpRigAt(t, realomp.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return ompSignals(p).BusyLine != 0 },
-	quiet:       func(p, _ string) bool { return ompSignals(p).BusyLine == 0 },
-	finished:    func(p, _, last string) bool { return ompFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var ompCapture = fromSubject(captureScript{
+	provider:    "omp",
 	errorShown:  "✘ 400",
-	errorDetail: "400 Request contains an invalid argument (fake).",
 	dialogShown: "enter select",
-	approve:     "Enter",
 	pastedShown: "📄 #",
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start: the welcome box ('╭─── omp v18.2.3 ───'), a tip, the status line ' π > ⬢ Fake > … ▶─…', the empty editor '╰─'; title 'π > work'",
@@ -53,17 +34,4 @@ var ompCapture = captureScript{
 		"waiting-confirmation":         "the always-ask approval replaces the editor and the status line: '╭─ Allow tool: bash ─', 'Command: …', '❯ Approve', 'Deny', 'up/down navigate  enter select  esc cancel'",
 		"completed-after-confirmation": "after approving: the command ran, final message",
 	},
-}
-
-// ompSignals reads a plain screen with OMP's classifier.
-func ompSignals(plain string) omp.Signals {
-	s, _ := omp.Provider().Classify(plain, "").Signals.(omp.Signals)
-	return s
-}
-
-// ompFinished reports a turn that ended with last on the screen: nothing
-// busy, the editor ready, last in the newest block.
-func ompFinished(plain, last string) bool {
-	s := ompSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
-}
+})

@@ -18,23 +18,15 @@ import (
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealOpenCodeScreens -v -timeout 30m
 func TestCaptureRealOpenCodeScreens(t *testing.T) {
-	openCodeCapture.capture(t, "OpenCode "+realopencode.CLI.Version)
+	openCodeCapture.capture(t)
 }
 
-var openCodeCapture = captureScript{
-	provider: "opencode", version: realopencode.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newOpenCodeRigAt(t, realopencode.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return openCodeBusy(p) },
-	quiet:       func(p, _ string) bool { return !openCodeBusy(p) },
-	finished:    func(p, _, last string) bool { return openCodeFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var openCodeCapture = fromSubject(captureScript{
+	provider:    "opencode",
+	busy:        openCodeBusy,
+	finished:    openCodeFinished,
 	errorShown:  "invalid argument (fake)",
-	errorDetail: "Request contains an invalid argument (fake).",
 	dialogShown: "Permission required",
-	approve:     "Enter",
 	noInterrupt: true,
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start: the logo, the composer ('┃  Ask anything…', '┃  Build · fake-model Fake', '╹▀▀▀'), the folder and version at the bottom; title 'OpenCode'",
@@ -52,7 +44,7 @@ var openCodeCapture = captureScript{
 		"waiting-confirmation":         "bash asks: '△ Permission required', '# Shell command', the command, 'Allow once   Allow always   Reject', 'enter confirm'",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
 	},
-}
+})
 
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.
@@ -76,7 +68,7 @@ func openCodeShapedRig(t *testing.T, cli realcli.CLI, root string, common *realc
 
 // openCodeBusy reports the hint line under the composer while a turn runs
 // ("⬝⬝⬝■■■  esc interrupt").
-func openCodeBusy(plain string) bool { return strings.Contains(plain, "esc interrupt") }
+func openCodeBusy(plain, _ string) bool { return strings.Contains(plain, "esc interrupt") }
 
 // openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s",
 // "· 1m 33s" for a long one ("Build auto" with --auto; Kilo Code's agent
@@ -90,9 +82,11 @@ var openCodeDone = openCodeTurnDone("Build")
 
 // openCodeFinished reports a turn that ended with last on the screen:
 // nothing busy, the turn's footer with its duration.
-func openCodeFinished(plain, last string) bool { return openCodeFinishedAs(openCodeDone, plain, last) }
+func openCodeFinished(plain, _, last string) bool {
+	return openCodeFinishedAs(openCodeDone, plain, last)
+}
 
 // openCodeFinishedAs is openCodeFinished for a screen whose footer is done's.
 func openCodeFinishedAs(done *regexp.Regexp, plain, last string) bool {
-	return strings.Contains(plain, last) && !openCodeBusy(plain) && done.MatchString(plain)
+	return strings.Contains(plain, last) && !openCodeBusy(plain, "") && done.MatchString(plain)
 }

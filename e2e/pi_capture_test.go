@@ -1,16 +1,6 @@
 package e2e
 
-import (
-	"context"
-	"strings"
-	"testing"
-
-	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
-	"github.com/handoff-fsm/handoff-fsm/pi"
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "testing"
 
 // TestCaptureRealPiScreens drives the real pi through every phase the
 // classifier must read, in two pane sizes, and stores each screen (with
@@ -18,22 +8,12 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealPiScreens -v -timeout 30m
-func TestCaptureRealPiScreens(t *testing.T) { piCapture.capture(t, "pi "+realpi.CLI.Version) }
+func TestCaptureRealPiScreens(t *testing.T) { piCapture.capture(t) }
 
-var piCapture = captureScript{
-	provider: "pi", version: realpi.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newPiRigAt(t, realpi.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return piBusy(p) },
-	quiet:       func(p, _ string) bool { return !piBusy(p) },
-	finished:    func(p, _, last string) bool { return piFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
+var piCapture = fromSubject(captureScript{
+	provider:    "pi",
 	errorShown:  "Error: 400",
-	errorDetail: "Error: 400 Request contains an invalid argument (fake).",
 	dialogShown: "enter select",
-	approve:     "Enter",
 	pastedShown: "[paste #1",
 	notes: map[string]string{
 		"idle-fresh":                   "fresh start: 'pi v0.73.1', the keys, 'Pi can explain its own features …', the empty editor between two rules, the folder and '0.0%/128k (auto) … fake-model' under them; title 'π - work'",
@@ -54,29 +34,4 @@ var piCapture = captureScript{
 		"waiting-confirmation":         "the asking extension's dialog replaces the editor: 'Run this command?', the command, '→ Allow', 'Block', '↑↓ navigate  enter select  escape/ctrl+c cancel'; the working line above",
 		"completed-after-confirmation": "after allowing: the command ran, final message",
 	},
-}
-
-// newPiRigAt starts a fake Chat Completions API (shell tool bash) and pi
-// in root's work folder and HOME; opts sets the rest. Everything ends in
-// t.Cleanup.
-func newPiRigAt(t *testing.T, opts realpi.Options, root string) *rig {
-	t.Helper()
-	return startRig(t, realpi.CLI, fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, root, &opts.Common,
-		func(ctx context.Context) (*realcli.Session, error) { return realpi.Start(ctx, opts) })
-}
-
-// piSignals reads a plain screen with pi's classifier.
-func piSignals(plain string) pi.Signals {
-	s, _ := pi.Provider().Classify(plain, "").Signals.(pi.Signals)
-	return s
-}
-
-// piBusy reports the working line above the editor ("⠴ Working...").
-func piBusy(plain string) bool { return piSignals(plain).BusyLine != 0 }
-
-// piFinished reports a turn that ended with last on the screen: nothing
-// busy, an empty editor, last in the newest block.
-func piFinished(plain, last string) bool {
-	s := piSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
-}
+})
