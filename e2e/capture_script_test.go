@@ -19,10 +19,10 @@ import (
 )
 
 // captureScript is what differs between CLIs when their real screens are
-// captured: how to tell its phases apart while driving it, and what each
-// screen shows; the rest comes from the CLI's live.Subject (see
-// fromSubject). captureTurns, the script itself, is written once; a new
-// provider adds a captureScript, not another copy.
+// captured: what each screen shows (data, in testdata/capture-scripts.json),
+// what a CLI does its own way (captureHooks), the rest from its
+// live.Subject (see fromSubject). turns, the script itself, is written
+// once; a new provider adds an entry to the data, not another copy.
 type captureScript struct {
 	// provider names the CLI. Its live.Subject gives the version (the
 	// fixtures' folder is <provider>/testdata/real-<version>,
@@ -38,30 +38,16 @@ type captureScript struct {
 	// Without busy, the CLI's classifier's signals say (turnSignals).
 	busy, quiet func(plain, title string) bool
 	finished    func(plain, title, last string) bool
-	// slowShell is a shell command that takes about 6 s and ends with
-	// "echo slept" (some CLIs refuse a command that starts with sleep);
-	// unset, "sleep 6; echo slept".
-	slowShell string
-	// apiError is a failed request the CLI shows at once; errorShown is on
-	// the screen then, errorDetail is what the classifier's Detail quotes
-	// (unset, the subject's).
-	apiError                fakemodel.Reply
-	errorShown, errorDetail string
-	// dialogShown is on the screen while the CLI (started to ask) asks
-	// about a shell command; approve is the key that allows it.
-	dialogShown, approve string
-	// notes says, per screen name, what the screen shows (the manifest's
-	// note). Every screen the script takes must have one.
-	notes map[string]string
-	// pastedShown, when set, is what the composer shows for a long paste
-	// not sent yet; the script then also takes unsent drafts.
-	pastedShown string
-	// noInterrupt leaves out the stream interrupted with Esc (OpenCode's
-	// reads as an error: docs/providers.md says why).
-	noInterrupt bool
+	// apiError is the failed request the CLI shows at once; approve is
+	// the key that allows a command.
+	apiError fakemodel.Reply
+	approve  string
+	// captureTexts is what the screens show and are, from
+	// testdata/capture-scripts.json.
+	captureTexts
 	// more, when set, takes the CLI's own screens on the same rig after the
 	// turn that follows the error, before the interrupted stream.
-	more func(t *testing.T, c *screenCapturer, r *rig)
+	more func(t *testing.T, s captureScript, c *screenCapturer, r *rig)
 	// sub, when set, is a subfolder of the fixtures' folder for screens
 	// taken in another environment (a terminal, an approval mode), with a
 	// manifest of its own; captured then says how on every screen.
@@ -71,6 +57,56 @@ type captureScript struct {
 	// auto-edit mode.
 	startIn  approvalStart
 	autoEdit string
+}
+
+// captureTexts is what a CLI's screens show in the script's phases, and
+// what each screen is: data, one entry a CLI in
+// testdata/capture-scripts.json (see scriptOf).
+type captureTexts struct {
+	// ErrorShown is on the screen once the failed request is shown;
+	// ErrorDetail is what the classifier's Detail quotes then (unset, the
+	// subject's).
+	ErrorShown  string `json:"error_shown"`
+	ErrorDetail string `json:"error_detail,omitempty"`
+	// DialogShown is on the screen while the CLI (started to ask) asks
+	// about a shell command.
+	DialogShown string `json:"dialog_shown"`
+	// PastedShown, when set, is what the composer shows for a long paste
+	// not sent yet; the script then also takes unsent drafts.
+	PastedShown string `json:"pasted_shown,omitempty"`
+	// SlowShell is a shell command that takes about 6 s and ends with
+	// "echo slept" (some CLIs refuse a command that starts with sleep);
+	// unset, "sleep 6; echo slept".
+	SlowShell string `json:"slow_shell,omitempty"`
+	// NoInterrupt leaves out the stream interrupted with Esc (OpenCode's
+	// reads as an error: docs/providers.md says why).
+	NoInterrupt bool `json:"no_interrupt,omitempty"`
+	// Notes says, per screen name, what the screen shows (the manifest's
+	// note). Every screen the script takes must have one.
+	Notes map[string]string `json:"notes"`
+}
+
+// scriptOf is the named CLI's capture script: its texts from
+// testdata/capture-scripts.json, what it does its own way from
+// captureHooks, the rest from its live.Subject.
+func scriptOf(t *testing.T, name string) captureScript {
+	t.Helper()
+	const file = "testdata/capture-scripts.json"
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]captureTexts
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	texts, ok := all[name]
+	if !ok {
+		t.Fatalf("%s has no capture script for %s", file, name)
+	}
+	s := captureHooks()[name]
+	s.provider, s.captureTexts = name, texts
+	return fromSubject(s)
 }
 
 // fromSubject is s with what it leaves unset taken from its provider's
@@ -85,11 +121,11 @@ func fromSubject(s captureScript) captureScript {
 	}
 	s.version, s.approve = sub.CLI.Version, sub.Approve
 	s.apiError = sub.APIErrors[0].Replies[0]
-	if s.errorDetail == "" {
-		s.errorDetail = sub.APIErrors[0].Detail
+	if s.ErrorDetail == "" {
+		s.ErrorDetail = sub.APIErrors[0].Detail
 	}
-	if s.slowShell == "" {
-		s.slowShell = "sleep 6; echo slept"
+	if s.SlowShell == "" {
+		s.SlowShell = "sleep 6; echo slept"
 	}
 	if s.startIn != nil {
 		s = s.in(terminalEnv{})
@@ -185,7 +221,7 @@ func (s captureScript) capture(t *testing.T) {
 // shot captures r's pane as name, with the script's note for it.
 func (s captureScript) shot(c *screenCapturer, r *rig, name string, status handoff.Status, extra ...string) {
 	c.t.Helper()
-	note, ok := s.notes[name]
+	note, ok := s.Notes[name]
 	if !ok {
 		c.t.Fatalf("the capture script has no note for %s", name)
 	}
@@ -239,7 +275,7 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	}
 	s.shot(c, r, "completed-streamed", handoff.StatusCompleted, msg)
 
-	r.model.Script(fakemodel.Shell(s.slowShell, "Wait a while"), fakemodel.Answer("The command finished."))
+	r.model.Script(fakemodel.Shell(s.SlowShell, "Wait a while"), fakemodel.Answer("The command finished."))
 	r.submit("Run a slow command")
 	r.waitScreen(short, "tool running", func(p, title string) bool { return has(p, "echo slept") && s.busy(p, title) })
 	time.Sleep(2 * time.Second)
@@ -259,9 +295,9 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 
 	r.model.Script(s.apiError)
 	r.submit("This request fails: http-400")
-	r.waitScreen(short, "error", func(p, title string) bool { return has(p, s.errorShown) && s.quiet(p, title) })
+	r.waitScreen(short, "error", func(p, title string) bool { return has(p, s.ErrorShown) && s.quiet(p, title) })
 	time.Sleep(500 * time.Millisecond)
-	s.shot(c, r, "error-api-400", handoff.StatusError, "", s.errorDetail)
+	s.shot(c, r, "error-api-400", handoff.StatusError, "", s.ErrorDetail)
 
 	// A successful turn after an error: the error is history now.
 	r.model.Script(fakemodel.Answer("Back to normal."))
@@ -270,13 +306,13 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	s.shot(c, r, "completed-after-error", handoff.StatusCompleted, "Back to normal.")
 
 	if s.more != nil {
-		s.more(t, c, r)
+		s.more(t, s, c, r)
 	}
 
-	if !s.noInterrupt {
+	if !s.NoInterrupt {
 		s.interrupt(t, c, r)
 	}
-	if s.pastedShown != "" {
+	if s.PastedShown != "" {
 		s.drafts(t, c, r)
 	}
 
@@ -289,7 +325,7 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 func (s captureScript) confirm(t *testing.T, c *screenCapturer, a *rig, patience time.Duration) {
 	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
 	a.submit("Write a marker file")
-	a.waitScreen(patience, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
+	a.waitScreen(patience, "confirmation", func(p, _ string) bool { return has(p, s.DialogShown) })
 	time.Sleep(time.Second)
 	s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
 	a.keys(s.approve)
@@ -311,7 +347,7 @@ func (s captureScript) drafts(t *testing.T, c *screenCapturer, r *rig) {
 	if err := r.cli.Paste(context.Background(), strings.Repeat("A long pasted prompt line.\n", 12)); err != nil {
 		t.Fatal(err)
 	}
-	r.waitScreen(short, "pasted text", func(p, _ string) bool { return has(p, s.pastedShown) })
+	r.waitScreen(short, "pasted text", func(p, _ string) bool { return has(p, s.PastedShown) })
 	time.Sleep(500 * time.Millisecond)
 	s.shot(c, r, "completed-pasted-draft", handoff.StatusCompleted)
 }

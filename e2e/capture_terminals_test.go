@@ -55,14 +55,14 @@ type termProfile struct {
 
 // termsOf is p for the CLI of script, with what p leaves unset taken from
 // it (the provider, its version, the failed request and what the screen
-// shows then, the dialog and the key that approves) or common to these
-// CLIs: a sleep of 5 s as the command, started by the live.Subject (in
-// p.askMode, it asks), finished when the message is last and nothing is
-// busy.
+// shows then, the dialog and the key that approves; without busy, the
+// script's classifier-read phases) or common to these CLIs: a sleep of 5 s
+// as the command, started by the live.Subject (in p.askMode, it asks),
+// finished when the message is last and nothing is busy.
 func termsOf(script captureScript, p termProfile) termProfile {
 	p.provider, p.version = script.provider, script.version
-	p.apiError, p.errorShown, p.errorDetail = script.apiError, script.errorShown, script.errorDetail
-	p.dialogShown, p.approve = script.dialogShown, script.approve
+	p.apiError, p.errorShown, p.errorDetail = script.apiError, script.ErrorShown, script.ErrorDetail
+	p.dialogShown, p.approve = script.DialogShown, script.approve
 	if p.shell == nil {
 		p.shell = func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") }
 		p.toolShown = "echo slept"
@@ -71,6 +71,12 @@ func termsOf(script captureScript, p termProfile) termProfile {
 		ask := p.askMode
 		p.start = func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 			return subjectRig(t, sub, realcli.Common{Width: w, Height: h, Terminal: term}, live.Setup{Ask: mode == ask}, root)
+		}
+	}
+	if p.busy == nil {
+		p.busy = script.busy
+		p.finished = func(pl, title, last string) bool {
+			return script.finished(pl, title, last) && lastAfterPrompt(pl, last)
 		}
 	}
 	if busy := p.busy; p.finished == nil {
@@ -105,7 +111,9 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms, kimiTerms} {
+	scripted := func(name string, p termProfile) termProfile { return termsOf(scriptOf(t, name), p) }
+	for _, p := range []termProfile{codexTerms, claudeTerms, scripted("opencode", openCodeTerms), scripted("pi", piTerms), scripted("droid", droidTerms),
+		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms)} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -371,7 +379,7 @@ const (
 	openCodeAuto  = "auto"
 )
 
-var openCodeTerms = termsOf(openCodeCapture, termProfile{
+var openCodeTerms = termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
 		return newOpenCodeRigAt(t, opts, root)
@@ -380,16 +388,16 @@ var openCodeTerms = termsOf(openCodeCapture, termProfile{
 	modes:    []string{openCodeAllow, openCodeAsk, openCodeAuto},
 	busy:     openCodeBusy,
 	finished: openCodeFinished,
-})
+}
 
 // piAsk is pi with the asking extension (pi itself never asks).
 const piAsk = "ask"
 
-var piTerms = termsOf(piCapture, termProfile{
+var piTerms = termProfile{
 	askMode: piAsk,
 	// The working line, read as text.
 	busy: func(p, _ string) bool { return has(p, "Working...") },
-})
+}
 
 // droidAsk and droidHigh are droid's autonomy levels tried: Off (its
 // default, every command asked for) and --auto high.
@@ -398,12 +406,12 @@ const (
 	droidHigh = "auto-high"
 )
 
-var droidTerms = termsOf(droidCapture, termProfile{
+var droidTerms = termProfile{
 	askMode: droidAsk,
 	modes:   []string{droidAsk, droidHigh},
 	// The working line or the steer placeholder, read as text.
 	busy: func(p, _ string) bool { return has(p, "(Press ESC to stop)") || has(p, "Enter to steer") },
-})
+}
 
 // Kimi Code's permission modes: the default (every command asked for),
 // --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
@@ -413,7 +421,7 @@ const (
 	kimiAuto = "auto"
 )
 
-var kimiTerms = termsOf(kimiCapture, termProfile{
+var kimiTerms = termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		o := realkimi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == kimiAsk}
 		if mode == kimiYolo {
@@ -423,11 +431,7 @@ var kimiTerms = termsOf(kimiCapture, termProfile{
 	},
 	askMode: kimiAsk,
 	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
-	busy:    kimiCapture.busy,
-	finished: func(p, title, last string) bool {
-		return kimiCapture.finished(p, title, last) && lastAfterPrompt(p, last)
-	},
-})
+}
 
 // Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
 // (it asks before each command), --yolo.
@@ -437,7 +441,7 @@ const (
 	copilotYolo          = "yolo"
 )
 
-var copilotTerms = termsOf(copilotCapture, termProfile{
+var copilotTerms = termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
 		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
 		return newCopilotRigAt(t, opts, root)
@@ -446,7 +450,7 @@ var copilotTerms = termsOf(copilotCapture, termProfile{
 	modes:    []string{copilotAllowAllTools, copilotAsk, copilotYolo},
 	busy:     copilotBusy,
 	finished: copilotFinished,
-})
+}
 
 // Cline's modes: auto-approve on (its default) and off (--auto-approve
 // false), which asks before each tool call.
@@ -455,12 +459,12 @@ const (
 	clineAsk  = "ask"
 )
 
-var clineTerms = termsOf(clineCapture, termProfile{
+var clineTerms = termProfile{
 	askMode: clineAsk,
 	modes:   []string{clineAuto, clineAsk},
 	// The busy line, read as text: a spinner frame first on a line.
 	busy: clineSpinnerLine,
-})
+}
 
 // clineSpinnerLine reports a line that starts with a braille spinner frame
 // ("⠙ Thinking... (esc to cancel)", "⠼ run_commands(…)").

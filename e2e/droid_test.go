@@ -1,12 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
-
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
@@ -42,4 +42,13 @@ func TestRealDroidStopHookEndsTheWait(t *testing.T) {
 	if err != nil || !ok || stopped.Hook != "Stop" || stopped.Session == "" || stopped.Cwd != r.workdir {
 		t.Fatalf("stop marker %+v, %v, %v", stopped, ok, err)
 	}
+}
+
+// newDroidRigAt starts a fake Chat Completions API (shell tool Execute,
+// with the summary and risk level it requires) and droid in root's work
+// folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
+func newDroidRigAt(t *testing.T, opts realdroid.Options, root string) *rig {
+	t.Helper()
+	return startRig(t, realdroid.CLI, fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realdroid.Start(ctx, opts) })
 }

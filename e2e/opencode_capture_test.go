@@ -11,41 +11,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 )
 
-// TestCaptureRealOpenCodeScreens drives the real OpenCode through every
-// phase the classifier must read, in two pane sizes, and stores each
-// screen (with and without colour), with its title and expected status, as
-// a fixture. Run it when the pinned version changes:
-//
-//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealOpenCodeScreens -v -timeout 30m
-func TestCaptureRealOpenCodeScreens(t *testing.T) {
-	openCodeCapture.capture(t)
-}
-
-var openCodeCapture = fromSubject(captureScript{
-	provider:    "opencode",
-	busy:        openCodeBusy,
-	finished:    openCodeFinished,
-	errorShown:  "invalid argument (fake)",
-	dialogShown: "Permission required",
-	noInterrupt: true,
-	notes: map[string]string{
-		"idle-fresh":                   "fresh start: the logo, the composer ('┃  Ask anything…', '┃  Build · fake-model Fake', '╹▀▀▀'), the folder and version at the bottom; title 'OpenCode'",
-		"processing-first-byte":        "request sent, no byte back yet: the prompt box, '▣  Build · fake-model' without a duration, '⬝⬝⬝⬝■■■  esc interrupt' under the composer",
-		"processing-waiting":           "still waiting for the first byte a few seconds later",
-		"completed-answer":             "plain answer finished: the message five columns in, '▣  Build · fake-model · 9.1s'",
-		"processing-streaming":         "answer streaming in, 'esc interrupt' under the composer",
-		"completed-streamed":           "long streamed answer finished",
-		"processing-tool":              "bash running: '┃  ⠏ sleep 6; echo slept', 'esc interrupt'",
-		"completed-tool":               "after the tool: '┃  $ sleep 6; echo slept', '┃  slept', then the message",
-		"processing-after-file":        "the heredoc already wrote the response file, but the turn still runs: the model's next reply is pending",
-		"completed-after-file":         "file written and the turn finished with a final message",
-		"error-api-400":                "HTTP 400: a red box '┃  Request contains an invalid argument (fake).' and the footer without a duration",
-		"completed-after-error":        "a finished turn below an earlier API error: the error is history",
-		"waiting-confirmation":         "bash asks: '△ Permission required', '# Shell command', the command, 'Allow once   Allow always   Reject', 'enter confirm'",
-		"completed-after-confirmation": "after allowing: the command ran, final message",
-	},
-})
-
 // newOpenCodeRigAt starts a fake Chat Completions API (shell tool bash)
 // and OpenCode in root's work folder and HOME; opts sets the rest.
 // Everything ends in t.Cleanup.
