@@ -78,6 +78,20 @@ func (c *capturer) shotMsg(r *rig, file string, status handoff.Status, note, msg
 	c.t.Logf("captured %s (%s) title %q", file, status, title)
 }
 
+// codexCapturer is a capturer of Codex's screens into fixtureDir, made
+// when env is set (else the test is skipped); what says which screens.
+func codexCapturer(t *testing.T, env, what string) *capturer {
+	t.Helper()
+	if os.Getenv(env) == "" {
+		t.Skipf("set %s=1 to capture %s real Codex %s screens into %s", env, what, realcodex.CLI.Version, fixtureDir())
+	}
+	c := &capturer{t: t, dir: fixtureDir()}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // writeManifest merges the screens taken into the manifest: entries of
 // the same files are replaced, the others (TestCaptureMoreRealScreens's)
 // are kept.
@@ -92,13 +106,7 @@ func (c *capturer) writeManifest() {
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealScreens -v
 func TestCaptureRealScreens(t *testing.T) {
-	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture real Codex %s screens into %s", captureEnv, realcodex.CLI.Version, fixtureDir())
-	}
-	c := &capturer{t: t, dir: fixtureDir()}
-	if err := os.MkdirAll(c.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	c := codexCapturer(t, captureEnv, "the")
 	defer c.writeManifest()
 
 	r := newRig(t, realcodex.Options{})
