@@ -228,6 +228,18 @@ func (s captureScript) shot(c *screenCapturer, r *rig, name string, status hando
 	c.shot(r, name, status, note, extra...)
 }
 
+// noted takes a script's screens with the script's notes.
+type noted struct {
+	s captureScript
+	c *screenCapturer
+}
+
+// take is captureScript.shot for play: the note is the script's.
+func (n noted) take(r *rig, name string, status handoff.Status, _, msg, detail string) {
+	n.c.t.Helper()
+	n.s.shot(n.c, r, name, status, msg, detail)
+}
+
 // turns drives one CLI through the phases every classifier must read: a
 // fresh start, a slow first byte, streaming, a tool, a response file
 // written before the turn ends, an API error and the turn after it, an
@@ -236,28 +248,26 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	const short = 45 * time.Second
 	// A fixed work folder: the CLI may show (and wrap) its path.
 	root := func(name string) string { return fixedRootUnder(t, "/tmp/handoff-e2e-"+s.provider, name) }
+	done := func(last string) func(p, title string) bool {
+		return func(p, title string) bool { return s.finished(p, title, last) }
+	}
+	n := noted{s, c}
 
 	r := s.start(t, w, h, false, root("main"))
-	s.shot(c, r, "idle-fresh", handoff.StatusIdle)
-
-	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(8 * time.Second))
-	r.submit("Say hello, slowly")
-	r.waitScreen(short, "spinner", s.busy)
-	time.Sleep(300 * time.Millisecond)
-	s.shot(c, r, "processing-first-byte", handoff.StatusProcessing)
-	time.Sleep(3 * time.Second)
-	s.shot(c, r, "processing-waiting", handoff.StatusProcessing)
-	r.waitScreen(short, "first turn finished", func(p, title string) bool { return s.finished(p, title, "Hello after a slow start.") })
-	s.shot(c, r, "completed-answer", handoff.StatusCompleted, "Hello after a slow start.")
+	play(n, r, short,
+		captureStep{shot: "idle-fresh", status: handoff.StatusIdle},
+		captureStep{replies: replies(fakemodel.Answer("Hello after a slow start.").After(8 * time.Second)), prompt: "Say hello, slowly",
+			what: "spinner", until: s.busy, settle: 300 * time.Millisecond, shot: "processing-first-byte", status: handoff.StatusProcessing},
+		captureStep{settle: 3 * time.Second, shot: "processing-waiting", status: handoff.StatusProcessing},
+		captureStep{what: "first turn finished", until: done("Hello after a slow start."), shot: "completed-answer", status: handoff.StatusCompleted,
+			msg: "Hello after a slow start."})
 
 	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
 	const streaming = 10 * time.Second
-	r.model.Script(fakemodel.Streamed(streamed, 60, streaming))
 	submitted := time.Now()
-	r.submit("Write a long answer")
-	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
-	time.Sleep(2 * time.Second)
-	s.shot(c, r, "processing-streaming", handoff.StatusProcessing)
+	play(n, r, short, captureStep{replies: replies(fakemodel.Streamed(streamed, 60, streaming)), prompt: "Write a long answer",
+		what: "streamed text", until: showing("Streaming a long answer, chunk"), settle: 2 * time.Second,
+		shot: "processing-streaming", status: handoff.StatusProcessing})
 	// Some CLIs hide their busy line for a moment while a long reply
 	// streams: the end is not looked for before the last chunk is sent.
 	time.Sleep(time.Until(submitted.Add(streaming)))
@@ -275,47 +285,51 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 	}
 	s.shot(c, r, "completed-streamed", handoff.StatusCompleted, msg)
 
-	r.model.Script(fakemodel.Shell(s.SlowShell, "Wait a while"), fakemodel.Answer("The command finished."))
-	r.submit("Run a slow command")
-	r.waitScreen(short, "tool running", func(p, title string) bool { return has(p, "echo slept") && s.busy(p, title) })
-	time.Sleep(2 * time.Second)
-	s.shot(c, r, "processing-tool", handoff.StatusProcessing)
-	r.waitScreen(short, "tool turn finished", func(p, title string) bool { return s.finished(p, title, "The command finished.") })
-	s.shot(c, r, "completed-tool", handoff.StatusCompleted, "The command finished.")
-
 	// The response file is written before the turn ends.
 	path := testkit.ResponseFile(t, r.workdir, "analyst")
-	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(6*time.Second))
-	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
-	waitFile(t, path, short)
-	time.Sleep(1500 * time.Millisecond)
-	s.shot(c, r, "processing-after-file", handoff.StatusProcessing)
-	r.waitScreen(short, "file turn finished", func(p, title string) bool { return s.finished(p, title, "I wrote the response file.") })
-	s.shot(c, r, "completed-after-file", handoff.StatusCompleted, "I wrote the response file.")
-
-	r.model.Script(s.apiError)
-	r.submit("This request fails: http-400")
-	r.waitScreen(short, "error", func(p, title string) bool { return has(p, s.ErrorShown) && s.quiet(p, title) })
-	time.Sleep(500 * time.Millisecond)
-	s.shot(c, r, "error-api-400", handoff.StatusError, "", s.ErrorDetail)
-
-	// A successful turn after an error: the error is history now.
-	r.model.Script(fakemodel.Answer("Back to normal."))
-	r.submit("Try again")
-	r.waitScreen(short, "turn after error", func(p, title string) bool { return s.finished(p, title, "Back to normal.") })
-	s.shot(c, r, "completed-after-error", handoff.StatusCompleted, "Back to normal.")
+	play(n, r, short,
+		captureStep{replies: replies(fakemodel.Shell(s.SlowShell, "Wait a while"), fakemodel.Answer("The command finished.")), prompt: "Run a slow command",
+			what: "tool running", until: func(p, title string) bool { return has(p, "echo slept") && s.busy(p, title) }, settle: 2 * time.Second,
+			shot: "processing-tool", status: handoff.StatusProcessing},
+		captureStep{what: "tool turn finished", until: done("The command finished."), shot: "completed-tool", status: handoff.StatusCompleted,
+			msg: "The command finished."},
+		captureStep{replies: replies(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(6*time.Second)),
+			prompt: handoff.WithInstruction("Analyse the project.", path, captureReceipt),
+			what:   "response file", until: func(string, string) bool { return fileWritten(path) }, settle: 1500 * time.Millisecond,
+			shot: "processing-after-file", status: handoff.StatusProcessing},
+		captureStep{what: "file turn finished", until: done("I wrote the response file."), shot: "completed-after-file", status: handoff.StatusCompleted,
+			msg: "I wrote the response file."},
+		captureStep{replies: replies(s.apiError), prompt: "This request fails: http-400",
+			what: "error", until: func(p, title string) bool { return has(p, s.ErrorShown) && s.quiet(p, title) }, settle: 500 * time.Millisecond,
+			shot: "error-api-400", status: handoff.StatusError, detail: s.ErrorDetail},
+		// A successful turn after an error: the error is history now.
+		captureStep{replies: replies(fakemodel.Answer("Back to normal.")), prompt: "Try again", what: "turn after error", until: done("Back to normal."),
+			shot: "completed-after-error", status: handoff.StatusCompleted, msg: "Back to normal."})
 
 	if s.more != nil {
 		s.more(t, s, c, r)
 	}
-
 	if !s.NoInterrupt {
-		s.interrupt(t, c, r)
+		// Sentences that do not repeat: droid drops a reply that repeats
+		// a short sentence over and over, and asks the model again.
+		play(n, r, short,
+			captureStep{replies: replies(fakemodel.Streamed("A partial answer that is cut short. It goes on about one thing, then another, and a third; "+
+				"a fourth follows, and a fifth one closes the list of things it goes on about while it streams in slowly, word by word, "+
+				"over several seconds, until the user stops it.", 60, 15*time.Second)),
+				prompt: "This turn gets interrupted while streaming", what: "streamed text", until: showing("A partial answer"), settle: 1500 * time.Millisecond},
+			// Esc: the partial answer stays.
+			captureStep{keys: []string{"Escape"}, what: "interrupted", until: s.quiet, clear: true, settle: time.Second,
+				shot: "interrupted-streaming", status: handoff.StatusCompleted})
 	}
 	if s.PastedShown != "" {
-		s.drafts(t, c, r)
+		// An unsent draft in the composer, then a long pasted one.
+		play(n, r, short,
+			captureStep{paste: "a draft that is not sent yet", what: "draft", until: showing("a draft that is not sent yet"), settle: 500 * time.Millisecond,
+				shot: "completed-draft", status: handoff.StatusCompleted},
+			captureStep{keys: []string{"C-u"}, settle: 500 * time.Millisecond},
+			captureStep{paste: strings.Repeat("A long pasted prompt line.\n", 12), what: "pasted text", until: showing(s.PastedShown), settle: 500 * time.Millisecond,
+				shot: "completed-pasted-draft", status: handoff.StatusCompleted})
 	}
-
 	s.confirm(t, c, s.start(t, w, h, true, root("ask")), short)
 }
 
@@ -323,50 +337,10 @@ func (s captureScript) turns(t *testing.T, c *screenCapturer, w, h int) {
 // that writes a marker file, allows it and takes the finished turn; each
 // wait lasts up to patience.
 func (s captureScript) confirm(t *testing.T, c *screenCapturer, a *rig, patience time.Duration) {
-	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
-	a.submit("Write a marker file")
-	a.waitScreen(patience, "confirmation", func(p, _ string) bool { return has(p, s.DialogShown) })
-	time.Sleep(time.Second)
-	s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
-	a.keys(s.approve)
-	a.waitScreen(patience, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
-	s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
-}
-
-// drafts takes an unsent draft in the composer, then a long pasted one.
-func (s captureScript) drafts(t *testing.T, c *screenCapturer, r *rig) {
-	const short = 45 * time.Second
-	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
-		t.Fatal(err)
-	}
-	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
-	time.Sleep(500 * time.Millisecond)
-	s.shot(c, r, "completed-draft", handoff.StatusCompleted)
-	r.keys("C-u")
-	time.Sleep(500 * time.Millisecond)
-	if err := r.cli.Paste(context.Background(), strings.Repeat("A long pasted prompt line.\n", 12)); err != nil {
-		t.Fatal(err)
-	}
-	r.waitScreen(short, "pasted text", func(p, _ string) bool { return has(p, s.PastedShown) })
-	time.Sleep(500 * time.Millisecond)
-	s.shot(c, r, "completed-pasted-draft", handoff.StatusCompleted)
-}
-
-// interrupt takes a streamed answer interrupted with Esc: the partial
-// answer stays.
-func (s captureScript) interrupt(t *testing.T, c *screenCapturer, r *rig) {
-	const short = 45 * time.Second
-	// Sentences that do not repeat: droid drops a reply that repeats a
-	// short sentence over and over, and asks the model again.
-	r.model.Script(fakemodel.Streamed("A partial answer that is cut short. It goes on about one thing, then another, and a third; "+
-		"a fourth follows, and a fifth one closes the list of things it goes on about while it streams in slowly, word by word, "+
-		"over several seconds, until the user stops it.", 60, 15*time.Second))
-	r.submit("This turn gets interrupted while streaming")
-	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
-	time.Sleep(1500 * time.Millisecond)
-	r.keys("Escape")
-	r.waitScreen(short, "interrupted", s.quiet)
-	r.model.Clear()
-	time.Sleep(time.Second)
-	s.shot(c, r, "interrupted-streaming", handoff.StatusCompleted)
+	play(noted{s, c}, a, patience,
+		captureStep{replies: replies(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file.")),
+			prompt: "Write a marker file", what: "confirmation", until: showing(s.DialogShown), settle: time.Second,
+			shot: "waiting-confirmation", status: handoff.StatusWaitingUserAnswer},
+		captureStep{keys: []string{s.approve}, what: "approved turn finished", until: func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") },
+			shot: "completed-after-confirmation", status: handoff.StatusCompleted, msg: "Wrote the marker file."})
 }

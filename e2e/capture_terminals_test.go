@@ -56,7 +56,7 @@ type termProfile struct {
 // termsOf is p for the CLI of script, with what p leaves unset taken from
 // it (the provider, its version, the failed request and what the screen
 // shows then, the dialog and the key that approves; without busy, the
-// script's classifier-read phases) or common to these CLIs: a sleep of 5 s
+// script's waits, the message after the last prompt) or common to these CLIs: a sleep of 5 s
 // as the command, started by the live.Subject (in p.askMode, it asks),
 // finished when the message is last and nothing is busy.
 func termsOf(script captureScript, p termProfile) termProfile {
@@ -384,10 +384,8 @@ var openCodeTerms = termProfile{
 		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
 		return newOpenCodeRigAt(t, opts, root)
 	},
-	askMode:  openCodeAsk,
-	modes:    []string{openCodeAllow, openCodeAsk, openCodeAuto},
-	busy:     openCodeBusy,
-	finished: openCodeFinished,
+	askMode: openCodeAsk,
+	modes:   []string{openCodeAllow, openCodeAsk, openCodeAuto},
 }
 
 // piAsk is pi with the asking extension (pi itself never asks).
@@ -446,10 +444,8 @@ var copilotTerms = termProfile{
 		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
 		return newCopilotRigAt(t, opts, root)
 	},
-	askMode:  copilotAsk,
-	modes:    []string{copilotAllowAllTools, copilotAsk, copilotYolo},
-	busy:     copilotBusy,
-	finished: copilotFinished,
+	askMode: copilotAsk,
+	modes:   []string{copilotAllowAllTools, copilotAsk, copilotYolo},
 }
 
 // Cline's modes: auto-approve on (its default) and off (--auto-approve

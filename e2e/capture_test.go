@@ -229,19 +229,6 @@ func (c *capturer) take(r *rig, name string, status handoff.Status, note, msg, _
 	c.shotMsg(r, name, status, note, msg)
 }
 
-// waitFile waits until path exists and is not empty.
-func waitFile(t *testing.T, path string, timeout time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		if fileWritten(path) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("response file %s not written within %v", path, timeout)
-}
-
 // fileWritten reports that path exists and is not empty.
 func fileWritten(path string) bool {
 	fi, err := os.Stat(path)

@@ -24,18 +24,12 @@ func geminiQuiet(p, title string) bool {
 // captureGeminiRetry takes Gemini CLI's own screens: a 500 it retries for
 // a long time, interrupted.
 func captureGeminiRetry(t *testing.T, _ captureScript, c *screenCapturer, r *rig) {
-	const short = 45 * time.Second
-	// HTTP 500 is retried for a long time while the busy line runs.
-	r.model.Script(fakemodel.Times(20, fakemodel.ServerError())...)
-	r.submit("This request fails: http-500")
-	r.waitScreen(short, "busy", geminiBusy)
-	time.Sleep(4 * time.Second)
-	c.shot(r, "processing-retrying-500", handoff.StatusProcessing,
-		"HTTP 500, retried by the CLI: the busy line keeps running (a retry note may show)")
-	r.keys("Escape")
-	r.waitScreen(short, "interrupted", geminiQuiet)
-	r.model.Clear()
-	time.Sleep(time.Second)
-	c.shot(r, "interrupted-retrying", handoff.StatusIdle,
-		"Esc while the CLI retried: 'ℹ Request cancelled.' under the prompt, no reply after it: quiet (idle)")
+	play(c, r, 45*time.Second,
+		// HTTP 500 is retried for a long time while the busy line runs.
+		captureStep{replies: fakemodel.Times(20, fakemodel.ServerError()), prompt: "This request fails: http-500", what: "busy", until: geminiBusy,
+			settle: 4 * time.Second, shot: "processing-retrying-500", status: handoff.StatusProcessing,
+			note: "HTTP 500, retried by the CLI: the busy line keeps running (a retry note may show)"},
+		captureStep{keys: []string{"Escape"}, what: "interrupted", until: geminiQuiet, clear: true, settle: time.Second,
+			shot: "interrupted-retrying", status: handoff.StatusIdle,
+			note: "Esc while the CLI retried: 'ℹ Request cancelled.' under the prompt, no reply after it: quiet (idle)"})
 }
