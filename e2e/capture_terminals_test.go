@@ -28,10 +28,10 @@ import (
 // it.
 type termProfile struct {
 	provider, version string
-	// start runs the CLI in a w×h pane told it runs in term, in the
-	// approval mode given ("" the harness's default, askMode the one that
-	// asks before a command).
-	start func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig
+	// start runs the CLI in the pane and terminal of c, in the approval
+	// mode given ("" the harness's default, askMode the one that asks
+	// before a command).
+	start func(t *testing.T, c realcli.Common, mode, root string) *rig
 	// askMode is the mode that asks before a shell command; modes are the
 	// modes users run the CLI in.
 	askMode string
@@ -69,8 +69,8 @@ func termsOf(script captureScript, p termProfile) termProfile {
 	}
 	if sub, ok := live.Find(p.provider); ok && p.start == nil {
 		ask := p.askMode
-		p.start = func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-			return subjectRig(t, sub, realcli.Common{Width: w, Height: h, Terminal: term}, live.Setup{Ask: mode == ask}, root)
+		p.start = func(t *testing.T, c realcli.Common, mode, root string) *rig {
+			return subjectRig(t, sub, c, live.Setup{Ask: mode == ask}, root)
 		}
 	}
 	if p.busy == nil {
@@ -95,6 +95,11 @@ func lastAfterPrompt(plain, last string) bool {
 // termSize is the pane of the terminal and mode captures: the narrow one,
 // where lines wrap and footers are cut.
 var termSize = [2]int{80, 24}
+
+// pane is the options of a CLI in a termSize pane told it runs in term.
+func pane(term realcli.Terminal) realcli.Common {
+	return realcli.Common{Width: termSize[0], Height: termSize[1], Terminal: term}
+}
 
 // TestCaptureTerminals drives each real CLI through its main phases in
 // every terminal of realcli.Terminals, and in each approval mode its users
@@ -166,9 +171,8 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 	c := p.capturer(t, dir)
 	defer func() { writeManifest(t, dir, c.items, false) }()
 	in := " (" + describe(term) + ")"
-	w, h := termSize[0], termSize[1]
 
-	r := p.start(t, w, h, "", term, p.root(t, "main"))
+	r := p.start(t, pane(term), "", p.root(t, "main"))
 	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
 
@@ -202,7 +206,7 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 	r.waitScreen(short, "turn after error", func(pl, title string) bool { return p.finished(pl, title, "Back to normal.") })
 	c.shot(r, "completed-after-error", handoff.StatusCompleted, "a finished turn below an earlier API error"+in, "Back to normal.")
 
-	a := p.start(t, w, h, p.askMode, term, p.root(t, "ask"))
+	a := p.start(t, pane(term), p.askMode, p.root(t, "ask"))
 	p.confirm(t, c, a, in)
 }
 
@@ -229,7 +233,7 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 	c := p.capturer(t, dir)
 	defer func() { writeManifest(t, dir, c.items, false) }()
 	in := " (mode " + mode + ", " + describe(userTerminal) + ")"
-	r := p.start(t, termSize[0], termSize[1], mode, userTerminal, p.root(t, "mode"))
+	r := p.start(t, pane(userTerminal), mode, p.root(t, "mode"))
 	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
 	r.model.Script(p.shell(r, mode), fakemodel.Answer("The command finished."))
@@ -312,10 +316,10 @@ func describe(t realcli.Terminal) string {
 
 var codexTerms = termProfile{
 	provider: "codex", version: "0.169",
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Mode: mode}
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		opts := realcodex.Options{Common: c, Mode: mode}
 		if mode == "ask" {
-			opts = realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
+			opts = realcodex.Options{Common: c, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
 		}
 		// The status line cannot show the whole work folder at 80 columns.
 		opts.Ready = modelLine
@@ -347,8 +351,8 @@ var codexTerms = termProfile{
 
 var claudeTerms = termProfile{
 	provider: "claude", version: realclaude.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Permissions: mode}, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newClaudeRigAt(t, realclaude.Options{Common: c, Permissions: mode}, root)
 	},
 	askMode:  realclaude.Ask,
 	modes:    []string{realclaude.Bypass, realclaude.AcceptEdits, realclaude.Ask},
@@ -370,39 +374,40 @@ var claudeTerms = termProfile{
 	approve:     "1",
 }
 
-// OpenCode's modes: bash allowed in its config (the harness's default),
-// asked for, and --auto with bash asked for (so the flag is what grants
-// it).
+// The approval modes the captures try, per CLI (their folders' names).
 const (
-	openCodeAllow = "allow"
-	openCodeAsk   = "ask"
-	openCodeAuto  = "auto"
+	// OpenCode: bash allowed in its config (the harness's default), asked
+	// for, and --auto with bash asked for (so the flag is what grants it).
+	openCodeAllow, openCodeAsk, openCodeAuto = "allow", "ask", "auto"
+	// pi with the asking extension (pi itself never asks).
+	piAsk = "ask"
+	// droid's autonomy levels: Off (its default, every command asked for)
+	// and --auto high.
+	droidAsk, droidHigh = "auto-off", "auto-high"
+	// Kimi Code's permission modes: the default (every command asked for),
+	// --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
+	kimiAsk, kimiYolo, kimiAuto = "default", "yolo", "auto"
+	// Copilot CLI's: --allow-all-tools (the harness's), no flag (it asks
+	// before each command), --yolo.
+	copilotAllowAllTools, copilotAsk, copilotYolo = "allow-all-tools", "ask", "yolo"
+	// Cline's: auto-approve on (its default) and off (--auto-approve
+	// false), which asks before each tool call.
+	clineAuto, clineAsk = "auto-approve", "ask"
 )
 
 var openCodeTerms = termProfile{
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
-		return newOpenCodeRigAt(t, opts, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newOpenCodeRigAt(t, realopencode.Options{Common: c, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}, root)
 	},
 	askMode: openCodeAsk,
 	modes:   []string{openCodeAllow, openCodeAsk, openCodeAuto},
 }
-
-// piAsk is pi with the asking extension (pi itself never asks).
-const piAsk = "ask"
 
 var piTerms = termProfile{
 	askMode: piAsk,
 	// The working line, read as text.
 	busy: func(p, _ string) bool { return has(p, "Working...") },
 }
-
-// droidAsk and droidHigh are droid's autonomy levels tried: Off (its
-// default, every command asked for) and --auto high.
-const (
-	droidAsk  = "auto-off"
-	droidHigh = "auto-high"
-)
 
 var droidTerms = termProfile{
 	askMode: droidAsk,
@@ -411,17 +416,9 @@ var droidTerms = termProfile{
 	busy: func(p, _ string) bool { return has(p, "(Press ESC to stop)") || has(p, "Enter to steer") },
 }
 
-// Kimi Code's permission modes: the default (every command asked for),
-// --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
-const (
-	kimiAsk  = "default"
-	kimiYolo = "yolo"
-	kimiAuto = "auto"
-)
-
 var kimiTerms = termProfile{
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		o := realkimi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == kimiAsk}
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		o := realkimi.Options{Common: c, Ask: mode == kimiAsk}
 		if mode == kimiYolo {
 			o.Args = []string{"--yolo"}
 		}
@@ -431,29 +428,13 @@ var kimiTerms = termProfile{
 	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
 }
 
-// Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
-// (it asks before each command), --yolo.
-const (
-	copilotAllowAllTools = "allow-all-tools"
-	copilotAsk           = "ask"
-	copilotYolo          = "yolo"
-)
-
 var copilotTerms = termProfile{
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
-		return newCopilotRigAt(t, opts, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newCopilotRigAt(t, realcopilot.Options{Common: c, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}, root)
 	},
 	askMode: copilotAsk,
 	modes:   []string{copilotAllowAllTools, copilotAsk, copilotYolo},
 }
-
-// Cline's modes: auto-approve on (its default) and off (--auto-approve
-// false), which asks before each tool call.
-const (
-	clineAuto = "auto-approve"
-	clineAsk  = "ask"
-)
 
 var clineTerms = termProfile{
 	askMode: clineAsk,
