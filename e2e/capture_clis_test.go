@@ -1,8 +1,15 @@
 package e2e
 
 import (
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
@@ -66,5 +73,48 @@ func captureHooks() map[string]captureScript {
 		// Qwen Code's busy line wraps in a narrow pane; the title spins all
 		// the same.
 		"qwen": {startIn: startQwen, autoEdit: "auto-edit", busy: func(p, title string) bool { return qwenBusy(p) || qwen.TitleSpinning(title) }, finished: qwenFinished},
+	}
+}
+
+// The capture data names the fixtures it made: every CLI in
+// testdata/capture-scripts.json has a live.Subject to start it, and every
+// screen it notes is in the committed manifest (Kilo Code's script is
+// only started: its fixtures are partial, docs/providers.md says why). (The notes themselves may differ: a manifest's
+// note is corrected where a screen turned out other than planned, as
+// droid's processing-streaming.) It runs no CLI.
+func TestCaptureScriptsNameTheirFixtures(t *testing.T) {
+	b, err := os.ReadFile("testdata/capture-scripts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]captureTexts
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(slices.Sorted(maps.Keys(all)), "kilo") {
+		t.Run(name, func(t *testing.T) {
+			var s captureScript
+			if name == "kilo" {
+				s = kiloScript(t)
+			} else {
+				s = scriptOf(t, name)
+			}
+			if s.start == nil {
+				t.Fatalf("no live.Subject named %q", name)
+			}
+			if name == "kilo" {
+				return
+			}
+			dir := filepath.Join("..", s.provider, "testdata", "real-"+s.version)
+			taken := map[string]bool{}
+			for _, sc := range conformance.LoadScreens(t, dir) {
+				taken[strings.TrimSuffix(strings.TrimSuffix(filepath.Base(sc.File), ".txt"), ".plain")] = true
+			}
+			for screen := range s.Notes {
+				if !taken[screen] {
+					t.Errorf("%s: noted in the script, not in %s/manifest.json", screen, dir)
+				}
+			}
+		})
 	}
 }

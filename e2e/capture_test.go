@@ -182,8 +182,11 @@ func TestCaptureRealScreens(t *testing.T) {
 
 	play(c, r, short,
 		// Esc while Working (nothing answered yet): interrupted, not an error.
+		// Esc only once the request reached the model: Codex shows its
+		// Working line before it sends the request, and a turn cancelled
+		// before that leaves the slow reply to the next one.
 		captureStep{replies: replies(fakemodel.Answer("never shown").After(30 * time.Second)), prompt: "This turn gets interrupted while working",
-			what: "Working line", until: showing("esc to interrupt")},
+			what: "Working line, the request sent", until: func(p, _ string) bool { return has(p, "esc to interrupt") && r.model.Pending() == 0 }},
 		captureStep{keys: []string{"Escape"}, what: "interrupted", until: func(p, title string) bool { return has(p, "Conversation interrupted") && !spinning(title) },
 			shot: "interrupted-working.txt", status: handoff.StatusIdle,
 			note: "Esc before any answer: uncoloured '■ Conversation interrupted - …' after the user message, no assistant reply: idle, not error"},
