@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,15 +81,7 @@ func captureHooks() map[string]captureScript {
 // note is corrected where a screen turned out other than planned, as
 // droid's processing-streaming.) It runs no CLI.
 func TestCaptureScriptsNameTheirFixtures(t *testing.T) {
-	b, err := os.ReadFile("testdata/capture-scripts.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]captureTexts
-	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range append(slices.Sorted(maps.Keys(all)), "kilo") {
+	for _, name := range append(slices.Sorted(maps.Keys(captureData(t))), "kilo") {
 		t.Run(name, func(t *testing.T) {
 			var s captureScript
 			if name == "kilo" {

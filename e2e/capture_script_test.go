@@ -86,23 +86,31 @@ type captureTexts struct {
 	Notes map[string]string `json:"notes"`
 }
 
-// scriptOf is the named CLI's capture script: its texts from
-// testdata/capture-scripts.json, what it does its own way from
-// captureHooks, the rest from its live.Subject.
-func scriptOf(t *testing.T, name string) captureScript {
+// captureFile holds every CLI's captureTexts, by provider name.
+const captureFile = "testdata/capture-scripts.json"
+
+// captureData reads captureFile.
+func captureData(t *testing.T) map[string]captureTexts {
 	t.Helper()
-	const file = "testdata/capture-scripts.json"
-	b, err := os.ReadFile(file)
+	b, err := os.ReadFile(captureFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var all map[string]captureTexts
 	if err := json.Unmarshal(b, &all); err != nil {
-		t.Fatalf("%s: %v", file, err)
+		t.Fatalf("%s: %v", captureFile, err)
 	}
-	texts, ok := all[name]
+	return all
+}
+
+// scriptOf is the named CLI's capture script: its texts from
+// testdata/capture-scripts.json, what it does its own way from
+// captureHooks, the rest from its live.Subject.
+func scriptOf(t *testing.T, name string) captureScript {
+	t.Helper()
+	texts, ok := captureData(t)[name]
 	if !ok {
-		t.Fatalf("%s has no capture script for %s", file, name)
+		t.Fatalf("%s has no capture script for %s", captureFile, name)
 	}
 	s := captureHooks()[name]
 	s.provider, s.captureTexts = name, texts
