@@ -12,6 +12,8 @@ package live
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -118,12 +120,35 @@ func badRequest(kind, detail string) []APIError {
 func invalidRequest(detail string) []APIError { return badRequest("invalid_request_error", detail) }
 
 // Subjects lists every provider's Subject, in the registry's order of
-// names: one row a CLI, with what differs. A row without Config has
-// nodeGrace's; without Confirm, the response file's own heredoc is what
-// the CLI started with Setup.Ask asks about.
+// names. A Subject without Config has nodeGrace's; without Confirm, the
+// response file's own heredoc is what the CLI started with Setup.Ask asks
+// about.
 func Subjects() []Subject {
-	subjects := []Subject{
-		claudeSubject(),
+	subjects := append(append(askingSubjects(), approvalModeSubjects()...), claudeSubject(), codexSubject(),
+		opencodeSubject(realkilo.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
+		}),
+		opencodeSubject(realopencode.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
+		}))
+	for i := range subjects {
+		if subjects[i].Config == nil {
+			subjects[i].Config = Config(nodeGrace)
+		}
+		if subjects[i].Confirm == nil {
+			subjects[i].Confirm = fakemodel.WriteResponse
+		}
+	}
+	slices.SortFunc(subjects, func(a, b Subject) int { return strings.Compare(a.CLI.Name, b.CLI.Name) })
+	return subjects
+}
+
+// askingSubjects are the Node CLIs that, started to ask, ask before every
+// command, one row a CLI with what differs: they take only their Common
+// and whether to ask (a 400 is not retried: Setup.Retries has nothing to
+// set), and show the 400 at once.
+func askingSubjects() []Subject {
+	return []Subject{
 		{
 			CLI: realcline.CLI, API: fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true},
 			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
@@ -135,7 +160,6 @@ func Subjects() []Subject {
 			// "Approve tool call?", "[y] Approve   [n] Deny".
 			Approve: "y",
 		},
-		codexSubject(),
 		{
 			CLI: realcopilot.CLI, API: fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool},
 			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
@@ -159,23 +183,6 @@ func Subjects() []Subject {
 			Approve: "Enter",
 		},
 		{
-			CLI: realgemini.CLI, API: fakemodel.Gemini{},
-			// Gemini CLI retries on its own (a 500 for a long time).
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
-			},
-			// A 400 is shown at once: "✕ [API Error: {…}]".
-			APIErrors: badRequest("", "Request contains an invalid argument (fake)."),
-			// It reports each failed request in TMPDIR (/tmp when unset).
-			ErrorReport: "gemini-client-error-*.json",
-			// The default approval mode asks before a command with a
-			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
-			Approve: "1",
-		},
-		opencodeSubject(realkilo.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
-		}),
-		{
 			CLI: realkimi.CLI, API: fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
 			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
 				return realkimi.Start(ctx, realkimi.Options{Common: c, Ask: s.Ask})
@@ -198,9 +205,6 @@ func Subjects() []Subject {
 			// "Allow tool: bash", "❯ Approve" highlighted.
 			Approve: "Enter",
 		},
-		opencodeSubject(realopencode.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
-		}),
 		{
 			CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
 			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
@@ -211,6 +215,27 @@ func Subjects() []Subject {
 			// pi asks nothing of its own: the asking extension's dialog,
 			// "→ Allow" highlighted, before every bash command.
 			Approve: "Enter",
+		},
+	}
+}
+
+// approvalModeSubjects are the Node CLIs whose default approval mode asks
+// before some commands only (Gemini CLI, Qwen Code).
+func approvalModeSubjects() []Subject {
+	return []Subject{
+		{
+			CLI: realgemini.CLI, API: fakemodel.Gemini{},
+			// Gemini CLI retries on its own (a 500 for a long time).
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
+			},
+			// A 400 is shown at once: "✕ [API Error: {…}]".
+			APIErrors: badRequest("", "Request contains an invalid argument (fake)."),
+			// It reports each failed request in TMPDIR (/tmp when unset).
+			ErrorReport: "gemini-client-error-*.json",
+			// The default approval mode asks before a command with a
+			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
+			Approve: "1",
 		},
 		{
 			CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
@@ -229,17 +254,6 @@ func Subjects() []Subject {
 			Approve: "1",
 		},
 	}
-	// Where a row says nothing: a 400 is not retried, so Setup.Retries
-	// has nothing to set; the grace is the Node CLIs'.
-	for i := range subjects {
-		if subjects[i].Config == nil {
-			subjects[i].Config = Config(nodeGrace)
-		}
-		if subjects[i].Confirm == nil {
-			subjects[i].Confirm = fakemodel.WriteResponse
-		}
-	}
-	return subjects
 }
 
 // claudeSubject is Claude Code as the cases drive it.
