@@ -11,16 +11,14 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
-	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
-	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -30,10 +28,10 @@ import (
 // it.
 type termProfile struct {
 	provider, version string
-	// start runs the CLI in a w×h pane told it runs in term, in the
-	// approval mode given ("" the harness's default, askMode the one that
-	// asks before a command).
-	start func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig
+	// start runs the CLI in the pane and terminal of c, in the approval
+	// mode given ("" the harness's default, askMode the one that asks
+	// before a command).
+	start func(t *testing.T, c realcli.Common, mode, root string) *rig
 	// askMode is the mode that asks before a shell command; modes are the
 	// modes users run the CLI in.
 	askMode string
@@ -55,9 +53,53 @@ type termProfile struct {
 	dialogShown, approve string
 }
 
+// termsOf is p for the CLI of script, with what p leaves unset taken from
+// it (the provider, its version, the failed request and what the screen
+// shows then, the dialog and the key that approves; without busy, the
+// script's waits, the message after the last prompt) or common to these CLIs: a sleep of 5 s
+// as the command, started by the live.Subject (in p.askMode, it asks),
+// finished when the message is last and nothing is busy.
+func termsOf(script captureScript, p termProfile) termProfile {
+	p.provider, p.version = script.provider, script.version
+	p.apiError, p.errorShown, p.errorDetail = script.apiError, script.ErrorShown, script.ErrorDetail
+	p.dialogShown, p.approve = script.DialogShown, script.approve
+	if p.shell == nil {
+		p.shell = func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") }
+		p.toolShown = "echo slept"
+	}
+	if sub, ok := live.Find(p.provider); ok && p.start == nil {
+		ask := p.askMode
+		p.start = func(t *testing.T, c realcli.Common, mode, root string) *rig {
+			return subjectRig(t, sub, c, live.Setup{Ask: mode == ask}, root)
+		}
+	}
+	if p.busy == nil {
+		p.busy = script.busy
+		p.finished = func(pl, title, last string) bool {
+			return script.finished(pl, title, last) && lastAfterPrompt(pl, last)
+		}
+	}
+	if busy := p.busy; p.finished == nil {
+		p.finished = func(pl, title, last string) bool {
+			return has(pl, last) && !busy(pl, title) && lastAfterPrompt(pl, last)
+		}
+	}
+	return p
+}
+
+// lastAfterPrompt reports last on the screen after the script's prompt.
+func lastAfterPrompt(plain, last string) bool {
+	return strings.LastIndex(plain, last) > strings.LastIndex(plain, "Run a slow command")
+}
+
 // termSize is the pane of the terminal and mode captures: the narrow one,
 // where lines wrap and footers are cut.
 var termSize = [2]int{80, 24}
+
+// pane is the options of a CLI in a termSize pane told it runs in term.
+func pane(term realcli.Terminal) realcli.Common {
+	return realcli.Common{Width: termSize[0], Height: termSize[1], Terminal: term}
+}
 
 // TestCaptureTerminals drives each real CLI through its main phases in
 // every terminal of realcli.Terminals, and in each approval mode its users
@@ -74,7 +116,9 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms, kimiTerms} {
+	scripted := func(name string, p termProfile) termProfile { return termsOf(scriptOf(t, name), p) }
+	for _, p := range []termProfile{codexTerms, claudeTerms, scripted("opencode", openCodeTerms), scripted("pi", piTerms), scripted("droid", droidTerms),
+		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms)} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -127,9 +171,8 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 	c := p.capturer(t, dir)
 	defer func() { writeManifest(t, dir, c.items, false) }()
 	in := " (" + describe(term) + ")"
-	w, h := termSize[0], termSize[1]
 
-	r := p.start(t, w, h, "", term, p.root(t, "main"))
+	r := p.start(t, pane(term), "", p.root(t, "main"))
 	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
 
@@ -163,7 +206,7 @@ func (p termProfile) captureTerminal(t *testing.T, dir string, term realcli.Term
 	r.waitScreen(short, "turn after error", func(pl, title string) bool { return p.finished(pl, title, "Back to normal.") })
 	c.shot(r, "completed-after-error", handoff.StatusCompleted, "a finished turn below an earlier API error"+in, "Back to normal.")
 
-	a := p.start(t, w, h, p.askMode, term, p.root(t, "ask"))
+	a := p.start(t, pane(term), p.askMode, p.root(t, "ask"))
 	p.confirm(t, c, a, in)
 }
 
@@ -190,7 +233,7 @@ func (p termProfile) captureMode(t *testing.T, dir, mode string) {
 	c := p.capturer(t, dir)
 	defer func() { writeManifest(t, dir, c.items, false) }()
 	in := " (mode " + mode + ", " + describe(userTerminal) + ")"
-	r := p.start(t, termSize[0], termSize[1], mode, userTerminal, p.root(t, "mode"))
+	r := p.start(t, pane(userTerminal), mode, p.root(t, "mode"))
 	p.settle(c, r, in)
 	c.shot(r, "idle-fresh", handoff.StatusIdle, "fresh start, empty composer"+in)
 	r.model.Script(p.shell(r, mode), fakemodel.Answer("The command finished."))
@@ -273,10 +316,10 @@ func describe(t realcli.Terminal) string {
 
 var codexTerms = termProfile{
 	provider: "codex", version: "0.169",
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Mode: mode}
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		opts := realcodex.Options{Common: c, Mode: mode}
 		if mode == "ask" {
-			opts = realcodex.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
+			opts = realcodex.Options{Common: c, ApprovalPolicy: "on-request", SandboxMode: "workspace-write"}
 		}
 		// The status line cannot show the whole work folder at 80 columns.
 		opts.Ready = modelLine
@@ -308,8 +351,8 @@ var codexTerms = termProfile{
 
 var claudeTerms = termProfile{
 	provider: "claude", version: realclaude.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Permissions: mode}, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newClaudeRigAt(t, realclaude.Options{Common: c, Permissions: mode}, root)
 	},
 	askMode:  realclaude.Ask,
 	modes:    []string{realclaude.Bypass, realclaude.AcceptEdits, realclaude.Ask},
@@ -331,97 +374,51 @@ var claudeTerms = termProfile{
 	approve:     "1",
 }
 
-// OpenCode's modes: bash allowed in its config (the harness's default),
-// asked for, and --auto with bash asked for (so the flag is what grants
-// it).
+// The approval modes the captures try, per CLI (their folders' names).
 const (
-	openCodeAllow = "allow"
-	openCodeAsk   = "ask"
-	openCodeAuto  = "auto"
+	// OpenCode: bash allowed in its config (the harness's default), asked
+	// for, and --auto with bash asked for (so the flag is what grants it).
+	openCodeAllow, openCodeAsk, openCodeAuto = "allow", "ask", "auto"
+	// pi with the asking extension (pi itself never asks).
+	piAsk = "ask"
+	// droid's autonomy levels: Off (its default, every command asked for)
+	// and --auto high.
+	droidAsk, droidHigh = "auto-off", "auto-high"
+	// Kimi Code's permission modes: the default (every command asked for),
+	// --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
+	kimiAsk, kimiYolo, kimiAuto = "default", "yolo", "auto"
+	// Copilot CLI's: --allow-all-tools (the harness's), no flag (it asks
+	// before each command), --yolo.
+	copilotAllowAllTools, copilotAsk, copilotYolo = "allow-all-tools", "ask", "yolo"
+	// Cline's: auto-approve on (its default) and off (--auto-approve
+	// false), which asks before each tool call.
+	clineAuto, clineAsk = "auto-approve", "ask"
 )
 
 var openCodeTerms = termProfile{
-	provider: "opencode", version: realopencode.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realopencode.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
-		return newOpenCodeRigAt(t, opts, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newOpenCodeRigAt(t, realopencode.Options{Common: c, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}, root)
 	},
-	askMode:     openCodeAsk,
-	modes:       []string{openCodeAllow, openCodeAsk, openCodeAuto},
-	busy:        func(p, _ string) bool { return openCodeBusy(p) },
-	finished:    func(p, _, last string) bool { return openCodeFinished(p, last) },
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    openCodeCapture.apiError,
-	errorShown:  openCodeCapture.errorShown,
-	errorDetail: openCodeCapture.errorDetail,
-	dialogShown: openCodeCapture.dialogShown,
-	approve:     openCodeCapture.approve,
+	askMode: openCodeAsk,
+	modes:   []string{openCodeAllow, openCodeAsk, openCodeAuto},
 }
 
-// piAsk is pi with the asking extension (pi itself never asks).
-const piAsk = "ask"
-
 var piTerms = termProfile{
-	provider: "pi", version: realpi.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newPiRigAt(t, realpi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == piAsk}, root)
-	},
 	askMode: piAsk,
 	// The working line, read as text.
 	busy: func(p, _ string) bool { return has(p, "Working...") },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !has(p, "Working...") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    piCapture.apiError,
-	errorShown:  piCapture.errorShown,
-	errorDetail: piCapture.errorDetail,
-	dialogShown: piCapture.dialogShown,
-	approve:     piCapture.approve,
 }
 
-// droidAsk and droidHigh are droid's autonomy levels tried: Off (its
-// default, every command asked for) and --auto high.
-const (
-	droidAsk  = "auto-off"
-	droidHigh = "auto-high"
-)
-
 var droidTerms = termProfile{
-	provider: "droid", version: realdroid.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == droidAsk}, root)
-	},
 	askMode: droidAsk,
 	modes:   []string{droidAsk, droidHigh},
 	// The working line or the steer placeholder, read as text.
 	busy: func(p, _ string) bool { return has(p, "(Press ESC to stop)") || has(p, "Enter to steer") },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !has(p, "(Press ESC to stop)") && !has(p, "Enter to steer") && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    droidCapture.apiError,
-	errorShown:  droidCapture.errorShown,
-	errorDetail: droidCapture.errorDetail,
-	dialogShown: droidCapture.dialogShown,
-	approve:     droidCapture.approve,
 }
 
-// Kimi Code's permission modes: the default (every command asked for),
-// --yolo (Ask When Needed) and --auto (Never Ask, the harness's).
-const (
-	kimiAsk  = "default"
-	kimiYolo = "yolo"
-	kimiAuto = "auto"
-)
-
 var kimiTerms = termProfile{
-	provider: "kimi", version: realkimi.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		o := realkimi.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == kimiAsk}
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		o := realkimi.Options{Common: c, Ask: mode == kimiAsk}
 		if mode == kimiYolo {
 			o.Args = []string{"--yolo"}
 		}
@@ -429,77 +426,26 @@ var kimiTerms = termProfile{
 	},
 	askMode: kimiAsk,
 	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
-	busy:    func(p, _ string) bool { return kimiSignals(p).BusyLine != 0 },
-	finished: func(p, _, last string) bool {
-		return kimiFinished(p, last) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    kimiCapture.apiError,
-	errorShown:  kimiCapture.errorShown,
-	errorDetail: kimiCapture.errorDetail,
-	dialogShown: kimiCapture.dialogShown,
-	approve:     kimiCapture.approve,
 }
-
-// Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
-// (it asks before each command), --yolo.
-const (
-	copilotAllowAllTools = "allow-all-tools"
-	copilotAsk           = "ask"
-	copilotYolo          = "yolo"
-)
 
 var copilotTerms = termProfile{
-	provider: "copilot", version: realcopilot.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		opts := realcopilot.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}
-		return newCopilotRigAt(t, opts, root)
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newCopilotRigAt(t, realcopilot.Options{Common: c, Ask: mode == copilotAsk, Yolo: mode == copilotYolo}, root)
 	},
-	askMode:     copilotAsk,
-	modes:       []string{copilotAllowAllTools, copilotAsk, copilotYolo},
-	busy:        func(p, _ string) bool { return copilotBusy(p) },
-	finished:    func(p, _, last string) bool { return copilotFinished(p, last) },
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    copilotCapture.apiError,
-	errorShown:  copilotCapture.errorShown,
-	errorDetail: copilotCapture.errorDetail,
-	dialogShown: copilotCapture.dialogShown,
-	approve:     copilotCapture.approve,
+	askMode: copilotAsk,
+	modes:   []string{copilotAllowAllTools, copilotAsk, copilotYolo},
 }
 
-// Cline's modes: auto-approve on (its default) and off (--auto-approve
-// false), which asks before each tool call.
-const (
-	clineAuto = "auto-approve"
-	clineAsk  = "ask"
-)
-
 var clineTerms = termProfile{
-	provider: "cline", version: realcline.CLI.Version,
-	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newClineRigAt(t, realcline.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == clineAsk}, root)
-	},
 	askMode: clineAsk,
 	modes:   []string{clineAuto, clineAsk},
 	// The busy line, read as text: a spinner frame first on a line.
-	busy: func(p, _ string) bool { return clineSpinnerLine(p) },
-	finished: func(p, _, last string) bool {
-		return has(p, last) && !clineSpinnerLine(p) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
-	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    clineCapture.apiError,
-	errorShown:  clineCapture.errorShown,
-	errorDetail: clineCapture.errorDetail,
-	dialogShown: clineCapture.dialogShown,
-	approve:     clineCapture.approve,
+	busy: clineSpinnerLine,
 }
 
 // clineSpinnerLine reports a line that starts with a braille spinner frame
 // ("⠙ Thinking... (esc to cancel)", "⠼ run_commands(…)").
-func clineSpinnerLine(plain string) bool {
+func clineSpinnerLine(plain, _ string) bool {
 	for _, ln := range strings.Split(plain, "\n") {
 		if _, ok := screen.SpinnerGlyph(strings.TrimSpace(ln)); ok {
 			return true

@@ -156,88 +156,75 @@ func fixedRootUnder(t *testing.T, base, name string) string {
 	return root
 }
 
+// captureClaudeSize is Claude Code's capture script in a w×h pane: a
+// session that bypasses permissions through answers, a tool, the response
+// file, a question, the API errors, interruptions and a draft; then one
+// that retries, one that asks before a command, one in an untrusted folder.
 func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 	const short = 30 * time.Second
 	busy := func(p, _ string) bool { return has(p, "esc to interrupt") }
 	quiet := func(p, _ string) bool { return !has(p, "esc to interrupt") }
+	done := func(last string) func(p, _ string) bool {
+		return func(p, _ string) bool { return claudeFinished(p, last) }
+	}
+	pane := realcli.Common{Width: w, Height: h}
 
-	r := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}}, fixedRoot(t, "main"))
-	wd := r.workdir
-	c.shot(r, "idle-fresh", handoff.StatusIdle,
-		"fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'")
-
-	// A model slow to send its first byte: the spinner line shows at once.
-	r.model.Script(fakemodel.Answer("Hello after a slow start.").After(7 * time.Second))
-	r.submit("Say hello, slowly")
-	r.waitScreen(short, "spinner", busy)
-	time.Sleep(300 * time.Millisecond)
-	c.shot(r, "processing-first-byte", handoff.StatusProcessing,
-		"request sent, no byte back yet: spinner line '✶ <Verb>…' under the prompt, footer '… · esc to interrupt'")
-	time.Sleep(4 * time.Second)
-	c.shot(r, "processing-waiting", handoff.StatusProcessing,
-		"still waiting for the first byte a few seconds later: spinner line (with its timer and a '⎿ Tip: …' line once shown), footer 'esc to interrupt'")
-	r.waitScreen(short, "first turn finished", func(p, _ string) bool { return claudeFinished(p, "Hello after a slow start.") })
-	c.shot(r, "completed-answer", handoff.StatusCompleted,
-		"plain answer finished: '● Hello after a slow start.' then '✻ <Verb> for Ns · done <time>'", "Hello after a slow start.")
-
-	// Long streaming: the text grows under the prompt, the spinner below it.
-	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
-	r.model.Script(fakemodel.Streamed(streamed, 60, 8*time.Second))
-	r.submit("Write a long answer")
-	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "Streaming a long answer, chunk") })
-	time.Sleep(2 * time.Second)
-	c.shot(r, "processing-streaming", handoff.StatusProcessing,
-		"answer streaming in: '● Streaming…' grows, spinner line '(Ns · ↓ N tokens)' below it, footer 'esc to interrupt'")
-	r.waitScreen(short, "streaming turn finished", func(p, _ string) bool { return claudeFinished(p, "while it grows.") })
-	c.shot(r, "completed-streamed", handoff.StatusCompleted, "long streamed answer finished", strings.TrimSpace(streamed))
-
-	// A tool running.
-	r.model.Script(fakemodel.Shell("sleep 5; echo slept", "Sleep a while"), fakemodel.Answer("The command finished."))
-	r.submit("Run a slow command")
-	r.waitScreen(short, "tool running", func(p, _ string) bool { return has(p, "sleep 5; echo slept") })
-	time.Sleep(2 * time.Second)
-	c.shot(r, "processing-tool", handoff.StatusProcessing,
-		"Bash running: the tool's description, '⎿  $ sleep 5; echo slept', the spinner line, footer 'esc to interrupt'")
-	r.waitScreen(short, "tool turn finished", func(p, _ string) bool { return claudeFinished(p, "The command finished.") })
-	c.shot(r, "completed-tool", handoff.StatusCompleted,
-		"after the tool: 'Ran 1 shell command', '● The command finished.', '✻ … for Ns'", "The command finished.")
-
+	r := newClaudeRigAt(t, realclaude.Options{Common: pane}, fixedRoot(t, "main"))
 	// The response file is written before the turn ends: one more model
 	// request follows the tool result (made slow here to catch it).
-	if err := responsefile.EnsureDir(wd); err != nil {
+	if err := responsefile.EnsureDir(r.workdir); err != nil {
 		t.Fatal(err)
 	}
-	path, err := handoff.ResponsePath(wd, "analyst")
+	path, err := handoff.ResponsePath(r.workdir, "analyst")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.model.Script(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(5*time.Second))
-	r.submit(handoff.WithInstruction("Analyse the project.", path, captureReceipt))
-	waitFile(t, path, short)
-	time.Sleep(time.Second)
-	c.shot(r, "processing-after-file", handoff.StatusProcessing,
-		"the heredoc already wrote the response file, but the turn still runs: Claude Code waits for the model's next reply (spinner, esc to interrupt)")
-	r.waitScreen(short, "file turn finished", func(p, _ string) bool { return claudeFinished(p, "I wrote the response file.") })
-	c.shot(r, "completed-after-file", handoff.StatusCompleted, "file written and the turn finished with a final message",
-		"I wrote the response file.")
-
+	streamed := strings.Repeat("Streaming a long answer, chunk by chunk, so the screen can be read while it grows. ", 4)
 	// A question from the model (AskUserQuestion): a dialog waits for a key.
-	r.model.Script(fakemodel.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+	question := fakemodel.ToolUse("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
 		"question": "Which colour do you prefer?", "header": "Colour", "multiSelect": false,
 		"options": []any{
 			map[string]any{"label": "Red", "description": "A warm colour"},
 			map[string]any{"label": "Blue", "description": "A cool colour"},
 		},
-	}}}, ""), fakemodel.Answer("You chose red."))
-	r.submit("Ask me which colour I prefer")
-	r.waitScreen(short, "question", func(p, _ string) bool { return has(p, "Which colour do you prefer?", "Enter to select") })
-	time.Sleep(500 * time.Millisecond)
-	c.shot(r, "waiting-question", handoff.StatusWaitingUserAnswer,
-		"AskUserQuestion dialog: '☐ Colour', the question, '❯ 1. Red' … 'Enter to select · ↑/↓ to navigate · Esc to cancel'; no composer")
-	r.keys("Enter")
-	r.waitScreen(short, "question turn finished", func(p, _ string) bool { return claudeFinished(p, "You chose red.") })
-	c.shot(r, "completed-after-question", handoff.StatusCompleted,
-		"after answering: '● Answered Claude's questions: ⎿ · Which colour…? → Red', then the final message", "You chose red.")
+	}}}, "")
+	play(c, r, short,
+		captureStep{shot: "idle-fresh", status: handoff.StatusIdle,
+			note: "fresh start: logo, version, model and cwd; empty composer '❯' between two rules; footer '⏵⏵ bypass permissions on (shift+tab to cycle)'; title '✳ Claude Code'"},
+		// A model slow to send its first byte: the spinner line shows at once.
+		captureStep{replies: replies(fakemodel.Answer("Hello after a slow start.").After(7 * time.Second)), prompt: "Say hello, slowly",
+			what: "spinner", until: busy, settle: 300 * time.Millisecond, shot: "processing-first-byte", status: handoff.StatusProcessing,
+			note: "request sent, no byte back yet: spinner line '✶ <Verb>…' under the prompt, footer '… · esc to interrupt'"},
+		captureStep{settle: 4 * time.Second, shot: "processing-waiting", status: handoff.StatusProcessing,
+			note: "still waiting for the first byte a few seconds later: spinner line (with its timer and a '⎿ Tip: …' line once shown), footer 'esc to interrupt'"},
+		captureStep{what: "first turn finished", until: done("Hello after a slow start."), shot: "completed-answer", status: handoff.StatusCompleted,
+			note: "plain answer finished: '● Hello after a slow start.' then '✻ <Verb> for Ns · done <time>'", msg: "Hello after a slow start."},
+		// Long streaming: the text grows under the prompt, the spinner below it.
+		captureStep{replies: replies(fakemodel.Streamed(streamed, 60, 8*time.Second)), prompt: "Write a long answer",
+			what: "streamed text", until: showing("Streaming a long answer, chunk"), settle: 2 * time.Second, shot: "processing-streaming", status: handoff.StatusProcessing,
+			note: "answer streaming in: '● Streaming…' grows, spinner line '(Ns · ↓ N tokens)' below it, footer 'esc to interrupt'"},
+		captureStep{what: "streaming turn finished", until: done("while it grows."), shot: "completed-streamed", status: handoff.StatusCompleted,
+			note: "long streamed answer finished", msg: strings.TrimSpace(streamed)},
+		// A tool running.
+		captureStep{replies: replies(fakemodel.Shell("sleep 5; echo slept", "Sleep a while"), fakemodel.Answer("The command finished.")), prompt: "Run a slow command",
+			what: "tool running", until: showing("sleep 5; echo slept"), settle: 2 * time.Second, shot: "processing-tool", status: handoff.StatusProcessing,
+			note: "Bash running: the tool's description, '⎿  $ sleep 5; echo slept', the spinner line, footer 'esc to interrupt'"},
+		captureStep{what: "tool turn finished", until: done("The command finished."), shot: "completed-tool", status: handoff.StatusCompleted,
+			note: "after the tool: 'Ran 1 shell command', '● The command finished.', '✻ … for Ns'", msg: "The command finished."},
+		captureStep{replies: replies(fakemodel.WriteResponse("The analysis is complete."), fakemodel.Answer("I wrote the response file.").After(5*time.Second)),
+			prompt: handoff.WithInstruction("Analyse the project.", path, captureReceipt),
+			what:   "response file", until: func(string, string) bool { return fileWritten(path) }, settle: time.Second,
+			shot: "processing-after-file", status: handoff.StatusProcessing,
+			note: "the heredoc already wrote the response file, but the turn still runs: Claude Code waits for the model's next reply (spinner, esc to interrupt)"},
+		captureStep{what: "file turn finished", until: done("I wrote the response file."), shot: "completed-after-file", status: handoff.StatusCompleted,
+			note: "file written and the turn finished with a final message", msg: "I wrote the response file."},
+		captureStep{replies: replies(question, fakemodel.Answer("You chose red.")), prompt: "Ask me which colour I prefer",
+			what: "question", until: showing("Which colour do you prefer?", "Enter to select"), settle: 500 * time.Millisecond,
+			shot: "waiting-question", status: handoff.StatusWaitingUserAnswer,
+			note: "AskUserQuestion dialog: '☐ Colour', the question, '❯ 1. Red' … 'Enter to select · ↑/↓ to navigate · Esc to cancel'; no composer"},
+		captureStep{keys: []string{"Enter"}, what: "question turn finished", until: done("You chose red."), shot: "completed-after-question", status: handoff.StatusCompleted,
+			note: "after answering: '● Answered Claude's questions: ⎿ · Which colour…? → Red', then the final message", msg: "You chose red."},
+	)
 
 	// Errors, retries off.
 	for _, e := range []struct {
@@ -252,90 +239,66 @@ func captureClaudeSize(t *testing.T, c *screenCapturer, w, h int) {
 		{"error-stream-overloaded", fakemodel.StreamError("overloaded_error", "Overloaded", ""), "API Error", "an SSE error event (overloaded_error) in the stream; Claude Code retries without streaming (529 too) and shows the API error"},
 		{"error-not-logged-in-401", fakemodel.HTTPError(401, "authentication_error", "invalid x-api-key"), "Not logged in", "HTTP 401 authentication_error: no cell, only '⎿  Not logged in · Please run /login' under the prompt; placeholder 'Once fixed, resend your message'"},
 	} {
-		r.model.Script(e.reply, e.reply)
-		r.submit("This request fails: " + e.name)
-		r.waitScreen(short, e.name, func(p, title string) bool { return has(p, e.wait) && quiet(p, title) })
-		time.Sleep(500 * time.Millisecond)
-		c.shot(r, e.name, handoff.StatusError, e.note, "", e.wait)
-		r.model.Clear()
+		play(c, r, short, captureStep{replies: replies(e.reply, e.reply), prompt: "This request fails: " + e.name,
+			what: e.name, until: func(p, title string) bool { return has(p, e.wait) && quiet(p, title) }, settle: 500 * time.Millisecond,
+			shot: e.name, status: handoff.StatusError, note: e.note, detail: e.wait}, captureStep{clear: true})
 	}
 
-	// A successful turn after an error: the error is history now.
-	r.model.Script(fakemodel.Answer("Back to normal."))
-	r.submit("Try again")
-	r.waitScreen(short, "turn after error", func(p, _ string) bool { return claudeFinished(p, "Back to normal.") })
-	c.shot(r, "completed-after-error", handoff.StatusCompleted,
-		"a finished turn below an earlier API error: the error is history", "Back to normal.")
-
-	// Esc while waiting for the first byte.
-	r.model.Script(fakemodel.Answer("never shown").After(60 * time.Second))
-	r.submit("This turn gets interrupted while waiting")
-	r.waitScreen(short, "spinner", busy)
-	time.Sleep(time.Second)
-	r.keys("Escape")
-	r.waitScreen(short, "interrupted", quiet)
-	time.Sleep(500 * time.Millisecond)
-	c.shot(r, "interrupted-waiting", handoff.StatusCompleted,
-		"Esc before any answer: the interrupted prompt leaves the history and is put back into the composer as a draft; the screen is the previous finished turn again (quiet: completed)")
-	// Clear the restored prompt from the composer for the next step.
-	r.keys("C-u")
-	time.Sleep(300 * time.Millisecond)
-
-	// Esc while streaming: the partial answer stays.
-	r.model.Script(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second))
-	r.submit("This turn gets interrupted while streaming")
-	r.waitScreen(short, "streamed text", func(p, _ string) bool { return has(p, "A partial answer") })
-	time.Sleep(1500 * time.Millisecond)
-	r.keys("Escape")
-	r.waitScreen(short, "interrupted", quiet)
-	time.Sleep(500 * time.Millisecond)
-	c.shot(r, "interrupted-streaming", handoff.StatusCompleted,
-		"Esc while the answer streamed: the partial '● A partial answer…' stays, then '⎿  Interrupted · What should Claude do instead?': quiet (not error)")
-
-	// An unsent draft in the composer is not a user message.
-	r.keys("C-u")
-	if err := r.cli.Paste(context.Background(), "a draft that is not sent yet"); err != nil {
-		t.Fatal(err)
-	}
-	r.waitScreen(short, "draft", func(p, _ string) bool { return has(p, "a draft that is not sent yet") })
-	time.Sleep(300 * time.Millisecond)
-	c.shot(r, "completed-draft", handoff.StatusCompleted,
-		"an unsent draft '❯ a draft that is not sent yet' in the composer after the interrupted streamed reply")
+	play(c, r, short,
+		// A successful turn after an error: the error is history now.
+		captureStep{replies: replies(fakemodel.Answer("Back to normal.")), prompt: "Try again", what: "turn after error", until: done("Back to normal."),
+			shot: "completed-after-error", status: handoff.StatusCompleted, note: "a finished turn below an earlier API error: the error is history", msg: "Back to normal."},
+		// Esc while waiting for the first byte.
+		captureStep{replies: replies(fakemodel.Answer("never shown").After(60 * time.Second)), prompt: "This turn gets interrupted while waiting",
+			what: "spinner", until: busy, settle: time.Second},
+		captureStep{keys: []string{"Escape"}, what: "interrupted", until: quiet, settle: 500 * time.Millisecond,
+			shot: "interrupted-waiting", status: handoff.StatusCompleted,
+			note: "Esc before any answer: the interrupted prompt leaves the history and is put back into the composer as a draft; the screen is the previous finished turn again (quiet: completed)"},
+		// Clear the restored prompt from the composer for the next step.
+		captureStep{keys: []string{"C-u"}, settle: 300 * time.Millisecond},
+		// Esc while streaming: the partial answer stays.
+		captureStep{replies: replies(fakemodel.Streamed(strings.Repeat("A partial answer that is cut short. ", 8), 60, 12*time.Second)),
+			prompt: "This turn gets interrupted while streaming", what: "streamed text", until: showing("A partial answer"), settle: 1500 * time.Millisecond},
+		captureStep{keys: []string{"Escape"}, what: "interrupted", until: quiet, settle: 500 * time.Millisecond,
+			shot: "interrupted-streaming", status: handoff.StatusCompleted,
+			note: "Esc while the answer streamed: the partial '● A partial answer…' stays, then '⎿  Interrupted · What should Claude do instead?': quiet (not error)"},
+		// An unsent draft in the composer is not a user message.
+		captureStep{keys: []string{"C-u"}},
+		captureStep{paste: "a draft that is not sent yet", what: "draft", until: showing("a draft that is not sent yet"), settle: 300 * time.Millisecond,
+			shot: "completed-draft", status: handoff.StatusCompleted,
+			note: "an unsent draft '❯ a draft that is not sent yet' in the composer after the interrupted streamed reply"},
+	)
 
 	// Retries: each failure shows a retry line while Claude Code backs off.
-	rr := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, MaxRetries: 2}, fixedRoot(t, "retries"))
-	rr.model.Script(fakemodel.ServerError(), fakemodel.ServerError().After(6*time.Second), fakemodel.ServerError())
-	rr.submit("This request fails and is retried")
-	rr.waitScreen(short, "retry line", func(p, _ string) bool { return has(p, "retrying") })
-	time.Sleep(300 * time.Millisecond)
-	c.shot(rr, "processing-retrying", handoff.StatusProcessing,
-		"HTTP 500, retries on: '✻ 500 Internal server error · retrying in Ns · attempt 1/2', footer 'esc to interrupt'")
-	time.Sleep(3 * time.Second)
-	c.shot(rr, "processing-retrying-request", handoff.StatusProcessing,
-		"the retried request is under way (the fake server holds it 6 s)")
-	rr.waitScreen(time.Minute, "error after retries", func(p, title string) bool { return has(p, "API Error: 500") && quiet(p, title) })
-	time.Sleep(500 * time.Millisecond)
-	c.shot(rr, "error-after-retries", handoff.StatusError,
-		"HTTP 500 on every attempt: after the retries '● API Error: 500 …', placeholder 'Resend your message to try again'", "", "API Error: 500")
+	rr := newClaudeRigAt(t, realclaude.Options{Common: pane, MaxRetries: 2}, fixedRoot(t, "retries"))
+	play(c, rr, time.Minute,
+		captureStep{replies: replies(fakemodel.ServerError(), fakemodel.ServerError().After(6*time.Second), fakemodel.ServerError()),
+			prompt: "This request fails and is retried", what: "retry line", until: showing("retrying"), settle: 300 * time.Millisecond,
+			shot: "processing-retrying", status: handoff.StatusProcessing,
+			note: "HTTP 500, retries on: '✻ 500 Internal server error · retrying in Ns · attempt 1/2', footer 'esc to interrupt'"},
+		captureStep{settle: 3 * time.Second, shot: "processing-retrying-request", status: handoff.StatusProcessing,
+			note: "the retried request is under way (the fake server holds it 6 s)"},
+		captureStep{what: "error after retries", until: func(p, title string) bool { return has(p, "API Error: 500") && quiet(p, title) }, settle: 500 * time.Millisecond,
+			shot: "error-after-retries", status: handoff.StatusError, detail: "API Error: 500",
+			note: "HTTP 500 on every attempt: after the retries '● API Error: 500 …', placeholder 'Resend your message to try again'"},
+	)
 
 	// The permission prompt: a session that asks before tools.
-	a := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
-	a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
-	a.submit("Write a marker file")
-	a.waitScreen(short, "permission prompt", func(p, _ string) bool { return has(p, "Do you want to proceed?") })
-	time.Sleep(500 * time.Millisecond)
-	c.shot(a, "waiting-permission", handoff.StatusWaitingUserAnswer,
-		"permission prompt (--permission-mode default): 'Bash command' … 'Do you want to proceed?' '❯ 1. Yes' … 'Esc to cancel · Tab to amend'")
-	a.keys("1")
-	a.waitScreen(short, "approved turn finished", func(p, _ string) bool { return claudeFinished(p, "Wrote the marker file.") })
-	c.shot(a, "completed-after-permission", handoff.StatusCompleted,
-		"after approving: the command ran, final message, '✻ … for Ns'; footer '⏸ manual mode on'", "Wrote the marker file.")
+	a := newClaudeRigAt(t, realclaude.Options{Common: pane, Permissions: realclaude.Ask}, fixedRoot(t, "ask"))
+	play(c, a, short,
+		captureStep{replies: replies(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file.")),
+			prompt: "Write a marker file", what: "permission prompt", until: showing("Do you want to proceed?"), settle: 500 * time.Millisecond,
+			shot: "waiting-permission", status: handoff.StatusWaitingUserAnswer,
+			note: "permission prompt (--permission-mode default): 'Bash command' … 'Do you want to proceed?' '❯ 1. Yes' … 'Esc to cancel · Tab to amend'"},
+		captureStep{keys: []string{"1"}, what: "approved turn finished", until: done("Wrote the marker file."),
+			shot: "completed-after-permission", status: handoff.StatusCompleted, msg: "Wrote the marker file.",
+			note: "after approving: the command ran, final message, '✻ … for Ns'; footer '⏸ manual mode on'"},
+	)
 
 	// A startup dialog: an untrusted folder.
-	u := newClaudeRigAt(t, realclaude.Options{Common: realcli.Common{Width: w, Height: h}, Untrusted: true}, fixedRoot(t, "untrusted"))
-	time.Sleep(time.Second)
-	c.shot(u, "waiting-trust-dialog", handoff.StatusWaitingUserAnswer,
-		"startup dialog for an untrusted folder: 'Accessing workspace: … Quick safety check: Is this a project you created or one you trust?' '❯ No, exit' / 'Yes, I trust this folder', 'Enter to confirm · Esc to cancel'")
+	u := newClaudeRigAt(t, realclaude.Options{Common: pane, Untrusted: true}, fixedRoot(t, "untrusted"))
+	play(c, u, short, captureStep{settle: time.Second, shot: "waiting-trust-dialog", status: handoff.StatusWaitingUserAnswer,
+		note: "startup dialog for an untrusted folder: 'Accessing workspace: … Quick safety check: Is this a project you created or one you trust?' '❯ No, exit' / 'Yes, I trust this folder', 'Enter to confirm · Esc to cancel'"})
 }
 
 // TestCaptureRealClaudeAutoModeScreens adds the screens of Claude Code's

@@ -17,15 +17,10 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 )
 
-// newClaudeRig starts a fake model and Claude Code in a fresh work folder
-// and HOME; opts sets the rest (permissions, retries, size; zero values are
-// realclaude's defaults). Everything is ended in t.Cleanup.
-func newClaudeRig(t *testing.T, opts realclaude.Options) *rig {
-	t.Helper()
-	return newClaudeRigAt(t, opts, t.TempDir())
-}
-
-// newClaudeRigAt is newClaudeRig with the work folder and HOME under root.
+// newClaudeRigAt starts a fake model and Claude Code with the work folder
+// and HOME under root (t.TempDir() for a fresh one); opts sets the rest
+// (permissions, retries, size; zero values are realclaude's defaults).
+// Everything is ended in t.Cleanup.
 func newClaudeRigAt(t *testing.T, opts realclaude.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realclaude.CLI, fakemodel.AnthropicMessages{}, root, &opts.Common,
@@ -63,9 +58,9 @@ func TestRealClaudeHooksWriteMarkers(t *testing.T) {
 	bin := buildCommand(t)
 	events := filepath.Join(t.TempDir(), "events")
 	hook := handoff.ShellQuote(bin) + " hook --dir " + handoff.ShellQuote(events)
-	r := newClaudeRig(t, realclaude.Options{Hooks: map[string]string{
+	r := newClaudeRigAt(t, realclaude.Options{Hooks: map[string]string{
 		"Stop": hook, "StopFailure": hook, "UserPromptSubmit": hook, "PermissionRequest": hook,
-	}})
+	}}, t.TempDir())
 	r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("Final words."))
 	d := r.send("tester", "Test it.", claudeConfig(true), nil)
 	if d.err != nil || d.res.Content != answer+"\n" {
@@ -145,14 +140,14 @@ func TestRealClaudeSendCommand(t *testing.T) {
 		return stdout, code
 	}
 	t.Run("file", func(t *testing.T) {
-		r := newClaudeRig(t, realclaude.Options{})
+		r := newClaudeRigAt(t, realclaude.Options{}, t.TempDir())
 		r.model.Script(fakemodel.WriteResponse(answer).After(time.Second), fakemodel.Answer("I wrote the response file."))
 		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 0 || stdout != answer+"\n" {
 			r.fail("exit %d, stdout %q; want 0 and %q", code, stdout, answer+"\n")
 		}
 	})
 	t.Run("api-error", func(t *testing.T) {
-		r := newClaudeRig(t, realclaude.Options{})
+		r := newClaudeRigAt(t, realclaude.Options{}, t.TempDir())
 		r.model.Script(fakemodel.Overloaded())
 		if stdout, code := run(r, "--role", "analyst", "--prompt", "Analyse the project."); code != 4 || stdout != "" {
 			r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
@@ -166,6 +161,6 @@ func TestRealClaudeStopHookEndsTheWait(t *testing.T) {
 	parallel(t)
 	realclaude.CLI.Require(t)
 	hookEndsTheWait(t, "Stop", func(hooks map[string]string) *rig {
-		return newClaudeRig(t, realclaude.Options{Hooks: hooks})
+		return newClaudeRigAt(t, realclaude.Options{Hooks: hooks}, t.TempDir())
 	})
 }

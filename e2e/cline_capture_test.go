@@ -3,68 +3,18 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/cline"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
-	"github.com/handoff-fsm/handoff-fsm/screen"
 )
-
-// TestCaptureRealClineScreens drives the real Cline through every phase
-// the classifier must read, in two pane sizes, and stores each screen
-// (with and without colour), with its title and expected status, as a
-// fixture. Run it when the pinned version changes:
-//
-//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealClineScreens -v -timeout 30m
-func TestCaptureRealClineScreens(t *testing.T) {
-	clineCapture.capture(t, "cline "+realcline.CLI.Version)
-}
-
-var clineCapture = captureScript{
-	provider: "cline", version: realcline.CLI.Version,
-	start: func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newClineRigAt(t, realcline.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	},
-	busy:        func(p, _ string) bool { return clineBusy(p) },
-	quiet:       func(p, _ string) bool { return !clineBusy(p) },
-	finished:    func(p, _, last string) bool { return clineFinished(p, last) },
-	slowShell:   "sleep 6; echo slept",
-	apiError:    fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."),
-	errorShown:  "* Error: ",
-	errorDetail: "Error: Request contains an invalid argument (fake).",
-	dialogShown: "[y] Approve",
-	approve:     "y",
-	pastedShown: "Pasted +12 lines]",
-	more:        captureClineNotice,
-	notes: map[string]string{
-		"idle-fresh":                   "fresh start: the logo, 'What can I do for you?', 'Use / for slash commands, @ for file mentions, Ctrl+P for menu', the composer '❯ What can I do for you?' between two rules, the footer 'fake-model (0) $0.00 … ○ Plan ● Act (Tab)', the folder, '⏵⏵ Auto-approve all enabled (Shift+Tab)'; title 'Cline'",
-		"processing-first-byte":        "request sent, no byte back yet: ' ❯ Say hello, slowly', then '⠋ Thinking... (esc to cancel)' above the composer '❯ Ask anything...'; title '> Say hello, slowly'",
-		"processing-waiting":           "still waiting for the first byte a few seconds later",
-		"completed-answer":             "plain answer finished: ' * Hello after a slow start.' under the prompt",
-		"processing-streaming":         "answer streaming in: the '* Streaming…' cell grows, the busy line below it",
-		"completed-streamed":           "long streamed answer finished",
-		"processing-tool":              "run_commands running: the busy line is the tool, '⠼ run_commands(sleep 6; echo slept)'",
-		"completed-tool":               "after the tool: '* run_commands(sleep 6; echo slept)', '⎿ slept', then '* The command finished.'",
-		"processing-after-file":        "the heredoc already wrote the response file, but the turn still runs: the model's next reply is pending (busy line)",
-		"completed-after-file":         "file written and the turn finished with a final message",
-		"error-api-400":                "HTTP 400: '* Error: Request contains an invalid argument (fake).' in red, the newest cell after the prompt",
-		"completed-after-error":        "a finished turn below an earlier API error: the error is history",
-		"interrupted-streaming":        "Esc while the answer streamed: the partial answer stays: quiet (not error)",
-		"completed-draft":              "an unsent draft in the composer after the interrupted reply",
-		"completed-pasted-draft":       "a long paste not sent yet: the composer shows '[A long pasted prompt line. … Pasted +12 lines]'",
-		"waiting-confirmation":         "auto-approve off (--auto-approve false): the dialog replaces the composer: 'Cline needs permission', 'Approve tool call?', 'run_commands', '$ echo hi > …', '[y] Approve   [n] Deny'; the busy line above it",
-		"completed-after-confirmation": "after allowing: the command ran, final message",
-	},
-}
 
 // captureClineNotice takes the promotion Cline may show at its start (in
 // a fresh home, with the notice allowed): a dialog over the composer.
-func captureClineNotice(t *testing.T, c *screenCapturer, _ *rig) {
+func captureClineNotice(t *testing.T, _ captureScript, c *screenCapturer, _ *rig) {
 	var w, h int
 	if _, err := fmt.Sscanf(c.size, "%dx%d", &w, &h); err != nil {
 		t.Fatal(err)
@@ -86,20 +36,4 @@ func newClineRigAt(t *testing.T, opts realcline.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realcline.CLI, fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true}, root, &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realcline.Start(ctx, opts) })
-}
-
-// clineSignals reads a plain screen with Cline's classifier.
-func clineSignals(plain string) cline.Signals {
-	s, _ := cline.Provider().Classify(plain, "").Signals.(cline.Signals)
-	return s
-}
-
-// clineBusy reports the busy line above the composer ("⠙ Thinking...").
-func clineBusy(plain string) bool { return clineSignals(plain).BusyLine != 0 }
-
-// clineFinished reports a turn that ended with last on the screen: nothing
-// busy, the composer there, last after the prompt.
-func clineFinished(plain, last string) bool {
-	s := clineSignals(plain)
-	return s.BusyLine == 0 && s.Chrome == screen.ChromeComposer && strings.Contains(plain, last)
 }

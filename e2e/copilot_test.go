@@ -18,12 +18,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 )
 
-// newCopilotRig is newCopilotRigAt in a fresh folder.
-func newCopilotRig(t *testing.T, opts realcopilot.Options) *rig {
-	t.Helper()
-	return newCopilotRigAt(t, opts, t.TempDir())
-}
-
 // The shipped command on one Copilot CLI pane, as a user runs it: `send
 // --provider copilot`, then `send --provider auto` (the pane's command is
 // the binary, named copilot; its title and footer are Copilot CLI's too),
@@ -32,7 +26,7 @@ func newCopilotRig(t *testing.T, opts realcopilot.Options) *rig {
 func TestRealCopilotSendCommandByNameThenAuto(t *testing.T) {
 	parallel(t)
 	realcopilot.CLI.Require(t)
-	r := newCopilotRig(t, realcopilot.Options{Common: realcli.Common{Terminal: tmuxTerminal}})
+	r := newCopilotRigAt(t, realcopilot.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
 	sendByNameAndAuto(t, r, []string{"copilot", "auto"}, invalidArgument)
 }
 
@@ -47,7 +41,7 @@ func TestRealCopilotAgentStopHookEndsTheWait(t *testing.T) {
 	events := t.TempDir()
 	wiring := copilot.Provider().Launch.Hook(t.TempDir(), []string{bin, "hook", "--dir", events})
 	writeFiles(t, wiring.Files)
-	r := newCopilotRig(t, realcopilot.Options{Args: wiring.Args})
+	r := newCopilotRigAt(t, realcopilot.Options{Args: wiring.Args}, t.TempDir())
 	r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Final words."))
 	r.waitOnStopMarker(events, "Analyse the project.", answer+"\n")
 	stopped, ok, err := hookmark.Read(events, hookmark.Stopped)

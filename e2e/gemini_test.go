@@ -15,14 +15,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
 )
 
-// newGeminiRig starts a fake Gemini API and Gemini CLI in a fresh work
-// folder and HOME; opts sets the rest. Everything is ended in t.Cleanup.
-func newGeminiRig(t *testing.T, opts realgemini.Options) *rig {
-	t.Helper()
-	return newGeminiRigAt(t, opts, t.TempDir())
-}
-
-// newGeminiRigAt is newGeminiRig with the work folder and HOME under root.
+// newGeminiRigAt starts a fake Gemini API and Gemini CLI with the work
+// folder and HOME under root; opts sets the rest. Everything is ended in
+// t.Cleanup.
 func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realgemini.CLI, fakemodel.Gemini{}, root, &opts.Common,
@@ -30,12 +25,12 @@ func newGeminiRigAt(t *testing.T, opts realgemini.Options, root string) *rig {
 }
 
 // geminiBusy reports Gemini CLI's busy line: "⠋ Thinking... (esc to cancel, 3s)".
-func geminiBusy(plain string) bool { return strings.Contains(plain, "(esc to cancel") }
+func geminiBusy(plain, _ string) bool { return strings.Contains(plain, "(esc to cancel") }
 
 // geminiFinished reports a turn that ended with the message last: "✦ last"
 // on the screen, nothing busy, the title back to ready.
 func geminiFinished(plain, title, last string) bool {
-	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain) && strings.HasPrefix(title, "◇")
+	return strings.Contains(plain, "✦ "+last) && !geminiBusy(plain, title) && strings.HasPrefix(title, "◇")
 }
 
 // The shipped command with --provider gemini: the prompt with its
@@ -46,7 +41,7 @@ func geminiFinished(plain, title, last string) bool {
 func TestRealGeminiSendCommand(t *testing.T) {
 	parallel(t)
 	realgemini.CLI.Require(t)
-	sendAnswerThenError(t, newGeminiRig(t, realgemini.Options{}), fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
+	sendAnswerThenError(t, newGeminiRigAt(t, realgemini.Options{}, t.TempDir()), fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
 // The same in a pane that, like an ordinary tmux, sets TERM but not
@@ -55,7 +50,7 @@ func TestRealGeminiSendCommand(t *testing.T) {
 func TestRealGeminiSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
 	realgemini.CLI.Require(t)
-	r := newGeminiRig(t, realgemini.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
+	r := newGeminiRigAt(t, realgemini.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}}, t.TempDir())
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "", "Request contains an invalid argument (fake)."))
 }
 
@@ -93,7 +88,7 @@ func sendAnswerThenError(t *testing.T, r *rig, apiError fakemodel.Reply) {
 // kill-server left by pid.
 func TestRealGeminiOutlivesKillServer(t *testing.T) {
 	parallel(t)
-	r := newGeminiRig(t, realgemini.Options{})
+	r := newGeminiRigAt(t, realgemini.Options{}, t.TempDir())
 	pid := r.cli.PanePID()
 	var ps []int
 	for deadline := time.Now().Add(10 * time.Second); len(ps) < 2 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
@@ -135,7 +130,7 @@ func TestRealGeminiAfterAgentHookEndsTheWait(t *testing.T) {
 	parallel(t)
 	realgemini.CLI.Require(t)
 	events := hookEndsTheWait(t, "AfterAgent", func(hooks map[string]string) *rig {
-		return newGeminiRig(t, realgemini.Options{Hooks: hooks})
+		return newGeminiRigAt(t, realgemini.Options{Hooks: hooks}, t.TempDir())
 	}, "BeforeAgent")
 	sub, ok, err := hookmark.Read(events, hookmark.Submitted)
 	if err != nil || !ok || sub.Hook != "BeforeAgent" || !strings.HasPrefix(sub.Detail, "Analyse the project.") {

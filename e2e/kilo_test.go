@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	handoff "github.com/handoff-fsm/handoff-fsm"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
@@ -25,30 +22,26 @@ import (
 // Run it when the pinned version changes:
 //
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloScreens -v -timeout 60m
-func TestCaptureRealKiloScreens(t *testing.T) {
-	kiloCapture.capture(t, "Kilo Code "+realkilo.CLI.Version)
-}
+func TestCaptureRealKiloScreens(t *testing.T) { kiloScript(t).capture(t) }
 
 // kiloDone is the footer of Kilo's finished turn: "▣  Code · fake-model · 4.2s".
 var kiloDone = openCodeTurnDone("Code")
 
-// kiloCapture is OpenCode's capture script with Kilo's start, its agent in
+// kiloScript is OpenCode's capture script with Kilo's start, its agent in
 // the finished turn's footer and in the notes, and its logo and title.
-var kiloCapture = func() captureScript {
-	s := openCodeCapture
-	s.provider, s.version = "kilo", realkilo.CLI.Version
-	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
-		return newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Width: w, Height: h}, Ask: ask}, root)
-	}
+func kiloScript(t *testing.T) captureScript {
+	s := scriptOf(t, "opencode")
+	s.provider, s.start = "kilo", nil
 	s.finished = func(p, _, last string) bool { return openCodeFinishedAs(kiloDone, p, last) }
-	s.notes = map[string]string{}
-	for name, note := range openCodeCapture.notes {
+	notes := map[string]string{}
+	for name, note := range s.Notes {
 		// The footer "▣  Code · …"; the agent line "┃  Code  · …".
-		s.notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
+		notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
 			"title 'OpenCode'", "title 'Kilo CLI'").Replace(note)
 	}
-	return s
-}()
+	s.Notes = notes
+	return fromSubject(s)
+}
 
 // newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
 // Kilo Code in root's work folder and HOME; opts sets the rest, as
@@ -96,20 +89,12 @@ func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
 //	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealKiloConfirmation -v -timeout 60m
 func TestCaptureRealKiloConfirmation(t *testing.T) {
 	if os.Getenv(captureEnv) == "" {
-		t.Skipf("set %s=1 to capture Kilo's permission dialog into %s", captureEnv, kiloCapture.dir())
+		t.Skipf("set %s=1 to capture Kilo's permission dialog into %s", captureEnv, kiloScript(t).dir())
 	}
 	const patient = 5 * time.Minute
-	s := kiloCapture
+	s := kiloScript(t)
 	screens := captureSizes(t, s.dir(), func(t *testing.T, c *screenCapturer, w, h int) {
-		a := s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask"))
-		a.model.Script(fakemodel.Shell("echo hi > "+filepath.Join(a.workdir, "approved.txt"), "Write a marker file"), fakemodel.Answer("Wrote the marker file."))
-		a.submit("Write a marker file")
-		a.waitScreen(patient, "confirmation", func(p, _ string) bool { return has(p, s.dialogShown) })
-		time.Sleep(time.Second)
-		s.shot(c, a, "waiting-confirmation", handoff.StatusWaitingUserAnswer)
-		a.keys(s.approve)
-		a.waitScreen(patient, "approved turn finished", func(p, title string) bool { return s.finished(p, title, "Wrote the marker file.") })
-		s.shot(c, a, "completed-after-confirmation", handoff.StatusCompleted, "Wrote the marker file.")
+		s.confirm(t, c, s.start(t, w, h, true, fixedRootUnder(t, "/tmp/handoff-e2e-kilo", "ask")), patient)
 	})
 	writeManifest(t, s.dir(), screens, true)
 }

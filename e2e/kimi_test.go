@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 )
@@ -95,4 +96,13 @@ func waitKimiComposer(ctx context.Context, t *testing.T, tm *testTeam, pane stri
 			t.Fatalf("Kimi Code's composer does not show within 2 minutes:\n%s", out)
 		}
 	}
+}
+
+// newKimiRigAt starts a fake Chat Completions API (shell tool Bash) and
+// Kimi Code in root's work folder and HOME; opts sets the rest.
+// Everything ends in t.Cleanup.
+func newKimiRigAt(t *testing.T, opts realkimi.Options, root string) *rig {
+	t.Helper()
+	return startRig(t, realkimi.CLI, fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool}, root, &opts.Common,
+		func(ctx context.Context) (*realcli.Session, error) { return realkimi.Start(ctx, opts) })
 }

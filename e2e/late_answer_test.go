@@ -35,7 +35,7 @@ func TestRealCodexLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 // turn and hands it to the model after the turn.
 func TestRealClaudeLateAnswerIsNeverTakenForTheNextPrompt(t *testing.T) {
 	parallel(t)
-	r := newClaudeRig(t, realclaude.Options{})
+	r := newClaudeRigAt(t, realclaude.Options{}, t.TempDir())
 	// Claude Code can take five seconds to show it took a prompt: the
 	// first dispatch gives up after ten, while the model still thinks.
 	lateAnswerIsNeverTaken(t, r, claudeConfig, 16*time.Second, 10*time.Second, func(f fakemodel.Reply) fakemodel.Reply { return f })

@@ -53,8 +53,8 @@ func TestRealClaudeHandsOffToRealCodexThroughMCP(t *testing.T) {
 		env = append(env, "TMUX_TMPDIR="+d) // the MCP server must find Codex's tmux server
 	}
 	// --mcp-config takes every argument after it: it comes last.
-	cl := newClaudeRig(t, realclaude.Options{ExtraEnv: env,
-		ExtraArgs: []string{"--strict-mcp-config", "--mcp-config", filepath.Join(cfgDir, ".mcp.json")}})
+	cl := newClaudeRigAt(t, realclaude.Options{ExtraEnv: env,
+		ExtraArgs: []string{"--strict-mcp-config", "--mcp-config", filepath.Join(cfgDir, ".mcp.json")}}, t.TempDir())
 	call := map[string]any{"target": cx.cli.Target, "socket": cx.cli.Socket, "provider": "codex", "role": "programmer",
 		"workdir": cx.workdir, "prompt": "Add a --verbose flag to main.go."}
 	// Claude Code defers MCP tools behind its ToolSearch tool: the model

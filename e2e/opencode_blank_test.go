@@ -57,7 +57,7 @@ func TestMeasureOpenCodeBlankFrames(t *testing.T) {
 				if err := p.Send(context.Background(), prompt); err != nil {
 					t.Fatal(err)
 				}
-				r.waitScreen(90*time.Second, "turn finished", func(pl, _ string) bool { return openCodeFinished(pl, reply) })
+				r.waitScreen(90*time.Second, "turn finished", func(pl, _ string) bool { return openCodeFinished(pl, "", reply) })
 			}
 		})
 	}

@@ -11,14 +11,9 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/qwen"
 )
 
-// newQwenRig starts a fake Chat Completions API and Qwen Code in a fresh
-// work folder and HOME; opts sets the rest. Everything ends in t.Cleanup.
-func newQwenRig(t *testing.T, opts realqwen.Options) *rig {
-	t.Helper()
-	return newQwenRigAt(t, opts, t.TempDir())
-}
-
-// newQwenRigAt is newQwenRig with the work folder and HOME under root.
+// newQwenRigAt starts a fake Chat Completions API and Qwen Code with the
+// work folder and HOME under root; opts sets the rest. Everything ends in
+// t.Cleanup.
 func newQwenRigAt(t *testing.T, opts realqwen.Options, root string) *rig {
 	t.Helper()
 	return startRig(t, realqwen.CLI, fakemodel.ChatCompletions{}, root, &opts.Common,
@@ -43,7 +38,7 @@ func qwenFinished(plain, title, last string) bool {
 func TestRealQwenSendCommandWithoutColorterm(t *testing.T) {
 	parallel(t)
 	realqwen.CLI.Require(t)
-	r := newQwenRig(t, realqwen.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}})
+	r := newQwenRigAt(t, realqwen.Options{Common: realcli.Common{Terminal: realcli.Terminal{Term: "tmux-256color"}}}, t.TempDir())
 	sendAnswerThenError(t, r, fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
 }
 
@@ -53,6 +48,6 @@ func TestRealQwenStopHookEndsTheWait(t *testing.T) {
 	parallel(t)
 	realqwen.CLI.Require(t)
 	hookEndsTheWait(t, "Stop", func(hooks map[string]string) *rig {
-		return newQwenRig(t, realqwen.Options{Hooks: hooks})
+		return newQwenRigAt(t, realqwen.Options{Hooks: hooks}, t.TempDir())
 	})
 }

@@ -527,18 +527,29 @@ func handoffCLI(ctx context.Context, exe, dir string, args ...string) (string, s
 // panePIDs maps each agent's role to its pane's process, as tmux says.
 func panePIDs(ctx context.Context, t *testing.T, srv tmuxdriver.Server) map[string]int {
 	t.Helper()
-	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_pid} #{pane_dead}")
+	pids := map[string]int{}
+	for role, pid := range teamPanes(ctx, t, srv, "#{pane_pid}", true) {
+		pids[role], _ = strconv.Atoi(pid)
+	}
+	return pids
+}
+
+// teamPanes maps each agent's role to field (a tmux format: #{pane_id},
+// #{pane_pid}) of its pane; with live, only of the panes whose process
+// still runs.
+func teamPanes(ctx context.Context, t *testing.T, srv tmuxdriver.Server, field string, live bool) map[string]string {
+	t.Helper()
+	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_dead} "+field)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pids := map[string]int{}
+	panes := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[2] == "0" {
-			pids[f[0]], _ = strconv.Atoi(f[1])
+		if f := strings.Fields(line); len(f) == 3 && (!live || f[1] == "0") {
+			panes[f[0]] = f[2]
 		}
 	}
-	return pids
+	return panes
 }
 
 // teamProcesses lists every process of the team's panes: each pane's
@@ -833,15 +844,5 @@ func waitDroidSession(t *testing.T, home string) {
 // paneIDs maps each agent's role to its pane id.
 func paneIDs(ctx context.Context, t *testing.T, srv tmuxdriver.Server) map[string]string {
 	t.Helper()
-	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_id}")
-	if err != nil {
-		t.Fatal(err)
-	}
-	panes := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if role, pane, ok := strings.Cut(line, " "); ok {
-			panes[role] = pane
-		}
-	}
-	return panes
+	return teamPanes(ctx, t, srv, "#{pane_id}", false)
 }

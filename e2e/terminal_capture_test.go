@@ -23,8 +23,9 @@ type terminalEnv struct {
 type approvalStart func(t *testing.T, c realcli.Common, ask bool, approval, root string) *rig
 
 // in is the capture script s in env (the default terminal and modes when
-// zero), starting its CLI with start.
-func (s captureScript) in(env terminalEnv, start approvalStart) captureScript {
+// zero), starting its CLI with s.startIn.
+func (s captureScript) in(env terminalEnv) captureScript {
+	start := s.startIn
 	s.sub, s.captured = env.folder(), env.captured("--yolo")
 	s.start = func(t *testing.T, w, h int, ask bool, root string) *rig {
 		approval := ""
@@ -36,11 +37,11 @@ func (s captureScript) in(env terminalEnv, start approvalStart) captureScript {
 	return s
 }
 
-// inTerminals takes s's screens of cli in each of captureTerminals(autoEdit),
-// each in its own subtest and folder.
-func (s captureScript) inTerminals(t *testing.T, cli, autoEdit string, start approvalStart) {
-	for _, env := range captureTerminals(autoEdit) {
-		t.Run(env.name(), func(t *testing.T) { s.in(env, start).capture(t, cli+" in "+env.name()) })
+// inTerminals takes s's screens in each of captureTerminals, each in its
+// own subtest and folder.
+func (s captureScript) inTerminals(t *testing.T) {
+	for _, env := range captureTerminals(s.autoEdit) {
+		t.Run(env.name(), func(t *testing.T) { s.in(env).capture(t) })
 	}
 }
 

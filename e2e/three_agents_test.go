@@ -27,7 +27,7 @@ func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cx := newRig(t, realcodex.Options{HideTips: true})
-	cl := newClaudeRig(t, realclaude.Options{})
+	cl := newClaudeRigAt(t, realclaude.Options{}, t.TempDir())
 	cx.model.Script(
 		fakemodel.WriteResponse("Plan: add a --verbose flag to main.go.").In(cx.workdir), fakemodel.Answer("Plan written."),
 		fakemodel.WriteResponse("APPROVED: a clear plan.").In(cx.workdir), fakemodel.Answer("Review written."),

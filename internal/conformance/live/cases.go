@@ -154,6 +154,12 @@ func FileBack(ctx context.Context, r *Rig) (string, error) {
 	if err := Journaled(d, handoff.Done); err != nil {
 		return "", err
 	}
+	// The tool's result goes back with the CLI's next request, which may
+	// come after the dispatch ended on the file (pi, at a load average of
+	// 60, sent it after the decision).
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	_ = r.Model.WaitTurns(wctx, 2)
 	turns := r.Model.Turns()
 	// Prompt, not the last user text: a CLI may put a message of its own
 	// after the user's (Kimi Code's "Auto permission mode is active"

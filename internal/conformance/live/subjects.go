@@ -12,6 +12,8 @@ package live
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -108,16 +110,150 @@ const (
 	nodeGrace   = 8 * time.Second
 )
 
-// invalidArgument is the 400 the Node CLIs show at once, without retrying.
-func invalidArgument(kind string) fakemodel.Reply {
-	return fakemodel.HTTPError(400, kind, "Request contains an invalid argument (fake).")
+// badRequest is the API error of the Node CLIs: a 400 they show at once,
+// without retrying, quoted as detail.
+func badRequest(kind, detail string) []APIError {
+	return []APIError{{"http-400", 0, []fakemodel.Reply{fakemodel.HTTPError(400, kind, "Request contains an invalid argument (fake).")}, detail}}
 }
 
+// invalidRequest is badRequest of the usual error type.
+func invalidRequest(detail string) []APIError { return badRequest("invalid_request_error", detail) }
+
 // Subjects lists every provider's Subject, in the registry's order of
-// names.
+// names. A Subject without Config has nodeGrace's; without Confirm, the
+// response file's own heredoc is what the CLI started with Setup.Ask asks
+// about.
 func Subjects() []Subject {
-	return []Subject{claudeSubject(), clineSubject(), codexSubject(), copilotSubject(), droidSubject(), geminiSubject(),
-		kiloSubject(), kimiSubject(), ompSubject(), opencodeSubject(), piSubject(), qwenSubject()}
+	subjects := append(append(askingSubjects(), approvalModeSubjects()...), claudeSubject(), codexSubject(),
+		opencodeSubject(realkilo.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
+		}),
+		opencodeSubject(realopencode.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
+		}))
+	for i := range subjects {
+		if subjects[i].Config == nil {
+			subjects[i].Config = Config(nodeGrace)
+		}
+		if subjects[i].Confirm == nil {
+			subjects[i].Confirm = fakemodel.WriteResponse
+		}
+	}
+	slices.SortFunc(subjects, func(a, b Subject) int { return strings.Compare(a.CLI.Name, b.CLI.Name) })
+	return subjects
+}
+
+// askingSubjects are the Node CLIs that, started to ask, ask before every
+// command, one row a CLI with what differs: they take only their Common
+// and whether to ask (a 400 is not retried: Setup.Retries has nothing to
+// set), and show the 400 at once.
+func askingSubjects() []Subject {
+	return []Subject{
+		{
+			CLI: realcline.CLI, API: fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realcline.Start(ctx, realcline.Options{Common: c, Ask: s.Ask})
+			},
+			// "* Error: Request contains an invalid argument (fake)."
+			APIErrors: invalidRequest("Error: Request contains an invalid argument (fake)."),
+			// With auto-approve off it asks before every tool call:
+			// "Approve tool call?", "[y] Approve   [n] Deny".
+			Approve: "y",
+		},
+		{
+			CLI: realcopilot.CLI, API: fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realcopilot.Start(ctx, realcopilot.Options{Common: c, Ask: s.Ask})
+			},
+			// "✗ 400 Request contains an invalid argument (fake)."
+			APIErrors: invalidRequest("400 Request contains an invalid argument (fake)."),
+			// Without --allow-all-tools every command is asked for: "Do you
+			// want to run this command?", "❯ 1. Yes".
+			Approve: "1",
+		},
+		{
+			CLI: realdroid.CLI, API: fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realdroid.Start(ctx, realdroid.Options{Common: c, Ask: s.Ask})
+			},
+			// "●  BYOK Error: 400 Request contains an invalid argument (fake)."
+			APIErrors: invalidRequest("BYOK Error: 400 Request contains an invalid argument (fake)."),
+			// Without --auto every command is asked for: "Command to approve ·
+			// medium risk", "Yes, allow" highlighted.
+			Approve: "Enter",
+		},
+		{
+			CLI: realkimi.CLI, API: fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realkimi.Start(ctx, realkimi.Options{Common: c, Ask: s.Ask})
+			},
+			// Under the prompt: "Error: [provider.api_error] 400 Request
+			// contains an invalid argument (fake)."
+			APIErrors: invalidRequest("Error: [provider.api_error] 400 Request contains an invalid argument (fake)."),
+			// Without --auto every command is asked for: "▶ Run this
+			// command?", "▶ 1. Approve once"; 1 approves once.
+			Approve: "1",
+		},
+		{
+			CLI: realomp.CLI, API: fakemodel.ChatCompletions{ShellTool: realomp.ShellTool},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realomp.Start(ctx, realomp.Options{Common: c, Ask: s.Ask})
+			},
+			// A box between two rules: "✘ 400 Request contains an invalid argument (fake)."
+			APIErrors: invalidRequest("400 Request contains an invalid argument (fake)."),
+			// The always-ask approval mode asks before every bash command:
+			// "Allow tool: bash", "❯ Approve" highlighted.
+			Approve: "Enter",
+		},
+		{
+			CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
+			},
+			// "Error: 400 Request contains an invalid argument (fake)."
+			APIErrors: invalidRequest("Error: 400 Request contains an invalid argument (fake)."),
+			// pi asks nothing of its own: the asking extension's dialog,
+			// "→ Allow" highlighted, before every bash command.
+			Approve: "Enter",
+		},
+	}
+}
+
+// approvalModeSubjects are the Node CLIs whose default approval mode asks
+// before some commands only (Gemini CLI, Qwen Code).
+func approvalModeSubjects() []Subject {
+	return []Subject{
+		{
+			CLI: realgemini.CLI, API: fakemodel.Gemini{},
+			// Gemini CLI retries on its own (a 500 for a long time).
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
+			},
+			// A 400 is shown at once: "✕ [API Error: {…}]".
+			APIErrors: badRequest("", "Request contains an invalid argument (fake)."),
+			// It reports each failed request in TMPDIR (/tmp when unset).
+			ErrorReport: "gemini-client-error-*.json",
+			// The default approval mode asks before a command with a
+			// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
+			Approve: "1",
+		},
+		{
+			CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realqwen.Start(ctx, realqwen.Options{Common: c, Ask: s.Ask})
+			},
+			// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
+			APIErrors: invalidRequest("API Error: 400 Request contains an invalid argument (fake)."),
+			// The default approval mode runs a `cat` heredoc unasked (cat
+			// counts as read-only, its redirection notwithstanding); a
+			// command that starts with mkdir is asked for: "Allow execution
+			// of: 'mkdir, cat'?", "› 1. Yes, allow once".
+			Confirm: func(answer string) fakemodel.Reply {
+				return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
+			},
+			Approve: "1",
+		},
+	}
 }
 
 // claudeSubject is Claude Code as the cases drive it.
@@ -142,7 +278,7 @@ func claudeSubject() Subject {
 		},
 		// "A file redirect in this command can't be checked before it
 		// runs": the heredoc needs approval in the default mode.
-		Confirm: fakemodel.WriteResponse, Approve: "1",
+		Approve: "1",
 	}
 }
 
@@ -174,174 +310,18 @@ func codexSubject() Subject {
 	}
 }
 
-// geminiSubject is Gemini CLI as the cases drive it.
-func geminiSubject() Subject {
+// opencodeSubject is OpenCode, or a CLI that draws and speaks as it does
+// (Kilo Code: its configuration and its side call for the session's
+// title), that start runs.
+func opencodeSubject(cli realcli.CLI, start func(context.Context, realcli.Common, Setup) (*realcli.Session, error)) Subject {
 	return Subject{
-		CLI: realgemini.CLI, API: fakemodel.Gemini{},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// Gemini CLI retries on its own (a 500 for a long time);
-			// Setup.Retries has nothing to set.
-			return realgemini.Start(ctx, realgemini.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// A 400 is shown at once: "✕ [API Error: {…}]".
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("")}, "Request contains an invalid argument (fake)."}},
-		// It reports each failed request in TMPDIR (/tmp when unset).
-		ErrorReport: "gemini-client-error-*.json",
-		// The default approval mode asks before a command with a
-		// redirection: "Allow execution of [Shell]?", "● 1. Allow once".
-		Confirm: fakemodel.WriteResponse, Approve: "1",
-	}
-}
-
-// opencodeSubject is OpenCode as the cases drive it.
-func opencodeSubject() Subject {
-	return Subject{
-		CLI: realopencode.CLI, API: fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			return realopencode.Start(ctx, realopencode.Options{Common: c, Ask: s.Ask})
-		},
+		CLI: cli, API: fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool}, Start: start,
 		Prepare: func(m *fakemodel.Server) { m.SetSide(fakemodel.Answer("Handoff session")) },
-		Config:  Config(nodeGrace),
 		// A box with the API's message, the footer without a duration.
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Request contains an invalid argument (fake)."}},
+		APIErrors: invalidRequest("Request contains an invalid argument (fake)."),
 		// With "permission": {"bash": "ask"} every command is asked
 		// for: "△ Permission required", "Allow once" highlighted.
-		Confirm: fakemodel.WriteResponse, Approve: "Enter",
-	}
-}
-
-// kiloSubject is Kilo Code as the cases drive it: OpenCode's screen, its
-// configuration and its side call for the session's title.
-func kiloSubject() Subject {
-	s := opencodeSubject()
-	s.CLI = realkilo.CLI
-	s.Start = func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-		return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
-	}
-	return s
-}
-
-// piSubject is pi as the cases drive it.
-func piSubject() Subject {
-	return Subject{
-		CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// "Error: 400 Request contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: 400 Request contains an invalid argument (fake)."}},
-		// pi asks nothing of its own: the asking extension's dialog,
-		// "→ Allow" highlighted, before every bash command.
-		Confirm: fakemodel.WriteResponse, Approve: "Enter",
-	}
-}
-
-// qwenSubject is Qwen Code as the cases drive it.
-func qwenSubject() Subject {
-	return Subject{
-		CLI: realqwen.CLI, API: fakemodel.ChatCompletions{},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			return realqwen.Start(ctx, realqwen.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// "✕ [API Error: 400 Request contains an invalid argument (fake).]"
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "API Error: 400 Request contains an invalid argument (fake)."}},
-		// The default approval mode runs a `cat` heredoc unasked (cat
-		// counts as read-only, its redirection notwithstanding); a
-		// command that starts with mkdir is asked for: "Allow execution
-		// of: 'mkdir, cat'?", "› 1. Yes, allow once".
-		Confirm: func(answer string) fakemodel.Reply {
-			return fakemodel.WriteResponse(answer).Prefixed("mkdir -p .tmp && ")
-		},
-		Approve: "1",
-	}
-}
-
-// clineSubject is Cline as the cases drive it.
-func clineSubject() Subject {
-	return Subject{
-		CLI: realcline.CLI, API: fakemodel.ChatCompletions{ShellTool: realcline.ShellTool, Commands: true},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// A 400 is not retried; Setup.Retries has nothing to set.
-			return realcline.Start(ctx, realcline.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// "* Error: Request contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: Request contains an invalid argument (fake)."}},
-		// With auto-approve off it asks before every tool call: "Approve
-		// tool call?", "[y] Approve   [n] Deny".
-		Confirm: fakemodel.WriteResponse, Approve: "y",
-	}
-}
-
-// copilotSubject is GitHub Copilot CLI as the cases drive it.
-func copilotSubject() Subject {
-	return Subject{
-		CLI: realcopilot.CLI, API: fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// A 400 is not retried; Setup.Retries has nothing to set.
-			return realcopilot.Start(ctx, realcopilot.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// "✗ 400 Request contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "400 Request contains an invalid argument (fake)."}},
-		// Without --allow-all-tools every command is asked for: "Do you
-		// want to run this command?", "❯ 1. Yes".
-		Confirm: fakemodel.WriteResponse, Approve: "1",
-	}
-}
-
-// droidSubject is Factory droid as the cases drive it.
-func droidSubject() Subject {
-	return Subject{
-		CLI: realdroid.CLI, API: fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// A 400 is not retried; Setup.Retries has nothing to set.
-			return realdroid.Start(ctx, realdroid.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// "●  BYOK Error: 400 Request contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "BYOK Error: 400 Request contains an invalid argument (fake)."}},
-		// Without --auto every command is asked for: "Command to approve ·
-		// medium risk", "Yes, allow" highlighted.
-		Confirm: fakemodel.WriteResponse, Approve: "Enter",
-	}
-}
-
-// kimiSubject is Kimi Code as the cases drive it.
-func kimiSubject() Subject {
-	return Subject{
-		CLI: realkimi.CLI, API: fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// A 400 is not retried; Setup.Retries has nothing to set.
-			return realkimi.Start(ctx, realkimi.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// Under the prompt: "Error: [provider.api_error] 400 Request
-		// contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "Error: [provider.api_error] 400 Request contains an invalid argument (fake)."}},
-		// Without --auto every command is asked for: "▶ Run this
-		// command?", "▶ 1. Approve once"; 1 approves once.
-		Confirm: fakemodel.WriteResponse, Approve: "1",
-	}
-}
-
-// ompSubject is OMP (oh-my-pi) as the cases drive it.
-func ompSubject() Subject {
-	return Subject{
-		CLI: realomp.CLI, API: fakemodel.ChatCompletions{ShellTool: realomp.ShellTool},
-		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-			// A 400 is not retried; Setup.Retries has nothing to set.
-			return realomp.Start(ctx, realomp.Options{Common: c, Ask: s.Ask})
-		},
-		Config: Config(nodeGrace),
-		// A box between two rules: "✘ 400 Request contains an invalid argument (fake)."
-		APIErrors: []APIError{{"http-400", 0, []fakemodel.Reply{invalidArgument("invalid_request_error")}, "400 Request contains an invalid argument (fake)."}},
-		// The always-ask approval mode asks before every bash command:
-		// "Allow tool: bash", "❯ Approve" highlighted.
-		Confirm: fakemodel.WriteResponse, Approve: "Enter",
+		Approve: "Enter",
 	}
 }
 
