@@ -481,8 +481,11 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 		o := realdroid.Options{Common: common}
 		l = realcli.Launch{Env: realdroid.Env(o), JSON: realdroid.JSON(o), Args: realdroid.Args(o)}
 	case "kimi":
+		// The user answered Kimi Code's trust question for the work
+		// folder once (its record in the home), as a user of up has.
 		o := realkimi.Options{Common: common}
-		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o)}}
+		trust, record := realkimi.TrustRecord(work)
+		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o), trust: record}}
 	case "copilot":
 		o := realcopilot.Options{Common: common}
 		l = realcli.Launch{Env: realcopilot.Env(o), Args: realcopilot.Args(o), JSON: realcopilot.JSON(o)}
