@@ -52,9 +52,16 @@ func Env(opts Options) []string { return CLI.Env(opts.Common, Quiet...) }
 // ConfigFile is where Kilo reads its global configuration, under HOME.
 var ConfigFile = filepath.Join(".config", "kilo", "kilo.json")
 
-// Config is ~/.config/kilo/kilo.json: OpenCode's format.
+// Config is ~/.config/kilo/kilo.json: OpenCode's format, with Kilo's
+// snapshots (a git store of the work folder, for its undo) off: on a
+// loaded machine their first build outlasts Kilo's patience, and Kilo then
+// stops the turn before the request to ask "Do you want to disable
+// Snapshots for this repository?" (its question dialog, "Snapshot is
+// slow"), which no test is about.
 func Config(opts Options) map[string]any {
-	return realopencode.Config(realopencode.Options{Common: opts.Common, Ask: opts.Ask})
+	c := realopencode.Config(realopencode.Options{Common: opts.Common, Ask: opts.Ask})
+	c["snapshot"] = false
+	return c
 }
 
 // Screen is OpenCode's screen with Kilo's default agent.
