@@ -85,7 +85,7 @@ func TestRealTeamResumeOfKilo(t *testing.T) {
 	panes := paneIDs(ctx, t, tm.srv)
 	tm.models["analyst"].Script(fakemodel.WriteResponse("Hello from the analyst."), fakemodel.Answer("Done."))
 	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["analyst"], "--provider", "kilo",
-		"--role", "analyst", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", "8s", "--timeout", "3m",
+		"--role", "analyst", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", realkilo.CLI.DispatchGrace().String(), "--timeout", "5m",
 		"--prompt", "Say hello as the analyst.")
 	if code != 0 || strings.TrimSpace(out) != "Hello from the analyst." {
 		t.Fatalf("send: exit %d, stdout %q\n%s", code, out, errs)

@@ -69,11 +69,15 @@ var Screen = realopencode.Screen{Agent: "Code"}
 
 // CLI describes Kilo Code to the harness. Its start is slow on a loaded
 // machine (a 170 MB Bun binary that loads its bundle twice, in the TUI
-// and in its server worker), hence the long ReadyTimeout.
+// and in its server worker), hence the long ReadyTimeout; so is a turn's
+// start: at a load average of 40–60 its prompt showed in the transcript
+// and nothing else for over 16 s (no request yet, no "esc interrupt"),
+// hence the long Grace.
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "kilo", Package: kilo.Provider().CLI, Version: kilo.Version},
 	Ready: Screen.Ready, Submitted: Screen.Submitted,
 	EnterDelay: 500 * time.Millisecond, ReadyTimeout: 300 * time.Second, Settle: time.Second,
+	Grace: 90 * time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
