@@ -19,6 +19,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
+	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -65,7 +66,7 @@ var termSize = [2]int{80, 24}
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, droid, copilot, cline, kimi, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, kimi, omp, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -74,7 +75,7 @@ func TestCaptureTerminals(t *testing.T) {
 	}
 	clis := os.Getenv("HANDOFF_CAPTURE_CLI")
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
-	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms, kimiTerms} {
+	for _, p := range []termProfile{codexTerms, claudeTerms, openCodeTerms, piTerms, droidTerms, copilotTerms, clineTerms, kimiTerms, ompTerms} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -440,6 +441,33 @@ var kimiTerms = termProfile{
 	errorDetail: kimiCapture.errorDetail,
 	dialogShown: kimiCapture.dialogShown,
 	approve:     kimiCapture.approve,
+}
+
+// OMP's approval modes: yolo (its default, the harness's: nothing asked)
+// and always-ask (every command asked for).
+const (
+	ompYolo = "yolo"
+	ompAsk  = "always-ask"
+)
+
+var ompTerms = termProfile{
+	provider: "omp", version: realomp.CLI.Version,
+	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
+		return newOmpRigAt(t, realomp.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == ompAsk}, root)
+	},
+	askMode: ompAsk,
+	modes:   []string{ompYolo, ompAsk},
+	busy:    ompCapture.busy,
+	finished: func(p, _, last string) bool {
+		return ompFinished(p, last) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
+	},
+	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
+	toolShown:   "echo slept",
+	apiError:    ompCapture.apiError,
+	errorShown:  ompCapture.errorShown,
+	errorDetail: ompCapture.errorDetail,
+	dialogShown: ompCapture.dialogShown,
+	approve:     ompCapture.approve,
 }
 
 // Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag
