@@ -443,31 +443,29 @@ var kimiTerms = termProfile{
 	approve:     kimiCapture.approve,
 }
 
-// OMP's approval modes: yolo (its default, the harness's: nothing asked)
-// and always-ask (every command asked for).
-const (
-	ompYolo = "yolo"
-	ompAsk  = "always-ask"
-)
-
-var ompTerms = termProfile{
-	provider: "omp", version: realomp.CLI.Version,
+// ompTerms: OMP in its approval modes, yolo (its default, the harness's:
+// nothing asked) and always-ask (every command asked for, realomp's Ask).
+var ompTerms = fromCapture(ompCapture, termProfile{
 	start: func(t *testing.T, w, h int, mode string, term realcli.Terminal, root string) *rig {
-		return newOmpRigAt(t, realomp.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == ompAsk}, root)
+		return newOmpRigAt(t, realomp.Options{Common: realcli.Common{Width: w, Height: h, Terminal: term}, Ask: mode == "always-ask"}, root)
 	},
-	askMode: ompAsk,
-	modes:   []string{ompYolo, ompAsk},
-	busy:    ompCapture.busy,
+	askMode: "always-ask",
+	modes:   []string{"yolo", "always-ask"},
 	finished: func(p, _, last string) bool {
 		return ompFinished(p, last) && strings.LastIndex(p, last) > strings.LastIndex(p, "Run a slow command")
 	},
-	shell:       func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") },
-	toolShown:   "echo slept",
-	apiError:    ompCapture.apiError,
-	errorShown:  ompCapture.errorShown,
-	errorDetail: ompCapture.errorDetail,
-	dialogShown: ompCapture.dialogShown,
-	approve:     ompCapture.approve,
+})
+
+// fromCapture is p with what the CLI's capture script c already says:
+// its name and version, its busy screen, its API error and approval
+// dialog; and the shell command of about 5 s the terminal captures run.
+func fromCapture(c captureScript, p termProfile) termProfile {
+	p.provider, p.version, p.busy = c.provider, c.version, c.busy
+	p.apiError, p.errorShown, p.errorDetail = c.apiError, c.errorShown, c.errorDetail
+	p.dialogShown, p.approve = c.dialogShown, c.approve
+	p.shell = func(*rig, string) fakemodel.Reply { return fakemodel.Shell("sleep 5; echo slept", "Wait a while") }
+	p.toolShown = "echo slept"
+	return p
 }
 
 // Copilot CLI's approval modes: --allow-all-tools (the harness's), no flag

@@ -13,18 +13,9 @@ import (
 // not stop at the trust question the user already answered. The user's
 // home is left as it was.
 func TestHookHomeKeepsTheUsersConfigAndTrust(t *testing.T) {
-	user := t.TempDir()
-	t.Setenv("KIMI_CODE_HOME", user)
 	config := []byte("default_model = \"fake\"\n")
 	record := []byte(`{"root":"/work/project","trustedAt":1795810726137}`)
-	for path, b := range map[string][]byte{"config.toml": config, filepath.Join(TrustDir, "wd_project_0123456789ab"): record} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(user, path)), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(user, path), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	usersHome(t, map[string][]byte{"config.toml": config, filepath.Join(TrustDir, "wd_project_0123456789ab"): record})
 	files := t.TempDir()
 	w := Provider().Launch.Hook(files, []string{"/bin/handoff-fsm", "hook", "--dir", "/tmp/events"})
 	home := filepath.Join(files, "kimi-code")
@@ -45,10 +36,26 @@ func TestHookHomeKeepsTheUsersConfigAndTrust(t *testing.T) {
 // A user who never ran Kimi Code (no home) gets a home with the hook only:
 // Kimi Code then asks whether to trust the folder, and up reports it.
 func TestHookHomeWithoutAUserHome(t *testing.T) {
-	t.Setenv("KIMI_CODE_HOME", filepath.Join(t.TempDir(), "none"))
+	usersHome(t, nil)
 	files := t.TempDir()
 	w := Provider().Launch.Hook(files, []string{"handoff-fsm", "hook"})
 	if len(w.Files) != 1 || !bytes.HasPrefix(w.Files[filepath.Join(files, "kimi-code", "config.toml")], []byte("\n[[hooks]]")) {
 		t.Errorf("files %q, want config.toml holding only the hook", w.Files)
+	}
+}
+
+// usersHome makes the user's Kimi Code home (KIMI_CODE_HOME, for the
+// test) hold files (paths relative to it); with none it does not exist.
+func usersHome(t *testing.T, files map[string][]byte) {
+	home := filepath.Join(t.TempDir(), "kimi-code")
+	t.Setenv("KIMI_CODE_HOME", home)
+	for rel, b := range files {
+		path := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
