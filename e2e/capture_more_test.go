@@ -225,7 +225,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = s.Close() })
-		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex"}
+		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex", grace: r.grace}
 		rr.waitScreen(short, "resumed conversation", func(p, _ string) bool { return has(p, "Answer before the restart.") })
 		time.Sleep(800 * time.Millisecond)
 		c.shot(rr, "completed-resumed.txt", handoff.StatusCompleted,
