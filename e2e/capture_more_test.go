@@ -171,7 +171,7 @@ func TestCaptureMoreRealScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = s.Close() })
-		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex"}
+		rr := &rig{t: t, model: r.model, cli: s, workdir: r.workdir, provider: "codex", grace: r.grace}
 		play(m, rr, short,
 			captureStep{what: "resumed conversation", until: showing("Answer before the restart."), settle: 800 * time.Millisecond,
 				shot: "completed-resumed.txt", status: handoff.StatusCompleted,

@@ -18,6 +18,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
+	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -107,7 +108,7 @@ func pane(term realcli.Terminal) realcli.Common {
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, droid, copilot, cline, kimi, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, kimi, omp, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -118,7 +119,7 @@ func TestCaptureTerminals(t *testing.T) {
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
 	scripted := func(name string, p termProfile) termProfile { return termsOf(scriptOf(t, name), p) }
 	for _, p := range []termProfile{codexTerms, claudeTerms, scripted("opencode", openCodeTerms), scripted("pi", piTerms), scripted("droid", droidTerms),
-		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms)} {
+		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms), scripted("omp", ompTerms)} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -426,6 +427,16 @@ var kimiTerms = termProfile{
 	},
 	askMode: kimiAsk,
 	modes:   []string{kimiAsk, kimiYolo, kimiAuto},
+}
+
+// ompTerms: OMP in its approval modes, yolo (its default, the harness's:
+// nothing asked) and always-ask (every command asked for, realomp's Ask).
+var ompTerms = termProfile{
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		return newOmpRigAt(t, realomp.Options{Common: c, Ask: mode == "always-ask"}, root)
+	},
+	askMode: "always-ask",
+	modes:   []string{"yolo", "always-ask"},
 }
 
 var copilotTerms = termProfile{

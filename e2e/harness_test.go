@@ -54,6 +54,7 @@ type rig struct {
 	cli      *realcli.Session
 	workdir  string
 	provider string // its name in provider/
+	grace    time.Duration
 }
 
 // startRig starts a fake model server speaking api and, through start, the
@@ -100,7 +101,7 @@ func startRig(t *testing.T, cli realcli.CLI, api fakemodel.API, root string, com
 		}
 	})
 	t.Logf("%s ready %v after start (tmux -L %s)", provider, s.Ready.Sub(s.Started).Round(time.Millisecond), s.Socket)
-	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: provider}
+	return &rig{t: t, model: srv, cli: s, workdir: workdir, provider: provider, grace: cli.DispatchGrace()}
 }
 
 // newRig starts a fake model and Codex in a fresh work folder and
@@ -495,8 +496,9 @@ var invalidArgument = fakemodel.HTTPError(400, "invalid_request_error", "Request
 func sendByNameAndAuto(t *testing.T, r *rig, provs []string, apiErrors ...fakemodel.Reply) {
 	t.Helper()
 	bin := buildCommand(t)
+	timeout := max(120*time.Second, 3*r.grace)
 	send := func(prov, prompt string) (stdout, stderr string, code int) {
-		return r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", "8s", "--timeout", "120s", "--prompt", prompt)
+		return r.runSend(bin, "--provider", prov, "--role", "analyst", "--idle-grace", r.grace.String(), "--timeout", timeout.String(), "--prompt", prompt)
 	}
 	for i, prov := range provs {
 		want := fmt.Sprintf("Answer %d, by --provider %s.\nA second line with $HOME and \\n kept.", i+1, prov)

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -55,30 +54,36 @@ func newKiloRigAt(t *testing.T, opts realkilo.Options, root string) *rig {
 // The shipped command on one Kilo Code pane, as a user drives it: `send
 // --provider kilo` twice, then `send --provider auto` twice (the pane's
 // command is kilo; OpenCode's rules never claim it). Each dispatch gets
-// its own answer, in a pane that sets TERM but not COLORTERM; then an API
-// error in the same pane exits 4.
+// its own answer, its prompt of three lines reached the model whole and
+// once, in a pane that sets TERM but not COLORTERM; then an API error in
+// the same pane exits 4.
 func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
 	parallel(t)
 	realkilo.CLI.Require(t)
 	r := newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	bin := buildCommand(t)
-	for i, prov := range []string{"kilo", "kilo", "auto", "auto"} {
-		want := fmt.Sprintf("Answer %d, through --provider %s.", i+1, prov)
-		r.model.Script(fakemodel.WriteResponse(want), fakemodel.Answer("I wrote the response file."))
-		stdout, stderr, code := r.runSend(bin, "--provider", prov, "--idle-grace", "8s", "--timeout", "180s",
-			"--role", "analyst", "--prompt", fmt.Sprintf("Analyse the project, step %d.", i+1))
-		if code != 0 || stdout != want+"\n" {
-			r.fail("send %d (--provider %s): exit %d, stdout %q; want 0 and %q\n%s", i+1, prov, code, stdout, want+"\n", stderr)
-		}
-		if prov == "auto" && !strings.Contains(stderr, "--provider auto: kilo recognises pane") {
-			r.fail("send %d: stderr does not say kilo recognised the pane:\n%s", i+1, stderr)
-		}
+	sendByNameAndAuto(t, r, []string{"kilo", "kilo", "auto", "auto"}, invalidArgument)
+}
+
+// Kilo Code in a team (one test: its start costs 20–25 CPU-s): it has no
+// command hook (plug-ins, as OpenCode: up says so); it answers a prompt
+// dispatched by send, dies, and up restarts it with --continue, which goes
+// on with the conversation it had: the prompt shows again. down leaves no
+// process behind.
+func TestRealTeamResumeOfKilo(t *testing.T) {
+	parallel(t)
+	tm := startTeam(t, []teamAgentSpec{{role: "analyst", provider: "kilo"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	tm.up(ctx, t, `analyst +%\d+ +kilo .* started .*none \(kilo has no command hook\)`)
+	panes := paneIDs(ctx, t, tm.srv)
+	tm.models["analyst"].Script(fakemodel.WriteResponse("Hello from the analyst."), fakemodel.Answer("Done."))
+	out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes["analyst"], "--provider", "kilo",
+		"--role", "analyst", "--workdir", tm.work, "--poll", "250ms", "--idle-grace", realkilo.CLI.DispatchGrace().String(), "--timeout", "5m",
+		"--prompt", "Say hello as the analyst.")
+	if code != 0 || strings.TrimSpace(out) != "Hello from the analyst." {
+		t.Fatalf("send: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	r.model.Script(fakemodel.HTTPError(400, "invalid_request_error", "Request contains an invalid argument (fake)."))
-	if stdout, _, code := r.runSend(bin, "--provider", "kilo", "--idle-grace", "8s", "--timeout", "180s",
-		"--role", "analyst", "--prompt", "Analyse it again."); code != 4 || stdout != "" {
-		r.fail("exit %d, stdout %q; want exit 4 (terminal error), nothing on stdout", code, stdout)
-	}
+	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 3*time.Minute, nil)
 }
 
 // TestCaptureRealKiloConfirmation takes Kilo's permission dialog and the

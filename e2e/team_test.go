@@ -27,6 +27,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
@@ -328,18 +329,25 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	apis := map[string]fakemodel.API{"codex": fakemodel.OpenAIResponses{}, "claude": fakemodel.AnthropicMessages{}, "gemini": fakemodel.Gemini{},
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
 		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, "droid": fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
-		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}, "kimi": fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool}}
+		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}, "kimi": fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
+		"kilo": fakemodel.ChatCompletions{ShellTool: realkilo.ShellTool}}
 	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
 		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require,
-		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require}
+		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require, "kilo": realkilo.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
 	if err := os.MkdirAll(tm.work, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	ready := "150s"
+	for _, a := range agents {
+		if a.provider == "kilo" {
+			ready = "300s" // its start on a loaded machine (realkilo.CLI's ReadyTimeout)
+		}
+	}
 	var toml strings.Builder
-	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = \"150s\"\n", q(tm.srv.Socket), q(tm.work))
+	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = %q\n", q(tm.srv.Socket), q(tm.work), ready)
 	var homes []string
 	for _, a := range agents {
 		bin := finds[a.provider](t)
@@ -348,7 +356,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 			t.Fatal(err)
 		}
 		tm.models[a.role] = model
-		if a.provider == "opencode" {
+		if a.provider == "opencode" || a.provider == "kilo" {
 			model.SetSide(fakemodel.Answer("Handoff session")) // the session's title
 		}
 		t.Cleanup(func() {
@@ -481,8 +489,14 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 		o := realdroid.Options{Common: common}
 		l = realcli.Launch{Env: realdroid.Env(o), JSON: realdroid.JSON(o), Args: realdroid.Args(o)}
 	case "kimi":
+		// The user answered Kimi Code's trust question for the work
+		// folder once (its record in the home), as a user of up has.
 		o := realkimi.Options{Common: common}
-		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o)}}
+		trust, record := realkimi.TrustRecord(work)
+		l = realcli.Launch{Env: realkimi.Env(o), Args: realkimi.Args(o), Files: map[string][]byte{realkimi.ConfigPath: realkimi.Config(o), trust: record}}
+	case "kilo":
+		o := realkilo.Options{Common: common}
+		l = realcli.Launch{Env: realkilo.Env(o), JSON: map[string]any{realkilo.ConfigFile: realkilo.Config(o)}}
 	case "copilot":
 		o := realcopilot.Options{Common: common}
 		l = realcli.Launch{Env: realcopilot.Env(o), Args: realcopilot.Args(o), JSON: realcopilot.JSON(o)}

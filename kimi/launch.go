@@ -15,24 +15,54 @@ import (
 // home of its own, files/kimi-code, whose config.toml is the user's
 // (providers, models, settings) with a [[hooks]] entry for Stop appended.
 // The user's own files stay untouched; what Kimi Code keeps in its home
-// (sessions, a login stored in a file) is the run's.
+// (sessions, a login stored in a file) is the run's. The folders the user
+// trusted (one record each in the home's workspace-trust/) are copied in,
+// so that the run's Kimi Code does not ask again what the user answered:
+// without them every first up would stop at "Trust this folder?".
 func hook(files string, cmd []string) screen.Wiring {
 	home := filepath.Join(files, "kimi-code")
-	return screen.Wiring{Env: map[string]string{"KIMI_CODE_HOME": home},
-		Files: map[string][]byte{filepath.Join(home, "config.toml"): HookConfig(userConfig(), cmd)}}
+	user := userHome()
+	w := screen.Wiring{Env: map[string]string{"KIMI_CODE_HOME": home},
+		Files: map[string][]byte{filepath.Join(home, "config.toml"): HookConfig(readFile(user, "config.toml"), cmd)}}
+	if user == "" {
+		return w
+	}
+	records, _ := os.ReadDir(filepath.Join(user, TrustDir))
+	for _, r := range records {
+		if r.Type().IsRegular() {
+			if b := readFile(user, TrustDir, r.Name()); b != nil {
+				w.Files[filepath.Join(home, TrustDir, r.Name())] = b
+			}
+		}
+	}
+	return w
 }
 
-// userConfig is the user's config.toml, empty when there is none.
-func userConfig() []byte {
-	home := os.Getenv("KIMI_CODE_HOME")
-	if home == "" {
-		dir, err := os.UserHomeDir()
-		if err != nil {
-			return nil
-		}
-		home = filepath.Join(dir, ".kimi-code")
+// TrustDir is the folder of Kimi Code's home that holds one record per
+// trusted work folder (a JSON file named after the folder: see the
+// harness's realkimi.TrustRecord).
+const TrustDir = "workspace-trust"
+
+// userHome is the user's Kimi Code home (KIMI_CODE_HOME, else
+// ~/.kimi-code), "" when there is no home folder.
+func userHome() string {
+	if home := os.Getenv("KIMI_CODE_HOME"); home != "" {
+		return home
 	}
-	b, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	dir, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, ".kimi-code")
+}
+
+// readFile is the file at the path elem joins under home, nil when it
+// cannot be read (or home is "").
+func readFile(home string, elem ...string) []byte {
+	if home == "" {
+		return nil
+	}
+	b, _ := os.ReadFile(filepath.Join(append([]string{home}, elem...)...))
 	return b
 }
 

@@ -45,6 +45,20 @@ type CLI struct {
 	// paste-buffer -r), as the tmux driver does for a composer that asks
 	// for it (handoff.LineBreakKeeper: Cline).
 	PasteLF bool
+	// Grace is the idle grace (also the startup timeout) a dispatch to
+	// this CLI needs on a loaded machine: how long it may look idle after
+	// it took a prompt before it shows work. DispatchGrace is 8 s when
+	// zero.
+	Grace time.Duration
+}
+
+// DispatchGrace is c.Grace, or the 8 s the tests give a CLI that shows
+// work at once.
+func (c CLI) DispatchGrace() time.Duration {
+	if c.Grace > 0 {
+		return c.Grace
+	}
+	return 8 * time.Second
 }
 
 // Common is what every CLI's session is told, whichever CLI it is: where

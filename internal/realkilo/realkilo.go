@@ -52,9 +52,16 @@ func Env(opts Options) []string { return CLI.Env(opts.Common, Quiet...) }
 // ConfigFile is where Kilo reads its global configuration, under HOME.
 var ConfigFile = filepath.Join(".config", "kilo", "kilo.json")
 
-// Config is ~/.config/kilo/kilo.json: OpenCode's format.
+// Config is ~/.config/kilo/kilo.json: OpenCode's format, with Kilo's
+// snapshots (a git store of the work folder, for its undo) off: on a
+// loaded machine their first build outlasts Kilo's patience, and Kilo then
+// stops the turn before the request to ask "Do you want to disable
+// Snapshots for this repository?" (its question dialog, "Snapshot is
+// slow"), which no test is about.
 func Config(opts Options) map[string]any {
-	return realopencode.Config(realopencode.Options{Common: opts.Common, Ask: opts.Ask})
+	c := realopencode.Config(realopencode.Options{Common: opts.Common, Ask: opts.Ask})
+	c["snapshot"] = false
+	return c
 }
 
 // Screen is OpenCode's screen with Kilo's default agent.
@@ -62,11 +69,15 @@ var Screen = realopencode.Screen{Agent: "Code"}
 
 // CLI describes Kilo Code to the harness. Its start is slow on a loaded
 // machine (a 170 MB Bun binary that loads its bundle twice, in the TUI
-// and in its server worker), hence the long ReadyTimeout.
+// and in its server worker), hence the long ReadyTimeout; so is a turn's
+// start: at a load average of 40–60 its prompt showed in the transcript
+// and nothing else for over 16 s (no request yet, no "esc interrupt"),
+// hence the long Grace.
 var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "kilo", Package: kilo.Provider().CLI, Version: kilo.Version},
 	Ready: Screen.Ready, Submitted: Screen.Submitted,
 	EnterDelay: 500 * time.Millisecond, ReadyTimeout: 300 * time.Second, Settle: time.Second,
+	Grace: 90 * time.Second,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs

@@ -9,8 +9,12 @@ package realkimi
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,6 +73,29 @@ func Config(opts Options) []byte {
 	}
 	return []byte(b.String())
 }
+
+// TrustRecord is the record by which Kimi Code 2.1.0 remembers that the
+// user trusted workdir (an absolute, clean path), as its "Trust this
+// folder?" answer writes it: a file of ~/.kimi-code/workspace-trust/
+// (path relative to HOME) named wd_<the folder's base name as a slug>_<the
+// first 12 hex digits of the path's SHA-256>, holding its root and when.
+// A home holding it starts at the composer, as a user's who answered once.
+func TrustRecord(workdir string) (path string, data []byte) {
+	slug := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(filepath.Base(workdir)), "-"), "-")
+	if len(slug) > 40 {
+		slug = strings.Trim(slug[:40], "-")
+	}
+	if slug == "" || slug == "." || slug == ".." {
+		slug = "workspace"
+	}
+	sum := sha256.Sum256([]byte(workdir))
+	name := "wd_" + slug + "_" + hex.EncodeToString(sum[:])[:12]
+	data, _ = json.Marshal(map[string]any{"root": workdir, "trustedAt": 1795810726137})
+	return filepath.Join(".kimi-code", kimi.TrustDir, name), data
+}
+
+// nonSlug is what Kimi Code's slug of a folder name replaces by "-".
+var nonSlug = regexp.MustCompile(`[^a-z0-9._-]+`)
 
 // Args are Kimi Code's arguments: --auto unless it is to ask.
 func Args(opts Options) []string {
