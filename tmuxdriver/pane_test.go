@@ -86,13 +86,7 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 	// and the driver presses Enter right after pasting: the first Enter is
 	// swallowed, so only the verification's second Enter can submit.
 	p, out := echoPane(t, srv, "AGENT_SWALLOW=2s")
-	quick, err := tmuxdriver.New(tmuxdriver.Options{
-		Server: srv, Target: p.Target(), Classifier: testClassifier{},
-		EnterDelay: time.Millisecond, VerifyTimeout: 2500 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	quick := quickEnter(t, srv, p.Target(), 2500*time.Millisecond)
 	if err := quick.Send(context.Background(), "multi\nline prompt"); err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +104,7 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv, "AGENT_SWALLOW_ENTERS=2")
-	quick, err := tmuxdriver.New(tmuxdriver.Options{
-		Server: srv, Target: p.Target(), Classifier: testClassifier{},
-		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	quick := quickEnter(t, srv, p.Target(), 500*time.Millisecond)
 	if got := delivered(t, quick, out, "a prompt"); got != "a prompt" {
 		t.Fatalf("got %q", got)
 	}
@@ -324,12 +312,7 @@ func TestTmuxMissingIsAClearError(t *testing.T) {
 }
 
 func TestHungTmuxTimesOut(t *testing.T) {
-	hung := filepath.Join(t.TempDir(), "tmux")
-	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv := tmuxdriver.Server{Socket: "x", Binary: hung, Timeout: 100 * time.Millisecond}
-	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	p := hungTmux(t)
 	if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrTmuxTimeout) {
 		t.Fatalf("%v, want ErrTmuxTimeout", err)
 	}
@@ -494,4 +477,33 @@ func TestSendLooksAtTheComposerBeforeEnter(t *testing.T) {
 	if got, want := delivered(t, led, out, "!touch /tmp/x"), handoff.PromptLead+"\n!touch /tmp/x"; got != want {
 		t.Fatalf("the agent received %q, want %q (the refused paste must have been cleared)", got, want)
 	}
+}
+
+// quickEnter is a pane of srv whose driver presses Enter 1 ms after the
+// paste and verifies for verify: an agent that takes that Enter as part of
+// the paste makes the driver press again.
+func quickEnter(t *testing.T, srv tmuxdriver.Server, target string, verify time.Duration) *tmuxdriver.Pane {
+	t.Helper()
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: target, Classifier: testClassifier{},
+		EnterDelay: time.Millisecond, VerifyTimeout: verify})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hungTmux is a pane on a tmux binary that never answers, called with a
+// 100 ms timeout.
+func hungTmux(t *testing.T) *tmuxdriver.Pane {
+	t.Helper()
+	hung := filepath.Join(t.TempDir(), "tmux")
+	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := tmuxdriver.Server{Socket: "hfrel-none", Binary: hung, Timeout: 100 * time.Millisecond}
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
