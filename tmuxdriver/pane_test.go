@@ -186,20 +186,12 @@ func TestDeadPaneIsAnErrorSayingSo(t *testing.T) {
 	if _, err := srv.Run(context.Background(), nil, "set-option", "-g", "remain-on-exit", "on"); err != nil {
 		t.Fatal(err)
 	}
-	id := newWindow(t, srv, "exit 3")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "exit 3")
 	// tmux knows the exit status nearly always; on a loaded machine a
 	// process that dies at once can be reaped before tmux records it, and
 	// the pane is then dead without one. Dead is what counts; when a status
 	// is reported it must be the right one.
-	var st handoff.Status
-	waitFor(t, "the pane to die", func() bool {
-		st, err = p.Status(context.Background())
-		return errors.Is(err, tmuxdriver.ErrPaneDead)
-	})
+	st, err := statusWhen(t, p, "the pane to die", func(err error) bool { return errors.Is(err, tmuxdriver.ErrPaneDead) })
 	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want error status and ErrPaneDead", st, err)
 	}
@@ -225,18 +217,10 @@ func TestKilledPaneIsGone(t *testing.T) {
 
 func TestAgentBackAtAShell(t *testing.T) {
 	srv := testServer(t)
-	id := newWindow(t, srv, "exec sh")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, id := windowPane(t, srv, "exec sh")
 	// tmux starts the command through its default shell, which then execs
 	// sh: either is a shell.
-	var st handoff.Status
-	waitFor(t, "the pane to run sh", func() bool {
-		st, err = p.Status(context.Background())
-		return err != nil && strings.Contains(err.Error(), "running sh")
-	})
+	st, err := statusWhen(t, p, "the pane to run sh", func(err error) bool { return err != nil && strings.Contains(err.Error(), "running sh") })
 	if !errors.Is(err, tmuxdriver.ErrAgentExited) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want ErrAgentExited naming the shell", st, err)
 	}
@@ -391,11 +375,7 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 	// An error screen, drawn by printf; the classifier quotes its error
 	// line in Detail, and the driver must pass that on.
 	screen := `working\nERROR: stream disconnected before completion: boom\n\n  ? for shortcuts\n`
-	id := newWindow(t, srv, "printf '"+screen+"'; exec sleep 600")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "printf '"+screen+"'; exec sleep 600")
 	// An empty pane is an error too (nothing on the screen): wait until the
 	// screen is drawn before asking for the status.
 	waitFor(t, "the error screen to be drawn", func() bool {
@@ -418,11 +398,7 @@ func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
 	flag := filepath.Join(dir, "draw")
 	// Not a shell (a pane back at a shell is gone): perl clears the screen,
 	// waits for the flag, then draws a prompt.
-	id := newWindow(t, srv, "exec perl -e '$|=1; print \"\\e[2J\\e[H\"; select(undef,undef,undef,0.05) until -e $ARGV[0]; print \"READY> \"; sleep 600' "+handoff.ShellQuote(flag))
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "exec perl -e '$|=1; print \"\\e[2J\\e[H\"; select(undef,undef,undef,0.05) until -e $ARGV[0]; print \"READY> \"; sleep 600' "+handoff.ShellQuote(flag))
 	waitFor(t, "perl to run in the pane", func() bool {
 		snap, err := p.Observe(context.Background())
 		return err == nil && snap.Command == "perl"
@@ -506,4 +482,29 @@ func hungTmux(t *testing.T) *tmuxdriver.Pane {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// windowPane starts shellCmd in a new window of srv and returns a Pane on
+// it, and its id.
+func windowPane(t *testing.T, srv tmuxdriver.Server, shellCmd string) (*tmuxdriver.Pane, string) {
+	t.Helper()
+	id := newWindow(t, srv, shellCmd)
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, id
+}
+
+// statusWhen reads p's status until done holds of the error read (what
+// the test waits for, named by what), and returns that reading.
+func statusWhen(t *testing.T, p *tmuxdriver.Pane, what string, done func(error) bool) (handoff.Status, error) {
+	t.Helper()
+	var st handoff.Status
+	var err error
+	waitFor(t, what, func() bool {
+		st, err = p.Status(context.Background())
+		return done(err)
+	})
+	return st, err
 }
