@@ -52,19 +52,29 @@ func (p PaneIdentity) String() string { return fmt.Sprintf("pane %s on %s", p.Pa
 
 // Validate checks that every field is there; the error names the field.
 func (p PaneIdentity) Validate() error {
-	switch {
-	case p.Server == "":
-		return fieldError("server", "missing")
-	case p.ServerPID <= 0:
-		return fieldError("server_pid", "%d is not a pid", p.ServerPID)
-	case p.ServerStarted == "":
-		return fieldError("server_started", "missing")
-	case p.Pane == "":
-		return fieldError("pane", "missing")
-	case p.PID <= 0:
-		return fieldError("pid", "%d is not a pid", p.PID)
-	case p.Started == "":
-		return fieldError("started", "missing")
+	missing := func(s string) string {
+		if s == "" {
+			return "missing"
+		}
+		return ""
+	}
+	notPID := func(n int) string {
+		if n <= 0 {
+			return fmt.Sprintf("%d is not a pid", n)
+		}
+		return ""
+	}
+	for _, f := range []struct{ field, problem string }{
+		{"server", missing(p.Server)},
+		{"server_pid", notPID(p.ServerPID)},
+		{"server_started", missing(p.ServerStarted)},
+		{"pane", missing(p.Pane)},
+		{"pid", notPID(p.PID)},
+		{"started", missing(p.Started)},
+	} {
+		if f.problem != "" {
+			return &PaneFieldError{Field: f.field, Problem: f.problem}
+		}
 	}
 	return nil
 }
@@ -75,10 +85,6 @@ type PaneFieldError struct {
 }
 
 func (e *PaneFieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field, e.Problem) }
-
-func fieldError(field, format string, a ...any) error {
-	return &PaneFieldError{Field: field, Problem: fmt.Sprintf(format, a...)}
-}
 
 // Changes says how now differs from p, the pane a dispatch was sent to, in
 // words ("" when it is the same pane): a restarted server, another pane

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,10 +138,10 @@ func withPresent(ob fsm.Observation) fsm.Observation {
 
 // recordingAgent is quiet until reminded; then it works and writes its file.
 type recordingAgent struct {
-	path     string
 	sent     []string
 	reminded bool
 	polls    int
+	answerer
 }
 
 func (a *recordingAgent) Send(_ context.Context, text string) error {
@@ -158,21 +157,14 @@ func (a *recordingAgent) Status(context.Context) (handoff.Status, error) {
 		return handoff.StatusIdle, nil
 	}
 	a.polls++
-	if a.polls == 1 {
-		return handoff.StatusProcessing, nil
-	}
-	if err := os.WriteFile(a.path, []byte("answer after the reminder"), 0o644); err != nil {
-		return "", err
-	}
-	return handoff.StatusIdle, nil
+	return a.status(a.polls == 1)
 }
-func (a *recordingAgent) LastOutput(context.Context) (string, error) { return "", nil }
 
 func TestTheDriverSendsTheReminder(t *testing.T) {
 	work, p, _ := setup(t)
 	cfg := handoff.DefaultConfig()
 	cfg.Reminders = 2
-	agent := &recordingAgent{path: p}
+	agent := &recordingAgent{answerer: answerer{path: p, answer: "answer after the reminder"}}
 	res, err := fsm.SendAndWait(context.Background(), agent, agent, "Do it.", fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work, Clock: vclock.New(t0), Logger: quiet()})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -93,8 +92,7 @@ type blanking struct {
 	mu       sync.Mutex
 	n        int
 	from, to int
-	path     string
-	answer   bool
+	answerer
 }
 
 func (b *blanking) Status(context.Context) (handoff.Status, error) {
@@ -108,13 +106,7 @@ func (b *blanking) Status(context.Context) (handoff.Status, error) {
 		// As tmuxdriver says it: its own error, matching ErrNothingShown.
 		return "", fmt.Errorf("pane %%1: %w", handoff.ErrNothingShown)
 	}
-	if b.answer {
-		if err := os.WriteFile(b.path, []byte("the answer\n"), 0o644); err != nil {
-			return "", err
-		}
-		b.answer = false
-	}
-	return handoff.StatusIdle, nil
+	return b.status(false)
 }
 
 func (b *blanking) LastOutput(context.Context) (string, error) { return "", errors.New("blank") }
@@ -138,7 +130,10 @@ func TestDriverWaitsThroughABlankTerminal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work, p, clk := setup(t)
-			term := &blanking{from: tc.from, to: tc.to, path: p, answer: tc.answer}
+			term := &blanking{from: tc.from, to: tc.to, answerer: answerer{path: p}}
+			if tc.answer {
+				term.answer = "the answer\n"
+			}
 			blanks := 0
 			res, err := fsm.Wait(context.Background(), term, fsm.Options{
 				Role: "analyst", Workdir: work, Clock: clk, Logger: quiet(),

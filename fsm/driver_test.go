@@ -195,32 +195,45 @@ func (f fixed) LastOutput(context.Context) (string, error)     { return "last wo
 type liveAgent struct {
 	mu    sync.Mutex
 	start time.Time
-	path  string
-	wrote bool
+	answerer
 }
 
 func (a *liveAgent) Status(context.Context) (handoff.Status, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if time.Since(a.start) < 30*time.Millisecond {
+	return a.status(time.Since(a.start) < 30*time.Millisecond)
+}
+
+// answerer ends a test agent's turn: once it stops working it writes
+// answer to path (once; an empty answer is never written) and shows idle.
+// Its last output is empty.
+type answerer struct {
+	path, answer string
+	written      bool
+}
+
+// status is processing while working, then idle with the answer written.
+func (a *answerer) status(working bool) (handoff.Status, error) {
+	if working {
 		return handoff.StatusProcessing, nil
 	}
-	if !a.wrote {
-		a.wrote = true
-		if err := os.WriteFile(a.path, []byte("real time answer"), 0o644); err != nil {
+	if !a.written && a.answer != "" {
+		a.written = true
+		if err := os.WriteFile(a.path, []byte(a.answer), 0o644); err != nil {
 			return "", err
 		}
 	}
 	return handoff.StatusIdle, nil
 }
-func (a *liveAgent) LastOutput(context.Context) (string, error) { return "", nil }
+
+func (a *answerer) LastOutput(context.Context) (string, error) { return "", nil }
 
 func TestWaitOnTheRealClock(t *testing.T) {
 	work, p, _ := setup(t)
 	cfg := handoff.DefaultConfig()
 	cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout = 5*time.Millisecond, time.Second, time.Minute
 	var logs bytes.Buffer
-	res, err := fsm.Wait(context.Background(), &liveAgent{start: time.Now(), path: p}, fsm.Options{
+	res, err := fsm.Wait(context.Background(), &liveAgent{start: time.Now(), answerer: answerer{path: p, answer: "real time answer"}}, fsm.Options{
 		Config: cfg, Role: "analyst", Workdir: work,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 	})

@@ -23,14 +23,12 @@ import (
 // error, or has its polls fail now and then.
 type simAgent struct {
 	mu     sync.Mutex
-	path   string
 	kind   string
 	work   int
-	answer string
 	polls  int
 	stage  int
-	wrote  bool
 	prompt string
+	answerer
 }
 
 func (a *simAgent) Send(_ context.Context, text string) error {
@@ -64,16 +62,9 @@ func (a *simAgent) Status(context.Context) (handoff.Status, error) {
 	case a.kind == "blank-first" && a.stage == 1:
 		a.stage++
 		return handoff.StatusProcessing, nil
-	case !a.wrote:
-		a.wrote = true
-		if err := os.WriteFile(a.path, []byte(a.answer), 0o644); err != nil {
-			return "", err
-		}
 	}
-	return handoff.StatusIdle, nil
+	return a.status(false)
 }
-
-func (a *simAgent) LastOutput(context.Context) (string, error) { return "", nil }
 
 // loadCase is one dispatch of the load test and what it must end with.
 type loadCase struct {
@@ -95,7 +86,7 @@ func loadCases(root string, n int) []loadCase {
 			want = "file"
 		}
 		cases[i] = loadCase{work: work, want: want,
-			agent: &simAgent{path: p, kind: kind, work: 2 + i%7, answer: fmt.Sprintf("answer %d\n", i)}}
+			agent: &simAgent{kind: kind, work: 2 + i%7, answerer: answerer{path: p, answer: fmt.Sprintf("answer %d\n", i)}}}
 	}
 	return cases
 }
@@ -168,7 +159,7 @@ func TestConcurrentDispatchesToOneSlotTakeTurns(t *testing.T) {
 	errs := make(chan error, 8)
 	for i := range 8 {
 		wg.Go(func() {
-			a := &simAgent{path: p, kind: "answer", work: 2, answer: fmt.Sprintf("answer %d\n", i)}
+			a := &simAgent{kind: "answer", work: 2, answerer: answerer{path: p, answer: fmt.Sprintf("answer %d\n", i)}}
 			res, err := fsm.SendAndWait(context.Background(), a, a, "task", fsm.Options{
 				Config: loadConfig(), Role: "analyst", Workdir: work, Logger: quiet(), WaitSlot: true,
 				OnPoll: func(p fsm.Poll) {

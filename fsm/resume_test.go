@@ -214,7 +214,7 @@ func TestCancelStopsWithinOnePollAndTouchesNothing(t *testing.T) {
 			if err := os.WriteFile(p, []byte("half an ans"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			term := &flaky{workFor: 1 << 30, path: p}
+			term := newFlaky(p, 1<<30, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			polls := make(chan struct{}, 100)
 			var cancelled time.Time

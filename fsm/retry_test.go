@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -111,12 +110,16 @@ func TestConfigMaxPollFailures(t *testing.T) {
 // the first), with the error given; the agent works for the first workFor
 // polls that succeed, then writes its answer and goes idle.
 type flaky struct {
-	mu       sync.Mutex
-	n, good  int
-	fail     map[int]error
-	workFor  int
-	path     string
-	answered bool
+	mu      sync.Mutex
+	n, good int
+	fail    map[int]error
+	workFor int
+	answerer
+}
+
+// newFlaky is a flaky terminal whose answer is "the answer\n" at path.
+func newFlaky(path string, workFor int, fail map[int]error) *flaky {
+	return &flaky{fail: fail, workFor: workFor, answerer: answerer{path: path, answer: "the answer\n"}}
 }
 
 func (f *flaky) Status(ctx context.Context) (handoff.Status, error) {
@@ -130,19 +133,8 @@ func (f *flaky) Status(ctx context.Context) (handoff.Status, error) {
 		return "", err
 	}
 	f.good++
-	if f.good <= f.workFor {
-		return handoff.StatusProcessing, nil
-	}
-	if !f.answered {
-		f.answered = true
-		if err := os.WriteFile(f.path, []byte("the answer\n"), 0o644); err != nil {
-			return "", err
-		}
-	}
-	return handoff.StatusIdle, nil
+	return f.status(f.good <= f.workFor)
 }
-
-func (f *flaky) LastOutput(context.Context) (string, error) { return "", nil }
 
 func TestDriverRetriesFlakyPolls(t *testing.T) {
 	gone := fmt.Errorf("pane %%3 is gone: %w", handoff.ErrTerminalGone)
@@ -164,7 +156,7 @@ func TestDriverRetriesFlakyPolls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			work, p, clk := setup(t)
-			term := &flaky{fail: tc.fail, workFor: 2, path: p}
+			term := newFlaky(p, 2, tc.fail)
 			res, err := fsm.Wait(context.Background(), term, fsm.Options{
 				Role: "analyst", Workdir: work, Clock: clk, Logger: quiet(),
 			})
@@ -193,7 +185,7 @@ func TestDriverRetriesFlakyPolls(t *testing.T) {
 func TestFailedPollsKeepThePollInterval(t *testing.T) {
 	work, p, _ := setup(t)
 	clk := vclock.New(t0)
-	term := &flaky{fail: map[int]error{3: errBusy}, workFor: 4, path: p}
+	term := newFlaky(p, 4, map[int]error{3: errBusy})
 	var ats []float64
 	res, err := fsm.Wait(context.Background(), term, fsm.Options{
 		Role: "analyst", Workdir: work, Clock: clk, Logger: quiet(),

@@ -3,7 +3,6 @@ package fsm_test
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,18 +17,16 @@ import (
 // gated is an agent that, once sent a prompt, works until its gate opens,
 // then writes answer and goes idle. started is closed at its first poll.
 type gated struct {
-	path    string
-	answer  string
 	gate    chan struct{}
 	started chan struct{}
 	once    sync.Once
 	mu      sync.Mutex
-	wrote   bool
 	sent    int
+	answerer
 }
 
 func newGated(path, answer string) *gated {
-	return &gated{path: path, answer: answer, gate: make(chan struct{}), started: make(chan struct{})}
+	return &gated{answerer: answerer{path: path, answer: answer}, gate: make(chan struct{}), started: make(chan struct{})}
 }
 
 func (g *gated) Status(ctx context.Context) (handoff.Status, error) {
@@ -47,16 +44,8 @@ func (g *gated) Status(ctx context.Context) (handoff.Status, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.wrote {
-		g.wrote = true
-		if err := os.WriteFile(g.path, []byte(g.answer), 0o644); err != nil {
-			return "", err
-		}
-	}
-	return handoff.StatusIdle, nil
+	return g.status(false)
 }
-
-func (g *gated) LastOutput(context.Context) (string, error) { return "", nil }
 
 func (g *gated) Send(context.Context, string) error {
 	g.mu.Lock()

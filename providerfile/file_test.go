@@ -74,30 +74,38 @@ func TestLoadPicksTheFormatByExtension(t *testing.T) {
 // by the "Message:" line unless the file says otherwise, and its mode lines
 // are read after a paste.
 func TestAFilesComposerKeepsAPromptAMessage(t *testing.T) {
-	c, err := Parse([]byte(goodTOML), "toml")
+	plain := parsed(t, goodTOML)
+	shell := parsed(t, goodTOML+"[composer]\nleaders = '%'\nmodes = ['^SHELL MODE']\nclear = ['Escape']\n")
+	for _, tc := range []struct {
+		leaders    string
+		c          *Classifier
+		text, want string
+	}{
+		{"the default", plain, "!rm -rf x", "Message:\n!rm -rf x"},
+		{"%", shell, "!not a leader here", "!not a leader here"},
+		{"%", shell, " %x", "Message:\n %x"},
+	} {
+		if got := tc.c.Inert(tc.text); got != tc.want {
+			t.Errorf("leaders %s: Inert(%q) = %q, want %q", tc.leaders, tc.text, got, tc.want)
+		}
+	}
+	if got := plain.Mode("> !rm -rf x\n"); got != "" {
+		t.Errorf("no modes described: Mode = %q", got)
+	}
+	if got := shell.Mode("> !x\nSHELL MODE on\n"); !strings.Contains(got, "SHELL MODE on") {
+		t.Errorf("Mode = %q, want the mode line", got)
+	}
+	if k := shell.ClearKeys(""); len(k) != 1 || k[0] != "Escape" {
+		t.Errorf("ClearKeys = %v", k)
+	}
+}
+
+// parsed is the classifier of a TOML provider file.
+func parsed(t *testing.T, file string) *Classifier {
+	t.Helper()
+	c, err := Parse([]byte(file), "toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Inert("!rm -rf x"); got != "Message:\n!rm -rf x" {
-		t.Fatalf("default leaders: Inert = %q", got)
-	}
-	if got := c.Mode("> !rm -rf x\n"); got != "" {
-		t.Fatalf("no modes described: Mode = %q", got)
-	}
-	c, err = Parse([]byte(goodTOML+"[composer]\nleaders = '%'\nmodes = ['^SHELL MODE']\nclear = ['Escape']\n"), "toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := c.Inert("!not a leader here"); got != "!not a leader here" {
-		t.Fatalf("leaders %%: Inert = %q", got)
-	}
-	if got := c.Inert(" %x"); got != "Message:\n %x" {
-		t.Fatalf("leaders %%: Inert = %q", got)
-	}
-	if got := c.Mode("> !x\nSHELL MODE on\n"); !strings.Contains(got, "SHELL MODE on") {
-		t.Fatalf("Mode = %q, want the mode line", got)
-	}
-	if k := c.ClearKeys(""); len(k) != 1 || k[0] != "Escape" {
-		t.Fatalf("ClearKeys = %v", k)
-	}
+	return c
 }

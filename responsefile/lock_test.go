@@ -18,12 +18,7 @@ import (
 )
 
 func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
-	work := t.TempDir()
-	p := testkit.ResponseFile(t, work, "analyst")
-	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	work, p, first := heldSlot(t)
 	// Many goroutines try at once: every one is refused, at once.
 	var wg sync.WaitGroup
 	errs := make(chan error, 20)
@@ -76,12 +71,7 @@ func TestSlotIsExclusiveBetweenGoroutines(t *testing.T) {
 }
 
 func TestWaitingForTheSlot(t *testing.T) {
-	work := t.TempDir()
-	p := testkit.ResponseFile(t, work, "analyst")
-	first, err := responsefile.Lock(context.Background(), p, "analyst", work, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	work, p, first := heldSlot(t)
 	got := waiter(p, work)
 	select {
 	case err := <-got:
@@ -99,6 +89,19 @@ func TestWaitingForTheSlot(t *testing.T) {
 	if _, err := responsefile.Lock(ctx, p, "analyst", work, true); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("waiting past the context: %v", err)
 	}
+}
+
+// heldSlot is a work folder, the analyst's response path in it, and that
+// slot, held.
+func heldSlot(t *testing.T) (work, path string, held *responsefile.Slot) {
+	t.Helper()
+	work = t.TempDir()
+	path = testkit.ResponseFile(t, work, "analyst")
+	held, err := responsefile.Lock(context.Background(), path, "analyst", work, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return work, path, held
 }
 
 // childLock holds the slot of path and says so on stdout, until stdin

@@ -29,64 +29,58 @@ const pollFormat = "<m>#{pane_dead}<m>#{pane_dead_status}<m>#{pane_dead_signal}<
 // operation.
 func BenchmarkCapture(b *testing.B) {
 	ctx := context.Background()
-	b.Run("exec", func(b *testing.B) {
-		s, pane := benchPane(b)
-		for b.Loop() {
-			if _, err := s.try("capture-pane", "-p", "-J", "-S", "-200", "-t", pane); err != nil {
-				b.Fatal(err)
+	poll := func(pane string) []string {
+		return []string{"display-message", "-p", "-t", pane, pollFormat, ";", "capture-pane", "-p", "-J", "-S", "-200", "-t", pane}
+	}
+	control := func(s *server) *Client { return s.client(Options{NoOutput: true}) }
+	ways := []struct {
+		name  string
+		procs float64 // the tmux processes one operation starts
+		// op prepares one way of reading pane of s, and returns the operation.
+		op func(b *testing.B, s *server, pane string) func() error
+	}{
+		{"exec", 1, func(_ *testing.B, s *server, pane string) func() error {
+			return func() error { _, err := s.try("capture-pane", "-p", "-J", "-S", "-200", "-t", pane); return err }
+		}},
+		{"control", 0, func(_ *testing.B, s *server, pane string) func() error {
+			c := control(s)
+			return func() error { _, err := c.CaptureWith(ctx, pane, CaptureOptions{History: 200}); return err }
+		}},
+		{"poll-exec", 1, func(_ *testing.B, s *server, pane string) func() error {
+			return func() error { _, err := s.try(poll(pane)...); return err }
+		}},
+		{"poll-runner", 0, func(b *testing.B, s *server, pane string) func() error {
+			r := NewRunner(ctx, Options{Socket: s.socket, Session: "main", NoOutput: true},
+				func(context.Context, io.Reader, ...string) (string, error) {
+					b.Fatal("the runner fell back")
+					return "", nil
+				}, nil)
+			b.Cleanup(func() { r.Close() })
+			return func() error { _, err := r.Run(ctx, nil, poll(pane)...); return err }
+		}},
+		{"poll-control", 0, func(_ *testing.B, s *server, pane string) func() error {
+			c := control(s)
+			return func() error {
+				if _, err := c.Command(ctx, "display-message", "-p", "-t", pane, pollFormat); err != nil {
+					return err
+				}
+				_, err := c.CaptureWith(ctx, pane, CaptureOptions{History: 200})
+				return err
 			}
-		}
-		b.ReportMetric(1, "tmux-procs/op")
-	})
-	b.Run("control", func(b *testing.B) {
-		s, pane := benchPane(b)
-		c := s.client(Options{NoOutput: true})
-		for b.Loop() {
-			if _, err := c.CaptureWith(ctx, pane, CaptureOptions{History: 200}); err != nil {
-				b.Fatal(err)
+		}},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			s, pane := benchPane(b)
+			op := w.op(b, s, pane)
+			for b.Loop() {
+				if err := op(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		b.ReportMetric(0, "tmux-procs/op")
-	})
-	b.Run("poll-exec", func(b *testing.B) {
-		s, pane := benchPane(b)
-		for b.Loop() {
-			if _, err := s.try("display-message", "-p", "-t", pane, pollFormat, ";",
-				"capture-pane", "-p", "-J", "-S", "-200", "-t", pane); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(1, "tmux-procs/op")
-	})
-	b.Run("poll-runner", func(b *testing.B) {
-		s, pane := benchPane(b)
-		r := NewRunner(ctx, Options{Socket: s.socket, Session: "main", NoOutput: true},
-			func(context.Context, io.Reader, ...string) (string, error) {
-				b.Fatal("the runner fell back")
-				return "", nil
-			}, nil)
-		defer r.Close()
-		for b.Loop() {
-			if _, err := r.Run(ctx, nil, "display-message", "-p", "-t", pane, pollFormat, ";",
-				"capture-pane", "-p", "-J", "-S", "-200", "-t", pane); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(0, "tmux-procs/op")
-	})
-	b.Run("poll-control", func(b *testing.B) {
-		s, pane := benchPane(b)
-		c := s.client(Options{NoOutput: true})
-		for b.Loop() {
-			if _, err := c.Command(ctx, "display-message", "-p", "-t", pane, pollFormat); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := c.CaptureWith(ctx, pane, CaptureOptions{History: 200}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(0, "tmux-procs/op")
-	})
+			b.ReportMetric(w.procs, "tmux-procs/op")
+		})
+	}
 }
 
 // BenchmarkOutputLatency measures how long after a keystroke reaches tmux

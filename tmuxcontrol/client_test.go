@@ -257,12 +257,7 @@ func TestArgumentsArriveLiterally(t *testing.T) {
 func TestServerKilledEndsTheClient(t *testing.T) {
 	s := testServer(t, "cat")
 	c := s.client(Options{})
-	s.run("kill-server")
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the client did not end within 5 s of kill-server")
-	}
+	s.endsClient(t, c, "kill-server")
 	if err := c.Err(); !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrClosed) {
 		t.Fatalf("Err() = %v, want ErrUnavailable", err)
 	}
@@ -285,12 +280,7 @@ func TestSessionKilledEndsTheClient(t *testing.T) {
 	s := testServer(t, "cat")
 	s.run("new-session", "-d", "-s", "other", "cat")
 	c := s.client(Options{})
-	s.run("kill-session", "-t", "main")
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the client did not end within 5 s of kill-session")
-	}
+	s.endsClient(t, c, "kill-session", "-t", "main")
 	if err := c.Err(); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("Err() = %v, want ErrUnavailable", err)
 	}
@@ -457,13 +447,20 @@ func TestCloseWhileCommandsRun(t *testing.T) {
 func TestDetachedByOthers(t *testing.T) {
 	s := testServer(t, "cat")
 	c := s.client(Options{})
-	s.run("detach-client", "-s", "main")
+	s.endsClient(t, c, "detach-client", "-s", "main")
+	if err := c.Err(); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "detached") {
+		t.Fatalf("Err() = %v, want ErrUnavailable saying it was detached", err)
+	}
+}
+
+// endsClient runs a tmux command that ends c, and fails the test unless c
+// ends within 5 s.
+func (s *server) endsClient(t *testing.T, c *Client, args ...string) {
+	t.Helper()
+	s.run(args...)
 	select {
 	case <-c.Done():
 	case <-time.After(5 * time.Second):
-		t.Fatal("the client did not end within 5 s of detach-client")
-	}
-	if err := c.Err(); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "detached") {
-		t.Fatalf("Err() = %v, want ErrUnavailable saying it was detached", err)
+		t.Fatalf("the client did not end within 5 s of %s", args[0])
 	}
 }

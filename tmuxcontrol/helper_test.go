@@ -3,13 +3,14 @@ package tmuxcontrol
 import (
 	"context"
 	"fmt"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"os/exec"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // requireTmux: testkit.RequireTmux.

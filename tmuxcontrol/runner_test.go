@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // processRunner is a RunFunc with one tmux process per call, the way
@@ -133,12 +132,7 @@ func TestRunnerFallsBackOnceWhenTheServerDies(t *testing.T) {
 	s := testServer(t, "cat")
 	r, fb, reports := runnerFor(t, s)
 	c := r.Client()
-	s.run("kill-server")
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the client did not end")
-	}
+	s.endsClient(t, c, "kill-server")
 	ctx := context.Background()
 	for range 3 {
 		// The process path says "no server running", or "server exited

@@ -36,12 +36,7 @@ func TestGoneSentinelsMatchTerminalGone(t *testing.T) {
 // A tmux call that times out is one failed look: status "" (not an error
 // status), so the engine retries it.
 func TestTimedOutPollIsRetryable(t *testing.T) {
-	hung := filepath.Join(t.TempDir(), "tmux")
-	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv := tmuxdriver.Server{Socket: "hfrel-none", Binary: hung, Timeout: 100 * time.Millisecond}
-	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	p := hungTmux(t)
 	st, err := p.Status(context.Background())
 	if !errors.Is(err, tmuxdriver.ErrTmuxTimeout) || errors.Is(err, handoff.ErrTerminalGone) || st != "" {
 		t.Fatalf("status %q, %v; want \"\" and a retryable ErrTmuxTimeout", st, err)

@@ -3,7 +3,6 @@ package tmuxdriver_test
 import (
 	"context"
 	"fmt"
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"

@@ -86,13 +86,7 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 	// and the driver presses Enter right after pasting: the first Enter is
 	// swallowed, so only the verification's second Enter can submit.
 	p, out := echoPane(t, srv, "AGENT_SWALLOW=2s")
-	quick, err := tmuxdriver.New(tmuxdriver.Options{
-		Server: srv, Target: p.Target(), Classifier: testClassifier{},
-		EnterDelay: time.Millisecond, VerifyTimeout: 2500 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	quick := quickEnter(t, srv, p.Target(), 2500*time.Millisecond)
 	if err := quick.Send(context.Background(), "multi\nline prompt"); err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +104,7 @@ func TestSendPressesEnterAgainWhenTheAgentSwallowedIt(t *testing.T) {
 func TestSendPressesEnterUntilTakenWhenTheAgentSwallowsTwo(t *testing.T) {
 	srv := testServer(t)
 	p, out := echoPane(t, srv, "AGENT_SWALLOW_ENTERS=2")
-	quick, err := tmuxdriver.New(tmuxdriver.Options{
-		Server: srv, Target: p.Target(), Classifier: testClassifier{},
-		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	quick := quickEnter(t, srv, p.Target(), 500*time.Millisecond)
 	if got := delivered(t, quick, out, "a prompt"); got != "a prompt" {
 		t.Fatalf("got %q", got)
 	}
@@ -198,20 +186,12 @@ func TestDeadPaneIsAnErrorSayingSo(t *testing.T) {
 	if _, err := srv.Run(context.Background(), nil, "set-option", "-g", "remain-on-exit", "on"); err != nil {
 		t.Fatal(err)
 	}
-	id := newWindow(t, srv, "exit 3")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "exit 3")
 	// tmux knows the exit status nearly always; on a loaded machine a
 	// process that dies at once can be reaped before tmux records it, and
 	// the pane is then dead without one. Dead is what counts; when a status
 	// is reported it must be the right one.
-	var st handoff.Status
-	waitFor(t, "the pane to die", func() bool {
-		st, err = p.Status(context.Background())
-		return errors.Is(err, tmuxdriver.ErrPaneDead)
-	})
+	st, err := statusWhen(t, p, "the pane to die", func(err error) bool { return errors.Is(err, tmuxdriver.ErrPaneDead) })
 	if !errors.Is(err, tmuxdriver.ErrPaneDead) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want error status and ErrPaneDead", st, err)
 	}
@@ -237,18 +217,10 @@ func TestKilledPaneIsGone(t *testing.T) {
 
 func TestAgentBackAtAShell(t *testing.T) {
 	srv := testServer(t)
-	id := newWindow(t, srv, "exec sh")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, id := windowPane(t, srv, "exec sh")
 	// tmux starts the command through its default shell, which then execs
 	// sh: either is a shell.
-	var st handoff.Status
-	waitFor(t, "the pane to run sh", func() bool {
-		st, err = p.Status(context.Background())
-		return err != nil && strings.Contains(err.Error(), "running sh")
-	})
+	st, err := statusWhen(t, p, "the pane to run sh", func(err error) bool { return err != nil && strings.Contains(err.Error(), "running sh") })
 	if !errors.Is(err, tmuxdriver.ErrAgentExited) || st != handoff.StatusError {
 		t.Fatalf("status %q, err %v; want ErrAgentExited naming the shell", st, err)
 	}
@@ -324,12 +296,7 @@ func TestTmuxMissingIsAClearError(t *testing.T) {
 }
 
 func TestHungTmuxTimesOut(t *testing.T) {
-	hung := filepath.Join(t.TempDir(), "tmux")
-	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	srv := tmuxdriver.Server{Socket: "x", Binary: hung, Timeout: 100 * time.Millisecond}
-	p, _ := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	p := hungTmux(t)
 	if _, err := p.Status(context.Background()); !errors.Is(err, tmuxdriver.ErrTmuxTimeout) {
 		t.Fatalf("%v, want ErrTmuxTimeout", err)
 	}
@@ -408,11 +375,7 @@ func TestErrorScreenSaysWhatTheAgentShowed(t *testing.T) {
 	// An error screen, drawn by printf; the classifier quotes its error
 	// line in Detail, and the driver must pass that on.
 	screen := `working\nERROR: stream disconnected before completion: boom\n\n  ? for shortcuts\n`
-	id := newWindow(t, srv, "printf '"+screen+"'; exec sleep 600")
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "printf '"+screen+"'; exec sleep 600")
 	// An empty pane is an error too (nothing on the screen): wait until the
 	// screen is drawn before asking for the status.
 	waitFor(t, "the error screen to be drawn", func() bool {
@@ -435,11 +398,7 @@ func TestABlankLivePaneIsAFailedLookNotAnError(t *testing.T) {
 	flag := filepath.Join(dir, "draw")
 	// Not a shell (a pane back at a shell is gone): perl clears the screen,
 	// waits for the flag, then draws a prompt.
-	id := newWindow(t, srv, "exec perl -e '$|=1; print \"\\e[2J\\e[H\"; select(undef,undef,undef,0.05) until -e $ARGV[0]; print \"READY> \"; sleep 600' "+handoff.ShellQuote(flag))
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, _ := windowPane(t, srv, "exec perl -e '$|=1; print \"\\e[2J\\e[H\"; select(undef,undef,undef,0.05) until -e $ARGV[0]; print \"READY> \"; sleep 600' "+handoff.ShellQuote(flag))
 	waitFor(t, "perl to run in the pane", func() bool {
 		snap, err := p.Observe(context.Background())
 		return err == nil && snap.Command == "perl"
@@ -494,4 +453,58 @@ func TestSendLooksAtTheComposerBeforeEnter(t *testing.T) {
 	if got, want := delivered(t, led, out, "!touch /tmp/x"), handoff.PromptLead+"\n!touch /tmp/x"; got != want {
 		t.Fatalf("the agent received %q, want %q (the refused paste must have been cleared)", got, want)
 	}
+}
+
+// quickEnter is a pane of srv whose driver presses Enter 1 ms after the
+// paste and verifies for verify: an agent that takes that Enter as part of
+// the paste makes the driver press again.
+func quickEnter(t *testing.T, srv tmuxdriver.Server, target string, verify time.Duration) *tmuxdriver.Pane {
+	t.Helper()
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: target, Classifier: testClassifier{},
+		EnterDelay: time.Millisecond, VerifyTimeout: verify})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hungTmux is a pane on a tmux binary that never answers, called with a
+// 100 ms timeout.
+func hungTmux(t *testing.T) *tmuxdriver.Pane {
+	t.Helper()
+	hung := filepath.Join(t.TempDir(), "tmux")
+	if err := os.WriteFile(hung, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := tmuxdriver.Server{Socket: "hfrel-none", Binary: hung, Timeout: 100 * time.Millisecond}
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: "main", Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// windowPane starts shellCmd in a new window of srv and returns a Pane on
+// it, and its id.
+func windowPane(t *testing.T, srv tmuxdriver.Server, shellCmd string) (*tmuxdriver.Pane, string) {
+	t.Helper()
+	id := newWindow(t, srv, shellCmd)
+	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, id
+}
+
+// statusWhen reads p's status until done holds of the error read (what
+// the test waits for, named by what), and returns that reading.
+func statusWhen(t *testing.T, p *tmuxdriver.Pane, what string, done func(error) bool) (handoff.Status, error) {
+	t.Helper()
+	var st handoff.Status
+	var err error
+	waitFor(t, what, func() bool {
+		st, err = p.Status(context.Background())
+		return done(err)
+	})
+	return st, err
 }

@@ -58,13 +58,8 @@ func TestPrivateServerStartsAloneAndCloseLeavesNothing(t *testing.T) {
 // NewWindow puts one more command on the server, in its own window of the
 // session and in the folder asked for; Close ends it with the rest.
 func TestPrivateNewWindowRunsACommandInItsFolder(t *testing.T) {
-	requireTmux(t)
 	ctx := context.Background()
-	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test", Session: "agents"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(ctx)
+	p := startPrivate(t, tmuxdriver.PrivateOptions{Prefix: "handoff-test", Session: "agents"})
 	dir := t.TempDir()
 	pane, err := p.NewWindow(ctx, dir, "sleep 600")
 	if err != nil {
@@ -152,12 +147,8 @@ func TestEndSessionEndsOneSessionOnly(t *testing.T) {
 		t.Skip("no /proc to look for processes in")
 	}
 	ctx := context.Background()
-	p, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-test-team", Session: "agents",
+	p := startPrivate(t, tmuxdriver.PrivateOptions{Prefix: "handoff-test-team", Session: "agents",
 		Command: "trap '' TERM HUP; while :; do sleep 1; done"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close(ctx)
 	out, err := p.Run(ctx, nil, "new-session", "-d", "-P", "-F", "#{pane_pid}", "-s", "other", "sleep 86400")
 	if err != nil {
 		t.Fatal(err)
@@ -188,4 +179,17 @@ func TestEndSessionEndsOneSessionOnly(t *testing.T) {
 	if ended, err := tmuxdriver.EndSession(ctx, p.Server, "agents"); err != nil || len(ended) != 0 {
 		t.Errorf("a session already gone: %v %v", ended, err)
 	}
+}
+
+// startPrivate starts a private tmux server for the test (skipped where
+// tmux is missing), closed when the test ends.
+func startPrivate(t *testing.T, o tmuxdriver.PrivateOptions) *tmuxdriver.Private {
+	t.Helper()
+	requireTmux(t)
+	p, err := tmuxdriver.StartPrivate(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close(context.Background()) })
+	return p
 }

@@ -18,13 +18,8 @@ const printer = "i=0; while true; do i=$((i+1)); echo line $i; sleep 0.02; done"
 // control client, no process), and tmux forwards it no pane output: two
 // panes print fifty lines a second and none of it reaches the client.
 func TestSharedCarriesLooksAndGetsNoOutput(t *testing.T) {
-	requireTmux(t)
 	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hfshared", Command: printer})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer priv.Close(ctx)
+	priv := startPrivate(t, tmuxdriver.PrivateOptions{Prefix: "hfshared", Command: printer})
 	out, err := priv.Run(ctx, nil, "split-window", "-d", "-P", "-F", "#{pane_id}", "-t", priv.Pane, printer)
 	if err != nil {
 		t.Fatal(err)
@@ -68,13 +63,8 @@ func TestSharedCarriesLooksAndGetsNoOutput(t *testing.T) {
 // A server that dies wakes every watcher at once (their waits look now and
 // find it gone) and says so once; commands then fail as a tmux process's.
 func TestSharedWakesWatchersWhenTheServerDies(t *testing.T) {
-	requireTmux(t)
 	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hfshared"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer priv.Close(ctx)
+	priv := startPrivate(t, tmuxdriver.PrivateOptions{Prefix: "hfshared"})
 	told := make(chan error, 4)
 	sh := tmuxdriver.StartShared(ctx, priv.Server, "", func(err error) { told <- err })
 	defer sh.Close()

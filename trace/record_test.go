@@ -2,7 +2,6 @@ package trace_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
 	"time"
 
@@ -52,10 +51,7 @@ func TestRecorderWritesATraceThatReplaysToTheSameOutcome(t *testing.T) {
 	if len(tr.Lines) != 5 || tr.Config == nil || tr.Config.Wait != cfg {
 		t.Fatalf("trace %+v", tr)
 	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := replayed(t, tr)
 	if rep.Outcome != "done" || rep.Source != "file" || rep.Content != "the answer\n" || rep.At != 2 {
 		t.Fatalf("replay %+v", rep)
 	}
@@ -79,10 +75,7 @@ func TestRecordedFallbackAtTheDeadlineReplaysWithItsLastOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := replayed(t, tr)
 	if rep.Outcome != "done" || rep.Source != "fallback" || rep.Content != "the answer on screen" {
 		t.Fatalf("replay %+v\ntrace:\n%s", rep, recorded)
 	}

@@ -32,10 +32,7 @@ func TestReplayGoldenTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := replayed(t, tr)
 			got, _ := json.Marshal(rep)
 			want, err := os.ReadFile(strings.TrimSuffix(path, ".jsonl") + ".golden.json")
 			if err != nil {
@@ -316,4 +313,14 @@ func TestSubmittedRoundTrips(t *testing.T) {
 	if _, err := trace.Read(strings.NewReader(`{"at":1,"submitted":{"messages":[{"taken":"half"}]}}`)); !errors.Is(err, trace.ErrMalformed) {
 		t.Errorf("an unknown kind: %v, want trace.ErrMalformed", err)
 	}
+}
+
+// replayed is tr replayed with the config it recorded.
+func replayed(t *testing.T, tr trace.Trace) trace.Report {
+	t.Helper()
+	rep, err := trace.Replay(context.Background(), tr, trace.ReplayOptions{Config: tr.WaitConfig()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

@@ -86,6 +86,15 @@ func browser(t testing.TB) context.Context {
 	return ctx
 }
 
+// signIn opens the board in the browser by its one-time login link and
+// waits for the board to show.
+func (l *live) signIn(t testing.TB, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // live is a service with its board on loopback, and a private tmux server
 // whose panes run simulated agents.
 type live struct {
@@ -233,9 +242,7 @@ func TestTheBoardFollowsADispatchToDone(t *testing.T) {
 	ctx := browser(t)
 
 	// Signed in by the one-time link, the browser lands on a clean URL.
-	if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
-		t.Fatal(err)
-	}
+	l.signIn(t, ctx)
 	at, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil {
 		t.Fatal(err)
@@ -362,9 +369,7 @@ func TestCancelWorksAndOtherPagesAreRefused(t *testing.T) {
 	slow := simagent.Options{Echo: true, Startup: 200 * time.Millisecond, Work: 5 * time.Minute}
 	l := startLive(t, slow)
 	ctx := browser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
-		t.Fatal(err)
-	}
+	l.signIn(t, ctx)
 	id := l.submit(t, l.panes[0], "worker_a", "Work for a long time")
 	if err := chromedp.Do(ctx, chromedp.Navigate(l.url+"/d/"+id)); err != nil {
 		t.Fatal(err)

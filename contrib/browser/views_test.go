@@ -25,9 +25,7 @@ func TestAPanesScreenLiveAndAPromptSentFromThePage(t *testing.T) {
 	worker := simagent.Options{Echo: true, Startup: 200 * time.Millisecond, Work: 1500 * time.Millisecond}
 	l := startLive(t, worker)
 	ctx := browser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
-		t.Fatal(err)
-	}
+	l.signIn(t, ctx)
 	// The page's icon is there (no 404 on every load), before and after sign-in.
 	icons, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Promise.all([document.querySelector('link[rel=icon]').href, "/favicon.ico"].map((u) => fetch(u).then((r) => r.status))).then((s) => s.join(" "))`, chromedp.EvalAwaitPromise))
 	if err != nil || icons != "200 200" {
@@ -129,9 +127,7 @@ func TestARunStepByStep(t *testing.T) {
 	// The run is listed once its journal exists.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		if err := chromedp.Do(ctx, chromedp.Navigate(l.board.LoginURL()), chromedp.WaitVisible(chromedp.CSS("#board"))); err != nil {
-			t.Fatal(err)
-		}
+		l.signIn(t, ctx)
 		ok, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((r) => setTimeout(() => r(!!document.querySelector('#runs tbody tr a')), 500))`, chromedp.EvalAwaitPromise))
 		if ok {
 			break

@@ -94,8 +94,7 @@ func (AnthropicMessages) Read(r *http.Request, body []byte, req *Request) error 
 			continue
 		}
 		bs := m.blocks()
-		req.UserText = textOf(bs)
-		req.UserTexts = append(req.UserTexts, req.UserText)
+		req.addUser(textOf(bs))
 		req.ToolResults = nil
 		for _, b := range bs {
 			if b.Type != "tool_result" {

@@ -67,28 +67,21 @@ type chatMessage struct {
 // Read takes POST …/chat/completions. Tool results are the tool messages
 // after the last user message.
 func (ChatCompletions) Read(r *http.Request, body []byte, req *Request) error {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		return nil // KindOther
-	}
 	var cb chatBody
-	if err := json.Unmarshal(body, &cb); err != nil {
+	if ok, err := decodePost(r, body, "/chat/completions", &cb); !ok || err != nil {
 		return err
 	}
 	req.Model, req.Tools, req.Stream = cb.Model, len(cb.Tools), cb.Stream
 	for _, m := range cb.Messages {
 		switch m.Role {
 		case "user":
-			req.UserText = contentText(m.Content)
-			req.UserTexts = append(req.UserTexts, req.UserText)
+			req.addUser(contentText(m.Content))
 			req.ToolResults = nil
 		case "tool":
 			req.ToolResults = append(req.ToolResults, contentText(m.Content))
 		}
 	}
-	req.Kind = KindSide
-	if req.Stream && req.Tools > 0 {
-		req.Kind = KindTurn
-	}
+	req.sideOrTurn()
 	return nil
 }
 

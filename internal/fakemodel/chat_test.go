@@ -90,15 +90,8 @@ func TestChatWriteResponseCallsRunShellCommandAndReadsTheToolResult(t *testing.T
 // OpenCode's shell tool is bash {command, description}: the same reply goes
 // to the tool the API value names, without Qwen Code's is_background.
 func TestChatShellCallGoesToTheNamedTool(t *testing.T) {
-	s := startAPI(t, ChatCompletions{ShellTool: "bash"})
-	s.Script(Shell("echo hi", ""))
-	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
-	_, calls, _ := deltas(evs)
-	if len(calls) != 1 || calls[0]["name"] != "bash" {
-		t.Fatalf("calls %v, want one to bash", calls)
-	}
 	var args map[string]any
-	if err := json.Unmarshal([]byte(calls[0]["arguments"].(string)), &args); err != nil {
+	if err := json.Unmarshal([]byte(shellCall(t, ChatCompletions{ShellTool: "bash"}, Shell("echo hi", ""))), &args); err != nil {
 		t.Fatal(err)
 	}
 	if len(args) != 2 || args["command"] != "echo hi" || args["description"] == "" {
@@ -109,15 +102,9 @@ func TestChatShellCallGoesToTheNamedTool(t *testing.T) {
 // Factory droid's Execute takes the command, a summary and a risk level,
 // and no other argument: ShellArgs replace the description.
 func TestChatShellArgsReplaceTheDescription(t *testing.T) {
-	s := startAPI(t, ChatCompletions{ShellTool: "Execute", ShellArgs: map[string]any{"summary": "Say hi to everyone", "riskLevel": "low"}})
-	s.Script(Shell("echo hi", "Say hi"))
-	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
-	_, calls, _ := deltas(evs)
-	if len(calls) != 1 || calls[0]["name"] != "Execute" {
-		t.Fatalf("calls %v, want one to Execute", calls)
-	}
+	api := ChatCompletions{ShellTool: "Execute", ShellArgs: map[string]any{"summary": "Say hi to everyone", "riskLevel": "low"}}
 	var args map[string]any
-	if err := json.Unmarshal([]byte(calls[0]["arguments"].(string)), &args); err != nil {
+	if err := json.Unmarshal([]byte(shellCall(t, api, Shell("echo hi", "Say hi"))), &args); err != nil {
 		t.Fatal(err)
 	}
 	if len(args) != 3 || args["command"] != "echo hi" || args["summary"] != "Say hi to everyone" || args["riskLevel"] != "low" {
@@ -128,14 +115,7 @@ func TestChatShellArgsReplaceTheDescription(t *testing.T) {
 // Cline's shell tool is run_commands {commands: [...]}: the command goes in
 // the list, and nothing else.
 func TestChatShellCallAsAListOfCommands(t *testing.T) {
-	s := startAPI(t, ChatCompletions{ShellTool: "run_commands", Commands: true})
-	s.Script(Shell("echo hi", "Say hi"))
-	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
-	_, calls, _ := deltas(evs)
-	if len(calls) != 1 || calls[0]["name"] != "run_commands" {
-		t.Fatalf("calls %v, want one to run_commands", calls)
-	}
-	if got := calls[0]["arguments"]; got != `{"commands":["echo hi"]}` {
+	if got := shellCall(t, ChatCompletions{ShellTool: "run_commands", Commands: true}, Shell("echo hi", "Say hi")); got != `{"commands":["echo hi"]}` {
 		t.Fatalf("arguments %v, want the command alone in a list", got)
 	}
 }
@@ -164,4 +144,20 @@ func TestPrefixedPutsThePrefixBeforeShellCommands(t *testing.T) {
 	if len(calls) != 1 || !strings.Contains(calls[0]["arguments"].(string), `"command":"mkdir -p x \u0026\u0026 ls"`) {
 		t.Fatalf("calls %v", calls)
 	}
+}
+
+// shellCall scripts the shell reply sh on a chat API set up as api, sends a
+// user turn, and returns the arguments of the one tool call that comes
+// back, which must go to api's shell tool.
+func shellCall(t *testing.T, api ChatCompletions, sh Reply) string {
+	t.Helper()
+	s := startAPI(t, api)
+	s.Script(sh)
+	_, evs, _ := postTo(t, s.URL+"/chat/completions", chatTurn("run it"))
+	_, calls, _ := deltas(evs)
+	if len(calls) != 1 || calls[0]["name"] != api.ShellTool {
+		t.Fatalf("calls %v, want one to %s", calls, api.ShellTool)
+	}
+	args, _ := calls[0]["arguments"].(string)
+	return args
 }

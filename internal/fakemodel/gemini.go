@@ -92,14 +92,10 @@ func (Gemini) Read(r *http.Request, body []byte, req *Request) error {
 				texts = append(texts, p.Text)
 			}
 		}
-		req.UserText = strings.Join(texts, "\n")
-		req.UserTexts = append(req.UserTexts, req.UserText)
+		req.addUser(strings.Join(texts, "\n"))
 	}
 	req.Stream = method == "streamGenerateContent"
-	req.Kind = KindSide
-	if req.Stream && req.Tools > 0 {
-		req.Kind = KindTurn
-	}
+	req.sideOrTurn()
 	return nil
 }
 

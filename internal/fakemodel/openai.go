@@ -63,19 +63,15 @@ type inputItem struct {
 
 // Read takes POST …/responses; a title request is a side request.
 func (OpenAIResponses) Read(r *http.Request, body []byte, req *Request) error {
-	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/responses") {
-		return nil // KindOther
-	}
 	var rb responsesBody
-	if err := json.Unmarshal(body, &rb); err != nil {
+	if ok, err := decodePost(r, body, "/responses", &rb); !ok || err != nil {
 		return err
 	}
 	req.Model, req.Tools, req.Stream = rb.Model, len(rb.Tools), true
 	for _, it := range rb.Input {
 		switch {
 		case it.Type == "message" && it.Role == "user":
-			req.UserText = contentText(it.Content)
-			req.UserTexts = append(req.UserTexts, req.UserText)
+			req.addUser(contentText(it.Content))
 		case it.Type == "function_call_output":
 			var s string
 			if json.Unmarshal(it.Output, &s) == nil {

@@ -406,3 +406,29 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
+
+// addUser takes text as the conversation's next user message.
+func (r *Request) addUser(text string) {
+	r.UserText = text
+	r.UserTexts = append(r.UserTexts, text)
+}
+
+// sideOrTurn sets Kind for an API that tells a turn by its form: a
+// streamed request that offers tools is a turn, anything else a side
+// request (a title, a summary).
+func (r *Request) sideOrTurn() {
+	r.Kind = KindSide
+	if r.Stream && r.Tools > 0 {
+		r.Kind = KindTurn
+	}
+}
+
+// decodePost decodes body into v when r is a POST to a path that ends in
+// suffix; it reports false, and leaves the request KindOther, for any
+// other request.
+func decodePost(r *http.Request, body []byte, suffix string, v any) (bool, error) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, suffix) {
+		return false, nil
+	}
+	return true, json.Unmarshal(body, v)
+}

@@ -170,18 +170,10 @@ func tomlString(s string) string {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Model == "" {
-		o.Model = DefaultModel
-	}
-	if o.ApprovalPolicy == "" {
-		o.ApprovalPolicy = "never"
-	}
-	if o.SandboxMode == "" {
-		o.SandboxMode = "danger-full-access"
-	}
-	if o.SocketPrefix == "" {
-		o.SocketPrefix = cmp.Or(os.Getenv("HANDOFF_TMUX_PREFIX"), "handoff-e2e")
-	}
+	o.Model = cmp.Or(o.Model, DefaultModel)
+	o.ApprovalPolicy = cmp.Or(o.ApprovalPolicy, "never")
+	o.SandboxMode = cmp.Or(o.SandboxMode, "danger-full-access")
+	o.SocketPrefix = cmp.Or(o.SocketPrefix, os.Getenv("HANDOFF_TMUX_PREFIX"), "handoff-e2e")
 	return o
 }
 

@@ -12,6 +12,7 @@
 package simagent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -137,30 +138,17 @@ func (o Options) withDefaults() (Options, error) {
 	default:
 		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash, forgets, asks", o.Scenario)
 	}
-	if o.Startup <= 0 {
-		o.Startup = DefaultStartup
-		if o.Scenario == ScenarioSlowStart {
-			o.Startup = DefaultSlowStartup
-		}
+	startup := DefaultStartup
+	if o.Scenario == ScenarioSlowStart {
+		startup = DefaultSlowStartup
 	}
-	if o.Work <= 0 {
-		o.Work = DefaultWork
-	}
-	if o.Stream <= 0 {
-		o.Stream = DefaultStream
-	}
-	if o.Redraw <= 0 {
-		o.Redraw = DefaultRedraw
-	}
-	if o.PasteBurst == 0 {
-		o.PasteBurst = DefaultPasteBurst
-	}
-	if o.Model == "" {
-		o.Model = "sim-model"
-	}
-	if o.Effort == "" {
-		o.Effort = "medium"
-	}
+	o.Startup = positiveOr(o.Startup, startup)
+	o.Work = positiveOr(o.Work, DefaultWork)
+	o.Stream = positiveOr(o.Stream, DefaultStream)
+	o.Redraw = positiveOr(o.Redraw, DefaultRedraw)
+	o.PasteBurst = cmp.Or(o.PasteBurst, DefaultPasteBurst)
+	o.Model = cmp.Or(o.Model, "sim-model")
+	o.Effort = cmp.Or(o.Effort, "medium")
 	if o.Cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -169,6 +157,14 @@ func (o Options) withDefaults() (Options, error) {
 		o.Cwd = wd
 	}
 	return o, nil
+}
+
+// positiveOr is d, or def when d is not positive.
+func positiveOr(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 // Agent is one running simulated agent.

@@ -49,39 +49,26 @@ func TestSkipped(t *testing.T) { t.Skip("not here") }
 	if err == nil {
 		t.Fatalf("go test passed; the module has a failing test:\n%s", stream)
 	}
-	var raw, log bytes.Buffer
-	if err := filter(bytes.NewReader(stream), &raw, &log); err != nil {
-		t.Fatal(err)
+	raw, got := filtered(t, stream)
+	if raw != string(stream) {
+		t.Fatalf("the copy differs from the stream:\n%s", raw)
 	}
-	if !bytes.Equal(raw.Bytes(), stream) {
-		t.Fatalf("the copy differs from the stream:\n%s", raw.String())
-	}
-	got := log.String()
-	for _, want := range []string{"broken on purpose", "--- FAIL: TestBroken", "FAIL\texample.com/m\t"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the log lacks %q:\n%s", want, got)
-		}
-	}
+	logHas(t, got, "broken on purpose", "--- FAIL: TestBroken", "FAIL\texample.com/m\t")
 	for _, unwanted := range []string{"quiet log line", "=== RUN   TestQuiet", "not here", "TestParent/slow"} {
 		if strings.Contains(got, unwanted) {
 			t.Errorf("the log shows %q, which plain go test does not:\n%s", unwanted, got)
 		}
 	}
 
-	runs, err := read(bytes.NewReader(stream))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum bytes.Buffer
-	summarise(&sum, runs, 2)
-	lines := strings.Split(strings.TrimSpace(sum.String()), "\n")
+	sum := summaryOf(t, stream, 2)
+	lines := strings.Split(strings.TrimSpace(sum), "\n")
 	// Title, the two slowest leaves, title, the package.
 	if len(lines) != 5 || !strings.HasSuffix(lines[1], "example.com/m TestParent/slow") ||
 		!strings.HasPrefix(lines[3], "slowest 2 packages") || !strings.HasSuffix(lines[4], "example.com/m  (fail)") {
-		t.Fatalf("summary:\n%s", sum.String())
+		t.Fatalf("summary:\n%s", sum)
 	}
-	if strings.Contains(sum.String(), "TestParent ") || strings.Contains(sum.String(), "TestParent\n") {
-		t.Fatalf("the parent is listed beside its subtests:\n%s", sum.String())
+	if strings.Contains(sum, "TestParent ") || strings.Contains(sum, "TestParent\n") {
+		t.Fatalf("the parent is listed beside its subtests:\n%s", sum)
 	}
 }
 
@@ -98,23 +85,41 @@ func TestUnfinishedTestsAreShownAndTimed(t *testing.T) {
 {"Time":"2026-01-01T00:00:30Z","Action":"fail","Package":"p","Elapsed":30}
 not json: the go command's own message
 `
-	var raw, log bytes.Buffer
-	if err := filter(strings.NewReader(stream), &raw, &log); err != nil {
+	_, got := filtered(t, []byte(stream))
+	logHas(t, got, "panic: test timed out", "waiting on the agent", "unfinished when its package failed", "not json: the go command's own message")
+	if sum := summaryOf(t, []byte(stream), 10); !strings.Contains(sum, "30.0s  p TestHang  (unfinished)") {
+		t.Fatalf("summary:\n%s", sum)
+	}
+}
+
+// filtered is stream through the filter: the copy and the log.
+func filtered(t *testing.T, stream []byte) (raw, log string) {
+	t.Helper()
+	var r, l bytes.Buffer
+	if err := filter(bytes.NewReader(stream), &r, &l); err != nil {
 		t.Fatal(err)
 	}
-	got := log.String()
-	for _, want := range []string{"panic: test timed out", "waiting on the agent", "unfinished when its package failed", "not json: the go command's own message"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the log lacks %q:\n%s", want, got)
+	return r.String(), l.String()
+}
+
+// logHas fails the test for each of wants that log lacks.
+func logHas(t *testing.T, log string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q:\n%s", want, log)
 		}
 	}
-	runs, err := read(strings.NewReader(stream))
+}
+
+// summaryOf is the summary of stream's n slowest tests and packages.
+func summaryOf(t *testing.T, stream []byte, n int) string {
+	t.Helper()
+	runs, err := read(bytes.NewReader(stream))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var sum bytes.Buffer
-	summarise(&sum, runs, 10)
-	if !strings.Contains(sum.String(), "30.0s  p TestHang  (unfinished)") {
-		t.Fatalf("summary:\n%s", sum.String())
-	}
+	summarise(&sum, runs, n)
+	return sum.String()
 }

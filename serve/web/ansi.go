@@ -22,14 +22,33 @@ type Span struct {
 
 // style is the SGR state while a line is read.
 type style struct {
-	fg, bg                   string
-	bold, dim, italic, under bool
-	reverse                  bool
+	fg, bg string
+	attrs  attr
 }
+
+// attr is a set of the text attributes the board draws.
+type attr uint8
+
+const (
+	bold attr = 1 << iota
+	dim
+	italic
+	under
+	reverse
+)
+
+// The SGR codes of the attributes: each sets its own, and 20 more clears
+// it (22 clears bold and dim alike).
+var (
+	sgrSets   = map[int]attr{1: bold, 2: dim, 3: italic, 4: under, 7: reverse}
+	sgrClears = map[int]attr{22: bold | dim, 23: italic, 24: under, 27: reverse}
+)
+
+func (s style) has(a attr) bool { return s.attrs&a != 0 }
 
 func (s style) span(text string) Span {
 	fg, bg := s.fg, s.bg
-	if s.reverse {
+	if s.has(reverse) {
 		fg, bg = bg, fg
 		if fg == "" {
 			fg = "#1e1e1e"
@@ -38,7 +57,7 @@ func (s style) span(text string) Span {
 			bg = "#d4d4d4"
 		}
 	}
-	return Span{Text: text, FG: fg, BG: bg, Bold: s.bold, Dim: s.dim, Italic: s.italic, Underline: s.under}
+	return Span{Text: text, FG: fg, BG: bg, Bold: s.has(bold), Dim: s.has(dim), Italic: s.has(italic), Underline: s.has(under)}
 }
 
 // The 16 colours of the terminal (a dark theme's, as the board draws the
@@ -160,55 +179,44 @@ func (s style) apply(params string) style {
 		switch p := num(i); {
 		case p == 0:
 			s = style{}
-		case p == 1:
-			s.bold = true
-		case p == 2:
-			s.dim = true
-		case p == 3:
-			s.italic = true
-		case p == 4:
-			s.under = true
-		case p == 7:
-			s.reverse = true
-		case p == 22:
-			s.bold, s.dim = false, false
-		case p == 23:
-			s.italic = false
-		case p == 24:
-			s.under = false
-		case p == 27:
-			s.reverse = false
-		case p >= 30 && p <= 37:
-			s.fg = palette16[p-30]
-		case p >= 90 && p <= 97:
-			s.fg = palette16[p-90+8]
-		case p == 39:
-			s.fg = ""
-		case p >= 40 && p <= 47:
-			s.bg = palette16[p-40]
-		case p >= 100 && p <= 107:
-			s.bg = palette16[p-100+8]
-		case p == 49:
-			s.bg = ""
-		case p == 38 || p == 48:
-			var c string
-			switch num(i + 1) {
-			case 5:
-				c = colour256(num(i + 2))
-				i += 2
-			case 2:
-				r, g, b := num(i+2), num(i+3), num(i+4)
-				if r >= 0 && g >= 0 && b >= 0 {
-					c = fmt.Sprintf("#%02x%02x%02x", r&255, g&255, b&255)
-				}
-				i += 4
-			}
-			if p == 38 {
-				s.fg = c
-			} else {
-				s.bg = c
-			}
+		case sgrSets[p] != 0:
+			s.attrs |= sgrSets[p]
+		case sgrClears[p] != 0:
+			s.attrs &^= sgrClears[p]
+		case p >= 30 && p <= 39 || p >= 90 && p <= 97:
+			i = colour(&s.fg, p-30, num, i)
+		case p >= 40 && p <= 49 || p >= 100 && p <= 107:
+			i = colour(&s.bg, p-40, num, i)
 		}
 	}
 	return s
+}
+
+// colour sets c from an SGR colour code n counted from the foreground's 30
+// (the background's 40): 0-7 and 60-67 the palette's two halves, 9 the
+// default, 8 an extended colour in the parameters after the i-th (5 and an
+// index, or 2 and r, g, b). It returns the index of the last parameter
+// read.
+func colour(c *string, n int, num func(int) int, i int) int {
+	switch {
+	case n >= 0 && n <= 7:
+		*c = palette16[n]
+	case n >= 60 && n <= 67:
+		*c = palette16[n-60+8]
+	case n == 9:
+		*c = ""
+	case n == 8:
+		*c = ""
+		switch num(i + 1) {
+		case 5:
+			*c = colour256(num(i + 2))
+			return i + 2
+		case 2:
+			if r, g, b := num(i+2), num(i+3), num(i+4); r >= 0 && g >= 0 && b >= 0 {
+				*c = fmt.Sprintf("#%02x%02x%02x", r&255, g&255, b&255)
+			}
+			return i + 4
+		}
+	}
+	return i
 }

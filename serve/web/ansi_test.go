@@ -18,6 +18,25 @@ func TestStyledKeepsColoursAndDropsOtherEscapes(t *testing.T) {
 	}
 }
 
+// Each attribute's code sets it and 20 more clears it (22 clears bold and
+// dim); reverse swaps the colours, the defaults drawn; bright colours are
+// the palette's second half, 39 and 49 the defaults again.
+func TestStyledSetsAndClearsAttributesAndColours(t *testing.T) {
+	got := Styled("\x1b[1;2;3;4mA\x1b[22mB\x1b[23;24;7mC\x1b[27;91;104mD\x1b[39mE\x1b[49;38;2;1;2;3mF\x1b[38;7mG\n")
+	want := [][]Span{{
+		{Text: "A", Bold: true, Dim: true, Italic: true, Underline: true},
+		{Text: "B", Italic: true, Underline: true},
+		{Text: "C", FG: "#1e1e1e", BG: "#d4d4d4"},
+		{Text: "D", FG: palette16[9], BG: palette16[12]},
+		{Text: "E", BG: palette16[12]},
+		{Text: "F", FG: "#010203"},
+		{Text: "G", FG: "#1e1e1e", BG: "#d4d4d4"}, // 38 then no colour: the default
+	}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Styled:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 // The classifier's "X_line" signals mark their lines, counted from the end.
 func TestLineMarksReadTheSignalsLineNumbers(t *testing.T) {
 	m := lineMarks(struct {

@@ -1,50 +1,24 @@
 package web_test
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"testing"
 	"time"
 
-	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
-	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/serve/web"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // GET /board/screen: the pane's lines in their colours, markup as text,
 // with the classifier's status and reason; a pane that is not there says
 // so.
 func TestAPanesScreenInItsColours(t *testing.T) {
-	testkit.RequireTmux(t)
-	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "hwscr", Session: "s", Width: 80, Height: 10,
-		Dir: t.TempDir(), Command: `printf '\033[31mred\033[0m <b>x</b>\n'; exec sleep 600`})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer priv.Close(ctx)
-	svc, err := serve.New(serve.Options{StateDir: t.TempDir(), Control: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.Close()
-	b, err := web.New(svc, web.Options{Addr: "127.0.0.1:1", Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	priv := privatePane(t, "hwscr", 10, `printf '\033[31mred\033[0m <b>x</b>\n'; exec sleep 600`)
+	h := controlBoard(t).Handler()
 	get := func(pane string) (int, web.ScreenView) {
-		req, _ := http.NewRequest("GET", "http://127.0.0.1:1/board/screen?"+url.Values{"socket": {priv.Socket}, "pane": {pane}, "provider": {"codex"}}.Encode(), nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		rec := httptest.NewRecorder()
-		b.Handler().ServeHTTP(rec, req)
 		var v web.ScreenView
-		_ = json.Unmarshal(rec.Body.Bytes(), &v)
-		return rec.Code, v
+		code := getJSON(t, h, "/board/screen?"+url.Values{"socket": {priv.Socket}, "pane": {pane}, "provider": {"codex"}}.Encode(), &v)
+		return code, v
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/serve/web"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 const token = "s3cret-token"
@@ -288,4 +292,52 @@ func TestABoardNobodyLooksAtDoesNothing(t *testing.T) {
 		}
 	}
 	b.Close()
+}
+
+// privatePane starts a private tmux server (80 columns, height rows) whose
+// one pane runs command; it is closed when the test ends.
+func privatePane(t *testing.T, prefix string, height int, command string) *tmuxdriver.Private {
+	t.Helper()
+	testkit.RequireTmux(t)
+	priv, err := tmuxdriver.StartPrivate(context.Background(), tmuxdriver.PrivateOptions{Prefix: prefix, Session: "s",
+		Width: 80, Height: height, Dir: t.TempDir(), Command: command})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { priv.Close(context.Background()) })
+	return priv
+}
+
+// controlBoard is a board on a service with tmux control clients, looking
+// at servers; no listener serves it: a test calls its handler.
+func controlBoard(t *testing.T, servers ...tmuxdriver.Server) *web.Board {
+	t.Helper()
+	svc, err := serve.New(serve.Options{StateDir: t.TempDir(), Control: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := web.New(svc, web.Options{Addr: "127.0.0.1:1", Token: token, Servers: servers})
+	if err != nil {
+		svc.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.Close()
+		svc.Close()
+	})
+	return b
+}
+
+// getJSON sends an authorised GET of path to h and decodes the answer into
+// v; it returns the status code.
+func getJSON(t *testing.T, h http.Handler, path string, v any) int {
+	t.Helper()
+	req := httptest.NewRequest("GET", "http://127.0.0.1:1"+path, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil && rec.Code == http.StatusOK {
+		t.Fatalf("GET %s: %v in %s", path, err, rec.Body)
+	}
+	return rec.Code
 }

@@ -232,21 +232,13 @@ func flags(tf trace.TraceFlags, other trace.SpanContext) uint32 {
 }
 
 // spanKind is OTLP's Span.SpanKind: unspecified 0, internal 1, server 2,
-// client 3, producer 4, consumer 5.
+// client 3, producer 4, consumer 5, the numbers OpenTelemetry's
+// trace.SpanKind has too (an unknown kind is unspecified).
 func spanKind(k trace.SpanKind) uint64 {
-	switch k {
-	case trace.SpanKindInternal:
-		return 1
-	case trace.SpanKindServer:
-		return 2
-	case trace.SpanKindClient:
-		return 3
-	case trace.SpanKindProducer:
-		return 4
-	case trace.SpanKindConsumer:
-		return 5
+	if k < trace.SpanKindInternal || k > trace.SpanKindConsumer {
+		return 0
 	}
-	return 0
+	return uint64(k)
 }
 
 // statusCode is OTLP's Status.StatusCode: unset 0, ok 1, error 2.
