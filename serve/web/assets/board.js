@@ -274,12 +274,19 @@ function evidenceCell(ev) {
   return td;
 }
 
+// Loads overlap (the first, and one per event): on a slow machine an older
+// one's answers can arrive after a newer one's, so only the newest draws.
+let dispatchLoads = 0;
+
 async function loadDispatch(id) {
+  const mine = ++dispatchLoads;
   let v;
   try { v = await getJSON("/v1/dispatches/" + encodeURIComponent(id)); } catch (e) {
+    if (mine !== dispatchLoads) return;
     $("#d-facts").replaceChildren(el("dt", { text: "error" }), el("dd", { text: e.message }));
     return;
   }
+  if (mine !== dispatchLoads) return;
   document.title = "handoff-fsm: " + v.role + " " + v.state;
   $("#d-id").textContent = v.id;
   $("#d-state").replaceWith(Object.assign(stateBadge(v.state), { id: "d-state" }));
@@ -313,7 +320,8 @@ async function loadDispatch(id) {
   $("#d-path").replaceChildren(...path);
   const r = await fetch("/board/dispatches/" + encodeURIComponent(id) + "/diagram.svg", { credentials: "same-origin" });
   // The service's own drawing of its own table (no user text in it).
-  if (r.ok) $("#d-diagram").innerHTML = await r.text();
+  const svg = r.ok ? await r.text() : "";
+  if (svg && mine === dispatchLoads) $("#d-diagram").innerHTML = svg;
 }
 
 function startDispatch(id) {
