@@ -37,8 +37,15 @@ func TestEndCheckProbe(t *testing.T) {
 			{"lines-4k-once", testkit.PastePromptText("lines-4k"), ""},
 			{"short-twice", "Review the change, please.", "again"},
 			{"lines-4k-twice", testkit.PastePromptText("lines-4k"), "again"},
-			{"line-20000-once", testkit.PastePromptText("line-20000"), ""},
 			{"lines-4k-placeholder", testkit.PastePromptText("lines-4k"), "[Pasted Content 4150 chars]"},
+			// Ordinary single submissions of testkit's other paste shapes:
+			// what a reader must never call bad.
+			{"three-lines-once", testkit.PastePromptText("three-lines"), ""},
+			{"wide-line-once", testkit.PastePromptText("wide-line"), ""},
+			{"zero-width-once", testkit.PastePromptText("zero-width"), ""},
+			// Last: a CLI may refuse it (Copilot CLI saves a paste over 20 KB
+			// to a file), and the rig is not drained after a refusal.
+			{"line-20000-once", testkit.PastePromptText("line-20000"), ""},
 		} {
 			r := r.in(t)
 			r.drained()
