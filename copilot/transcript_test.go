@@ -23,3 +23,11 @@ func TestSubmitted(t *testing.T) {
 		{File: "short-twice", Prompt: "short-once", CannotTell: true},
 	})
 }
+
+// TestOrdinaryScreensAreTakenOnce reads every real screen of testdata
+// against the last prompt it shows: each tells it taken whole and once.
+func TestOrdinaryScreensAreTakenOnce(t *testing.T) {
+	if told, read := testkit.CheckOrdinaryScreens(t, copilot.Provider()); told != read || read == 0 {
+		t.Errorf("%d of %d screens tell the prompt taken whole and once, want all", told, read)
+	}
+}

@@ -1,0 +1,83 @@
+package testkit
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
+
+// CapturePrompts are the prompts the e2e capture scripts submit (e2e
+// capture*_test.go), each once, as a person types it, and the dispatch's
+// "Analyse the project." with its instruction.
+var CapturePrompts = []string{
+	"Say hello, slowly", "Write a long answer", "Run a slow command", "Analyse the project.",
+	"This request fails: http-400", "This request fails: http-500", "This request fails",
+	"This request fails and is retried", "This request gets HTTP 500", "This request gets response.failed",
+	"Try again", "This turn gets interrupted while streaming", "This turn gets interrupted while waiting",
+	"This turn gets interrupted while working", "Ask me which colour I prefer", "Create a marker file",
+	"Write a marker file", "Run the installer", "First question", "Question before the restart",
+	"Question after the restart",
+}
+
+// lastPrompt is the capture prompt shown last on capture: the last line
+// that ends with one (nothing but blanks, a clock or a frame after it),
+// and where it starts.
+func lastPrompt(capture string) (prompt string, at int) {
+	at = -1
+	for _, p := range CapturePrompts {
+		for i := strings.Index(capture, p); i >= 0; {
+			rest, _, _ := strings.Cut(capture[i+len(p):], "\n")
+			if i > at && strings.IndexFunc(rest, unicode.IsLetter) < 0 {
+				prompt, at = p, i
+			}
+			next := strings.Index(capture[i+1:], p)
+			if next < 0 {
+				break
+			}
+			i += 1 + next
+		}
+	}
+	return prompt, at
+}
+
+// CheckOrdinaryScreens reads every real capture of the provider package's
+// testdata/real-* (each size and terminal, the colourless .plain.txt
+// forms) against the capture prompt shown last on it, which was
+// submitted once: no reading may call it anything but taken whole and
+// once, whatever the screen shows under it (replies, tool boxes, a
+// dialog, a draft or a folded paste in the composer, the footer). It
+// returns how many screens could tell, for the caller to require.
+func CheckOrdinaryScreens(t *testing.T, sr handoff.SubmissionReader) (told, read int) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "real-*", "*", "*.plain.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper, _ := filepath.Glob(filepath.Join("testdata", "real-*", "*", "*", "*.plain.txt"))
+	for _, f := range append(files, deeper...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		capture := string(b)
+		prompt, _ := lastPrompt(capture)
+		if prompt == "" {
+			continue
+		}
+		read++
+		sub := sr.Submitted(capture, prompt)
+		if p := sub.Problem(); p != "" {
+			t.Errorf("%s read against %q, its last prompt: problem %q (%+v)", f, prompt, p, sub)
+		}
+		if sub.Tell == "" && len(sub.Messages) == 1 && sub.Messages[0].Taken == handoff.TakenWhole {
+			told++
+		} else if os.Getenv("READERS_DEBUG") != "" {
+			t.Logf("cannot tell: %s (%q): %+v", f, prompt, sub)
+		}
+	}
+	return told, read
+}
