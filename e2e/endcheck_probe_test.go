@@ -34,6 +34,9 @@ func TestEndCheckProbe(t *testing.T) {
 		_ = os.MkdirAll(out, 0o755)
 		for _, pc := range []struct{ name, prompt, extra string }{
 			{"short-once", "Analyse the project briefly, please.", ""},
+			// The same prompt dispatched again, right after: a CLI that folds
+			// it shows the same fold twice, each dispatch once.
+			{"short-once-again", "Analyse the project briefly, please.", ""},
 			{"lines-4k-once", testkit.PastePromptText("lines-4k"), ""},
 			{"short-twice", "Review the change, please.", "again"},
 			{"lines-4k-twice", testkit.PastePromptText("lines-4k"), "again"},

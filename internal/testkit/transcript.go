@@ -24,14 +24,16 @@ var CapturePrompts = []string{
 }
 
 // lastPrompt is the capture prompt shown last on capture: the last line
-// that ends with one (nothing but blanks, a clock or a frame after it),
-// and where it starts.
+// that ends with one (nothing but blanks, a clock or a frame after it) or
+// a fold that starts with it ("[Analyse the project. RESPONSE… Pasted +15
+// lines]"), and where it starts.
 func lastPrompt(capture string) (prompt string, at int) {
 	at = -1
 	for _, p := range CapturePrompts {
 		for i := strings.Index(capture, p); i >= 0; {
 			rest, _, _ := strings.Cut(capture[i+len(p):], "\n")
-			if i > at && strings.IndexFunc(rest, unicode.IsLetter) < 0 {
+			folded := i > 0 && capture[i-1] == '['
+			if i > at && (folded || strings.IndexFunc(rest, unicode.IsLetter) < 0) {
 				prompt, at = p, i
 			}
 			next := strings.Index(capture[i+1:], p)
@@ -50,7 +52,9 @@ func lastPrompt(capture string) (prompt string, at int) {
 // submitted once: no reading may call it anything but taken whole and
 // once, whatever the screen shows under it (replies, tool boxes, a
 // dialog, a draft or a folded paste in the composer, the footer). It
-// returns how many screens could tell, for the caller to require.
+// returns how many screens could tell of those read (a screen whose last
+// prompt is folded is not counted: the fold's size is the dispatch's), for
+// the caller to require.
 func CheckOrdinaryScreens(t *testing.T, sr handoff.SubmissionReader) (told, read int) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "real-*", "*", "*.plain.txt"))
@@ -64,12 +68,19 @@ func CheckOrdinaryScreens(t *testing.T, sr handoff.SubmissionReader) (told, read
 			t.Fatal(err)
 		}
 		capture := string(b)
-		prompt, _ := lastPrompt(capture)
+		prompt, at := lastPrompt(capture)
 		if prompt == "" {
 			continue
 		}
-		read++
 		sub := sr.Submitted(capture, prompt)
+		if capture[at-1] == '[' {
+			// Its fold: its size is the dispatch's, not this text's.
+			if p := sub.Problem(); p != "" {
+				t.Errorf("%s read against %q, folded last: problem %q (%+v)", f, prompt, p, sub)
+			}
+			continue
+		}
+		read++
 		if p := sub.Problem(); p != "" {
 			t.Errorf("%s read against %q, its last prompt: problem %q (%+v)", f, prompt, p, sub)
 		}
