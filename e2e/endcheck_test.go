@@ -12,6 +12,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
 // endCheckCLIs are the providers whose transcript the check at the end
@@ -67,7 +68,11 @@ func TestEndCheck(t *testing.T) {
 				cfg := c.config(true)
 				cfg.ResponseTimeout = max(cfg.ResponseTimeout, 4*time.Minute)
 				d := r.sendThrough(rs.wrap, "tester", prompt, cfg, func(p fsm.Poll) {
-					if p.Status.Quiet() || p.Unreadable || p.Blank {
+					// Once the model has the first request (its answer 3 s
+					// away): a CLI that had not sent it yet would hand the
+					// model both copies in one request (Copilot CLI at load
+					// 47), answered once, and no turn would write the file.
+					if p.Status.Quiet() || p.Unreadable || p.Blank || len(r.model.Turns()) <= asked {
 						return
 					}
 					once.Do(func() { submitAgain(t, r, rs.text(), extra, endCheckCLIs[c.cli.Name]) })
@@ -90,19 +95,33 @@ func TestEndCheck(t *testing.T) {
 
 // submitAgain types into the agent's composer while its turn runs: the
 // text the dispatch pasted, again ("twice"), or the placeholder the CLI
-// folds it into ("placeholder"), then Enter.
+// folds it into ("placeholder"), then Enter. A CLI busy with a turn may
+// lose that Enter (Gemini CLI at load 67 kept "[Pasted Text: 16 lines]" in
+// its composer): while its composer still shows the paste whole, as the
+// provider reads it, Enter is pressed again, at most three times in all.
 func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string) string) {
 	ctx := context.Background()
 	var err error
+	pause := 300 * time.Millisecond
 	if how == "twice" {
 		err = r.cli.Paste(ctx, sent)
-		time.Sleep(time.Second) // the CLI reads the paste before the Enter
+		pause = time.Second // the CLI reads the paste before the Enter
 	} else {
 		err = r.cli.Keys(ctx, "-l", placeholder(sent))
-		time.Sleep(300 * time.Millisecond)
 	}
-	if err == nil {
-		err = r.cli.Keys(ctx, "Enter")
+	cl, _ := provider.Lookup(r.provider)
+	pr, _ := cl.(handoff.PasteReader)
+	for try := 0; try < 3 && err == nil; try++ {
+		time.Sleep(pause)
+		if err = r.cli.Keys(ctx, "Enter"); err != nil || pr == nil {
+			break
+		}
+		time.Sleep(1500 * time.Millisecond)
+		screen, _, cerr := r.cli.CapturePlain(ctx)
+		if got, _ := pr.Pasted(screen, sent); cerr != nil || got != handoff.PasteWhole {
+			break
+		}
+		t.Logf("the composer still shows the paste after Enter %d: Enter again", try+1)
 	}
 	if err != nil {
 		t.Errorf("submit %s: %v", how, err)
