@@ -18,8 +18,8 @@ var chat = screen.Transcript{
 		rest, ok := strings.CutPrefix(ln.Text, "> ")
 		return rest, ok
 	},
-	Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
-	Stop:  func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
+	Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
+	Stop: func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
 	Folds: []screen.Fold{
 		{Pattern: regexp.MustCompile(`^\[Pasted (\d+) chars\]$`), Size: screen.UTF16Len},
 		// A fold that shows the text's first words (Cline's).
