@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,4 +92,62 @@ func CheckOrdinaryScreens(t *testing.T, sr handoff.SubmissionReader) (told, read
 		}
 	}
 	return told, read
+}
+
+// SubmittedScreen is one entry of a provider's
+// testdata/submitted/manifest.json: a real capture after a dispatch
+// (File), the text it is read against (Prompt: that dispatch's, or
+// another's to prove a reading needs this one's receipt), how it was
+// taken, and what the check at the end must make of it: a problem
+// quoting Problem, none and able to tell (both empty), or none because it
+// cannot tell (CannotTell).
+type SubmittedScreen struct {
+	File       string `json:"file"`
+	Prompt     string `json:"prompt"`
+	Note       string `json:"note"`
+	Capture    string `json:"capture"`
+	Problem    string `json:"problem,omitempty"`
+	CannotTell bool   `json:"cannot_tell,omitempty"`
+}
+
+// Tells says how many of a provider's ordinary screens must tell the
+// prompt taken whole and once (CheckOrdinaryScreens): every one, or at
+// least one (a CLI some of whose terminals draw prompts the reader leaves
+// alone).
+type Tells bool
+
+// What CheckTranscript requires of the ordinary screens.
+const (
+	EveryScreenTells Tells = true
+	SomeScreensTell  Tells = false
+)
+
+// CheckTranscript is a provider's transcript test, in its package: the
+// entries of testdata/submitted/manifest.json read as each says
+// (CheckSubmissions), then every ordinary real screen
+// (CheckOrdinaryScreens), of which all or some must tell.
+func CheckTranscript(t *testing.T, sr handoff.SubmissionReader, tells Tells) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "submitted", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var screens []SubmittedScreen
+	if err := json.Unmarshal(b, &screens); err != nil {
+		t.Fatalf("testdata/submitted/manifest.json: %v", err)
+	}
+	var cases []SubmittedCase
+	for _, s := range screens {
+		file, prompt := strings.TrimSuffix(s.File, ".txt"), strings.TrimSuffix(s.Prompt, ".prompt")
+		if prompt == file {
+			prompt = ""
+		}
+		cases = append(cases, SubmittedCase{File: file, Prompt: prompt, Problem: s.Problem, CannotTell: s.CannotTell})
+	}
+	CheckSubmissions(t, sr, cases)
+	told, read := CheckOrdinaryScreens(t, sr)
+	t.Logf("%d of %d ordinary screens tell the prompt taken whole and once", told, read)
+	if read == 0 || told == 0 || tells == EveryScreenTells && told != read {
+		t.Errorf("%d of %d ordinary screens tell the prompt taken whole and once, want %s", told, read, map[Tells]string{EveryScreenTells: "all", SomeScreensTell: "some"}[tells])
+	}
 }
