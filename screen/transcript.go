@@ -203,7 +203,12 @@ func (tr Transcript) messages(capture string) []sentMessage {
 			ln = tr.Clean(ln)
 		}
 		if tr.Stop != nil && tr.Stop(ln) {
-			break
+			// The composer's frame: a message open above it was taken,
+			// even with nothing drawn under it yet (Cline shows a message
+			// typed during a turn, then goes idle before drawing the turn
+			// it starts).
+			flush()
+			return out
 		}
 		if t, ok := tr.Start(ln); ok {
 			flush()
@@ -222,9 +227,9 @@ func (tr Transcript) messages(capture string) []sentMessage {
 			cur = append(cur, ln.T)
 		}
 	}
-	// A message still open where the transcript ends has nothing drawn
-	// under it: the composer's draft (a CLI with no frame to Stop at), not
-	// a message the agent took (it would be answering it, not quiet).
+	// A message still open where the capture ends, with no frame to Stop
+	// at, has nothing drawn under it: the composer's draft, not a message
+	// the agent took.
 	return out
 }
 

@@ -66,6 +66,7 @@ func TestTranscriptReadsWhatTheAgentTook(t *testing.T) {
 		{"its fold with its first words", shown(earlier) + "* done\n" + "> [" + ours[:30] + "... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* done\n" + bottom, "", true},
 		{"another prompt's first words, its size", "> [" + earlier[:20] + "xyz... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* done\n" + bottom, "", false},
 		{"its first words, then the prompt again", "> [" + ours[:30] + "... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* first\n" + shown(ours) + "* done\n" + bottom, "submitted 2 times", true},
+		{"a copy with nothing under it yet, over the composer's frame", shown(ours) + "* first\n" + shown(ours) + bottom, "submitted 2 times", true},
 		{"the composer is not read", shown(ours) + "* done\n" + "──────────────────\n> [Pasted 3 chars]\n", "", true},
 	}
 	for _, c := range cases {
