@@ -12,8 +12,7 @@ import (
 // the prompt once, taken twice, a placeholder after it. Its history
 // stays in tmux's scrollback: a prompt taller than the pane is read
 // whole. Of its ordinary screens, those drawn with NO_COLOR (a prompt at
-// column 0 among rules, left alone) and those still waiting for a first
-// byte (nothing under the prompt but the busy line) cannot tell.
+// column 0 among rules, left alone) cannot tell.
 func TestTranscript(t *testing.T) {
 	testkit.CheckTranscript(t, gemini.Provider(), testkit.SomeScreensTell)
 }
