@@ -2,7 +2,6 @@ package cline
 
 import (
 	"regexp"
-	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -22,12 +21,7 @@ import (
 // after the other, read as one.
 func transcript() screen.Transcript {
 	return screen.Transcript{
-		Start: func(ln screen.Line) (string, bool) {
-			if ln.Indent != 1 {
-				return "", false
-			}
-			return strings.CutPrefix(ln.T, promptMark)
-		},
+		Start: screen.Marked(1, promptMark),
 		Ends:  func(ln screen.Line) bool { return ln.Indent <= 1 },
 		Stop:  func(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 20) },
 		Clean: unbar,

@@ -19,12 +19,11 @@ import (
 // scrollback): a prompt taller than the pane shows its end alone, and the
 // check cannot tell.
 func transcript() screen.Transcript {
+	marked := screen.Marked(1, "❯ ")
 	return screen.Transcript{
 		Start: func(ln screen.Line) (string, bool) {
-			if !prompt(ln) {
-				return "", false
-			}
-			return promptText(ln.T), true
+			text, ok := marked(ln)
+			return promptText(text), ok
 		},
 		Ends: func(ln screen.Line) bool { return ln.Indent <= 1 },
 		Stop: rule,

@@ -18,13 +18,8 @@ import (
 // starts at column 0 among rules: not read, the check cannot tell.
 func transcript() screen.Transcript {
 	return screen.Transcript{
-		Start: func(ln screen.Line) (string, bool) {
-			if ln.Indent != 1 {
-				return "", false
-			}
-			return strings.CutPrefix(ln.T, "> ")
-		},
-		Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
+		Start: screen.Marked(1, "> "),
+		Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
 		Stop: func(ln screen.Line) bool {
 			return ruleLine(ln) || busyLine(ln) || strings.HasSuffix(ln.T, shortcutsHint)
 		},

@@ -1,8 +1,6 @@
 package kimi
 
 import (
-	"strings"
-
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -18,12 +16,7 @@ const userMark = "✨ "
 // scrollback. The composer ("│ > draft" in its box) is no message.
 func transcript() screen.Transcript {
 	return screen.Transcript{
-		Start: func(ln screen.Line) (string, bool) {
-			if ln.Indent != 1 {
-				return "", false
-			}
-			return strings.CutPrefix(ln.T, userMark)
-		},
-		Ends: func(ln screen.Line) bool { return ln.Indent <= 3 },
+		Start: screen.Marked(1, userMark),
+		Ends:  func(ln screen.Line) bool { return ln.Indent <= 3 },
 	}
 }

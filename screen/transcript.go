@@ -37,6 +37,17 @@ type Transcript struct {
 	Cannot string
 }
 
+// Marked is a Transcript.Start for a CLI whose user message starts indent
+// columns in with mark ("> ", "❯ "): the text after the mark.
+func Marked(indent int, mark string) func(ln Line) (string, bool) {
+	return func(ln Line) (string, bool) {
+		if ln.Indent != indent {
+			return "", false
+		}
+		return strings.CutPrefix(ln.T, mark)
+	}
+}
+
 // sentHead and sentTail are how much of the prompt's head and of its
 // tail a message must show to be the prompt whole, after Ink and NFC. A
 // dispatch's text ends with its instruction, whose last 110 or so such

@@ -14,10 +14,7 @@ import (
 // columns in) and replies "* text", over a composer under a rule; a paste
 // may show as "[Pasted N chars]" there.
 var chat = screen.Transcript{
-	Start: func(ln screen.Line) (string, bool) {
-		rest, ok := strings.CutPrefix(ln.Text, "> ")
-		return rest, ok
-	},
+	Start: screen.Marked(0, "> "),
 	Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
 	Stop: func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
 	Folds: []screen.Fold{
