@@ -15,8 +15,8 @@ import (
 // may show as "[Pasted N chars]" there.
 var chat = screen.Transcript{
 	Start: screen.Marked(0, "> "),
-	Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
-	Stop: func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
+	Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
+	Stop:  func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
 	Folds: []screen.Fold{
 		{Pattern: regexp.MustCompile(`^\[Pasted (\d+) chars\]$`), Size: screen.UTF16Len},
 		// A fold that shows the text's first words (Cline's).
