@@ -75,7 +75,8 @@ func TestEndCheck(t *testing.T) {
 					if p.Status.Quiet() || p.Unreadable || p.Blank || len(r.model.Turns()) <= asked {
 						return
 					}
-					once.Do(func() { submitAgain(t, r, rs.text(), extra, endCheckCLIs[c.cli.Name]) })
+					beyond := func() bool { return !r.model.Tally(asked, received(c.cli.Name, prompt)).Once() }
+					once.Do(func() { submitAgain(t, r, rs.text(), extra, endCheckCLIs[c.cli.Name], beyond) })
 				})
 				got := r.model.Tally(asked, received(c.cli.Name, prompt))
 				t.Logf("the model got the prompt %d times whole and these parts: %q", got.Whole, got.Parts)
@@ -96,10 +97,12 @@ func TestEndCheck(t *testing.T) {
 // submitAgain types into the agent's composer while its turn runs: the
 // text the dispatch pasted, again ("twice"), or the placeholder the CLI
 // folds it into ("placeholder"), then Enter. A CLI busy with a turn may
-// lose that Enter (Gemini CLI at load 67 kept "[Pasted Text: 16 lines]" in
-// its composer): while its composer still shows the paste whole, as the
-// provider reads it, Enter is pressed again, at most three times in all.
-func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string) string) {
+// lose that Enter (Gemini CLI at load 45–67 kept "[Pasted Text: 16
+// lines]" in its composer, drawn there once the turn ended): until the
+// model got more than the first copy (beyond), for 20 s at most, the
+// composer is read as the provider reads it, and while it shows the paste
+// whole Enter is pressed again, three times in all at most.
+func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string) string, beyond func() bool) {
 	ctx := context.Background()
 	var err error
 	pause := 300 * time.Millisecond
@@ -109,19 +112,20 @@ func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string
 	} else {
 		err = r.cli.Keys(ctx, "-l", placeholder(sent))
 	}
+	time.Sleep(pause)
+	if err == nil {
+		err = r.cli.Keys(ctx, "Enter")
+	}
 	cl, _ := provider.Lookup(r.provider)
 	pr, _ := cl.(handoff.PasteReader)
-	for try := 0; try < 3 && err == nil; try++ {
-		time.Sleep(pause)
-		if err = r.cli.Keys(ctx, "Enter"); err != nil || pr == nil {
-			break
-		}
-		time.Sleep(1500 * time.Millisecond)
+	for enters, end := 1, time.Now().Add(20*time.Second); err == nil && pr != nil && !beyond() && time.Now().Before(end); {
+		time.Sleep(time.Second)
 		screen, _, cerr := r.cli.CapturePlain(ctx)
-		if got, _ := pr.Pasted(screen, sent); cerr != nil || got != handoff.PasteWhole {
-			break
+		if got, _ := pr.Pasted(screen, sent); cerr == nil && got == handoff.PasteWhole && enters < 3 {
+			t.Logf("the composer still shows the paste after Enter %d: Enter again", enters)
+			err = r.cli.Keys(ctx, "Enter")
+			enters++
 		}
-		t.Logf("the composer still shows the paste after Enter %d: Enter again", try+1)
 	}
 	if err != nil {
 		t.Errorf("submit %s: %v", how, err)
