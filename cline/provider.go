@@ -19,7 +19,7 @@ const enterDelay = time.Second
 // Provider is Cline's terminal UI (the cline npm package; the binary of
 // @cline/cli-linux-x64): its TaskComplete hook ends a turn.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "cline", CLI: "cline", Version: Version, Window: screen.Window{Oldest: "3.0.61", Newest: Version}, Hook: "TaskComplete", EnterDelay: enterDelay, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "cline", CLI: "cline", Version: Version, Window: screen.Window{Oldest: "3.0.61", Newest: Version}, Hook: "TaskComplete", EnterDelay: enterDelay, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		Composer: screen.Composer{Leaders: "/", ClearFor: clearKeys, Read: readMode, ReadDraft: readDraft, ReadPaste: readPaste, RawLineBreaks: true},
 		Launch:   launch()}
 }

@@ -20,7 +20,7 @@ const Hook = "agentStop"
 // Provider is GitHub Copilot CLI (@github/copilot): its agentStop hook,
 // given to it for the run in a plug-in folder (--plugin-dir), ends a turn.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "copilot", CLI: "@github/copilot", Version: Version, Window: screen.Window{Oldest: "1.0.89", Newest: Version}, Hook: Hook, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "copilot", CLI: "@github/copilot", Version: Version, Window: screen.Window{Oldest: "1.0.89", Newest: Version}, Hook: Hook, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Copilot CLI 1.0.102's composer, tried on the real CLI:
 		//   - '!' first, typed or pasted, switches to shell mode at once (the
 		//     composer's "❯" becomes "!", the footer "Shell · …"): Enter runs

@@ -16,6 +16,11 @@ const Version = "0.225.2"
 // the end of a turn.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "droid", CLI: "@factory/cli-linux-x64", Version: Version, Window: screen.Window{Oldest: "0.215.0", Newest: Version}, Hook: "Stop", Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+		// A user message is drawn three columns in, as a tool call's line
+		// under it ("   Execute cat …"): only an orange bar at column 0 (a
+		// background colour) marks it, which the driver's plain capture
+		// does not keep (testdata/submitted).
+		Transcript: screen.Transcript{Cannot: "droid marks its user messages by colour only"},
 		// droid redraws its composer (or folds a long paste) a moment after
 		// a bracketed paste: 300 ms is what its real-CLI tests ran with (the
 		// driver's default, 250 ms, was not tried).

@@ -34,11 +34,23 @@ func TestEndCheckProbe(t *testing.T) {
 		_ = os.MkdirAll(out, 0o755)
 		for _, pc := range []struct{ name, prompt, extra string }{
 			{"short-once", "Analyse the project briefly, please.", ""},
+			// The same prompt dispatched again, right after: a CLI that folds
+			// it shows the same fold twice, each dispatch once.
+			{"short-once-again", "Analyse the project briefly, please.", ""},
+			// Ordinary single submissions of testkit's other paste shapes:
+			// what a reader must never call bad. Before the rows that make
+			// the CLI take something else, which a loaded CLI may leave
+			// unanswered (the rig is not drained after a failed row).
+			{"three-lines-once", testkit.PastePromptText("three-lines"), ""},
+			{"wide-line-once", testkit.PastePromptText("wide-line"), ""},
+			{"zero-width-once", testkit.PastePromptText("zero-width"), ""},
 			{"lines-4k-once", testkit.PastePromptText("lines-4k"), ""},
 			{"short-twice", "Review the change, please.", "again"},
 			{"lines-4k-twice", testkit.PastePromptText("lines-4k"), "again"},
-			{"line-20000-once", testkit.PastePromptText("line-20000"), ""},
 			{"lines-4k-placeholder", testkit.PastePromptText("lines-4k"), "[Pasted Content 4150 chars]"},
+			// Last: a CLI may refuse it (Copilot CLI saves a paste over 20 KB
+			// to a file).
+			{"line-20000-once", testkit.PastePromptText("line-20000"), ""},
 		} {
 			r := r.in(t)
 			r.drained()

@@ -29,7 +29,7 @@ func Provider() screen.Provider {
 	return screen.Provider{Name: "gemini", CLI: "@google/gemini-cli", Version: Version,
 		// The releases proven to read right (docs/versions.md, scripts/versions.sh).
 		Window: screen.Window{Oldest: "0.57.0", Newest: "0.61.0"},
-		Hook:   "AfterAgent", EnterDelay: enterDelay, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+		Hook:   "AfterAgent", EnterDelay: enterDelay, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Gemini CLI 0.61.0's composer, tried on the real CLI:
 		//   - A pasted '!' stays text; a typed '!' on the empty composer switches
 		//     it to shell mode ("shell mode enabled (esc to disable)" above it,

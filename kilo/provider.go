@@ -25,6 +25,8 @@ func Provider() screen.Provider {
 	p.Name, p.CLI, p.Version = "kilo", "@kilocode/cli-linux-x64", Version
 	p.Window = screen.Window{Oldest: Version, Newest: Version}
 	p.Recognize = recognize
+	// OpenCode's full screen, redrawn: its transcript cannot tell.
+	p.Transcript = screen.Transcript{Cannot: "Kilo Code redraws a full screen"}
 	// "kilo --continue" resumes the newest session of its folder.
 	p.Launch = screen.Launch{Resume: []string{"--continue"}}
 	return p

@@ -11,7 +11,7 @@ const Version = "2.1.0"
 // Provider is Kimi Code (@moonshot-ai/kimi-code, run by Node 22). Its Stop
 // hook ([[hooks]] in config.toml) reports the end of a turn.
 func Provider() screen.Provider {
-	return screen.Provider{Name: "kimi", CLI: "@moonshot-ai/kimi-code", Version: Version, Window: screen.Window{Oldest: Version, Newest: Version}, Hook: "Stop", Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+	return screen.Provider{Name: "kimi", CLI: "@moonshot-ai/kimi-code", Version: Version, Window: screen.Window{Oldest: Version, Newest: Version}, Hook: "Stop", Read: screen.Reader(read), Last: lastMessage, Recognize: recognize, Transcript: transcript(),
 		// Kimi Code 2.1.0's composer, tried on the real CLI: '!' first,
 		// typed or pasted, is shell mode at once ("╭ ! shell mode ─", "│
 		// !" in place of "│ >"; Enter runs the text in a shell); '/'

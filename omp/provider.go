@@ -16,6 +16,10 @@ const Version = "18.2.3"
 // decide.
 func Provider() screen.Provider {
 	return screen.Provider{Name: "omp", CLI: "@oh-my-pi/pi-coding-agent", Version: Version, Window: screen.Window{Oldest: "18.2.0", Newest: Version}, Read: screen.Reader(read), Last: lastMessage, Recognize: recognize,
+		// As pi's, a user message and a reply are plain text one column in:
+		// only the message's shaded band (a background colour) tells them
+		// apart, which the driver's plain capture does not keep.
+		Transcript: screen.Transcript{Cannot: "OMP marks its user messages by colour only"},
 		// OMP 18.2.3's editor, tried on the real CLI: '!' first runs the
 		// message as bash and '$' as Python (shown only as the editor
 		// border's colour, which a plain capture cannot see), '/' opens the

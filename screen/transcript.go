@@ -28,11 +28,24 @@ type Transcript struct {
 	// Clean, when set, rewrites each line first (a scrollbar).
 	Clean func(ln Line) Line
 	// Folds are the forms the transcript shows for a folded paste, when
-	// it shows one rather than the text.
+	// it shows one rather than the text: its size is the first submatch
+	// not named "head" (Fold); one named "head", when there is one, is the
+	// text's first words as the fold shows them.
 	Folds []Fold
 	// Cannot, when set, says why this CLI's screen can never tell (a
 	// full-screen TUI that redraws its history): Read then says so.
 	Cannot string
+}
+
+// Marked is a Transcript.Start for a CLI whose user message starts indent
+// columns in with mark ("> ", "❯ "): the text after the mark.
+func Marked(indent int, mark string) func(ln Line) (string, bool) {
+	return func(ln Line) (string, bool) {
+		if ln.Indent != indent {
+			return "", false
+		}
+		return strings.CutPrefix(ln.T, mark)
+	}
 }
 
 // sentHead and sentTail are how much of the prompt's head and of its
@@ -73,19 +86,52 @@ func (tr Transcript) Read(capture, text string) handoff.Submission {
 		return handoff.CannotTell("an empty prompt")
 	}
 	head, tail := ends(want, sentHead, sentTail)
-	anchor := -1
-	var out []handoff.Message
+	var out []readMessage
 	for _, m := range tr.messages(capture) {
 		got, ours := tr.classify(m, text, want, head, tail)
-		if anchor < 0 && ours {
-			anchor = len(out)
-		}
-		out = append(out, got)
+		out = append(out, readMessage{got, ours})
 	}
+	anchor := firstOurs(out)
 	if anchor < 0 {
 		return handoff.CannotTell("this prompt is not on the screen (scrolled off, or the CLI shows it otherwise)")
 	}
-	return handoff.Submission{Messages: out[anchor:]}
+	msgs := make([]handoff.Message, 0, len(out)-anchor)
+	for _, m := range out[anchor:] {
+		msgs = append(msgs, m.Message)
+	}
+	return handoff.Submission{Messages: msgs}
+}
+
+// readMessage is a user message as classify read it, and whether it is
+// this prompt's.
+type readMessage struct {
+	handoff.Message
+	ours bool
+}
+
+// firstOurs is the index of the first message since the submission, -1
+// when none is this prompt's. A message that shows the prompt's end holds
+// this dispatch's receipt: the first such one is since the submission, and
+// so is a fold of the prompt right before it (the same prompt pasted
+// twice, the first copy folded). A fold alone is not this dispatch's own:
+// an earlier dispatch of the same prompt folds the same, so with no such
+// message only the last fold is taken (a second fold of the same size
+// after it cannot be told from that earlier dispatch).
+func firstOurs(out []readMessage) int {
+	lastFold := -1
+	for i, m := range out {
+		if !m.ours {
+			continue
+		}
+		if m.Taken != handoff.TakenFold {
+			if i > 0 && out[i-1].ours && out[i-1].Taken == handoff.TakenFold {
+				return i - 1
+			}
+			return i
+		}
+		lastFold = i
+	}
+	return lastFold
 }
 
 // classify says what m is against want (folded, with its head and tail),
@@ -118,7 +164,8 @@ func (tr Transcript) classify(m sentMessage, text, want, head, tail string) (han
 }
 
 // fold reports a message that is one of the transcript's folds alone,
-// showing the size of text (the prompt as pasted).
+// showing the size of text (the prompt as pasted) and, for a fold that
+// shows the text's first words (a submatch named "head"), its start.
 func (tr Transcript) fold(msg, text string) (string, bool) {
 	shown := strings.TrimSpace(msg)
 	for _, f := range tr.Folds {
@@ -126,10 +173,17 @@ func (tr Transcript) fold(msg, text string) (string, bool) {
 		if m == nil || m[0] != 0 || m[1] != len(shown) {
 			continue
 		}
-		if f.Size != nil && len(m) >= 4 && m[2] >= 0 {
-			if n, err := strconv.Atoi(shown[m[2]:m[3]]); err != nil || n != f.Size(text) {
+		size, head := 1, f.Pattern.SubexpIndex("head")
+		if head == size {
+			size = 2
+		}
+		if f.Size != nil && len(m) >= 2*size+2 && m[2*size] >= 0 {
+			if n, err := strconv.Atoi(shown[m[2*size]:m[2*size+1]]); err != nil || n != f.Size(text) {
 				continue
 			}
+		}
+		if head > 0 && m[2*head] >= 0 && !strings.HasPrefix(foldText(text), foldText(shown[m[2*head]:m[2*head+1]])) {
+			continue
 		}
 		return shown, true
 	}
@@ -160,7 +214,12 @@ func (tr Transcript) messages(capture string) []sentMessage {
 			ln = tr.Clean(ln)
 		}
 		if tr.Stop != nil && tr.Stop(ln) {
-			break
+			// The composer's frame: a message open above it was taken,
+			// even with nothing drawn under it yet (Cline shows a message
+			// typed during a turn, then goes idle before drawing the turn
+			// it starts).
+			flush()
+			return out
 		}
 		if t, ok := tr.Start(ln); ok {
 			flush()
@@ -179,9 +238,9 @@ func (tr Transcript) messages(capture string) []sentMessage {
 			cur = append(cur, ln.T)
 		}
 	}
-	// A message still open where the transcript ends has nothing drawn
-	// under it: the composer's draft (a CLI with no frame to Stop at), not
-	// a message the agent took (it would be answering it, not quiet).
+	// A message still open where the capture ends, with no frame to Stop
+	// at, has nothing drawn under it: the composer's draft, not a message
+	// the agent took.
 	return out
 }
 

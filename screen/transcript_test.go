@@ -14,13 +14,14 @@ import (
 // columns in) and replies "* text", over a composer under a rule; a paste
 // may show as "[Pasted N chars]" there.
 var chat = screen.Transcript{
-	Start: func(ln screen.Line) (string, bool) {
-		rest, ok := strings.CutPrefix(ln.Text, "> ")
-		return rest, ok
-	},
+	Start: screen.Marked(0, "> "),
 	Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
 	Stop:  func(ln screen.Line) bool { return screen.IsRule(ln.T, 10) },
-	Folds: []screen.Fold{{Pattern: regexp.MustCompile(`^\[Pasted (\d+) chars\]$`), Size: screen.UTF16Len}},
+	Folds: []screen.Fold{
+		{Pattern: regexp.MustCompile(`^\[Pasted (\d+) chars\]$`), Size: screen.UTF16Len},
+		// A fold that shows the text's first words (Cline's).
+		{Pattern: regexp.MustCompile(`^\[(?P<head>.*)\.\.\. \+(\d+) lines\]$`), Size: screen.LineCount},
+	},
 }
 
 // prompt is a dispatch's text: its lines, then the receipt, as the
@@ -56,6 +57,13 @@ func TestTranscriptReadsWhatTheAgentTook(t *testing.T) {
 		{"its start scrolled off", strings.Join(strings.Split(shown(ours), "\n")[10:], "\n") + "* done\n" + bottom, "", false},
 		{"a second copy under one whose start scrolled off", strings.Join(strings.Split(shown(ours), "\n")[10:], "\n") + "* first\n" + shown(ours) + "* done\n" + bottom, "2 user messages", true},
 		{"not on the screen", shown(earlier) + "* done\n" + bottom, "", false},
+		{"an earlier dispatch of the same size folded, then its fold", "> [Pasted " + strconv.Itoa(screen.UTF16Len(ours)) + " chars]\n* done\n" + "> [Pasted " + strconv.Itoa(screen.UTF16Len(ours)) + " chars]\n* done\n" + bottom, "", true},
+		{"its fold, then the prompt again whole", "> [Pasted " + strconv.Itoa(screen.UTF16Len(ours)) + " chars]\n* first\n" + shown(ours) + "* done\n" + bottom, "submitted 2 times", true},
+		{"its fold, then a placeholder", "> [Pasted " + strconv.Itoa(screen.UTF16Len(ours)) + " chars]\n* first\n" + "> [Pasted 812 chars]\n* done\n" + bottom, `another text ("[Pasted 812 chars]")`, true},
+		{"its fold with its first words", shown(earlier) + "* done\n" + "> [" + ours[:30] + "... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* done\n" + bottom, "", true},
+		{"another prompt's first words, its size", "> [" + earlier[:20] + "xyz... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* done\n" + bottom, "", false},
+		{"its first words, then the prompt again", "> [" + ours[:30] + "... +" + strconv.Itoa(screen.LineCount(ours)) + " lines]\n* first\n" + shown(ours) + "* done\n" + bottom, "submitted 2 times", true},
+		{"a copy with nothing under it yet, over the composer's frame", shown(ours) + "* first\n" + shown(ours) + bottom, "submitted 2 times", true},
 		{"the composer is not read", shown(ours) + "* done\n" + "──────────────────\n> [Pasted 3 chars]\n", "", true},
 	}
 	for _, c := range cases {

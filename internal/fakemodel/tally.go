@@ -19,9 +19,9 @@ func (d Delivery) Once() bool { return d.Whole == 1 && len(d.Parts) == 0 }
 
 // placeholder reports whether m holds a paste placeholder of one of the
 // CLIs: "[Pasted Content …", "[Pasted Text: …", "[Pasted text #…",
-// "[Pasted ~…", "[paste #…".
+// "[Pasted ~…", "[paste #…", Copilot CLI's "[Paste #1 - 16 lines]".
 func placeholder(m string) bool {
-	return strings.Contains(m, "[Pasted ") || strings.Contains(m, "[paste #")
+	return strings.Contains(m, "[Pasted ") || strings.Contains(m, "[paste #") || strings.Contains(m, "[Paste #")
 }
 
 // Tally counts what the model received of want in the user messages that

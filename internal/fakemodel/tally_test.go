@@ -13,6 +13,7 @@ func TestDeliveryCountsWholePlaceholdersAndPieces(t *testing.T) {
 		{"once", []string{want + "\n\nRESPONSE FILE INSTRUCTION …"}, 1, 0},
 		{"twice", []string{want, want}, 2, 0},
 		{"then its placeholder", []string{want, "[Pasted Content 20743 chars]"}, 1, 1},
+		{"then Copilot CLI's placeholder", []string{want, "[Paste #1 - 16 lines]"}, 1, 1},
 		{"split in two", []string{"first line of the prompt, long enough", "second line of the prompt, long enough\nthe end"}, 0, 2},
 		{"lost", []string{"<environment_context>cwd</environment_context>"}, 0, 0},
 	} {
