@@ -2,10 +2,16 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
+	"testing"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 )
 
 // loadRig is set by scripts/load-rig.sh (HANDOFF_LOAD_RIG=1): the
@@ -89,6 +95,46 @@ func stallOnce(r *rig, f freezer, name string, s *stalls) {
 	}
 }
 
+// rigVerdict settles after a dispatch of the load rig, counts at the fake
+// model what it received of prompt and of the earlier prompts of the row's
+// CLI, logs the TALLY line scripts/load-rig.sh sums, and fails the row
+// unless the prompt reached the model whole and once with the dispatch
+// done, or nothing of it reached the model and the dispatch failed saying
+// it was not taken whole. Any part of a prompt at the model fails the row,
+// whatever send said: a model that saw part of a prompt may act on it.
+func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d *dispatch, s stalls) {
+	r.t.Helper()
+	settle(r)
+	want := received(cli, prompt)
+	got := r.model.Tally(asked, want)
+	pieces := r.model.Pieces(asked, want)
+	if len(got.Parts) > len(pieces) {
+		pieces = got.Parts
+	}
+	var stray []string
+	for _, e := range earlier {
+		stray = append(stray, r.model.Pieces(asked, received(cli, e))...)
+	}
+	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken)
+	r.t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d earlier=%d ok=%v said=%v err=%q pieces=%q stray=%q stallerrs=%q",
+		cli, name, s.tried, s.frozen, s.held.Milliseconds(), s.drew, strings.Join(s.states, ","),
+		got.Whole, len(pieces), len(stray), d.err == nil, said, errText(d.err), pieces, stray, s.errs)
+	switch {
+	case got.Whole > 1:
+		r.fail("the prompt reached the model %d times (frozen %d times)", got.Whole, s.frozen)
+	case len(pieces) > 0:
+		r.fail("part of the prompt reached the model (frozen %d times; dispatch error %v): %q", s.frozen, d.err, pieces)
+	case len(stray) > 0:
+		r.fail("part of an earlier prompt reached the model with this one: %q", stray)
+	case d.err == nil && got.Whole != 1:
+		r.fail("the dispatch succeeded but the model did not get the prompt whole")
+	case d.err != nil && got.Whole > 0:
+		r.fail("the dispatch failed (%v) but the model got the prompt whole", d.err)
+	case d.err != nil && !said:
+		r.fail("dispatch failed without saying the prompt was not taken whole: %v", d.err)
+	}
+}
+
 // errText is err's message, "" for none.
 func errText(err error) string {
 	if err == nil {
@@ -107,4 +153,97 @@ func settle(r *rig) {
 	}
 	r.model.Clear()
 	time.Sleep(3 * time.Second)
+}
+
+// frozenSender freezes the agent for hold, at the moment after the start
+// of each Send, while the paste is still arriving.
+type frozenSender struct {
+	handoff.Sender
+	r        *rig
+	f        freezer
+	at, hold time.Duration
+	s        *stalls
+}
+
+func (fs frozenSender) Send(ctx context.Context, text string) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(fs.at)
+		fs.s.tried++
+		freezeFor(fs.r, fs.f, fmt.Sprintf("handoff-midpaste-%d", os.Getpid()), fs.hold, fs.s)
+	}()
+	err := fs.Sender.Send(ctx, text)
+	<-done
+	return err
+}
+
+// TestFrozenMidPaste (load rig only) freezes the agent for longer than a
+// second while a 64 KB prompt of many lines is still arriving — Qwen Code
+// and Gemini CLI end a paste that pauses for a second and take what
+// follows as typed keys — and checks, at the fake model, that no part of
+// the prompt reached the model: the prompt arrives whole and once, or
+// the dispatch fails saying it was not taken whole, and the model got
+// nothing of it. The next prompt then arrives alone.
+func TestFrozenMidPaste(t *testing.T) {
+	if !loadRig() {
+		t.Skip("HANDOFF_LOAD_RIG=1: the load rig (scripts/load-rig.sh) freezes the agent")
+	}
+	f, err := findFreezer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big strings.Builder
+	for i := 0; big.Len() < 64<<10; i++ {
+		fmt.Fprintf(&big, "line %05d of a frozen paste: the quick brown fox jumps over the lazy dog\n", i)
+	}
+	eachConformer(t, func(t *testing.T, c conformer) {
+		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
+			t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
+		}
+		r := c.start(t, setup{Terminal: tmuxTerminal})
+		var earlier []string
+		for i, at := range []time.Duration{300 * time.Millisecond, 1200 * time.Millisecond, 2500 * time.Millisecond} {
+			t.Run(fmt.Sprintf("frozen-at-%v", at), func(t *testing.T) {
+				r := r.in(t)
+				r.drained()
+				prompt := fmt.Sprintf("prompt %d\n%s", i, big.String())
+				r.model.Script(fakemodel.WriteResponse("frozen answer"), fakemodel.Answer("Written."))
+				asked := len(r.model.Turns())
+				var s stalls
+				d := r.sendThrough(func(in handoff.Sender) handoff.Sender {
+					return frozenSender{Sender: in, r: r, f: f, at: at, hold: 1500 * time.Millisecond, s: &s}
+				}, "tester", prompt, c.config(true), nil)
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("frozen-at-%v", at), prompt, earlier, asked, d, s)
+				earlier = append(earlier, prompt)
+				// The next prompt arrives alone: nothing of a refused paste
+				// joins it.
+				r.drained()
+				r.model.Script(fakemodel.WriteResponse("next answer"), fakemodel.Answer("Written."))
+				next := fmt.Sprintf("the prompt after frozen paste %d", i)
+				asked = len(r.model.Turns())
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("after-frozen-at-%v", at), next, earlier, asked, r.send("tester", next, c.config(true), nil), stalls{})
+				earlier = append(earlier, next)
+			})
+		}
+	})
+}
+
+// freezeFor freezes the agent for d and records the stall in s.
+func freezeFor(r *rig, f freezer, name string, d time.Duration, s *stalls) {
+	pane := r.cli.PanePID()
+	c, err := f.freeze(name, func() []int { return append([]int{pane}, descendantsOf(pane)...) })
+	defer func() {
+		if err := c.thaw(); err != nil {
+			s.errs = append(s.errs, "thaw: "+err.Error())
+		}
+	}()
+	if err != nil {
+		s.errs = append(s.errs, "freeze: "+err.Error())
+		return
+	}
+	frozenAt := time.Now()
+	s.frozen++
+	time.Sleep(d)
+	s.held += time.Since(frozenAt)
 }

@@ -69,3 +69,36 @@ func cut(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Pieces lists the user messages of every turn request since the first
+// since that no turn before them carried and that hold a paste's
+// placeholder or a line of want without holding want whole, each cut
+// short: pieces of want in whatever conversation they came (Tally reads
+// only the last turn's). A CLI that ends a paste early and takes the rest
+// as typed keys submits pieces as new messages, late, in turns of their
+// own, and the tail of a refused paste may join the next prompt.
+func (s *Server) Pieces(since int, want string) []string {
+	turns := s.Turns()
+	seen := map[string]bool{}
+	for i, t := range turns {
+		if i >= since {
+			break
+		}
+		for _, m := range t.UserTexts {
+			seen[m] = true
+		}
+	}
+	var out []string
+	for _, t := range turns[min(since, len(turns)):] {
+		for _, m := range t.UserTexts {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			if !strings.Contains(m, want) && (placeholder(m) || holdsLineOf(m, want)) {
+				out = append(out, cut(m, 120))
+			}
+		}
+	}
+	return out
+}
