@@ -155,8 +155,9 @@ func settle(r *rig) {
 	time.Sleep(3 * time.Second)
 }
 
-// frozenSender freezes the agent for hold, at the moment after the start
-// of each Send, while the paste is still arriving.
+// frozenSender freezes the agent for hold, at after its screen first
+// changes once Send has begun (the paste is being drawn: a CLI that reads
+// a long paste slowly, as Qwen Code at 16–20 KB/s, is still reading it).
 type frozenSender struct {
 	handoff.Sender
 	r        *rig
@@ -166,9 +167,15 @@ type frozenSender struct {
 }
 
 func (fs frozenSender) Send(ctx context.Context, text string) error {
+	before, _, _ := fs.r.cli.CapturePlain(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if now, _, _ := fs.r.cli.CapturePlain(ctx); now != before {
+				break
+			}
+		}
 		time.Sleep(fs.at)
 		fs.s.tried++
 		freezeFor(fs.r, fs.f, fmt.Sprintf("handoff-midpaste-%d", os.Getpid()), fs.hold, fs.s)
@@ -203,7 +210,7 @@ func TestFrozenMidPaste(t *testing.T) {
 		}
 		r := c.start(t, setup{Terminal: tmuxTerminal})
 		var earlier []string
-		for i, at := range []time.Duration{300 * time.Millisecond, 1200 * time.Millisecond, 2500 * time.Millisecond} {
+		for i, at := range []time.Duration{0, 500 * time.Millisecond, 1500 * time.Millisecond} {
 			t.Run(fmt.Sprintf("frozen-at-%v", at), func(t *testing.T) {
 				r := r.in(t)
 				r.drained()
