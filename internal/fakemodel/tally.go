@@ -96,9 +96,32 @@ func (s *Server) Pieces(since int, want string) []string {
 			}
 			seen[m] = true
 			if !strings.Contains(m, want) && (placeholder(m) || holdsLineOf(m, want)) {
-				out = append(out, cut(m, 120))
+				out = append(out, cut(m[pieceAt(m, want):], 120))
 			}
 		}
 	}
 	return out
+}
+
+// pieceAt is where in m the piece starts: its placeholder, or its first
+// line of want (a CLI's preamble before it says nothing).
+func pieceAt(m, want string) int {
+	at := len(m)
+	if i := strings.Index(m, "[Pasted "); i >= 0 {
+		at = i
+	}
+	if i := strings.Index(m, "[paste #"); i >= 0 {
+		at = min(at, i)
+	}
+	off := 0
+	for line := range strings.SplitSeq(m, "\n") {
+		if t := strings.TrimSpace(line); len(t) >= 20 && strings.Contains(want, t) {
+			return min(at, off)
+		}
+		off += len(line) + 1
+	}
+	if at == len(m) {
+		return 0
+	}
+	return at
 }

@@ -50,3 +50,15 @@ func TestPiecesInAnyTurnSince(t *testing.T) {
 		}
 	}
 }
+
+func TestPiecesAreQuotedFromWhereTheyStart(t *testing.T) {
+	want := "first line of the prompt, long enough\nsecond line of the prompt, long enough"
+	s := &Server{requests: []Request{{Kind: KindTurn}, {Kind: KindTurn, UserTexts: []string{
+		"<system-reminder>skills</system-reminder>\nsecond line of the prompt, long enough",
+		"<system-reminder>date</system-reminder>[Pasted Content 2042 chars]g",
+	}}}}
+	got := s.Pieces(1, want)
+	if len(got) != 2 || got[0] != "second line of the prompt, long enough" || got[1] != "[Pasted Content 2042 chars]g" {
+		t.Errorf("pieces %q", got)
+	}
+}
