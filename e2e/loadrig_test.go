@@ -200,9 +200,14 @@ func TestFrozenMidPaste(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var big strings.Builder
-	for i := 0; big.Len() < 64<<10; i++ {
-		fmt.Fprintf(&big, "line %05d of a frozen paste: the quick brown fox jumps over the lazy dog\n", i)
+	// Each prompt's lines are its own: a piece of one is told from
+	// another's.
+	big := func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < 64<<10; i++ {
+			fmt.Fprintf(&b, "line %05d of frozen paste %d: the quick brown fox jumps over the lazy dog\n", i, n)
+		}
+		return b.String()
 	}
 	eachConformer(t, func(t *testing.T, c conformer) {
 		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
@@ -214,7 +219,7 @@ func TestFrozenMidPaste(t *testing.T) {
 			t.Run(fmt.Sprintf("frozen-at-%v", at), func(t *testing.T) {
 				r := r.in(t)
 				r.drained()
-				prompt := fmt.Sprintf("prompt %d\n%s", i, big.String())
+				prompt := big(i)
 				r.model.Script(fakemodel.WriteResponse("frozen answer"), fakemodel.Answer("Written."))
 				asked := len(r.model.Turns())
 				var s stalls
