@@ -66,9 +66,14 @@ func stallDuring(r *rig) func() stalls {
 	return func() stalls { cancel(); return <-done }
 }
 
-// stallOnce freezes the agent for 0.3–2 s, not cut short, and records in
-// s whether the kernel froze it and whether its screen changed meanwhile.
+// stallOnce freezes the agent for 0.3–2 s (see freezeFor).
 func stallOnce(r *rig, f freezer, name string, s *stalls) {
+	freezeFor(r, f, name, 300*time.Millisecond+time.Duration(rand.Int64N(int64(1700*time.Millisecond))), s)
+}
+
+// freezeFor freezes the agent for d, not cut short, and records in s
+// whether the kernel froze it and whether its screen changed meanwhile.
+func freezeFor(r *rig, f freezer, name string, d time.Duration, s *stalls) {
 	pane := r.cli.PanePID()
 	c, err := f.freeze(name, func() []int { return append([]int{pane}, descendantsOf(pane)...) })
 	defer func() {
@@ -84,7 +89,7 @@ func stallOnce(r *rig, f freezer, name string, s *stalls) {
 	before, _, _ := r.cli.CapturePlain(context.Background())
 	s.frozen++
 	s.states = append(s.states, procState(pane))
-	time.Sleep(300*time.Millisecond + time.Duration(rand.Int64N(int64(1700*time.Millisecond))))
+	time.Sleep(d)
 	after, _, _ := r.cli.CapturePlain(context.Background())
 	if !c.frozen() {
 		s.errs = append(s.errs, "the cgroup was not frozen at the stall's end")
@@ -168,27 +173,33 @@ type frozenSender struct {
 
 func (fs frozenSender) Send(ctx context.Context, text string) error {
 	before, _, _ := fs.r.cli.CapturePlain(ctx)
+	sent, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if now, _, _ := fs.r.cli.CapturePlain(ctx); now != before {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && sent.Err() == nil; time.Sleep(20 * time.Millisecond) {
+			if now, _, _ := fs.r.cli.CapturePlain(sent); now != before {
 				break
 			}
 		}
-		time.Sleep(fs.at)
+		select {
+		case <-sent.Done(): // Send ended first: nothing to freeze in
+			return
+		case <-time.After(fs.at):
+		}
 		fs.s.tried++
 		freezeFor(fs.r, fs.f, fmt.Sprintf("handoff-midpaste-%d", os.Getpid()), fs.hold, fs.s)
 	}()
 	err := fs.Sender.Send(ctx, text)
+	cancel()
 	<-done
 	return err
 }
 
 // TestFrozenMidPaste (load rig only) freezes the agent for longer than a
 // second while a 64 KB prompt of many lines is still arriving — Qwen Code
-// and Gemini CLI end a paste that pauses for a second and take what
-// follows as typed keys — and checks, at the fake model, that no part of
+// ends a paste that pauses for a second and takes what follows as typed
+// keys — and checks, at the fake model, that no part of
 // the prompt reached the model: the prompt arrives whole and once, or
 // the dispatch fails saying it was not taken whole, and the model got
 // nothing of it. The next prompt then arrives alone.
@@ -226,36 +237,19 @@ func TestFrozenMidPaste(t *testing.T) {
 				d := r.sendThrough(func(in handoff.Sender) handoff.Sender {
 					return frozenSender{Sender: in, r: r, f: f, at: at, hold: 1500 * time.Millisecond, s: &s}
 				}, "tester", prompt, c.config(true), nil)
-				rigVerdict(r, c.cli.Name, fmt.Sprintf("frozen-at-%v", at), prompt, earlier, asked, d, s)
+				prev := earlier
 				earlier = append(earlier, prompt)
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("frozen-at-%v", at), prompt, prev, asked, d, s)
 				// The next prompt arrives alone: nothing of a refused paste
 				// joins it.
 				r.drained()
 				r.model.Script(fakemodel.WriteResponse("next answer"), fakemodel.Answer("Written."))
 				next := fmt.Sprintf("the prompt after frozen paste %d", i)
 				asked = len(r.model.Turns())
-				rigVerdict(r, c.cli.Name, fmt.Sprintf("after-frozen-at-%v", at), next, earlier, asked, r.send("tester", next, c.config(true), nil), stalls{})
+				prev = earlier
 				earlier = append(earlier, next)
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("after-frozen-at-%v", at), next, prev, asked, r.send("tester", next, c.config(true), nil), stalls{})
 			})
 		}
 	})
-}
-
-// freezeFor freezes the agent for d and records the stall in s.
-func freezeFor(r *rig, f freezer, name string, d time.Duration, s *stalls) {
-	pane := r.cli.PanePID()
-	c, err := f.freeze(name, func() []int { return append([]int{pane}, descendantsOf(pane)...) })
-	defer func() {
-		if err := c.thaw(); err != nil {
-			s.errs = append(s.errs, "thaw: "+err.Error())
-		}
-	}()
-	if err != nil {
-		s.errs = append(s.errs, "freeze: "+err.Error())
-		return
-	}
-	frozenAt := time.Now()
-	s.frozen++
-	time.Sleep(d)
-	s.held += time.Since(frozenAt)
 }
