@@ -176,20 +176,11 @@ func TestDelivery(t *testing.T) {
 				d := r.send("tester", dc.prompt, c.config(true), nil)
 				stalled := stalls()
 				if loadRig() {
-					settle(r)
-					got := r.model.Tally(asked, received(c.cli.Name, dc.prompt))
-					said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken)
-					t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d ok=%v said=%v err=%q pieces=%q stallerrs=%q",
-						c.cli.Name, dc.name, stalled.tried, stalled.frozen, stalled.held.Milliseconds(), stalled.drew, strings.Join(stalled.states, ","),
-						got.Whole, len(got.Parts), d.err == nil, said, errText(d.err), got.Parts, stalled.errs)
-					switch {
-					case got.Whole > 1:
-						r.fail("the prompt reached the model %d times (frozen %d times)", got.Whole, stalled.frozen)
-					case d.err == nil && !got.Once():
-						r.fail("the dispatch succeeded but the model got %d whole prompts and these parts: %q", got.Whole, got.Parts)
-					case d.err != nil && !said:
-						r.fail("dispatch failed without saying the prompt was not taken whole: %v; the model got %d whole and these parts: %q", d.err, got.Whole, got.Parts)
+					var earlier []string
+					for _, e := range cases[:i] {
+						earlier = append(earlier, e.prompt)
 					}
+					rigVerdict(r, c.cli.Name, dc.name, dc.prompt, earlier, asked, d, stalled)
 					dispatched = true
 					return
 				}

@@ -2,10 +2,16 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
+	"testing"
 	"time"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 )
 
 // loadRig is set by scripts/load-rig.sh (HANDOFF_LOAD_RIG=1): the
@@ -60,9 +66,14 @@ func stallDuring(r *rig) func() stalls {
 	return func() stalls { cancel(); return <-done }
 }
 
-// stallOnce freezes the agent for 0.3–2 s, not cut short, and records in
-// s whether the kernel froze it and whether its screen changed meanwhile.
+// stallOnce freezes the agent for 0.3–2 s (see freezeFor).
 func stallOnce(r *rig, f freezer, name string, s *stalls) {
+	freezeFor(r, f, name, 300*time.Millisecond+time.Duration(rand.Int64N(int64(1700*time.Millisecond))), s)
+}
+
+// freezeFor freezes the agent for d, not cut short, and records in s
+// whether the kernel froze it and whether its screen changed meanwhile.
+func freezeFor(r *rig, f freezer, name string, d time.Duration, s *stalls) {
 	pane := r.cli.PanePID()
 	c, err := f.freeze(name, func() []int { return append([]int{pane}, descendantsOf(pane)...) })
 	defer func() {
@@ -78,7 +89,7 @@ func stallOnce(r *rig, f freezer, name string, s *stalls) {
 	before, _, _ := r.cli.CapturePlain(context.Background())
 	s.frozen++
 	s.states = append(s.states, procState(pane))
-	time.Sleep(300*time.Millisecond + time.Duration(rand.Int64N(int64(1700*time.Millisecond))))
+	time.Sleep(d)
 	after, _, _ := r.cli.CapturePlain(context.Background())
 	if !c.frozen() {
 		s.errs = append(s.errs, "the cgroup was not frozen at the stall's end")
@@ -86,6 +97,46 @@ func stallOnce(r *rig, f freezer, name string, s *stalls) {
 	s.held += time.Since(frozenAt)
 	if after != before {
 		s.drew++
+	}
+}
+
+// rigVerdict settles after a dispatch of the load rig, counts at the fake
+// model what it received of prompt and of the earlier prompts of the row's
+// CLI, logs the TALLY line scripts/load-rig.sh sums, and fails the row
+// unless the prompt reached the model whole and once with the dispatch
+// done, or nothing of it reached the model and the dispatch failed saying
+// it was not taken whole. Any part of a prompt at the model fails the row,
+// whatever send said: a model that saw part of a prompt may act on it.
+func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d *dispatch, s stalls) {
+	r.t.Helper()
+	settle(r)
+	want := received(cli, prompt)
+	got := r.model.Tally(asked, want)
+	pieces := r.model.Pieces(asked, want)
+	if len(got.Parts) > len(pieces) {
+		pieces = got.Parts
+	}
+	var stray []string
+	for _, e := range earlier {
+		stray = append(stray, r.model.Pieces(asked, received(cli, e))...)
+	}
+	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken)
+	r.t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d earlier=%d ok=%v said=%v err=%q pieces=%q stray=%q stallerrs=%q",
+		cli, name, s.tried, s.frozen, s.held.Milliseconds(), s.drew, strings.Join(s.states, ","),
+		got.Whole, len(pieces), len(stray), d.err == nil, said, errText(d.err), pieces, stray, s.errs)
+	switch {
+	case got.Whole > 1:
+		r.fail("the prompt reached the model %d times (frozen %d times)", got.Whole, s.frozen)
+	case len(pieces) > 0:
+		r.fail("part of the prompt reached the model (frozen %d times; dispatch error %v): %q", s.frozen, d.err, pieces)
+	case len(stray) > 0:
+		r.fail("part of an earlier prompt reached the model with this one: %q", stray)
+	case d.err == nil && got.Whole != 1:
+		r.fail("the dispatch succeeded but the model did not get the prompt whole")
+	case d.err != nil && got.Whole > 0:
+		r.fail("the dispatch failed (%v) but the model got the prompt whole", d.err)
+	case d.err != nil && !said:
+		r.fail("dispatch failed without saying the prompt was not taken whole: %v", d.err)
 	}
 }
 
@@ -107,4 +158,98 @@ func settle(r *rig) {
 	}
 	r.model.Clear()
 	time.Sleep(3 * time.Second)
+}
+
+// frozenSender freezes the agent for hold, at after its screen first
+// changes once Send has begun (the paste is being drawn: a CLI that reads
+// a long paste slowly, as Qwen Code at 16–20 KB/s, is still reading it).
+type frozenSender struct {
+	handoff.Sender
+	r        *rig
+	f        freezer
+	at, hold time.Duration
+	s        *stalls
+}
+
+func (fs frozenSender) Send(ctx context.Context, text string) error {
+	before, _, _ := fs.r.cli.CapturePlain(ctx)
+	sent, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && sent.Err() == nil; time.Sleep(20 * time.Millisecond) {
+			if now, _, _ := fs.r.cli.CapturePlain(sent); now != before {
+				break
+			}
+		}
+		select {
+		case <-sent.Done(): // Send ended first: nothing to freeze in
+			return
+		case <-time.After(fs.at):
+		}
+		fs.s.tried++
+		freezeFor(fs.r, fs.f, fmt.Sprintf("handoff-midpaste-%d", os.Getpid()), fs.hold, fs.s)
+	}()
+	err := fs.Sender.Send(ctx, text)
+	cancel()
+	<-done
+	return err
+}
+
+// TestFrozenMidPaste (load rig only) freezes the agent for longer than a
+// second while a 64 KB prompt of many lines is still arriving — Qwen Code
+// ends a paste that pauses for a second and takes what follows as typed
+// keys — and checks, at the fake model, that no part of
+// the prompt reached the model: the prompt arrives whole and once, or
+// the dispatch fails saying it was not taken whole, and the model got
+// nothing of it. The next prompt then arrives alone.
+func TestFrozenMidPaste(t *testing.T) {
+	if !loadRig() {
+		t.Skip("HANDOFF_LOAD_RIG=1: the load rig (scripts/load-rig.sh) freezes the agent")
+	}
+	f, err := findFreezer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each prompt's lines are its own: a piece of one is told from
+	// another's.
+	big := func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < 64<<10; i++ {
+			fmt.Fprintf(&b, "line %05d of frozen paste %d: the quick brown fox jumps over the lazy dog\n", i, n)
+		}
+		return b.String()
+	}
+	eachConformer(t, func(t *testing.T, c conformer) {
+		if only := os.Getenv("HANDOFF_DELIVERY_ONLY"); only != "" && only != c.cli.Name {
+			t.Skip("HANDOFF_DELIVERY_ONLY=" + only)
+		}
+		r := c.start(t, setup{Terminal: tmuxTerminal})
+		var earlier []string
+		for i, at := range []time.Duration{0, 500 * time.Millisecond, 1500 * time.Millisecond} {
+			t.Run(fmt.Sprintf("frozen-at-%v", at), func(t *testing.T) {
+				r := r.in(t)
+				r.drained()
+				prompt := big(i)
+				r.model.Script(fakemodel.WriteResponse("frozen answer"), fakemodel.Answer("Written."))
+				asked := len(r.model.Turns())
+				var s stalls
+				d := r.sendThrough(func(in handoff.Sender) handoff.Sender {
+					return frozenSender{Sender: in, r: r, f: f, at: at, hold: 1500 * time.Millisecond, s: &s}
+				}, "tester", prompt, c.config(true), nil)
+				prev := earlier
+				earlier = append(earlier, prompt)
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("frozen-at-%v", at), prompt, prev, asked, d, s)
+				// The next prompt arrives alone: nothing of a refused paste
+				// joins it.
+				r.drained()
+				r.model.Script(fakemodel.WriteResponse("next answer"), fakemodel.Answer("Written."))
+				next := fmt.Sprintf("the prompt after frozen paste %d", i)
+				asked = len(r.model.Turns())
+				prev = earlier
+				earlier = append(earlier, next)
+				rigVerdict(r, c.cli.Name, fmt.Sprintf("after-frozen-at-%v", at), next, prev, asked, r.send("tester", next, c.config(true), nil), stalls{})
+			})
+		}
+	})
 }

@@ -30,8 +30,12 @@ func Provider() screen.Provider {
 		// CLI: a pasted '!' stays text, a typed one on the empty composer switches
 		// to shell mode ("shell mode enabled (esc to disable)" under it); '/' and
 		// '?' first make a command on submit, a typed '/' opens the command menu;
-		// Esc leaves shell mode and Esc Esc empties the composer.
-		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadPaste: pasteForm().Read},
+		// Esc leaves shell mode and Esc Esc empties the composer. Its line
+		// breaks reach it as LF: Qwen Code ends a paste that pauses for a
+		// second (an agent frozen or starved mid-paste) and takes the rest
+		// as typed keys, where a CR is its submit key and an LF a line
+		// break (docs/reliability.md, "Qwen Code frozen mid-paste").
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadPaste: pasteForm().Read, RawLineBreaks: true},
 		Launch: screen.Launch{Hook: screen.SystemDefaults("QWEN_CODE_SYSTEM_DEFAULTS_PATH", "Stop"),
 			Via: "$QWEN_CODE_SYSTEM_DEFAULTS_PATH (a Stop hook)", Resume: []string{"--continue"}}}
 }

@@ -24,8 +24,9 @@ const (
 	pasteFloor   = 10 * time.Second
 	pastePerKB   = 250 * time.Millisecond // 4 KB/s, a CLI on a loaded machine
 	pastePoll    = 100 * time.Millisecond
-	wrongHold    = 2 * time.Second  // a wrong reading that lasts this long is final
-	stalledAgent = 60 * time.Second // an agent that has not read its Enter after this is left alone
+	wrongHold    = 2 * time.Second        // a wrong reading that lasts this long is final
+	stalledAgent = 60 * time.Second       // an agent that has not read its Enter after this is left alone
+	starved      = 250 * time.Millisecond // an agent that waited this long for a CPU in a wait was held back
 )
 
 // PasteWait is how long Send waits for the composer to show text whole:
@@ -191,7 +192,8 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 		}
 		return !changed && p.inputRead(ctx), nil
 	}
-	start := time.Now()
+	first, start := time.Now(), time.Now()
+	var ranUntil time.Duration // the agent's wait for a CPU when start was set
 	for {
 		if err := sleep(ctx, pastePoll); err != nil {
 			return false, err
@@ -204,15 +206,26 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 		if got != handoff.PasteWhole || now != seen || snap.Classification.Status == handoff.StatusProcessing {
 			return false, nil
 		}
-		waited := time.Since(start)
-		if waited < d {
+		if time.Since(first) > stalledAgent {
+			return false, nil
+		}
+		// A wait in which the agent could not act proves nothing: one
+		// frozen, stopped or starved after it read the Enter and before it
+		// drew its turn looks just like one that ignored it (Gemini CLI,
+		// frozen so, took a second Enter as a second submission). The
+		// wait starts again once it runs.
+		if held, waited, known := heldBack(snap.PID); known && (held || ranUntil == 0 || waited-ranUntil >= starved) {
+			if held || ranUntil != 0 {
+				start = time.Now()
+			}
+			ranUntil = max(waited, 1)
+			continue
+		}
+		if time.Since(start) < d {
 			continue
 		}
 		if p.inputRead(ctx) {
 			return true, nil
-		}
-		if waited > stalledAgent {
-			return false, nil
 		}
 	}
 }

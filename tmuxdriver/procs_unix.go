@@ -135,3 +135,31 @@ func descendants(pid int) []int {
 	}
 	return out
 }
+
+// heldBack is what /proc says of whether the processes of an agent (pid
+// and those below it) could act: held is true when one of them is frozen
+// by a cgroup freezer or in uninterruptible sleep (state D) or stopped
+// (T, t), and waited is how long their main threads have waited for a CPU
+// in all (/proc/pid/schedstat's run delay). known is false without /proc.
+func heldBack(pid int) (held bool, waited time.Duration, known bool) {
+	for _, p := range append([]int{pid}, descendants(pid)...) {
+		f := stat(p)
+		if f == nil {
+			continue
+		}
+		known = true
+		switch f[0][0] {
+		case 'D', 'T', 't':
+			held = true
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", p))
+		if err != nil {
+			continue
+		}
+		if fs := bytes.Fields(b); len(fs) >= 2 {
+			ns, _ := strconv.ParseInt(string(fs[1]), 10, 64)
+			waited += time.Duration(ns)
+		}
+	}
+	return held, waited, known
+}

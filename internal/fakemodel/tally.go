@@ -69,3 +69,59 @@ func cut(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Pieces lists the user messages of every turn request since the first
+// since that no turn before them carried and that hold a paste's
+// placeholder or a line of want without holding want whole, each cut
+// short: pieces of want in whatever conversation they came (Tally reads
+// only the last turn's). A CLI that ends a paste early and takes the rest
+// as typed keys submits pieces as new messages, late, in turns of their
+// own, and the tail of a refused paste may join the next prompt.
+func (s *Server) Pieces(since int, want string) []string {
+	turns := s.Turns()
+	seen := map[string]bool{}
+	for i, t := range turns {
+		if i >= since {
+			break
+		}
+		for _, m := range t.UserTexts {
+			seen[m] = true
+		}
+	}
+	var out []string
+	for _, t := range turns[min(since, len(turns)):] {
+		for _, m := range t.UserTexts {
+			if seen[m] {
+				continue
+			}
+			seen[m] = true
+			if !strings.Contains(m, want) && (placeholder(m) || holdsLineOf(m, want)) {
+				out = append(out, cut(m[pieceAt(m, want):], 120))
+			}
+		}
+	}
+	return out
+}
+
+// pieceAt is where in m the piece starts: its placeholder, or its first
+// line of want (a CLI's preamble before it says nothing).
+func pieceAt(m, want string) int {
+	at := len(m)
+	if i := strings.Index(m, "[Pasted "); i >= 0 {
+		at = i
+	}
+	if i := strings.Index(m, "[paste #"); i >= 0 {
+		at = min(at, i)
+	}
+	off := 0
+	for line := range strings.SplitSeq(m, "\n") {
+		if t := strings.TrimSpace(line); len(t) >= 20 && strings.Contains(want, t) {
+			return min(at, off)
+		}
+		off += len(line) + 1
+	}
+	if at == len(m) {
+		return 0
+	}
+	return at
+}

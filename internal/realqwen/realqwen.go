@@ -72,6 +72,7 @@ var CLI = realcli.CLI{
 	Pin:   realcli.Pin{Name: "qwen", Package: qwen.Provider().CLI, Version: qwen.Version},
 	Ready: Ready, Submitted: Submitted,
 	EnterDelay: time.Second, ReadyTimeout: 120 * time.Second, Settle: time.Second,
+	PasteLF: qwen.Provider().Composer.RawLineBreaks,
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
