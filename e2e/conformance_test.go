@@ -107,6 +107,12 @@ func TestConformance(t *testing.T) {
 		// API error, the confirmation and a '!' prompt are live's cases:
 		// TestDoctor runs them through `handoff-fsm doctor`.
 		//
+		// Each API error on a fresh start (an error left on the screen is
+		// not the next case's to read), before the shared start below, so
+		// that no idle CLI waits beside them.
+		for _, e := range c.apiErrors[1:] {
+			t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
+		}
 		// The slow first byte and the fallback need only a ready composer,
 		// so they share one start (a CLI start is most of a case's CPU):
 		// the slow first byte on the fresh CLI, where the startup window
@@ -125,11 +131,6 @@ func TestConformance(t *testing.T) {
 			r.drained()
 			c.noFileFallback(r)
 		})
-		// Each API error on a fresh start: an error left on the screen is
-		// not the next case's to read.
-		for _, e := range c.apiErrors[1:] {
-			t.Run("api-error-"+e.name, func(t *testing.T) { c.apiError(t, e) })
-		}
 	})
 }
 
