@@ -1,14 +1,13 @@
 package droid
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
-// bench is the shared scene as droid 0.225.2 draws it; paint adds the
-// escapes it emits (as captured with capture-pane -e).
+// bench is the shared scene as droid 0.225.2 draws it, in the colours it
+// emits (capture-pane -e).
 var bench = conformance.Scene{
 	Classifier: Provider(),
 	Title:      "⛬ Look at the parser",
@@ -21,10 +20,8 @@ var bench = conformance.Scene{
 	Welcome:  header,
 	BusyWord: "Streaming...",
 	Indent:   "   ",
-	Paint: func(line string) string {
-		return "\x1b[38;2;238;238;238m" + line + "\x1b[39m" + strings.Repeat(" ", 10)
-	},
-	Real: realDir,
+	Paint:    conformance.TrueColour(238, 238, 238, 10),
+	Real:     realDir,
 }.Bench()
 
 // TestBench runs conformance.Bench.Test on droid's captures.

@@ -6,8 +6,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
-// bench is the shared scene as Kimi Code 2.1.0 draws it; Paint adds the
-// escapes it emits (as captured with capture-pane -e).
+// bench is the shared scene as Kimi Code 2.1.0 draws it, in the colours
+// it emits (capture-pane -e).
 var bench = conformance.Scene{
 	Classifier: Provider(),
 	Title:      "Look at the parser",
@@ -18,7 +18,7 @@ var bench = conformance.Scene{
 	Welcome:    welcome,
 	BusyWord:   "Working…",
 	Indent:     "   ",
-	Paint:      func(line string) string { return "\x1b[38;2;224;224;224m" + line + "\x1b[39m" },
+	Paint:      conformance.TrueColour(224, 224, 224, 0),
 	Real:       realDir,
 }.Bench()
 

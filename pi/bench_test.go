@@ -1,14 +1,13 @@
 package pi
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
 // bench is the shared scene as pi 0.73.1 draws it: every message a block
-// one column in; Paint adds the escapes it emits (capture-pane -e).
+// one column in, in the colours it emits (capture-pane -e).
 var bench = conformance.Scene{
 	Classifier: Provider(),
 	Title:      "π - work",
@@ -30,10 +29,8 @@ var bench = conformance.Scene{
 	Welcome:  block(header...),
 	BusyWord: "Working...",
 	Indent:   " ",
-	Paint: func(line string) string {
-		return "\x1b[38;2;128;128;128m" + line + "\x1b[39m" + strings.Repeat(" ", 10)
-	},
-	Real: realDir,
+	Paint:    conformance.TrueColour(128, 128, 128, 10),
+	Real:     realDir,
 }.Bench()
 
 // TestBench runs conformance.Bench.Test on pi's captures.

@@ -1,6 +1,11 @@
 package conformance
 
-import handoff "github.com/handoff-fsm/handoff-fsm"
+import (
+	"fmt"
+	"strings"
+
+	handoff "github.com/handoff-fsm/handoff-fsm"
+)
 
 // Scene is the one scenario the benchmarks of providers drawn as cells
 // (a prompt, a tool call, a reply, the chrome below) are measured on: a
@@ -55,4 +60,12 @@ func (s Scene) Bench() Bench {
 		Filler:   s.Indent + "a line of a very long answer whose prompt scrolled out",
 		Real:     s.Real,
 	}
+}
+
+// TrueColour is the Paint of a CLI that draws its text in one 24-bit
+// foreground colour, resets it after the text, and pads the line with
+// pad blanks (as capture-pane -e shows it).
+func TrueColour(r, g, b uint8, pad int) func(line string) string {
+	start := fmt.Sprintf("\x1b[38;2;%d;%d;%dm", r, g, b)
+	return func(line string) string { return start + line + "\x1b[39m" + strings.Repeat(" ", pad) }
 }
