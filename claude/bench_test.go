@@ -90,12 +90,8 @@ var bench = conformance.Bench{
 	Real:     realDir,
 }
 
-// TestBench: the benchmarks' captures classify as the state they are
-// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+// TestBench runs conformance.Bench.Test on these captures.
 func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
-// processing, plain and coloured (the cost must stay flat as the
-// scrollback grows), the worst case (no prompt), the last message, and
-// the real screens (internal/conformance's Bench.Run).
+// BenchmarkClassify runs conformance.Bench.Run on these captures.
 func BenchmarkClassify(b *testing.B) { bench.Run(b) }

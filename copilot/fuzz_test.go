@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
@@ -34,20 +33,14 @@ func dialog() []string {
 		"│   3. No, and tell Copilot what to do     │", "╰──────────────────────────────────────────╯")
 }
 
-// scrollback is what may sit above a turn: old errors, dialogs, busy lines
-// and replies. None of it may change how the turn below is read.
-func scrollback() string {
-	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls(" ✗ 400 old error", busy, "│ ❯ 1. Yes  │",
-		" ● an old answer", " $ Shell ls", "\x1b]0;unterminated")), 40)
-}
-
 // FuzzClassify: any input is read into one of the five statuses with a
 // one-line reason and JSON-encodable signals; an error has a detail; the
 // extraction finds a non-empty message or says there is none; scrollback
 // above the last prompt changes neither the verdict nor the work done.
 // The seed corpus is every real Copilot CLI screen.
 func FuzzClassify(f *testing.F) {
-	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+	conformance.FuzzScreens(f, Provider(), realDir, conformance.Scrollback(promptLines, " ✗ 400 old error", busy, "│ ❯ 1. Yes  │",
+		" ● an old answer", " $ Shell ls"), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
 		conformance.Capture(promptLines("hi"), ls(" ● Hello"), chrome(idleFooter, "❯")), named,
 		conformance.Capture(promptLines("hi"), chrome(busy, "❯")), named,
 		conformance.Capture(promptLines("hi"), ls(" $ Shell Write a marker file", "   echo hi > x"), dialog()), named)

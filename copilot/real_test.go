@@ -22,5 +22,5 @@ func TestRealCopilotScreens(t *testing.T) {
 // the manifest gives no message for, in every terminal.
 func TestRealCopilotLastMessage(t *testing.T) {
 	conformance.CheckScriptMessages(t, realDir, Provider(),
-		conformance.LastMessageCase{File: "interrupted-streaming", OK: conformance.Prefix("A partial answer that is cut short.", "Working", "┃"), Want: "the partial answer"})
+		conformance.Interrupted("Working", "┃"))
 }

@@ -1,42 +1,31 @@
 package droid
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
-// paint wraps a line in escapes like those droid 0.225.2 emits (as
-// captured with capture-pane -e).
-func paint(line string) string {
-	return "\x1b[38;2;238;238;238m" + line + "\x1b[39m" + strings.Repeat(" ", 10)
-}
-
-var bench = conformance.Bench{
+// bench is the shared scene as droid 0.225.2 draws it, in the colours it
+// emits (capture-pane -e).
+var bench = conformance.Scene{
 	Classifier: Provider(),
 	Title:      "⛬ Look at the parser",
-	History: conformance.Join(prompt("Please look at the parser and tell me what it does with trailing commas"),
-		[]string{"   Execute grep -n comma parser.go", "    ↳ 12: // trailing commas", ""},
-		reply("The parser accepts trailing commas in lists and objects. Streaming... is", "not shown; Error: none.")),
-	Tails: map[handoff.Status][]string{
-		handoff.StatusCompleted:  conformance.Join(prompt("Summarise what you changed"), reply("I changed three things:", "1. the lexer keeps positions"), chrome(false, "")),
-		handoff.StatusProcessing: conformance.Join(prompt("Summarise what you changed"), chrome(true, "")),
-		handoff.StatusIdle:       conformance.Join(header, chrome(false, "")),
+	Prompt:     prompt,
+	Tool: func(cmd, output string) []string {
+		return []string{"   Execute " + cmd, "    ↳ " + output, ""}
 	},
-	NoPrompt: conformance.Join(chrome(false, "")),
-	Paint:    paint,
-	Filler:   "   a line of a very long answer whose prompt scrolled out",
+	Reply:    func(lines ...string) []string { return reply(lines[0], lines[1:]...) },
+	Chrome:   func(busy bool) []string { return chrome(busy, "") },
+	Welcome:  header,
+	BusyWord: "Streaming...",
+	Indent:   "   ",
+	Paint:    conformance.TrueColour(238, 238, 238, 10),
 	Real:     realDir,
-}
+}.Bench()
 
-// TestBench: the benchmarks' captures classify as the state they are
-// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+// TestBench runs conformance.Bench.Test on droid's captures.
 func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
-// processing, plain and coloured (the cost must stay flat as the
-// scrollback grows), the worst case (no prompt), the last message, and
-// the real screens (internal/conformance's Bench.Run).
+// BenchmarkClassify runs conformance.Bench.Run on droid's captures.
 func BenchmarkClassify(b *testing.B) { bench.Run(b) }

@@ -1,18 +1,10 @@
 package gemini
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
-
-// scrollback is what may sit above a turn: old errors, dialogs, busy lines
-// and replies. None of it may change how the turn below is read.
-func scrollback() string {
-	return strings.Repeat(conformance.Capture(prompt("an old question"), ls("✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
-		"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer", "\x1b]0;unterminated")), 40)
-}
 
 // FuzzClassify: any input is read without panicking into one of the five
 // statuses with a one-line reason and JSON-encodable signals; the scan never
@@ -24,7 +16,8 @@ func scrollback() string {
 // The seed corpus is every real Gemini CLI screen of testdata/real-0.61.0
 // plus the files in testdata/fuzz/FuzzClassify.
 func FuzzClassify(f *testing.F) {
-	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+	conformance.FuzzScreens(f, Provider(), realDir, conformance.Scrollback(prompt, "✕ [API Error: old]", " ⠼ Thinking... (esc to cancel, 1s)",
+		"  Queued (press ↑ to edit):", "╭────╮", "│ ● 1. Allow once │", "╰────╯", "✦ an old answer"), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
 		conformance.Capture(prompt("hi"), ls("✦ Hello"), chrome(idleStatus, placeholder)), ready,
 		conformance.Capture(prompt("hi"), chrome(busyStatus, placeholder)), working,
 		conformance.Capture(prompt("hi"), ls("╭──╮", "│ ● 1. Allow once │", "╰──╯")), "✋  Action Required (work)")

@@ -32,20 +32,14 @@ func footer(done bool) string {
 	return "     ▣  Build · fake-model"
 }
 
-// scrollback is what may sit above a turn: old errors, dialogs, hint lines
-// and replies. None of it may change how the turn below is read.
-func scrollback() string {
-	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
-		"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")), 40)
-}
-
 // FuzzClassify: any input is read into one of the five statuses with a
 // one-line reason and JSON-encodable signals; an error has a detail; the
 // extraction finds a non-empty message or says there is none; scrollback
 // above where the reading stopped changes neither the verdict nor the work
 // done. The seed corpus is every real OpenCode screen.
 func FuzzClassify(f *testing.F) {
-	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
+	conformance.FuzzScreens(f, Provider(), realDir, conformance.Scrollback(promptLines, "  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
+		"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true)), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
 		conformance.Capture(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session,
 		conformance.Capture(promptLines("hi"), ls(footer(false)), chrome(hint)), session,
 		conformance.Capture(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session,

@@ -1,42 +1,40 @@
 package pi
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
 )
 
-// paint wraps a line in escapes like those pi 0.73.1 emits (as captured
-// with capture-pane -e).
-func paint(line string) string {
-	return "\x1b[38;2;128;128;128m" + line + "\x1b[39m" + strings.Repeat(" ", 10)
-}
-
-var bench = conformance.Bench{
+// bench is the shared scene as pi 0.73.1 draws it: every message a block
+// one column in, in the colours it emits (capture-pane -e).
+var bench = conformance.Scene{
 	Classifier: Provider(),
 	Title:      "π - work",
-	History: conformance.Join(block(" Please look at the parser and tell me what it does with trailing commas"),
-		block(" $ grep -n comma parser.go", "", " 12: // trailing commas", "", " Took 0.1s"),
-		block(" The parser accepts trailing commas in lists and objects. Working... is", " not shown; Error: none.")),
-	Tails: map[handoff.Status][]string{
-		handoff.StatusCompleted:  conformance.Join(block(" Summarise what you changed"), []string{" I changed three things:", "", " 1. the lexer keeps positions"}, chrome(false, "")),
-		handoff.StatusProcessing: conformance.Join(block(" Summarise what you changed"), chrome(true, "")),
-		handoff.StatusIdle:       conformance.Join(block(header...), chrome(false, "")),
+	Prompt:     func(text string) []string { return block(" " + text) },
+	Tool: func(cmd, output string) []string {
+		return block(" $ "+cmd, "", " "+output, "", " Took 0.1s")
 	},
-	NoPrompt: conformance.Join(chrome(false, "")),
-	Paint:    paint,
-	Filler:   " a line of a very long answer whose prompt scrolled out",
+	Reply: func(lines ...string) []string {
+		var out []string
+		for i, l := range lines {
+			if i > 0 {
+				out = append(out, "")
+			}
+			out = append(out, " "+l)
+		}
+		return block(out...)
+	},
+	Chrome:   func(busy bool) []string { return chrome(busy, "") },
+	Welcome:  block(header...),
+	BusyWord: "Working...",
+	Indent:   " ",
+	Paint:    conformance.TrueColour(128, 128, 128, 10),
 	Real:     realDir,
-}
+}.Bench()
 
-// TestBench: the benchmarks' captures classify as the state they are
-// built in; HANDOFF_CPUTIME=1 adds the CPU time per call (TestBench/CPUTime).
+// TestBench runs conformance.Bench.Test on pi's captures.
 func TestBench(t *testing.T) { bench.Test(t) }
 
-// BenchmarkClassify: captures of 25 to 20,000 lines, idle, completed and
-// processing, plain and coloured (the cost must stay flat as the
-// scrollback grows), the worst case (no prompt), the last message, and
-// the real screens (internal/conformance's Bench.Run).
+// BenchmarkClassify runs conformance.Bench.Run on pi's captures.
 func BenchmarkClassify(b *testing.B) { bench.Run(b) }

@@ -22,5 +22,5 @@ func TestRealPiScreens(t *testing.T) {
 // manifest gives no message for.
 func TestRealPiLastMessage(t *testing.T) {
 	conformance.CheckScriptMessages(t, realDir, Provider(),
-		conformance.LastMessageCase{File: "interrupted-streaming", OK: conformance.Prefix("A partial answer that is cut short.", "Operation aborted"), Want: "the partial answer, without the note"})
+		conformance.Interrupted("Operation aborted"))
 }

@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance"
@@ -30,20 +29,14 @@ func chrome(status string, composer string) []string {
 
 func promptLines(text string) []string { return ls("", "  > "+text, "") }
 
-// scrollback is what may sit above a turn: old errors, dialogs, busy lines
-// and replies. None of it may change how the turn below is read.
-func scrollback() string {
-	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls("  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
-		"  ◆︎ an old answer", "  ✓ Shell ls", "\x1b]0;unterminated")), 40)
-}
-
 // FuzzClassify: any input is read into one of the five statuses with a
 // one-line reason and JSON-encodable signals; an error has a detail; the
 // extraction finds a non-empty message or says there is none; scrollback
 // above the last prompt changes neither the verdict nor the work done.
 // The seed corpus is every real Qwen Code screen.
 func FuzzClassify(f *testing.F) {
-	conformance.FuzzScreens(f, Provider(), realDir, scrollback(), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
+	conformance.FuzzScreens(f, Provider(), realDir, conformance.Scrollback(promptLines, "  ✕ [API Error: old]", busy, "   › 1. Yes, allow once",
+		"  ◆︎ an old answer", "  ✓ Shell ls"), func(s Signals) (int, int) { return s.LinesScanned, s.LastUserLine },
 		conformance.Capture(promptLines("hi"), ls("  ◆︎ Hello"), chrome("", placeholder)), ready,
 		conformance.Capture(promptLines("hi"), chrome(busy, placeholder)), spinning,
 		conformance.Capture(promptLines("hi"), ls("  ? Shell echo hi", "   Allow execution of: 'echo'?", "   › 1. Yes, allow once", "  ⠏ Waiting for user confirmation...")), spinning)

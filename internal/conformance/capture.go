@@ -18,3 +18,11 @@ func Join(groups ...[]string) []string {
 	}
 	return all
 }
+
+// Scrollback is what may sit above a turn in a fuzz test (FuzzScreens's
+// old): an old prompt drawn by prompt, then the old lines (errors,
+// dialogs, busy lines, replies) and an unterminated title escape, 40
+// times. None of it may change how the turn below is read.
+func Scrollback(prompt func(string) []string, old ...string) string {
+	return strings.Repeat(Capture(prompt("an old question"), old, []string{"\x1b]0;unterminated"}), 40)
+}

@@ -10,6 +10,7 @@ package conformance
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,18 @@ func Prefix(p string, not ...string) func(string, error) bool {
 		}
 		return true
 	}
+}
+
+// Interrupted is the LastMessageCase of the probe's "interrupted-streaming"
+// screen, the same fake-model script for every CLI: the partial answer
+// it streamed before the interrupt, holding none of notes (the CLI's
+// interrupt note, spinner or chrome).
+func Interrupted(notes ...string) LastMessageCase {
+	want := "the partial answer"
+	if len(notes) > 0 {
+		want += fmt.Sprintf(", without %q", notes)
+	}
+	return LastMessageCase{File: "interrupted-streaming", OK: Prefix("A partial answer that is cut short.", notes...), Want: want}
 }
 
 func words(s string) string { return strings.Join(strings.Fields(s), " ") }
