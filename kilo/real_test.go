@@ -47,5 +47,5 @@ func FuzzClassify(f *testing.F) {
 // answer, read by OpenCode's rule for a question (it was idle before).
 func TestRealKiloSnapshotQuestionWaits(t *testing.T) {
 	conformance.CheckReason(t, filepath.Join(realDir, "snapshot-question"), Provider(), opencode.ReasonQuestion,
-		"80x24/waiting-snapshot")
+		"80x24/waiting-snapshot", "200x50/waiting-snapshot")
 }

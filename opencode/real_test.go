@@ -31,5 +31,5 @@ func TestRealOpenCodeLastMessage(t *testing.T) {
 // answer.
 func TestRealOpenCodeQuestionWaits(t *testing.T) {
 	conformance.CheckReason(t, filepath.Join(realDir, "question"), Provider(), ReasonQuestion,
-		"80x24/waiting-question")
+		"80x24/waiting-question", "200x50/waiting-question")
 }
