@@ -36,7 +36,7 @@ func footer(done bool) string {
 // and replies. None of it may change how the turn below is read.
 func scrollback() string {
 	return strings.Repeat(conformance.Capture(promptLines("an old question"), ls("  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
-		"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true), "\x1b]0;unterminated")), 40)
+		"  ┃   Allow once   Allow always   Reject", "  ┃  ↑↓ select  enter submit  esc dismiss", "     an old answer", footer(true), "\x1b]0;unterminated")), 40)
 }
 
 // FuzzClassify: any input is read into one of the five statuses with a
