@@ -28,6 +28,9 @@ func TestRealOpenCodeQuestionWaitsForTheUser(t *testing.T) {
 		},
 	}}}, ""), fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
 	cfg := nodeConfig(true)
+	// The spec's default grace, and so startup window: beside two CPU
+	// burners OpenCode drew no sign of the turn for over 16 s.
+	cfg.IdleGrace = handoff.DefaultIdleGrace
 	var asked time.Time // the first poll that saw the question
 	answered := false
 	d := r.send("analyst", "Ask me which colour, then write the response.", cfg, func(p fsm.Poll) {
