@@ -41,3 +41,11 @@ func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, "     an old answer\n     ▣  Code · fake-model · 1.0s\n",
 		func(s opencode.Signals) (int, int) { return s.LinesScanned, s.StopLine })
 }
+
+// TestRealKiloSnapshotQuestionWaits: Kilo's own question, asked when its
+// first snapshot of a large repository is slow, waits for the user's
+// answer, read by OpenCode's rule for a question (it was idle before).
+func TestRealKiloSnapshotQuestionWaits(t *testing.T) {
+	conformance.CheckReason(t, filepath.Join(realDir, "snapshot-question"), Provider(), opencode.ReasonQuestion,
+		"80x24/waiting-snapshot", "200x50/waiting-snapshot")
+}

@@ -12,7 +12,10 @@
 // ("▣  Build · fake-model · 3.9s"; without the duration while the turn
 // runs, and when it ended in an error). A bash permission replaces the
 // composer: "△ Permission required", the command, "Allow once   Allow
-// always   Reject". The pane title is "OpenCode", then "OC | <session
+// always   Reject". A question (the model's question tool, or Kilo Code's
+// own "Snapshot is slow") replaces composer and hint line with a "┃" box:
+// the question, its numbered options, "↑↓ select  enter submit  esc
+// dismiss" at its foot. The pane title is "OpenCode", then "OC | <session
 // title>"; it does not change while a turn runs.
 //
 // Only the hint line makes a screen busy; text it does not know is
@@ -31,6 +34,7 @@ import (
 // Reasons reported in handoff.Classification.Reason.
 const (
 	ReasonDialog      = "a permission waits for a choice ('△ Permission required', 'Allow once   Allow always   Reject')"
+	ReasonQuestion    = "a question waits for an answer ('↑↓ select  enter submit  esc dismiss' in place of the composer)"
 	ReasonBusy        = "the hint line under the composer says 'esc interrupt': a turn is running"
 	ReasonError       = "the newest turn's footer has no duration and an error box sits above it"
 	ReasonCompleted   = "the composer is ready and the newest turn's footer has its duration"
@@ -44,11 +48,14 @@ type Signals struct {
 	Chrome       string `json:"chrome"`
 	ComposerLine int    `json:"composer_line"`
 	DialogLine   int    `json:"dialog_line"`
-	Busy         string `json:"busy,omitempty"`
-	Footer       string `json:"footer,omitempty"`
-	FooterLine   int    `json:"footer_line"`
-	FooterDone   bool   `json:"footer_done"`
-	Error        string `json:"error,omitempty"`
+	// Question tells a question's dialog (its footer at DialogLine) from
+	// a permission's.
+	Question   bool   `json:"question,omitempty"`
+	Busy       string `json:"busy,omitempty"`
+	Footer     string `json:"footer,omitempty"`
+	FooterLine int    `json:"footer_line"`
+	FooterDone bool   `json:"footer_done"`
+	Error      string `json:"error,omitempty"`
 	// StopLine is the line at which the reading stopped by a rule of its
 	// own (a box's edge, an older footer, the dialog's title, the chrome
 	// pass giving up); 0 when it ran into the top of the capture. Nothing
@@ -90,7 +97,11 @@ func read(capture string) *reading {
 // Decide turns the reading into a status. OpenCode's title stays the same
 // while a turn runs, so only the screen is read.
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	dialog := ReasonDialog
+	if r.sig.Question {
+		dialog = ReasonQuestion
+	}
+	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, dialog); ok {
 		return st, reason
 	}
 	s := &r.sig
@@ -108,7 +119,7 @@ func (r *reading) Decide(string) (handoff.Status, string) {
 }
 
 // chrome reads the hint line and finds the composer's closing "╹▀▀▀", or a
-// permission dialog in its place. It reports whether the history above the
+// permission or a question in its place. It reports whether the history above the
 // composer is to be read.
 func (r *reading) chrome() bool {
 	r.sig.Chrome = screen.ChromeNone
@@ -132,6 +143,10 @@ func (r *reading) chrome() bool {
 			return true
 		case strings.Contains(t, "esc interrupt") && seen <= hintLines:
 			r.sig.Busy = strings.Clone(t)
+		case isQuestionFoot(t) && seen <= hintLines:
+			r.sig.Chrome, r.sig.DialogLine, r.sig.StopLine = screen.ChromeDialog, ln.N, ln.N
+			r.sig.Question = true
+			return false
 		case strings.HasPrefix(t, "Allow once") && strings.Contains(t, "Reject"):
 			options = true
 		case options && strings.HasPrefix(t, "△ Permission required"):
@@ -144,6 +159,15 @@ func (r *reading) chrome() bool {
 	}
 	r.sig.StopLine = r.ls.N()
 	return false
+}
+
+// isQuestionFoot reports the foot of a question's dialog, unboxed: "↑↓
+// select  enter submit  esc dismiss". Only its first and last hints are
+// read: the one between names what Enter does, which may differ with the
+// kind of question (only single-choice ones were captured).
+func isQuestionFoot(t string) bool {
+	i := strings.Index(t, "↑↓ select")
+	return i >= 0 && strings.Contains(t[i:], "esc dismiss")
 }
 
 // skipComposer reads the composer's "┃" lines up to the first line that is

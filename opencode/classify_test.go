@@ -35,3 +35,13 @@ func TestAPromptBoxAboveAnOpenFooterIsNoError(t *testing.T) {
 		})
 	}
 }
+
+// A question's foot is read only where the composer would be: an answer
+// that quotes it, above a ready composer, is an answer.
+func TestAQuestionsFootQuotedInAnAnswerIsNoQuestion(t *testing.T) {
+	answer := conformance.Capture(promptLines("What does the dialog say?"),
+		ls("     It says:", "", "     ↑↓ select  enter submit  esc dismiss", "", footer(true)), chrome(folder))
+	if got := Provider().Classify(answer, session); got.Status != handoff.StatusCompleted {
+		t.Fatalf("%s (%s), want completed\n%s", got.Status, got.Reason, answer)
+	}
+}

@@ -39,7 +39,8 @@ func footer(done bool) string {
 // done. The seed corpus is every real OpenCode screen.
 func FuzzClassify(f *testing.F) {
 	conformance.FuzzScreens(f, Provider(), realDir, conformance.Scrollback(promptLines, "  ┃  old error", "  ┃", hint, "  ┃  △ Permission required",
-		"  ┃   Allow once   Allow always   Reject", "     an old answer", footer(true)), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
+		"  ┃   Allow once   Allow always   Reject",
+		"  ┃  ↑↓ select  enter submit  esc dismiss", "     an old answer", footer(true)), func(s Signals) (int, int) { return s.LinesScanned, s.StopLine },
 		conformance.Capture(promptLines("hi"), ls("     Hello", "", footer(true)), chrome(folder)), session,
 		conformance.Capture(promptLines("hi"), ls(footer(false)), chrome(hint)), session,
 		conformance.Capture(promptLines("hi"), ls("  ┃", "  ┃  Bad request", "  ┃", footer(false)), chrome(folder)), session,

@@ -24,3 +24,12 @@ func TestRealOpenCodeLastMessage(t *testing.T) {
 	conformance.CheckScriptMessages(t, realDir, Provider(),
 		conformance.LastMessageCase{File: "processing-streaming", OK: conformance.Prefix("", "┃", "▣", "esc interrupt"), Want: "the part streamed so far, without chrome"})
 }
+
+// TestRealOpenCodeQuestionWaits: the model's question tool puts a question
+// in the composer's place; the screen waits for the user's answer (not
+// idle: a dispatch would end without its response file) and holds no
+// answer.
+func TestRealOpenCodeQuestionWaits(t *testing.T) {
+	conformance.CheckReason(t, filepath.Join(realDir, "question"), Provider(), ReasonQuestion,
+		"80x24/waiting-question", "200x50/waiting-question")
+}

@@ -320,6 +320,29 @@ func CheckLastMessages(t *testing.T, dir string, c handoff.Classifier, sizes []s
 	}
 }
 
+// CheckReason runs c over each named screen of dir (a path without ".txt":
+// the capture with colour and the plain one) and wants reason, the one
+// only the rule under test gives, and no last message.
+func CheckReason(t *testing.T, dir string, c handoff.Classifier, reason string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		for _, file := range []string{f + ".txt", f + ".plain.txt"} {
+			t.Run(file, func(t *testing.T) {
+				b, err := os.ReadFile(filepath.Join(dir, file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := c.Classify(string(b), ""); got.Reason != reason {
+					t.Errorf("read as %s (%s), want the reason %q", got.Status, got.Reason, reason)
+				}
+				if msg, err := c.LastMessage(string(b)); !NoMessage(msg, err) {
+					t.Errorf("last message %q, %v; want none", msg, err)
+				}
+			})
+		}
+	}
+}
+
 // Unanswered are the screens of every capture script (e2e captureScript)
 // on which no answer stands: no prompt yet, the first byte not back, an
 // API error, a dialog. LastMessage must find no message on them.
