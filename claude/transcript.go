@@ -1,10 +1,6 @@
 package claude
 
-import (
-	"strings"
-
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // transcript is how Claude Code 2.1.330 shows the user's messages, tried on
 // the real CLI (testdata/submitted): each starts at column 0 with "❯ ",
@@ -15,18 +11,8 @@ import (
 // history stays in tmux's scrollback; the composer's rules end it.
 func transcript() screen.Transcript {
 	return screen.Transcript{
-		Start: func(ln screen.Line) (string, bool) {
-			if ln.Indent != 0 {
-				return "", false
-			}
-			for _, mark := range []string{"❯ ", "❯" + screen.NBSP} {
-				if rest, ok := strings.CutPrefix(ln.T, mark); ok {
-					return rest, true
-				}
-			}
-			return "", false
-		},
-		Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
-		Stop: func(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 20) },
+		Start: screen.Marked(0, "❯ ", "❯"+screen.NBSP),
+		Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
+		Stop:  func(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 20) },
 	}
 }

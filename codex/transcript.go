@@ -1,10 +1,6 @@
 package codex
 
-import (
-	"strings"
-
-	"github.com/handoff-fsm/handoff-fsm/screen"
-)
+import "github.com/handoff-fsm/handoff-fsm/screen"
 
 // transcript is how Codex 0.169.0 shows the user's messages, tried on the
 // real CLI (testdata/submitted): each starts at column 0 with "› ", its
@@ -16,12 +12,7 @@ import (
 // than the pane shows its end alone, and the check cannot tell.
 func transcript() screen.Transcript {
 	return screen.Transcript{
-		Start: func(ln screen.Line) (string, bool) {
-			if ln.Indent != 0 {
-				return "", false
-			}
-			return strings.CutPrefix(ln.T, "› ")
-		},
-		Ends: func(ln screen.Line) bool { return ln.Indent == 0 },
+		Start: screen.Marked(0, "› "),
+		Ends:  func(ln screen.Line) bool { return ln.Indent == 0 },
 	}
 }

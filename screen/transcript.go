@@ -38,13 +38,18 @@ type Transcript struct {
 }
 
 // Marked is a Transcript.Start for a CLI whose user message starts indent
-// columns in with mark ("> ", "❯ "): the text after the mark.
-func Marked(indent int, mark string) func(ln Line) (string, bool) {
+// columns in with one of marks ("> ", "❯ "): the text after the mark.
+func Marked(indent int, marks ...string) func(ln Line) (string, bool) {
 	return func(ln Line) (string, bool) {
 		if ln.Indent != indent {
 			return "", false
 		}
-		return strings.CutPrefix(ln.T, mark)
+		for _, mark := range marks {
+			if rest, ok := strings.CutPrefix(ln.T, mark); ok {
+				return rest, true
+			}
+		}
+		return "", false
 	}
 }
 

@@ -83,3 +83,23 @@ func TestTranscriptReadsWhatTheAgentTook(t *testing.T) {
 		t.Errorf("a transcript that can never tell read %+v", sub)
 	}
 }
+
+// A message starts with any of its CLI's marks, at its indent only.
+func TestMarkedTakesAnyOfItsMarksAtItsIndent(t *testing.T) {
+	start := screen.Marked(0, "❯ ", "❯"+screen.NBSP)
+	for _, c := range []struct {
+		ln   screen.Line
+		text string
+		ok   bool
+	}{
+		{screen.Line{T: "❯ hello"}, "hello", true},
+		{screen.Line{T: "❯" + screen.NBSP + "hello"}, "hello", true},
+		{screen.Line{T: "❯ hello", Indent: 2}, "", false},
+		{screen.Line{T: "> hello"}, "", false},
+	} {
+		text, ok := start(c.ln)
+		if text != c.text || ok != c.ok {
+			t.Errorf("%+v: got %q, %v; want %q, %v", c.ln, text, ok, c.text, c.ok)
+		}
+	}
+}
