@@ -14,6 +14,15 @@ type Sleeper interface {
 	SleepUntil(ctx context.Context, t time.Time) error
 }
 
+// Sleep waits d on the wall clock, or until ctx ends (its error; at
+// once when d is not positive). The driver's polls wait this way on a
+// real clock; the tmux driver's pauses and the simulated agent's turns
+// wait through it too, so that waiting on a context is written once.
+func Sleep(ctx context.Context, d time.Duration) error {
+	wall := clock.New()
+	return timerSleeper{wall}.SleepUntil(ctx, wall.Now().Add(d))
+}
+
 // timerSleeper waits on a real (or externally driven) clock.
 type timerSleeper struct{ clk clock.Clock }
 

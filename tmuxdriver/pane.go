@@ -15,6 +15,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
 // Defaults for Options.
@@ -711,16 +712,9 @@ func (p *Pane) dropBuffer(name string) {
 	_, _ = p.run(ctx, nil, "delete-buffer", "-b", name)
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+// sleep is the driver's pause between tmux calls: fsm.Sleep, the wall
+// clock or ctx's end.
+func sleep(ctx context.Context, d time.Duration) error { return fsm.Sleep(ctx, d) }
 
 func nonce() string {
 	b := make([]byte, 8)

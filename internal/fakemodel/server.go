@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
 // Kind says what a request was.
@@ -330,7 +331,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // respond writes reply as the HTTP response: an error status, one JSON
 // answer (a request without stream) or server-sent events.
 func (s *Server) respond(ctx context.Context, w http.ResponseWriter, reply Reply, req Request) {
-	if !sleep(ctx, reply.Delay) {
+	if fsm.Sleep(ctx, reply.Delay) != nil {
 		return
 	}
 	if reply.Status != 0 && reply.Status != http.StatusOK {
@@ -359,7 +360,7 @@ func (s *Server) respond(ctx context.Context, w http.ResponseWriter, reply Reply
 		flusher.Flush()
 	}
 	for _, ev := range events {
-		if !sleep(ctx, ev.Pause) {
+		if fsm.Sleep(ctx, ev.Pause) != nil {
 			return
 		}
 		data := ev.Raw
@@ -391,20 +392,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("request-id", "req_fake")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }
 
 // addUser takes text as the conversation's next user message.

@@ -27,6 +27,7 @@ import (
 	"unicode/utf8"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 )
 
 // Scenario selects how the simulated agent behaves on each turn.
@@ -402,7 +403,7 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	began := time.Now()
 	// The startup race: the previous turn's idle screen stays (the composer
 	// was just cleared) while the agent "reads" the prompt.
-	if err := sleep(ctx, a.o.Startup); err != nil {
+	if err := fsm.Sleep(ctx, a.o.Startup); err != nil {
 		return nil
 	}
 	a.update(func(s *Screen) {
@@ -411,7 +412,7 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 		s.Busy, s.Indicator, s.Since = true, "Working", time.Now()
 	})
 	if a.o.Scenario == ScenarioCrash {
-		_ = sleep(ctx, a.o.Work/2)
+		_ = fsm.Sleep(ctx, a.o.Work/2)
 		return ErrCrashed
 	}
 	if err := a.work(ctx); err != nil {
@@ -475,14 +476,14 @@ func (a *Agent) work(ctx context.Context) error {
 	if a.o.WorkJitter > 0 {
 		work += rand.N(a.o.WorkJitter)
 	}
-	if err := sleep(ctx, work); err != nil {
+	if err := fsm.Sleep(ctx, work); err != nil {
 		return err
 	}
 	for a.o.WorkUntil != "" {
 		if _, err := os.Stat(a.o.WorkUntil); err == nil {
 			break
 		}
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 20*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -495,7 +496,7 @@ func (a *Agent) stream(ctx context.Context, reply string) error {
 	words := strings.Fields(reply)
 	step := a.o.Stream / time.Duration(max(len(words), 1))
 	for i := range words {
-		if err := sleep(ctx, step); err != nil {
+		if err := fsm.Sleep(ctx, step); err != nil {
 			return err
 		}
 		a.update(func(s *Screen) {
@@ -587,14 +588,3 @@ func Plan(o Options, prompt string) TurnPlan {
 }
 
 func quote(s string) string { return "“" + s + "”" }
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
