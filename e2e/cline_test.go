@@ -8,18 +8,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 )
 
-// The shipped command on one Cline pane (TERM tmux-256color, no
-// COLORTERM, as an ordinary tmux pane): `send --provider cline` twice,
-// then `send --provider auto` twice, each gets its own answer back (exit
-// 0), and each prompt reached the model whole, once, with its line breaks
-// as LF (Cline folds a paste of five lines or more and would pass a CR on).
-func TestRealClineSendCommandByNameAndAuto(t *testing.T) {
-	parallel(t)
-	realcline.CLI.Require(t)
-	r := newClineRigAt(t, realcline.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	sendByNameAndAuto(t, r, []string{"cline", "cline", "auto", "auto"})
-}
-
 // Cline's TaskComplete hook (~/.cline/hooks/TaskComplete.sh) fires in
 // this offline setup when a turn ends, its payload's hookName agent_end,
 // and the wait decides on its marker (see hookEndsTheWait).

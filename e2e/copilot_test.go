@@ -14,21 +14,8 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 )
-
-// The shipped command on one Copilot CLI pane, as a user runs it: `send
-// --provider copilot` twice, then `send --provider auto` twice (the pane's
-// command is the binary, named copilot; its title and footer are Copilot
-// CLI's too), each gets its own answer; an API error then exits 4. The
-// pane's terminal is tmux's own (no COLORTERM).
-func TestRealCopilotSendByNameAndAutoTwiceEach(t *testing.T) {
-	parallel(t)
-	realcopilot.CLI.Require(t)
-	r := newCopilotRigAt(t, realcopilot.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	sendByNameAndAuto(t, r, []string{"copilot", "copilot", "auto", "auto"}, invalidArgument)
-}
 
 // Copilot CLI's agentStop hook, given to it for the run as `up` gives it
 // (Provider().Launch.Hook: a plug-in folder and --plugin-dir), fires in

@@ -9,18 +9,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 )
 
-// The shipped command on one droid pane, as a user drives it: `send
-// --provider droid` twice, then `send --provider auto` twice (the pane's
-// command is droid's binary; stderr says droid recognises the pane). Each
-// dispatch gets its own answer, in a pane that sets TERM but not
-// COLORTERM; then an API error in the same pane exits 4.
-func TestRealDroidSendByNameAndAutoTwiceEach(t *testing.T) {
-	parallel(t)
-	realdroid.CLI.Require(t)
-	r := newDroidRigAt(t, realdroid.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	sendByNameAndAuto(t, r, []string{"droid", "droid", "auto", "auto"}, invalidArgument)
-}
-
 // droid's Stop hook (settings.json, Claude Code's form) fires in this
 // offline setup when a turn ends, and the wait decides on its marker (see
 // stopHookEndsTheWait). Unlike Claude Code's, droid's hook input carries no

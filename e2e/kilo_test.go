@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
-	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
 )
 
@@ -40,28 +39,6 @@ func kiloScript(t *testing.T) captureScript {
 	}
 	s.Notes = notes
 	return fromSubject(s)
-}
-
-// newKiloRigAt starts a fake Chat Completions API (shell tool bash) and
-// Kilo Code in root's work folder and HOME; opts sets the rest, as
-// newOpenCodeRigAt does for OpenCode.
-func newKiloRigAt(t *testing.T, opts realkilo.Options, root string) *rig {
-	t.Helper()
-	return openCodeShapedRig(t, realkilo.CLI, root, &opts.Common,
-		func(ctx context.Context) (*realcli.Session, error) { return realkilo.Start(ctx, opts) })
-}
-
-// The shipped command on one Kilo Code pane, as a user drives it: `send
-// --provider kilo` twice, then `send --provider auto` twice (the pane's
-// command is kilo; OpenCode's rules never claim it). Each dispatch gets
-// its own answer, its prompt of three lines reached the model whole and
-// once, in a pane that sets TERM but not COLORTERM; then an API error in
-// the same pane exits 4.
-func TestRealKiloSendByNameAndAutoTwiceEach(t *testing.T) {
-	parallel(t)
-	realkilo.CLI.Require(t)
-	r := newKiloRigAt(t, realkilo.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	sendByNameAndAuto(t, r, []string{"kilo", "kilo", "auto", "auto"}, invalidArgument)
 }
 
 // Kilo Code in a team (one test: its start costs 20–25 CPU-s): it has no

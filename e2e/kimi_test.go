@@ -16,17 +16,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 )
 
-// The shipped command on one Kimi Code pane, as a user drives it: `send
-// --provider kimi` twice, then `send --provider auto` twice (the pane's
-// command is kimi-code, which names the provider; stderr says kimi
-// recognises the pane). Each dispatch gets its own answer, in a pane that
-// sets TERM but not COLORTERM; then an API error in the same pane exits 4.
-func TestRealKimiSendByNameAndAutoTwiceEach(t *testing.T) {
-	parallel(t)
-	realkimi.CLI.Require(t)
-	sendByNameAndAuto(t, newKimiRigAt(t, realkimi.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir()), []string{"kimi", "kimi", "auto", "auto"}, invalidArgument)
-}
-
 // Kimi Code's Stop hook ([[hooks]] in config.toml) fires in this offline
 // setup when a turn ends, and the wait decides on its marker (see
 // waitOnStopMarker): the marker has the event, the session and the

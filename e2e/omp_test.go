@@ -9,18 +9,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 )
 
-// The shipped command on one OMP pane, as a user drives it: `send
-// --provider omp` twice, then `send --provider auto` twice (the pane's
-// command is bun, which names no CLI: OMP recognises its own title and
-// screen). Each dispatch gets its own answer, in a pane that sets TERM but
-// not COLORTERM; then an API error in the same pane exits 4.
-func TestRealOmpSendByNameAndAutoTwiceEach(t *testing.T) {
-	parallel(t)
-	realomp.CLI.Require(t)
-	r := newOmpRigAt(t, realomp.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir())
-	sendByNameAndAuto(t, r, []string{"omp", "omp", "auto", "auto"}, invalidArgument)
-}
-
 // newOmpRigAt starts a fake Chat Completions API (shell tool bash) and OMP
 // in root's work folder and HOME; opts sets the rest. Everything ends in
 // t.Cleanup.
