@@ -18,6 +18,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
+	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
@@ -373,7 +374,7 @@ func (r *rig) sendThrough(wrap func(handoff.Sender) handoff.Sender, role, prompt
 			time.Sleep(10 * time.Millisecond)
 		}
 	}()
-	var mu sync.Mutex
+	var polls live.PollLog
 	p := r.pane()
 	var sender handoff.Sender = timedSender{p, d}
 	if wrap != nil {
@@ -387,15 +388,9 @@ func (r *rig) sendThrough(wrap func(handoff.Sender) handoff.Sender, role, prompt
 		Observer: func(e fsm.Entry) {
 			r.t.Logf("transition %s → %s on %s (status %s)", e.From, e.To, e.Event, e.Status)
 		},
-		OnPoll: func(p fsm.Poll) {
-			mu.Lock()
-			d.polls = append(d.polls, p)
-			mu.Unlock()
-			if onPoll != nil {
-				onPoll(p)
-			}
-		},
+		OnPoll: polls.Keep(onPoll),
 	})
+	d.polls = polls.Polls()
 	cancel()
 	wg.Wait()
 	r.t.Logf("dispatch: %d polls, statuses %v, elapsed %v, err %v", d.res.Polls, compact(d.statuses()), d.res.Elapsed.Round(time.Millisecond), d.err)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -133,19 +134,40 @@ func (r *Rig) Send(ctx context.Context, role, prompt string, cfg handoff.Config,
 	ctx, cancel := context.WithTimeout(ctx, 2*cfg.ResponseTimeout)
 	defer cancel()
 	d := &Dispatch{}
-	var mu sync.Mutex
+	var polls PollLog
 	d.Res, d.Err = fsm.SendAndWait(ctx, p, p, prompt, fsm.Options{Config: cfg, Role: role, Workdir: r.Workdir, PaneDir: r.locks,
 		// What matters is in the polls and the result.
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		OnPoll: func(p fsm.Poll) {
-			mu.Lock()
-			d.Polls = append(d.Polls, p)
-			mu.Unlock()
-			if onPoll != nil {
-				onPoll(p)
-			}
-		}})
+		OnPoll: polls.Keep(onPoll)})
+	d.Polls = polls.Polls()
 	return d, nil
+}
+
+// PollLog keeps the polls of one dispatch as the engine reports them
+// (fsm.Options.OnPoll), for a check that reads them once it is over.
+type PollLog struct {
+	mu    sync.Mutex
+	polls []fsm.Poll
+}
+
+// Keep is the OnPoll that keeps each poll, then passes it on to then when
+// then is set (a test that watches the dispatch as it goes).
+func (l *PollLog) Keep(then func(fsm.Poll)) func(fsm.Poll) {
+	return func(p fsm.Poll) {
+		l.mu.Lock()
+		l.polls = append(l.polls, p)
+		l.mu.Unlock()
+		if then != nil {
+			then(p)
+		}
+	}
+}
+
+// Polls is what was kept so far, in order.
+func (l *PollLog) Polls() []fsm.Poll {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.polls)
 }
 
 // Drained waits (up to 20 s) until the model served every scripted reply:
