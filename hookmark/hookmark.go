@@ -22,7 +22,6 @@
 package hookmark
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +32,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
+	"github.com/handoff-fsm/handoff-fsm/internal/jsonlines"
 )
 
 // Event is what a marker says happened, whatever the CLI called it.
@@ -210,16 +210,8 @@ func Write(dir string, m Marker) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("hookmark: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return "", fmt.Errorf("hookmark: %w", err)
-	}
-	_, werr := f.Write(append(b, '\n'))
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return "", fmt.Errorf("hookmark: events.jsonl: %w", werr)
+	if err := jsonlines.Append(filepath.Join(dir, "events.jsonl"), m, false); err != nil {
+		return "", fmt.Errorf("hookmark: events.jsonl: %w", err)
 	}
 	if m.Event == Other {
 		return "", nil
@@ -249,23 +241,9 @@ func Read(dir string, ev Event) (m Marker, ok bool, err error) {
 
 // Events returns every marker of dir's events.jsonl, oldest first.
 func Events(dir string) ([]Marker, error) {
-	f, err := os.Open(filepath.Join(dir, "events.jsonl"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	out, err := jsonlines.Read[Marker](filepath.Join(dir, "events.jsonl"), maxInput+4096)
 	if err != nil {
-		return nil, fmt.Errorf("hookmark: %w", err)
+		return out, fmt.Errorf("hookmark: %w", err)
 	}
-	defer f.Close()
-	var out []Marker
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxInput+4096)
-	for sc.Scan() {
-		var m Marker
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return out, fmt.Errorf("hookmark: events.jsonl line %d: %w", len(out)+1, err)
-		}
-		out = append(out, m)
-	}
-	return out, sc.Err()
+	return out, nil
 }

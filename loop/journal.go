@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/atomicfile"
+	"github.com/handoff-fsm/handoff-fsm/internal/jsonlines"
 )
 
 // Step is one finished dispatch in the run journal.
@@ -133,25 +133,11 @@ func (j *journal) close() error {
 // ReadJournal returns the finished steps of the journal in dir (none when
 // it has none).
 func ReadJournal(dir string) ([]Step, error) {
-	f, err := os.Open(filepath.Join(dir, stepsFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	steps, err := jsonlines.Read[Step](filepath.Join(dir, stepsFile), 64<<20)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	defer f.Close()
-	var steps []Step
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		var s Step
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			return nil, fmt.Errorf("journal %s line %d: %w", f.Name(), line, err)
-		}
-		steps = append(steps, s)
-	}
-	return steps, sc.Err()
+	return steps, nil
 }
 
 func (j *journal) done(n int) (Step, bool) {
@@ -163,17 +149,7 @@ func (j *journal) done(n int) (Step, bool) {
 
 // finish appends a finished step and forgets the in-flight record.
 func (j *journal) finish(s Step) error {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(filepath.Join(j.dir, stepsFile), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("journal: %w", err)
-	}
-	_, werr := f.Write(append(b, '\n'))
-	serr := f.Sync()
-	if err := errors.Join(werr, serr, f.Close()); err != nil {
+	if err := jsonlines.Append(filepath.Join(j.dir, stepsFile), s, true); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.steps = append(j.steps, s)
