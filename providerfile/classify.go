@@ -16,7 +16,8 @@ var ErrNoMessage = fmt.Errorf("providerfile: %w", screen.ErrNoAssistantMessage)
 
 // Reasons reported in handoff.Classification.Reason.
 const (
-	ReasonEmpty       = "empty capture: nothing on the screen"
+	// ReasonEmpty is every provider's: screen's, not a copy of its words.
+	ReasonEmpty       = screen.ReasonEmpty
 	ReasonDialog      = "a dialog line (dialog.lines) is in the bottom region"
 	ReasonDialogTitle = "the pane title matches dialog.title"
 	ReasonError       = "an error line (error.lines) follows the last user prompt with no reply after it"
