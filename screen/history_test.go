@@ -17,11 +17,11 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 		lines = append(lines, "  part "+string(rune('a'+i)))
 	}
 	capture := strings.Join(lines, "\n") + "\n"
-	var ls Lines
-	ls.Init(capture)
+	var c Cells
+	c.Init(capture)
+	c.Message = -1
 	var turn Turn
-	message, nonBlank := -1, 0
-	h := History{Lines: &ls, NonBlank: &nonBlank, Turn: &turn, Message: &message}
+	h := History{Cells: &c, Turn: &turn}
 	for {
 		ln, ok := h.Next()
 		if !ok {
@@ -38,14 +38,14 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 			h.Cell(CellMessage, ln.T[2:], ln)
 		}
 	}
-	if turn.Newest != CellError || turn.Reply != CellMessage || turn.LastUser != "the prompt" || nonBlank != 23 {
-		t.Fatalf("turn %+v after %d lines", turn, nonBlank)
+	if turn.Newest != CellError || turn.Reply != CellMessage || turn.LastUser != "the prompt" || c.NonBlank != 23 {
+		t.Fatalf("turn %+v after %d lines", turn, c.NonBlank)
 	}
 	if want := "boom part a part b"; !strings.HasPrefix(turn.Error, want) || !strings.HasSuffix(turn.Error, "part p") {
 		t.Errorf("error %q: want the cell and the 16 lines right under it, %q … part p", turn.Error, want)
 	}
-	if message != strings.Index(capture, "* an old answer") {
-		t.Errorf("message at %d", message)
+	if c.Message != strings.Index(capture, "* an old answer") {
+		t.Errorf("message at %d", c.Message)
 	}
 	if st, reason := turn.Settled(ChromeComposer); st != handoff.StatusError || reason != ReasonError {
 		t.Errorf("settled: %s (%s)", st, reason)
