@@ -111,12 +111,9 @@ func read(capture string) *reading {
 func (r *reading) bottom() bool {
 	seen := 0
 	for {
-		ln, ok := r.w.Up()
+		ln, ok := r.w.Text()
 		if !ok {
 			return false
-		}
-		if ln.T == "" {
-			continue
 		}
 		switch {
 		case ln.Indent == 1 && strings.HasPrefix(ln.T, boxBottom):
@@ -184,12 +181,9 @@ func (r *reading) dialog() bool {
 // its prompt (or the welcome box).
 func (r *reading) history() {
 	for {
-		ln, ok := r.w.Up()
+		ln, ok := r.w.Text()
 		if !ok {
 			return
-		}
-		if ln.T == "" {
-			continue
 		}
 		if len(r.turn) == 0 && r.sig.BusyLine == 0 && ln.Indent == 2 && workingLine(ln.T) {
 			r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
