@@ -53,6 +53,17 @@ func (w *Walk) Reset(m WalkMark) {
 	w.Scanned, w.NonBlank = m.scanned, m.nonBlank
 }
 
+// Read starts the walk over capture and runs chrome, a provider's pass up
+// from the bottom; when it finds no chrome (false), the rest of the
+// capture is read to its top (Rest). It returns how many lines were read.
+func (w *Walk) Read(capture string, chrome func() bool) (scanned int) {
+	w.Init(capture)
+	if !chrome() {
+		w.Rest()
+	}
+	return w.Scanned
+}
+
 // Rest reads what is left up to the capture's first line, counting it: a
 // capture whose chrome was not found is read to its top, so that a screen
 // of blanks only is told from one with text.
