@@ -222,30 +222,12 @@ func prompt(ln screen.Line) bool { return ln.Indent == 1 && strings.HasPrefix(ln
 func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10) }
 
 // history walks up from the composer to the last user prompt: the cells
-// (one column in) and their continuation lines.
+// (one column in) and their continuation lines, without the scrollbar the
+// history may have in its last column (unbar).
 func (r *reading) history(above []screen.Line) {
 	r.Clean = unbar
 	h := screen.History{Cells: &r.Cells, Above: above, Turn: &r.sig.Turn}
-	for {
-		ln, ok := h.Next()
-		if !ok {
-			return
-		}
-		if ln.Indent != 1 {
-			h.Continue(ln)
-			continue
-		}
-		if prompt(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(promptText(ln.T)), ln.N
-			return
-		}
-		kind, text := cell(ln.T)
-		if kind == CellNote {
-			h.Drop()
-			continue
-		}
-		h.Cell(kind, text, ln)
-	}
+	h.ReadCells(1, nil, func(ln screen.Line) (string, bool) { return promptText(ln.T), prompt(ln) }, cell, CellNote)
 }
 
 // promptText is a prompt's first line without its glyph and the time at

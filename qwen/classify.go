@@ -162,36 +162,15 @@ func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10
 // history walks up from the composer to the last user prompt: first the
 // busy line, then the cells (two columns in) and their continuation lines.
 func (r *reading) history(above []screen.Line) {
-	status := true
 	h := screen.History{Cells: &r.Cells, Above: above, Turn: &r.sig.Turn}
-	for {
-		ln, ok := h.Next()
-		if !ok {
-			return
+	busy := func(ln screen.Line) bool {
+		if !busyLine(ln.T) {
+			return false
 		}
-		if ln.Indent != 2 {
-			h.Continue(ln)
-			continue
-		}
-		if status {
-			status = false
-			if busyLine(ln.T) {
-				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-				h.Drop()
-				continue
-			}
-		}
-		if prompt(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(ln.T[2:]), ln.N
-			return
-		}
-		kind, text := cell(ln.T)
-		if kind == CellNote {
-			h.Drop()
-			continue
-		}
-		h.Cell(kind, text, ln)
+		r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
+		return true
 	}
+	h.ReadCells(2, busy, func(ln screen.Line) (string, bool) { return strings.TrimPrefix(ln.T, "> "), prompt(ln) }, cell, CellNote)
 }
 
 // unbar drops the scrollbar Qwen Code draws in the last column while the

@@ -153,6 +153,45 @@ func (h *History) Next() (Line, bool) {
 	return h.Cells.Text()
 }
 
+// ReadCells reads the history up to the last prompt, the way of a CLI that
+// draws each cell's first line indent columns in after a glyph (Copilot
+// CLI, Qwen Code): any other line continues the cell above it. The
+// prompt's line (prompt returns its text) is Turn's last prompt and ends
+// the walk; cell says a line's kind and its text after the glyph. A line of
+// kind skip (a note) is no cell of the turn: it is dropped with its
+// continuation lines, as is the first cell line when first (nil: none)
+// takes it, a status line under the history.
+func (h *History) ReadCells(indent int, first func(Line) bool, prompt func(Line) (string, bool), cell func(t string) (kind, text string), skip string) {
+	atFirst := true
+	for {
+		ln, ok := h.Next()
+		if !ok {
+			return
+		}
+		if ln.Indent != indent {
+			h.Continue(ln)
+			continue
+		}
+		if atFirst {
+			atFirst = false
+			if first != nil && first(ln) {
+				h.Drop()
+				continue
+			}
+		}
+		if text, ok := prompt(ln); ok {
+			h.Turn.LastUser, h.Turn.LastUserLine = Signal(text), ln.N
+			return
+		}
+		kind, text := cell(ln.T)
+		if kind == skip {
+			h.Drop()
+			continue
+		}
+		h.Cell(kind, text, ln)
+	}
+}
+
 // Continue keeps ln as a continuation line of the cell above it (the
 // nearest maxCont of them).
 func (h *History) Continue(ln Line) {

@@ -74,3 +74,41 @@ func TestBlockedIsAnEmptyScreenOrADialog(t *testing.T) {
 		t.Errorf("blanks the walk keeps: %s %v", st, ok)
 	}
 }
+
+// A history of cells read up to the last prompt: the status line under it
+// is taken, a note is no cell, a continuation line joins the error cell.
+func TestReadCellsStopsAtTheLastPrompt(t *testing.T) {
+	capture := "> an old prompt\n* old\n> the prompt\n* the answer\n! boom\n  why\n~ a note\n# status\n"
+	var c Cells
+	c.Init(capture)
+	c.Message = -1
+	var turn Turn
+	status := ""
+	h := History{Cells: &c, Turn: &turn}
+	h.ReadCells(0, func(ln Line) bool {
+		if !strings.HasPrefix(ln.T, "# ") {
+			return false
+		}
+		status = ln.T
+		return true
+	}, func(ln Line) (string, bool) {
+		return strings.TrimPrefix(ln.T, "> "), strings.HasPrefix(ln.T, "> ")
+	}, func(t string) (string, string) {
+		switch t[0] {
+		case '*':
+			return CellMessage, t[2:]
+		case '!':
+			return CellError, t[2:]
+		}
+		return "note", t[2:]
+	}, "note")
+	if status != "# status" || turn.LastUser != "the prompt" || turn.LastUserLine != 6 {
+		t.Fatalf("status %q, last prompt %q at %d", status, turn.LastUser, turn.LastUserLine)
+	}
+	if turn.Newest != CellError || turn.Error != "boom why" || turn.Reply != CellMessage || turn.ReplyLine != 5 {
+		t.Errorf("turn %+v", turn)
+	}
+	if c.Message != strings.Index(capture, "* the answer") {
+		t.Errorf("message at %d", c.Message)
+	}
+}
