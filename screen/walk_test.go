@@ -81,3 +81,22 @@ func TestCellsReadRunsTheHistoryUnlessADialog(t *testing.T) {
 		}
 	}
 }
+
+// Read counts the rest of a capture only when the bottom pass found no
+// chrome.
+func TestWalkReadCountsTheRestWithoutChrome(t *testing.T) {
+	for _, chrome := range []bool{false, true} {
+		var w Walk
+		scanned := w.Read("a\n\nb\nc\n", func() bool {
+			w.Up()
+			return chrome
+		})
+		want := 4
+		if chrome {
+			want = 1
+		}
+		if scanned != want || w.Scanned != want {
+			t.Errorf("chrome %v: read %d lines (Scanned %d), want %d", chrome, scanned, w.Scanned, want)
+		}
+	}
+}
