@@ -118,7 +118,7 @@ func (sc *reading) Decide(title string) (handoff.Status, string) {
 	case h.newest == "" && h.note != "" && resendPlaceholder(sc.sig.Composer),
 		// Before about 2.1.320: no placeholder, the duration line under
 		// the note; the note itself says the turn failed.
-		h.newest == CellDone && h.cells == 1 && h.note != "" && failureNote(h.note):
+		h.newest == CellDone && h.cells == 1 && h.note != "" && startsWithAny(h.note, failureNotes[:]):
 		sc.sig.Error, sc.sig.ErrorLine = h.note, h.noteLine
 		return handoff.StatusError, ReasonErrorNote
 	}
@@ -375,7 +375,7 @@ func (h *history) take(ln line, sig *Signals) bool {
 		kind = CellSpinner
 	case doneLine(ln):
 		kind = CellDone
-	case isBullet && isErrorText(text):
+	case isBullet && startsWithAny(text, errorPrefixes[:]):
 		kind = screen.CellError
 	case isBullet && elbowLine(below) && !interruptedLine(below):
 		kind = screen.CellTool

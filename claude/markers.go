@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
@@ -124,13 +125,10 @@ func trimLeftOnly(s string) string {
 // rejected (429) · …".
 var errorPrefixes = [...]string{"API Error"}
 
-func isErrorText(text string) bool {
-	for _, p := range errorPrefixes {
-		if strings.HasPrefix(text, p) {
-			return true
-		}
-	}
-	return false
+// startsWithAny reports whether s starts with one of prefixes (an error
+// cell's text, a failure note).
+func startsWithAny(s string, prefixes []string) bool {
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(s, p) })
 }
 
 // failureWording reports an error cell's text in Claude Code's own words
@@ -164,15 +162,6 @@ func isDigits(s string) bool {
 // request failed before any reply: "Not logged in · Please run /login",
 // "Context limit reached · /compact or /clear to continue".
 var failureNotes = [...]string{"Not logged in", "Context limit reached", "Invalid API key", "Credit balance is too low"}
-
-func failureNote(note string) bool {
-	for _, p := range failureNotes {
-		if strings.HasPrefix(note, p) {
-			return true
-		}
-	}
-	return false
-}
 
 // resendPlaceholder reports the composer's placeholder after a failed
 // request: "Resend your message to try again" (an API error), "Once fixed,

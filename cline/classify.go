@@ -82,10 +82,9 @@ const (
 // reading is one reading of a capture: the chrome, then the history back
 // to the last prompt.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
-	rules    int
+	sig   Signals
+	w     screen.Walk
+	rules int
 	// newest is the newest cell's first line and cont its continuation
 	// lines below it, bottom up; message the newest message cell's start.
 	newest  screen.Line
@@ -111,40 +110,35 @@ func unbar(ln screen.Line) screen.Line {
 	return ln
 }
 
-func (r *reading) prev() (screen.Line, bool) {
-	ln, ok := r.ls.PrevLine()
-	if !ok {
-		return ln, false
-	}
-	ln = unbar(ln)
-	r.sig.LinesScanned++
-	if ln.T != "" {
-		r.nonBlank++
-	}
-	return ln, true
-}
-
 // read walks the capture from its last line up: the footer, the lower
 // rule, the composer, the upper rule (or a dialog in their place), then
 // the history back to the last prompt.
 func read(capture string) *reading {
 	r := &reading{message: -1}
 	r.sig.Chrome = screen.ChromeNone
-	r.ls.Init(capture)
+	r.w.Clean = unbar
+	r.sig.LinesScanned = r.w.Read(capture, r.bottom)
+	return r
+}
+
+// bottom reads the chrome up to its upper rule (or a dialog), then the
+// history above a composer. false: no composer, and the rest of the
+// capture is only counted (the verdict does not need it).
+func (r *reading) bottom() bool {
 	for r.sig.Chrome == screen.ChromeNone || r.rules < 2 {
-		ln, ok := r.prev()
+		ln, ok := r.w.Up()
 		if !ok {
-			return r
+			return false
 		}
 		if r.chromeLine(ln) {
 			break
 		}
 	}
-	if r.sig.Chrome == screen.ChromeComposer {
-		r.history()
+	if r.sig.Chrome != screen.ChromeComposer {
+		return false
 	}
-	r.scanRest()
-	return r
+	r.history()
+	return true
 }
 
 // chromeLine reads one line of the bottom; it reports when the chrome is
@@ -165,7 +159,7 @@ func (r *reading) chromeLine(ln screen.Line) bool {
 	case r.rules == 1 && strings.HasPrefix(ln.T, promptMark):
 		r.sig.Composer, r.sig.ComposerLine = screen.Signal(strings.TrimPrefix(ln.T, promptMark)), ln.N
 	}
-	return r.rules == 0 && r.nonBlank > chromeBudget
+	return r.rules == 0 && r.w.NonBlank > chromeBudget
 }
 
 // history reads above the upper rule: the cells up to the last prompt.
@@ -175,7 +169,7 @@ func (r *reading) chromeLine(ln screen.Line) bool {
 func (r *reading) history() {
 	var below []screen.Line // non-blank lines under the cell being read, bottom up
 	for {
-		ln, ok := r.prev()
+		ln, ok := r.w.Up()
 		if !ok {
 			return
 		}
@@ -229,23 +223,10 @@ func cellKind(t string) string {
 	return screen.CellMessage
 }
 
-// scanRest counts what is left above (the verdict does not need it): a
-// capture with no chrome is read to its top, for the empty check.
-func (r *reading) scanRest() {
-	if r.sig.Chrome == screen.ChromeComposer {
-		return
-	}
-	for {
-		if _, ok := r.prev(); !ok {
-			return
-		}
-	}
-}
-
 // Decide turns the reading into a status: the screen only (Cline's title
 // is the last prompt, "> text", and does not change while a turn runs).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
+	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
 	failed := r.sig.NewestKind == screen.CellError

@@ -22,9 +22,9 @@ func lastMessage(capture string) (string, error) {
 		}
 		return "", screen.ErrNoAssistantMessage
 	}
-	first, _ := r.ls.LineAt(r.message)
+	first, _ := r.w.LineAt(r.message)
 	first = unbar(first)
-	msg := r.ls.Message(r.message, strings.TrimPrefix(first.T, cellMark), 3,
+	msg := r.w.Message(r.message, strings.TrimPrefix(first.T, cellMark), 3,
 		func(ln screen.Line) bool { return ln.Indent <= 1 }, unbar)
 	if msg == "" {
 		return "", fmt.Errorf("%w: the last message is empty", screen.ErrNoAssistantMessage)

@@ -57,27 +57,21 @@ type Signals struct {
 }
 
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
-	message  int // byte offset of the last message's first line (-1: none)
+	sig Signals
+	screen.Cells
 }
 
 func read(capture string) *reading {
-	r := &reading{message: -1}
-	r.ls.Init(capture)
-	above := r.chrome()
-	if r.sig.Chrome != screen.ChromeDialog {
-		r.history(above)
-	}
-	r.sig.LinesScanned = r.ls.N()
+	r := &reading{}
+	r.Read(capture, r.chrome, r.history)
+	r.sig.LinesScanned = r.N()
 	return r
 }
 
 // Decide turns the reading into a status: the screen only (Copilot CLI's
 // title says nothing of the turn).
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.Capture(), r.NonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	if r.sig.Busy != "" {
@@ -95,28 +89,21 @@ const (
 
 // chrome reads the footer and the composer; without them, a dialog. It
 // returns the lines read that are not chrome (newest first) for the
-// history pass.
+// history pass, and whether the bottom is a dialog.
 //
 // The composer is found by what it is and where it is: the line at column
 // 0 (the footer and the history are one column in) that starts with "❯"
 // or "!", above the footer, its further lines two columns in. The rules
 // around it are decoration, skipped wherever they are drawn.
-func (r *reading) chrome() []screen.Line {
+func (r *reading) chrome() ([]screen.Line, bool) {
 	r.sig.Chrome = screen.ChromeNone
 	var seen []screen.Line
 	footer := true
 	for {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.Text()
 		if !ok {
-			if r.dialog(seen) {
-				return nil
-			}
-			return seen
+			return seen, r.dialog(seen)
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if rule(ln) {
 			footer = false
 			continue
@@ -131,12 +118,10 @@ func (r *reading) chrome() []screen.Line {
 		case composerLine(ln):
 			r.sig.Chrome = screen.ChromeComposer
 			r.sig.Composer, r.sig.ComposerLine = screen.Signal(draftLine(ln.T)), ln.N
-			return r.folder()
+			r.folder()
+			return nil, false
 		case len(seen) > composerLines || prompt(ln):
-			if r.dialog(seen) {
-				return nil
-			}
-			return seen
+			return seen, r.dialog(seen)
 		}
 	}
 }
@@ -164,28 +149,22 @@ func busyFooter(t string) bool {
 
 // folder skips the folder line above the composer's upper rule (" /tmp/work",
 // with a branch in a repository), which is no cell.
-func (r *reading) folder() []screen.Line {
-	at, nb := r.ls.Mark(), r.nonBlank
+func (r *reading) folder() {
+	at := r.Mark()
 	for {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.Text()
 		if !ok {
 			break
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if rule(ln) {
 			continue
 		}
 		if ln.Indent == 1 && (strings.HasPrefix(ln.T, "/") || strings.HasPrefix(ln.T, "~")) {
-			return nil
+			return
 		}
 		break
 	}
-	r.ls.Reset(at)
-	r.nonBlank = nb
-	return nil
+	r.Reset(at)
 }
 
 // draftLine is the composer's first line without its glyph ("❯" or "!")
@@ -212,7 +191,7 @@ func composerLine(ln screen.Line) bool {
 // dialog looks for a dialog's chosen option ("│ ❯ 1. Yes │") among the bottom lines (those
 // already read and up to dialogLines more).
 func (r *reading) dialog(seen []screen.Line) bool {
-	opt, ln, ok := r.ls.DialogOption(seen, dialogLines, prompt, chosenOption)
+	opt, ln, ok := r.DialogOption(seen, dialogLines, prompt, chosenOption)
 	if ok {
 		r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
 	}
@@ -243,29 +222,12 @@ func prompt(ln screen.Line) bool { return ln.Indent == 1 && strings.HasPrefix(ln
 func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10) }
 
 // history walks up from the composer to the last user prompt: the cells
-// (one column in) and their continuation lines.
+// (one column in) and their continuation lines, without the scrollbar the
+// history may have in its last column (unbar).
 func (r *reading) history(above []screen.Line) {
-	h := screen.History{Lines: &r.ls, Above: above, Clean: unbar, NonBlank: &r.nonBlank, Turn: &r.sig.Turn, Message: &r.message}
-	for {
-		ln, ok := h.Next()
-		if !ok {
-			return
-		}
-		if ln.Indent != 1 {
-			h.Continue(ln)
-			continue
-		}
-		if prompt(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(promptText(ln.T)), ln.N
-			return
-		}
-		kind, text := cell(ln.T)
-		if kind == CellNote {
-			h.Drop()
-			continue
-		}
-		h.Cell(kind, text, ln)
-	}
+	r.Clean = unbar
+	h := screen.History{Cells: &r.Cells, Above: above, Turn: &r.sig.Turn}
+	h.ReadCells(1, nil, func(ln screen.Line) (string, bool) { return promptText(ln.T), prompt(ln) }, cell, CellNote)
 }
 
 // promptText is a prompt's first line without its glyph and the time at

@@ -12,5 +12,5 @@ import (
 // line breaks where the screen broke it.
 func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	return r.sig.LastMessage(&r.ls, r.sig.Chrome, r.message, cell, 3, func(ln screen.Line) bool { return ln.Indent < 3 }, unbar)
+	return r.sig.LastMessage(&r.Cells, r.sig.Chrome, cell, 3, func(ln screen.Line) bool { return ln.Indent < 3 }, unbar)
 }

@@ -77,9 +77,8 @@ type Signals struct {
 
 // reading is one reading of a capture: the chrome, then the newest cell.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
+	sig Signals
+	w   screen.Walk
 	// cell are the newest cell's lines, bottom up, its marker line last.
 	cell []screen.Line
 	// inner are the box's lines, bottom up; width is the box's width.
@@ -110,30 +109,32 @@ const (
 func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
-	r.ls.Init(capture)
+	r.sig.LinesScanned = r.w.Read(capture, r.chrome)
+	return r
+}
+
+// chrome reads the box and the mode line above it, then the history.
+// false: no composer under its mode line (an approval, or no box), and the
+// rest of the capture is only counted: the verdict does not need it.
+func (r *reading) chrome() bool {
 	hint, inner, ok := r.box()
 	if !ok {
-		r.scanRest()
-		return r
+		return false
 	}
 	if hint {
 		r.sig.Chrome = screen.ChromeDialog
 		r.dialog(inner)
-		r.scanRest()
-		return r
+		return false
 	}
-	mode, ok := r.ls.PrevLine()
+	mode, ok := r.w.Up()
 	if !ok || mode.T == "" || strings.HasPrefix(mode.T, boxSide) {
-		r.scanRest()
-		return r
+		return false
 	}
-	r.sig.LinesScanned++
-	r.nonBlank++
 	r.sig.Mode = screen.Signal(mode.T)
 	r.sig.Chrome = screen.ChromeComposer
 	r.composer(inner)
 	r.history()
-	return r
+	return true
 }
 
 // box finds the rounded box near the bottom: its lines between "╰" and
@@ -141,15 +142,10 @@ func read(capture string) *reading {
 func (r *reading) box() (hint bool, inner []screen.Line, ok bool) {
 	seen := 0
 	for {
-		ln, more := r.ls.PrevLine()
+		ln, more := r.w.Text()
 		if !more {
 			return false, nil, false
 		}
-		r.sig.LinesScanned++
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if ln.Indent == 0 && strings.HasPrefix(ln.T, boxBottom) {
 			break
 		}
@@ -163,13 +159,9 @@ func (r *reading) box() (hint bool, inner []screen.Line, ok bool) {
 		}
 	}
 	for {
-		ln, more := r.ls.PrevLine()
+		ln, more := r.w.Up()
 		if !more {
 			return false, nil, false
-		}
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
 		}
 		if ln.Indent == 0 && strings.HasPrefix(ln.T, boxTop) {
 			r.inner, r.width = inner, utf8.RuneCountInString(ln.T)
@@ -217,15 +209,10 @@ func (r *reading) composer(inner []screen.Line) {
 func (r *reading) history() {
 	skipCall := false
 	for {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.w.Text()
 		if !ok {
 			return
 		}
-		r.sig.LinesScanned++
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if len(r.cell) == 0 && r.sig.BusyLine == 0 && ln.Indent <= 2 && workingLine(ln.T) {
 			r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
 			continue
@@ -286,7 +273,7 @@ func (r *reading) errorText() string {
 
 // raw is ln as captured: escapes and trailing blanks kept.
 func (r *reading) raw(ln screen.Line) string {
-	s := r.ls.Capture()[ln.Start:]
+	s := r.w.Capture()[ln.Start:]
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = s[:i]
 	}
@@ -321,21 +308,6 @@ func visibleWidth(s string) int {
 	return n
 }
 
-// scanRest counts what is left (the verdict does not need it): a capture
-// with no chrome is read to its top, for the empty check.
-func (r *reading) scanRest() {
-	for {
-		ln, ok := r.ls.PrevLine()
-		if !ok {
-			return
-		}
-		r.sig.LinesScanned++
-		if ln.T != "" {
-			r.nonBlank++
-		}
-	}
-}
-
 // workingLine reports droid's working line: a braille spinner glyph, then
 // a word ending in "..." ("Streaming...", "Executing...", "Thinking...").
 func workingLine(t string) bool {
@@ -350,7 +322,7 @@ func workingLine(t string) bool {
 // Decide turns the reading into a status: the screen only, as droid's
 // title does not change while a turn runs.
 func (r *reading) Decide(string) (handoff.Status, string) {
-	if st, reason, ok := screen.Ahead(r.ls.Capture(), r.nonBlank, r.sig.Chrome, r.sig.BusyLine != 0 || r.sig.Steer, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
+	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0 || r.sig.Steer, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
 	}
 	if r.sig.Cell == CellPrompt {

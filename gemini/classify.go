@@ -89,23 +89,17 @@ type Signals struct {
 
 // reading is one reading of a capture: the chrome, then the history.
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	kind     string // chrome kind
-	nonBlank int
-	message  int // byte offset of the last message's first line (-1: none)
+	sig  Signals
+	kind string // chrome kind
+	screen.Cells
 }
 
 // read runs the chrome and history passes over capture.
 func read(capture string) *reading {
-	r := &reading{message: -1}
-	r.ls.Init(capture)
-	above := r.chrome()
-	if r.kind != screen.ChromeDialog {
-		r.history(above)
-	}
+	r := &reading{}
+	r.Read(capture, r.chrome, r.history)
 	r.sig.Chrome = r.kind
-	r.sig.LinesScanned = r.ls.N()
+	r.sig.LinesScanned = r.N()
 	return r
 }
 
@@ -114,7 +108,7 @@ func read(capture string) *reading {
 // dialog, then positive signs of work, then an error, then the composer.
 func (r *reading) Decide(title string) (handoff.Status, string) {
 	r.sig.Title = titleSignal(title)
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.kind, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.Capture(), r.NonBlank, r.kind, ReasonDialog); ok {
 		return st, reason
 	}
 	s := &r.sig
@@ -144,25 +138,22 @@ const (
 // chrome reads the bottom of the screen: the footer, the composer, the
 // mode line and the rule above them; or, without a composer, a
 // confirmation box. It returns the lines it read that turned out not to be
-// chrome, newest first, for the history pass.
+// chrome, newest first, for the history pass, and whether the bottom is a
+// dialog.
 //
 // The composer is found by what it says and where it is: a line one column
 // in that starts with "*", ">" or "!", under a rule ("───") with at most
 // the mode line(s) between. Its frame is decoration a terminal may not
 // draw: half-block rules with COLORTERM set, a shaded background without
 // it, "───" rules with NO_COLOR; it is skipped wherever it is drawn.
-func (r *reading) chrome() []screen.Line {
+func (r *reading) chrome() ([]screen.Line, bool) {
 	r.kind = screen.ChromeNone
 	var seen []screen.Line // non-blank lines from the bottom, decoration aside
 	for {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.Text()
 		if !ok {
-			return seen
+			return seen, false
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if decoration(ln) || ruleLine(ln) {
 			continue // a frame, or the rule under a composer framed with NO_COLOR
 		}
@@ -172,26 +163,25 @@ func (r *reading) chrome() []screen.Line {
 		case i == 0 && boxBottom(ln.T):
 			// A box at the very bottom: a confirmation, or (say) a tool's
 			// box with the composer gone; then the history reads it again.
-			at, nb := r.ls.Mark(), r.nonBlank
+			at := r.Mark()
 			if r.dialog() {
-				return nil
+				return nil, true
 			}
-			r.ls.Reset(at)
-			r.nonBlank = nb
-			return seen
+			r.Reset(at)
+			return seen, false
 		case composerLine(ln):
 			if !r.underRule() {
 				// No rule above it: a prompt in the history, and no
 				// composer under it.
-				return seen
+				return seen, false
 			}
 			r.kind = screen.ChromeComposer
 			r.sig.Composer = screen.Signal(strings.TrimLeft(ln.T[1:], " "))
 			r.sig.ComposerLine = ln.N
-			return nil
+			return nil, false
 		case ln.Indent == 0 || busyLine(ln) || i >= footerLines+composerLines:
 			// A cell or the status line: the history reaches the bottom.
-			return seen
+			return seen, false
 		}
 	}
 }
@@ -203,30 +193,28 @@ func (r *reading) chrome() []screen.Line {
 // does, the walk goes on above the topmost such rule (from the status
 // line, which the history reads); when not, it is back where it was.
 func (r *reading) underRule() bool {
-	at, nb := r.ls.Mark(), r.nonBlank
+	at := r.Mark()
 	found := false
-	var above screen.Mark // the walk just above the topmost rule
-	var aboveNB int
+	var above screen.WalkMark // the walk just above the topmost rule
 	for n := 0; n < modeLines+2; {
-		prev, prevNB := r.ls.Mark(), r.nonBlank
-		ln, ok := r.ls.PrevLine()
+		prev := r.Mark()
+		ln, ok := r.Up()
 		if !ok {
 			break
 		}
 		if !found && (busyLine(ln) || strings.HasSuffix(ln.T, shortcutsHint)) {
-			found, above, aboveNB = true, prev, prevNB
+			found, above = true, prev
 			break
 		}
 		if ln.T == "" {
 			continue
 		}
-		r.nonBlank++
 		n++
 		if halfRule(ln.T, upperHalf) || halfRule(ln.T, lowerHalf) {
 			continue
 		}
 		if ruleLine(ln) {
-			found, above, aboveNB = true, r.ls.Mark(), r.nonBlank
+			found, above = true, r.Mark()
 			continue
 		}
 		if ln.Indent != 1 || busyLine(ln) || composerLine(ln) {
@@ -234,12 +222,10 @@ func (r *reading) underRule() bool {
 		}
 	}
 	if !found {
-		r.ls.Reset(at)
-		r.nonBlank = nb
+		r.Reset(at)
 		return false
 	}
-	r.ls.Reset(above)
-	r.nonBlank = aboveNB
+	r.Reset(above)
 	return true
 }
 
@@ -248,14 +234,13 @@ func (r *reading) underRule() bool {
 // once").
 func (r *reading) dialog() bool {
 	for range dialogLines {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.Up()
 		if !ok {
 			break
 		}
 		if ln.T == "" {
-			continue
+			continue // a blank line counts towards dialogLines
 		}
-		r.nonBlank++
 		if strings.HasPrefix(ln.T, boxTop) && ln.Indent == 0 {
 			break
 		}
@@ -277,7 +262,7 @@ func (r *reading) dialog() bool {
 // column in (its frame, when drawn, is decoration).
 func (r *reading) history(above []screen.Line) {
 	status := true // still in the status area under the history
-	h := screen.History{Lines: &r.ls, Above: above, NonBlank: &r.nonBlank, Turn: &r.sig.Turn, Message: &r.message}
+	h := screen.History{Cells: &r.Cells, Above: above, Turn: &r.sig.Turn}
 	for {
 		ln, ok := h.Next()
 		if !ok {

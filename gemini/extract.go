@@ -16,7 +16,7 @@ import (
 // paragraph comes back with line breaks where the screen broke it.
 func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	return r.sig.LastMessage(&r.ls, r.kind, r.message, cell, 2, endsMessage, nil)
+	return r.sig.LastMessage(&r.Cells, r.kind, cell, 2, endsMessage, nil)
 }
 
 // endsMessage reports whether the non-blank line ln, below a message's

@@ -96,27 +96,19 @@ type reading struct {
 func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
-	r.w.Init(capture)
-	if !r.bottom() {
-		r.w.Rest()
-	} else if r.sig.Chrome == screen.ChromeComposer {
-		r.history()
-	}
-	r.sig.LinesScanned = r.w.Scanned
+	r.sig.LinesScanned = r.w.Read(capture, r.bottom)
 	return r
 }
 
 // bottom reads the footer (up to three lines), then the box (the
-// composer) or a dialog's lower rule and its hint.
+// composer, and the history above it) or a dialog's lower rule and its
+// hint. false: neither.
 func (r *reading) bottom() bool {
 	seen := 0
 	for {
-		ln, ok := r.w.Up()
+		ln, ok := r.w.Text()
 		if !ok {
 			return false
-		}
-		if ln.T == "" {
-			continue
 		}
 		switch {
 		case ln.Indent == 1 && strings.HasPrefix(ln.T, boxBottom):
@@ -132,7 +124,7 @@ func (r *reading) bottom() bool {
 	}
 }
 
-// box reads the composer's lines up to its top.
+// box reads the composer's lines up to its top, then the history.
 func (r *reading) box() bool {
 	for {
 		ln, ok := r.w.Up()
@@ -155,6 +147,7 @@ func (r *reading) box() bool {
 	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(top.T, boxSide), boxSide))
 	t = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, ">"), "!"), " ")
 	r.sig.Chrome, r.sig.Composer, r.sig.ComposerLine = screen.ChromeComposer, screen.Signal(t), top.N
+	r.history()
 	return true
 }
 
@@ -184,12 +177,9 @@ func (r *reading) dialog() bool {
 // its prompt (or the welcome box).
 func (r *reading) history() {
 	for {
-		ln, ok := r.w.Up()
+		ln, ok := r.w.Text()
 		if !ok {
 			return
-		}
-		if ln.T == "" {
-			continue
 		}
 		if len(r.turn) == 0 && r.sig.BusyLine == 0 && ln.Indent == 2 && workingLine(ln.T) {
 			r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N

@@ -72,9 +72,8 @@ const (
 )
 
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
+	sig Signals
+	w   screen.Walk
 	// width is the main column's width: where the composer's rule ends. A
 	// wide pane has a sidebar right of it (session title, tokens, cost),
 	// cut off every history line.
@@ -86,11 +85,11 @@ type reading struct {
 
 func read(capture string) *reading {
 	r := &reading{}
-	r.ls.Init(capture)
+	r.w.Init(capture)
 	if r.chrome() {
 		r.history()
 	}
-	r.sig.LinesScanned = r.ls.N()
+	r.sig.LinesScanned = r.w.N()
 	return r
 }
 
@@ -101,7 +100,7 @@ func (r *reading) Decide(string) (handoff.Status, string) {
 	if r.sig.Question {
 		dialog = ReasonQuestion
 	}
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, dialog); ok {
+	if st, reason, ok := screen.Blocked(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, dialog); ok {
 		return st, reason
 	}
 	s := &r.sig
@@ -125,14 +124,10 @@ func (r *reading) chrome() bool {
 	r.sig.Chrome = screen.ChromeNone
 	seen, options := 0, false
 	for seen < dialogLines {
-		ln, ok := r.ls.PrevLine()
+		ln, ok := r.w.Text()
 		if !ok {
 			return false
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		seen++
 		t := unbox(ln.T)
 		switch {
@@ -140,6 +135,7 @@ func (r *reading) chrome() bool {
 			r.sig.Chrome, r.sig.ComposerLine = screen.ChromeComposer, ln.N
 			r.width = utf8.RuneCountInString(ln.Text)
 			r.skipComposer()
+			r.w.Clean = r.mainColumn
 			return true
 		case strings.Contains(t, "esc interrupt") && seen <= hintLines:
 			r.sig.Busy = strings.Clone(t)
@@ -157,7 +153,7 @@ func (r *reading) chrome() bool {
 			return false
 		}
 	}
-	r.sig.StopLine = r.ls.N()
+	r.sig.StopLine = r.w.N()
 	return false
 }
 
@@ -174,17 +170,14 @@ func isQuestionFoot(t string) bool {
 // not one.
 func (r *reading) skipComposer() {
 	for {
-		m := r.ls.Mark()
-		ln, ok := r.ls.PrevLine()
+		m := r.w.Mark()
+		ln, ok := r.w.Up()
 		if !ok {
 			return
 		}
 		if !strings.HasPrefix(ln.T, "┃") {
-			r.ls.Reset(m)
+			r.w.Reset(m)
 			return
-		}
-		if ln.T != "┃" {
-			r.nonBlank++
 		}
 	}
 }
@@ -194,14 +187,10 @@ func (r *reading) skipComposer() {
 // without a duration, the box that holds the error.
 func (r *reading) history() {
 	for {
-		ln, ok := r.prev()
+		ln, ok := r.w.Text()
 		if !ok {
 			return
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if strings.HasPrefix(ln.T, "▣") {
 			r.sig.Footer, r.sig.FooterLine = strings.Clone(ln.T), ln.N
 			r.sig.FooterDone = hasDuration(ln.T)
@@ -211,7 +200,7 @@ func (r *reading) history() {
 	var box []string
 	text := false // a non-blank message line was read
 	for {
-		ln, ok := r.prev()
+		ln, ok := r.w.Up()
 		if !ok {
 			break
 		}
@@ -244,7 +233,7 @@ func (r *reading) history() {
 // where it decided; 0 when it reached the top undecided.
 func (r *reading) boxAbove() bool {
 	for {
-		ln, ok := r.prev()
+		ln, ok := r.w.Up()
 		if !ok {
 			r.sig.StopLine = 0
 			return false
@@ -257,11 +246,11 @@ func (r *reading) boxAbove() bool {
 	}
 }
 
-// prev is the previous line of the main column: the sidebar cut off.
-func (r *reading) prev() (screen.Line, bool) {
-	ln, ok := r.ls.PrevLine()
-	if !ok || r.width == 0 || len(ln.Text) <= r.width {
-		return ln, ok
+// mainColumn is a line of the history without the sidebar (the walk's
+// Clean once the composer gave the main column's width).
+func (r *reading) mainColumn(ln screen.Line) screen.Line {
+	if r.width == 0 || len(ln.Text) <= r.width {
+		return ln
 	}
 	n := 0
 	for i := range ln.Text {
@@ -272,7 +261,7 @@ func (r *reading) prev() (screen.Line, bool) {
 		}
 		n++
 	}
-	return ln, true
+	return ln
 }
 
 // block takes one line of what sits right above the newest footer: message

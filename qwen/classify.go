@@ -57,20 +57,17 @@ type Signals struct {
 }
 
 type reading struct {
-	sig      Signals
-	ls       screen.Lines
-	nonBlank int
-	message  int // byte offset of the last message's first line (-1: none)
+	sig Signals
+	screen.Cells
 }
 
+// read reads capture without the scrollbar Qwen Code draws in the last
+// column (unbar).
 func read(capture string) *reading {
-	r := &reading{message: -1}
-	r.ls.Init(capture)
-	above := r.chrome()
-	if r.sig.Chrome != screen.ChromeDialog {
-		r.history(above)
-	}
-	r.sig.LinesScanned = r.ls.N()
+	r := &reading{}
+	r.Clean = unbar
+	r.Read(capture, r.chrome, r.history)
+	r.sig.LinesScanned = r.N()
 	return r
 }
 
@@ -78,7 +75,7 @@ func read(capture string) *reading {
 // work.
 func (r *reading) Decide(title string) (handoff.Status, string) {
 	r.sig.TitleSpinning = TitleSpinning(title)
-	if st, reason, ok := screen.Blocked(r.ls.Capture(), r.nonBlank, r.sig.Chrome, ReasonDialog); ok {
+	if st, reason, ok := screen.Blocked(r.Capture(), r.NonBlank, r.sig.Chrome, ReasonDialog); ok {
 		return st, reason
 	}
 	s := &r.sig
@@ -100,7 +97,7 @@ const (
 
 // chrome reads the footer and the composer; without them, a confirmation
 // dialog. It returns the lines read that are not chrome (newest first) for
-// the history pass.
+// the history pass, and whether the bottom is a dialog.
 //
 // The composer is found by what it says and where it is: the one line at
 // column 0 (everything else is two columns in) that starts with "*", ">"
@@ -108,22 +105,14 @@ const (
 // decoration, skipped wherever they are drawn: a terminal is free to draw
 // less (Gemini CLI, which Qwen Code forked, drops its composer's frame
 // without COLORTERM).
-func (r *reading) chrome() []screen.Line {
+func (r *reading) chrome() ([]screen.Line, bool) {
 	r.sig.Chrome = screen.ChromeNone
 	var seen []screen.Line
 	for {
-		ln, ok := r.ls.PrevLine()
-		ln = unbar(ln)
+		ln, ok := r.Text()
 		if !ok {
-			if r.dialog(seen) {
-				return nil
-			}
-			return seen
+			return seen, r.dialog(seen)
 		}
-		if ln.T == "" {
-			continue
-		}
-		r.nonBlank++
 		if rule(ln) {
 			continue
 		}
@@ -132,13 +121,10 @@ func (r *reading) chrome() []screen.Line {
 		case composerLine(ln):
 			r.sig.Chrome = screen.ChromeComposer
 			r.sig.Composer, r.sig.ComposerLine = screen.Signal(strings.TrimLeft(strings.TrimLeft(ln.T, ">*!"), " ")), ln.N
-			return nil
+			return nil, false
 		case len(seen) > footerLines+composerLines || prompt(ln):
 			// No composer under a prompt: read no further up for one.
-			if r.dialog(seen) {
-				return nil
-			}
-			return seen
+			return seen, r.dialog(seen)
 		}
 	}
 }
@@ -151,7 +137,7 @@ func composerLine(ln screen.Line) bool { return ln.Indent == 0 && screen.Glyph(l
 // dialog looks for a highlighted numbered option ("› 1. Yes, allow once") among the bottom lines (those
 // already read and up to dialogLines more).
 func (r *reading) dialog(seen []screen.Line) bool {
-	opt, ln, ok := r.ls.DialogOption(seen, dialogLines, prompt, highlightedOption)
+	opt, ln, ok := r.DialogOption(seen, dialogLines, prompt, highlightedOption)
 	if ok {
 		r.sig.Chrome, r.sig.Dialog, r.sig.DialogLine = screen.ChromeDialog, screen.Signal(opt), ln.N
 	}
@@ -176,36 +162,15 @@ func rule(ln screen.Line) bool { return ln.Indent == 0 && screen.IsRule(ln.T, 10
 // history walks up from the composer to the last user prompt: first the
 // busy line, then the cells (two columns in) and their continuation lines.
 func (r *reading) history(above []screen.Line) {
-	status := true
-	h := screen.History{Lines: &r.ls, Above: above, Clean: unbar, NonBlank: &r.nonBlank, Turn: &r.sig.Turn, Message: &r.message}
-	for {
-		ln, ok := h.Next()
-		if !ok {
-			return
+	h := screen.History{Cells: &r.Cells, Above: above, Turn: &r.sig.Turn}
+	busy := func(ln screen.Line) bool {
+		if !busyLine(ln.T) {
+			return false
 		}
-		if ln.Indent != 2 {
-			h.Continue(ln)
-			continue
-		}
-		if status {
-			status = false
-			if busyLine(ln.T) {
-				r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
-				h.Drop()
-				continue
-			}
-		}
-		if prompt(ln) {
-			r.sig.LastUser, r.sig.LastUserLine = screen.Signal(ln.T[2:]), ln.N
-			return
-		}
-		kind, text := cell(ln.T)
-		if kind == CellNote {
-			h.Drop()
-			continue
-		}
-		h.Cell(kind, text, ln)
+		r.sig.Busy, r.sig.BusyLine = screen.Signal(ln.T), ln.N
+		return true
 	}
+	h.ReadCells(2, busy, func(ln screen.Line) (string, bool) { return strings.TrimPrefix(ln.T, "> "), prompt(ln) }, cell, CellNote)
 }
 
 // unbar drops the scrollbar Qwen Code draws in the last column while the

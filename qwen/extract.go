@@ -12,5 +12,5 @@ import (
 // breaks where the screen broke it.
 func lastMessage(capture string) (string, error) {
 	r := read(capture)
-	return r.sig.LastMessage(&r.ls, r.sig.Chrome, r.message, cell, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
+	return r.sig.LastMessage(&r.Cells, r.sig.Chrome, cell, 4, func(ln screen.Line) bool { return ln.Indent < 4 }, unbar)
 }

@@ -101,49 +101,94 @@ func Settle(failed, replied bool, errReason, completedReason, idleReason string)
 // error's text is a few lines, and the nearest ones are kept.
 const maxCont = 16
 
+// Cells is a reading of a CLI whose composer (or a dialog in its place)
+// sits under a history of cells, as Copilot CLI, Gemini CLI and Qwen Code
+// draw theirs: the walk up the capture, counted, and where the newest
+// message starts, which History records and Turn.LastMessage reads.
+type Cells struct {
+	Walk
+	// Message is the byte offset of the newest message's first line after
+	// the last prompt; -1 when there is none.
+	Message int
+}
+
+// Read starts the walk over capture and runs such a reading's two passes:
+// chrome, from the bottom up, returns the lines it read and did not take
+// (newest first) and whether the bottom is a dialog; unless it is, history
+// reads on up from there to the last prompt.
+func (c *Cells) Read(capture string, chrome func() (above []Line, dialog bool), history func(above []Line)) {
+	c.Init(capture)
+	c.Message = -1
+	if above, dialog := chrome(); !dialog {
+		history(above)
+	}
+}
+
 // History walks a history of cells up from a provider's chrome to the last
-// prompt, the walk Gemini CLI's and Qwen Code's readers share: Next gives
-// the lines, Continue and Drop keep a cell's continuation lines, Cell
-// records a cell into Turn. The provider says which line is which.
+// prompt, the walk Copilot CLI's, Gemini CLI's and Qwen Code's readers
+// share: Next gives the lines, Continue and Drop keep a cell's
+// continuation lines, Cell records a cell into Turn. The provider says
+// which line is which.
 type History struct {
-	// Lines is the walk, where the chrome pass left it.
-	Lines *Lines
+	// Cells is the reading: its walk, where the chrome pass left it (its
+	// Clean rewrites each line read), and its Message, which Cell sets.
+	Cells *Cells
 	// Above are the lines the chrome pass read but did not take, newest
 	// first: Next gives them before it reads on.
 	Above []Line
-	// Clean, when set, rewrites each line read from Lines (a scrollbar in
-	// the last column).
-	Clean func(Line) Line
-	// NonBlank counts the non-blank lines read from Lines.
-	NonBlank *int
 	// Turn is where Cell records what it finds.
 	Turn *Turn
-	// Message is set to the byte offset of the newest message's first line
-	// (it stays as it is, -1 by the provider's convention, when none is).
-	Message *int
 
 	cont []Line
 	seen bool // a message was recorded
 }
 
-// Next is the next non-blank line up: one of Above, then one of Lines.
+// Next is the next non-blank line up: one of Above, then one of the walk.
 func (h *History) Next() (Line, bool) {
 	if len(h.Above) > 0 {
 		ln := h.Above[0]
 		h.Above = h.Above[1:]
 		return ln, true
 	}
+	return h.Cells.Text()
+}
+
+// ReadCells reads the history up to the last prompt, the way of a CLI that
+// draws each cell's first line indent columns in after a glyph (Copilot
+// CLI, Qwen Code): any other line continues the cell above it. The
+// prompt's line (prompt returns its text) is Turn's last prompt and ends
+// the walk; cell says a line's kind and its text after the glyph. A line of
+// kind skip (a note) is no cell of the turn: it is dropped with its
+// continuation lines, as is the first cell line when first (nil: none)
+// takes it, a status line under the history.
+func (h *History) ReadCells(indent int, first func(Line) bool, prompt func(Line) (string, bool), cell func(t string) (kind, text string), skip string) {
+	atFirst := true
 	for {
-		ln, ok := h.Lines.PrevLine()
-		if ok && h.Clean != nil {
-			ln = h.Clean(ln)
+		ln, ok := h.Next()
+		if !ok {
+			return
 		}
-		if !ok || ln.T != "" {
-			if ok {
-				*h.NonBlank++
+		if ln.Indent != indent {
+			h.Continue(ln)
+			continue
+		}
+		if atFirst {
+			atFirst = false
+			if first != nil && first(ln) {
+				h.Drop()
+				continue
 			}
-			return ln, ok
 		}
+		if text, ok := prompt(ln); ok {
+			h.Turn.LastUser, h.Turn.LastUserLine = Signal(text), ln.N
+			return
+		}
+		kind, text := cell(ln.T)
+		if kind == skip {
+			h.Drop()
+			continue
+		}
+		h.Cell(kind, text, ln)
 	}
 }
 
@@ -178,32 +223,31 @@ func (h *History) Cell(kind, text string, ln Line) {
 	}
 	if kind == CellMessage && !h.seen {
 		h.seen = true
-		*h.Message = ln.Start
+		h.Cells.Message = ln.Start
 	}
 	h.Drop()
 }
 
 // LastMessage is the newest message after the last prompt that a History
-// walk over ls found (message: its first line's offset, -1 for none), for
-// the fallback path: its first line's text after the glyph (cell reads
-// it), then its further lines without indent columns until ends reports
-// the start of something else (see Lines.Message; clean, when set,
-// rewrites each line). Over a dialog (chrome ChromeDialog), with no
-// message or an empty one, it is ErrNoAssistantMessage, which names the
-// last prompt when there is one.
-func (t *Turn) LastMessage(ls *Lines, chrome string, message int, cell func(t string) (kind, text string), indent int, ends func(Line) bool, clean func(Line) Line) (string, error) {
-	if chrome == ChromeDialog || message < 0 {
+// walk over c found (c.Message: its first line's offset), for the fallback
+// path: its first line's text after the glyph (cell reads it), then its
+// further lines without indent columns until ends reports the start of
+// something else (see Lines.Message; clean, when set, rewrites each line).
+// Over a dialog (chrome ChromeDialog), with no message or an empty one, it
+// is ErrNoAssistantMessage, which names the last prompt when there is one.
+func (t *Turn) LastMessage(c *Cells, chrome string, cell func(t string) (kind, text string), indent int, ends func(Line) bool, clean func(Line) Line) (string, error) {
+	if chrome == ChromeDialog || c.Message < 0 {
 		if t.LastUserLine != 0 {
 			return "", fmt.Errorf("%w after the last prompt (%q)", ErrNoAssistantMessage, t.LastUser)
 		}
 		return "", ErrNoAssistantMessage
 	}
-	first, _ := ls.LineAt(message)
+	first, _ := c.LineAt(c.Message)
 	if clean != nil {
 		first = clean(first)
 	}
 	_, text := cell(first.T)
-	if msg := ls.Message(message, text, indent, ends, clean); msg != "" {
+	if msg := c.Lines.Message(c.Message, text, indent, ends, clean); msg != "" {
 		return msg, nil
 	}
 	return "", fmt.Errorf("%w: the last message is empty", ErrNoAssistantMessage)

@@ -17,11 +17,11 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 		lines = append(lines, "  part "+string(rune('a'+i)))
 	}
 	capture := strings.Join(lines, "\n") + "\n"
-	var ls Lines
-	ls.Init(capture)
+	var c Cells
+	c.Init(capture)
+	c.Message = -1
 	var turn Turn
-	message, nonBlank := -1, 0
-	h := History{Lines: &ls, NonBlank: &nonBlank, Turn: &turn, Message: &message}
+	h := History{Cells: &c, Turn: &turn}
 	for {
 		ln, ok := h.Next()
 		if !ok {
@@ -38,14 +38,14 @@ func TestHistoryRecordsTheNewestCellAndTheReply(t *testing.T) {
 			h.Cell(CellMessage, ln.T[2:], ln)
 		}
 	}
-	if turn.Newest != CellError || turn.Reply != CellMessage || turn.LastUser != "the prompt" || nonBlank != 23 {
-		t.Fatalf("turn %+v after %d lines", turn, nonBlank)
+	if turn.Newest != CellError || turn.Reply != CellMessage || turn.LastUser != "the prompt" || c.NonBlank != 23 {
+		t.Fatalf("turn %+v after %d lines", turn, c.NonBlank)
 	}
 	if want := "boom part a part b"; !strings.HasPrefix(turn.Error, want) || !strings.HasSuffix(turn.Error, "part p") {
 		t.Errorf("error %q: want the cell and the 16 lines right under it, %q … part p", turn.Error, want)
 	}
-	if message != strings.Index(capture, "* an old answer") {
-		t.Errorf("message at %d", message)
+	if c.Message != strings.Index(capture, "* an old answer") {
+		t.Errorf("message at %d", c.Message)
 	}
 	if st, reason := turn.Settled(ChromeComposer); st != handoff.StatusError || reason != ReasonError {
 		t.Errorf("settled: %s (%s)", st, reason)
@@ -72,5 +72,43 @@ func TestBlockedIsAnEmptyScreenOrADialog(t *testing.T) {
 	}
 	if st, _, ok := Blocked("\u2002\n\u3000\n", 2, ChromeNone, ""); !ok || st != handoff.StatusError {
 		t.Errorf("blanks the walk keeps: %s %v", st, ok)
+	}
+}
+
+// A history of cells read up to the last prompt: the status line under it
+// is taken, a note is no cell, a continuation line joins the error cell.
+func TestReadCellsStopsAtTheLastPrompt(t *testing.T) {
+	capture := "> an old prompt\n* old\n> the prompt\n* the answer\n! boom\n  why\n~ a note\n# status\n"
+	var c Cells
+	c.Init(capture)
+	c.Message = -1
+	var turn Turn
+	status := ""
+	h := History{Cells: &c, Turn: &turn}
+	h.ReadCells(0, func(ln Line) bool {
+		if !strings.HasPrefix(ln.T, "# ") {
+			return false
+		}
+		status = ln.T
+		return true
+	}, func(ln Line) (string, bool) {
+		return strings.TrimPrefix(ln.T, "> "), strings.HasPrefix(ln.T, "> ")
+	}, func(t string) (string, string) {
+		switch t[0] {
+		case '*':
+			return CellMessage, t[2:]
+		case '!':
+			return CellError, t[2:]
+		}
+		return "note", t[2:]
+	}, "note")
+	if status != "# status" || turn.LastUser != "the prompt" || turn.LastUserLine != 6 {
+		t.Fatalf("status %q, last prompt %q at %d", status, turn.LastUser, turn.LastUserLine)
+	}
+	if turn.Newest != CellError || turn.Error != "boom why" || turn.Reply != CellMessage || turn.ReplyLine != 5 {
+		t.Errorf("turn %+v", turn)
+	}
+	if c.Message != strings.Index(capture, "* the answer") {
+		t.Errorf("message at %d", c.Message)
 	}
 }

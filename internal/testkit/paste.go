@@ -116,6 +116,24 @@ type SubmittedCase struct {
 	CannotTell bool
 }
 
+// ScreenOnlySubmissions are the cases of e2e TestEndCheckProbe's captures
+// of a CLI that draws its history on the screen only (40 lines in the
+// probe), then the provider's own: the prompt taken once, submitted a
+// second time by the test itself, a paste placeholder after it; a prompt
+// taller than the screen shows its end alone, and the check cannot tell,
+// nor over another dispatch's prompt, whose receipt is not on the screen.
+func ScreenOnlySubmissions(own ...SubmittedCase) []SubmittedCase {
+	return append([]SubmittedCase{
+		{File: "short-once"},
+		{File: "short-twice", Problem: "2 user messages since the prompt was submitted"},
+		{File: "lines-4k-placeholder", Problem: `another text ("[Pasted Content 4150 chars]`},
+		{File: "lines-4k-once", CannotTell: true},
+		{File: "line-20000-once", CannotTell: true},
+		{File: "lines-4k-twice", CannotTell: true},
+		{File: "short-once", Prompt: "short-twice", CannotTell: true},
+	}, own...)
+}
+
 // CheckSubmissions reads each case's capture with sr, in the provider
 // package's own test.
 func CheckSubmissions(t *testing.T, sr handoff.SubmissionReader, cases []SubmittedCase) {
