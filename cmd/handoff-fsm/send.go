@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
 	"github.com/handoff-fsm/handoff-fsm/tracing"
@@ -98,7 +100,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *f.role == "" {
 		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
 	}
-	roles, note, err := handoff.ResolveRole(*f.role)
+	_, note, err := handoff.ResolveRole(*f.role)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -117,21 +119,64 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if name := unsupportedRemote(fs); name != "" {
 			return usageErr("--%s is not supported with --server", name)
 		}
-		if f.pf.pane.Target == "" {
-			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
-		}
-		return remoteSend{client: client, pf: f.pf, role: *f.role, workdir: *f.workdir, cfg: cfg, prompt: text,
-			waitSlot: *f.waitSlot, asJSON: *f.asJSON, noWait: *f.noWait}.run(ctx, stdout, stderr)
-	}
-	if *f.noWait {
+	} else if *f.noWait {
 		return usageErr("--no-wait needs --server: only a service goes on with a dispatch after send exits")
 	}
 	if *f.statePath != "" && *f.pf.providerFile != "" {
 		return usageErr("--state and --provider-file: resume reads a provider by name; not supported with a provider file yet")
 	}
-	d := dispatch{role: *f.role, roles: roles, jsonLog: jsonLog, provider: f.pf.providerName(), hookDir: *f.hookDir, workdir: *f.workdir, cfg: cfg, prompt: text, events: *f.events, settle: f.settle.D,
-		record: *f.record, stderr: stderr, waitSlot: *f.waitSlot}
-	return sendHere(ctx, fs, f, d, stdout, stderr, usageErr)
+	body, err := f.body(cfg, text)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	r := sendRun{cmd: "send", target: body.Target, out: newProgress(stderr), jsonLog: jsonLog, asJSON: *f.asJSON, noWait: *f.noWait}
+	if client != nil {
+		_, code := remoteRun(r, client, body).run(ctx, stdout)
+		return code
+	}
+	return sendHere(ctx, fs, f, r, body, stdout, usageErr)
+}
+
+// remoteFlags are the send flags besides the config's (configFlags, all
+// of which a service takes) that a service takes; any other given with
+// --server is refused rather than silently ignored.
+var remoteFlags = map[string]bool{
+	"server": true, "target": true, "socket": true, "socket-path": true, "provider": true, "history": true,
+	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
+	"json": true, "log-format": true, "wait-slot": true, "no-wait": true,
+}
+
+// unsupportedRemote names a flag given that a service does not take.
+func unsupportedRemote(fs *flag.FlagSet) string {
+	bad := ""
+	fs.Visit(func(f *flag.Flag) {
+		if !remoteFlags[f.Name] && !configflag.IsFlag(f.Name) && bad == "" {
+			bad = f.Name
+		}
+	})
+	return bad
+}
+
+// body is the dispatch the flags ask for, as an engine takes it: the work
+// folder (and the hook's) absolute.
+func (f *sendFlags) body(cfg handoff.Config, prompt string) (serve.SubmitBody, error) {
+	if f.pf.pane.Target == "" {
+		return serve.SubmitBody{}, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
+	}
+	workdir, err := filepath.Abs(*f.workdir)
+	if err != nil {
+		return serve.SubmitBody{}, fmt.Errorf("--workdir: %w", err)
+	}
+	tmuxTimeout := f.pf.tmuxWait.D.Seconds()
+	history := *f.pf.history
+	b := serve.SubmitBody{Pane: f.pf.pane, Role: *f.role, Workdir: workdir, Prompt: prompt, History: &history,
+		AllowShell: *f.pf.allowShell, TmuxTimeout: &tmuxTimeout, WaitSlot: *f.waitSlot, Config: &cfg}
+	if *f.hookDir != "" && *f.events {
+		if b.HookDir, err = filepath.Abs(*f.hookDir); err != nil {
+			return serve.SubmitBody{}, fmt.Errorf("--hook-dir: %w", err)
+		}
+	}
+	return b, nil
 }
 
 // sendFlags are send's flags.
@@ -167,49 +212,56 @@ func addSendFlags(fs *flag.FlagSet) *sendFlags {
 	return f
 }
 
-// sendHere runs dispatch d in this process: it opens the pane (over a
-// control-mode client with --control), keeps --state, waits and prints
-// the ending.
-func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, d dispatch, stdout, stderr io.Writer, usageErr func(string, ...any) int) int {
-	// Unless given, the pause is the provider's (pf.options), else the default.
-	delay := f.enterDelay.D
-	if !flagGiven(fs, "enter-delay") {
-		delay = 0
+// sendHere runs the dispatch on an engine in this process (local): the
+// pane its flags name (over a control-mode client with --control), its
+// --record and --state, the same run as on a service.
+func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, r sendRun, body serve.SubmitBody, stdout io.Writer, usageErr func(string, ...any) int) int {
+	l := &local{out: r.out, logger: engineLogger(r.out, r.jsonLog), settle: f.settle.D, provider: f.pf.providerName()}
+	code, ok := l.open(ctx, fs, f, usageErr)
+	if !ok {
+		return code
 	}
-	po, err := f.pf.options(tmuxdriver.Options{EnterDelay: delay})
-	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
-		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
-		return exitFailure
+	if l.control != nil {
+		defer l.control.Close()
 	}
-	if err != nil {
-		return usageErr("%v", err)
+	// The pane is open: what auto named is the dispatch's provider. A
+	// provider file's CLI has no name an engine knows (--state refuses
+	// it): the dispatch names the default, and the pane the engine is
+	// given reads the file's rules.
+	switch {
+	case *f.pf.providerFile != "":
+		body.Provider = ""
+	case f.pf.named != "":
+		body.Provider = f.pf.named
 	}
-	if *f.events && *f.control {
-		// One control-mode client carries the polls and reports the pane's
-		// output; a target it cannot find is left to the wait to report.
-		if o, c, err := tmuxdriver.StartControl(ctx, po, func(err error) {
-			fmt.Fprintf(stderr, "handoff-fsm: tmux control mode is unavailable (%v); polling with one tmux process per look\n", err)
-		}); err == nil {
-			po, d.control = o, c
-			defer c.Close()
-		}
-	}
-	if d.pane, err = tmuxdriver.New(po); err != nil {
-		return usageErr("%v", err)
-	}
-	var st *dispatchstate.State
+	var err error
 	if *f.statePath != "" {
-		if st, err = startState(*f.statePath, f.pf, &d); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
+		if l.state, err = startState(*f.statePath, f.pf, body); err != nil {
+			fmt.Fprintf(r.out, "handoff-fsm send: --state: %v\n", err)
 			return exitFailure
 		}
+		l.statePath = *f.statePath
 	}
-	rep, res, err := d.run(ctx)
-	exit := finish("send", rep, res, err, *f.asJSON, stdout, stderr)
-	if st != nil {
-		finishState(st, *f.statePath, rep, res, err, exit, stderr)
+	closeRecord, err := l.startRecord(*f.record, body)
+	if err != nil {
+		fmt.Fprintf(r.out, "handoff-fsm send: %v\n", err)
+		return exitFailure
 	}
-	return exit
+	defer closeRecord()
+	var shutdown func()
+	l.tracer, shutdown = otelTracer(ctx, r.out)
+	defer shutdown()
+	if err := l.start(*f.events); err != nil {
+		fmt.Fprintf(r.out, "handoff-fsm send: %v\n", err)
+		return exitFailure
+	}
+	defer l.svc.Close()
+	r = l.run(r, func(ctx context.Context) (serve.View, error) { return l.svc.Submit(ctx, body) })
+	r.accepted = func(serve.View) {
+		fmt.Fprintf(r.out, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+			l.pane.Target(), l.pane.Server(), body.Role, body.Config.Poll, body.Config.IdleGrace, body.Config.ResponseTimeout, body.Config.Strict())
+	}
+	return l.wait(ctx, r, stdout)
 }
 
 // readPrompt takes the prompt from exactly one of --prompt, --prompt-file
