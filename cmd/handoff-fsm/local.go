@@ -5,8 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"flag"
-	"io"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
