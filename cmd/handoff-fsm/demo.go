@@ -15,8 +15,11 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
 // Demo settings: tight enough that every scenario ends well under a minute.
@@ -113,10 +116,18 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 
-	d := dispatch{pane: ds.pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true, events: true}
-	rep, res, err := d.run(ctx)
-	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
-	if rep != nil {
+	// Run as send runs one, on the engine in this process, narrating
+	// every status change too (the startup race's stale screen shows).
+	out := newProgress(stderr)
+	out.statuses = true
+	l := &local{out: out, logger: engineLogger(out, nil), pane: ds.pane}
+	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: ds.pane.Target()}, Role: "analyst", Workdir: workdir, Prompt: *prompt, Config: &cfg}
+	final, code := l.dispatch(ctx, sendRun{cmd: "demo", target: body.Target, out: out, asJSON: *asJSON}, body, *record, true, stdout)
+	var rep trace.Report
+	if final != nil {
+		rep = final.Finished().Report
+	}
+	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		got := rep.Outcome + " (" + rep.Source + rep.Error + ")"
 		if want := demoWant(sc, cfg.Strict()); got == want {
 			say("outcome: %s — as the spec prescribes for this scenario", got)

@@ -198,7 +198,7 @@ func (l *local) startRecord(path string, b serve.SubmitBody) (closeRecord func()
 
 // wait runs r with the live line drawn, then says what --record and
 // --state need said.
-func (l *local) wait(ctx context.Context, r sendRun, stdout io.Writer) int {
+func (l *local) wait(ctx context.Context, r sendRun, stdout io.Writer) (*serve.View, int) {
 	pctx, stopProgress := context.WithCancel(ctx)
 	go l.out.run(pctx)
 	final, code := r.run(ctx, stdout)
@@ -212,5 +212,32 @@ func (l *local) wait(ctx context.Context, r sendRun, stdout io.Writer) int {
 	if l.state != nil {
 		finishState(l.state, l.statePath, final, l.out)
 	}
-	return code
+	return final, code
+}
+
+// dispatch runs the dispatch b asks for on the in-process engine, shown
+// as r says, with --record's trace (record, "" for none) and the response
+// file's watch (events); it returns the final view (nil when the dispatch
+// did not end: refused, interrupted) and the exit code.
+func (l *local) dispatch(ctx context.Context, r sendRun, b serve.SubmitBody, record string, events bool, stdout io.Writer) (*serve.View, int) {
+	closeRecord, err := l.startRecord(record, b)
+	if err != nil {
+		fmt.Fprintf(r.out, "handoff-fsm %s: %v\n", r.cmd, err)
+		return nil, exitFailure
+	}
+	defer closeRecord()
+	var shutdown func()
+	l.tracer, shutdown = otelTracer(ctx, r.out)
+	defer shutdown()
+	if err := l.start(events); err != nil {
+		fmt.Fprintf(r.out, "handoff-fsm %s: %v\n", r.cmd, err)
+		return nil, exitFailure
+	}
+	defer l.svc.Close()
+	r = l.run(r, func(ctx context.Context) (serve.View, error) { return l.svc.Submit(ctx, b) })
+	r.accepted = func(serve.View) {
+		fmt.Fprintf(r.out, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+			l.pane.Target(), l.pane.Server(), b.Role, b.Config.Poll, b.Config.IdleGrace, b.Config.ResponseTimeout, b.Config.Strict())
+	}
+	return l.wait(ctx, r, stdout)
 }

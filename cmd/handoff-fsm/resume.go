@@ -76,5 +76,6 @@ func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(out, "handoff-fsm: resuming the wait on pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
 			l.pane.Target(), l.pane.Server(), st.Role, st.Config.Poll, st.Config.IdleGrace, st.Config.ResponseTimeout, st.Config.Strict())
 	}
-	return l.wait(ctx, r, stdout)
+	_, code := l.wait(ctx, r, stdout)
+	return code
 }

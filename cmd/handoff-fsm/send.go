@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
@@ -20,7 +17,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
-	"github.com/handoff-fsm/handoff-fsm/tracing"
 	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
@@ -242,26 +238,8 @@ func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, r sendRun, bo
 		}
 		l.statePath = *f.statePath
 	}
-	closeRecord, err := l.startRecord(*f.record, body)
-	if err != nil {
-		fmt.Fprintf(r.out, "handoff-fsm send: %v\n", err)
-		return exitFailure
-	}
-	defer closeRecord()
-	var shutdown func()
-	l.tracer, shutdown = otelTracer(ctx, r.out)
-	defer shutdown()
-	if err := l.start(*f.events); err != nil {
-		fmt.Fprintf(r.out, "handoff-fsm send: %v\n", err)
-		return exitFailure
-	}
-	defer l.svc.Close()
-	r = l.run(r, func(ctx context.Context) (serve.View, error) { return l.svc.Submit(ctx, body) })
-	r.accepted = func(serve.View) {
-		fmt.Fprintf(r.out, "handoff-fsm: sending to pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-			l.pane.Target(), l.pane.Server(), body.Role, body.Config.Poll, body.Config.IdleGrace, body.Config.ResponseTimeout, body.Config.Strict())
-	}
-	return l.wait(ctx, r, stdout)
+	_, code = l.dispatch(ctx, r, body, *f.record, *f.events, stdout)
+	return code
 }
 
 // readPrompt takes the prompt from exactly one of --prompt, --prompt-file
@@ -307,178 +285,6 @@ func readPrompt(args []string, prompt, file string, stdin io.Reader) (string, er
 		return "", err
 	}
 	return text, nil
-}
-
-// dispatch is one send-and-wait with its reporting, shared by send and demo.
-type dispatch struct {
-	pane    *tmuxdriver.Pane
-	role    string
-	workdir string
-	cfg     handoff.Config
-	prompt  string
-	record  string // trace file, "" for none
-	stderr  io.Writer
-	// roles maps the roles to their files; nil is the spec's five.
-	roles handoff.RoleFiles
-	// events: watch the response file and wake the wait at once.
-	events bool
-	// settle: wait up to this long for a ready prompt before sending.
-	settle time.Duration
-	// control reports the pane's output (tmux control mode); nil for none.
-	control *tmuxdriver.Control
-	// jsonLog, when set, is stderr as JSON lines (--log-format json).
-	jsonLog *jsonLines
-	// provider names the agent CLI, for traces.
-	provider string
-	// hookDir is the folder the agent's Stop hook writes its markers to
-	// (handoff-fsm hook --dir), "" for none.
-	hookDir string
-	// statuses: narrate every status change too, not only transitions.
-	statuses bool
-	// waitSlot: wait for a busy response slot instead of failing.
-	waitSlot bool
-	// onCheckpoint keeps a state file (send --state); resume continues the
-	// wait it holds instead of sending (resume).
-	onCheckpoint func(fsm.Checkpoint) error
-	resume       *fsm.Checkpoint
-}
-
-// run sends and waits, narrating on stderr, and returns the replay-format
-// report (dispatchstate.ReportOf; nil when the dispatch ended without an
-// outcome, interrupted say).
-func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
-	prog := newProgress(d.stderr)
-	prog.statuses = d.statuses
-	opts := d.options(prog)
-	roles := d.roles
-	if roles == nil {
-		roles = handoff.DefaultRoleFiles()
-	}
-	path, err := roles.Path(d.workdir, d.role)
-	if err != nil {
-		return nil, fsm.Result{}, err
-	}
-	// The receipt is settled here, not in the engine, so a recording
-	// carries it.
-	if d.resume != nil {
-		opts.Receipt = d.resume.Receipt
-	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
-		return nil, fsm.Result{}, err
-	}
-	rec, closeRecord, err := d.startRecord(&opts, prog)
-	if err != nil {
-		return nil, fsm.Result{}, err
-	}
-	defer closeRecord()
-	verb := "sending to"
-	if d.resume != nil {
-		verb = "resuming the wait on"
-	}
-	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
-	pctx, stopProgress := context.WithCancel(ctx)
-	go prog.run(pctx)
-	h, shutdown := d.hooks(ctx, opts)
-	st := &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt, WaitSlot: d.waitSlot, Wait: d.resume}
-	if d.events {
-		st.HookDir = d.hookDir
-	}
-	res, err := dispatchstate.Run(ctx, st, h)
-	shutdown()
-	stopProgress()
-	prog.stop()
-	if rec != nil {
-		if rerr := rec.Err(); rerr != nil {
-			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
-		}
-	}
-	if rep, ok := dispatchstate.ReportOf(res, err); ok {
-		return &rep, res, err
-	}
-	return nil, res, err
-}
-
-// options are the engine's options for d, narrated through prog (or as
-// JSON objects with --log-format json).
-func (d dispatch) options(prog *progress) fsm.Options {
-	logger := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
-	opts := fsm.Options{
-		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger, Settle: d.settle,
-		Observer: prog.transition,
-		OnPoll:   prog.poll,
-		OnAttention: func(p fsm.Poll) {
-			fmt.Fprintf(prog, "handoff-fsm: %5.2fs  the agent waits for you (a permission prompt or a question): answer it in pane %s, or use --auto-answer\n",
-				p.Elapsed.Seconds(), d.pane.Target())
-		},
-		WaitSlot: d.waitSlot,
-
-		OnCheckpoint: d.onCheckpoint,
-		Resume:       d.resume,
-	}
-	if d.jsonLog != nil {
-		// Structured: the engine's logs and each transition as JSON objects.
-		opts.Logger = d.jsonLog.log
-		opts.Observer = transitionLogger(d.jsonLog.log, d.role)
-	}
-	return opts
-}
-
-// startRecord starts --record's trace: every poll is recorded as well as
-// shown. rec is nil without --record; closeRecord closes its file.
-func (d dispatch) startRecord(opts *fsm.Options, prog *progress) (rec *trace.Recorder, closeRecord func(), err error) {
-	if d.record == "" {
-		return nil, func() {}, nil
-	}
-	f, err := trace.Create(d.record)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	opts.OnPoll = func(p fsm.Poll) {
-		rec.Poll(p)
-		prog.poll(p)
-	}
-	return rec, func() { f.Close() }, nil
-}
-
-// hooks are d's part of the dispatch's recipe (dispatchstate.Run): its
-// pane, opts as the engine's options, and with events the wake-ups: the
-// response file's watch, the control client's output (the agent's Stop
-// hook, --hook-dir, is the state's); a span when tracing is on. shutdown ends the tracing.
-func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.Hooks, shutdown func()) {
-	h = dispatchstate.Hooks{
-		Pane: func(context.Context) (dispatchstate.OpenPane, error) {
-			return dispatchstate.OpenPane{Pane: d.pane}, nil
-		},
-		Options: func(o *fsm.Options) { *o = opts },
-		OnWakeError: func(err error) {
-			fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
-		},
-	}
-	if d.events {
-		h.WatchFile = true
-		if d.control != nil {
-			h.Wake.Output, h.Wake.CheapLooks = d.control.Hints(), true
-		}
-	}
-	tr, shutdown := otelTracer(ctx, d.stderr)
-	if tr != nil {
-		h.SendAndWait = func(ctx context.Context, s handoff.Sender, t handoff.Terminal, prompt string, opts fsm.Options) (fsm.Result, error) {
-			return tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()}, s, t, prompt, opts)
-		}
-	}
-	return h, shutdown
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the

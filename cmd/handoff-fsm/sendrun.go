@@ -119,7 +119,7 @@ func (r sendRun) narrate(ctx context.Context, v serve.View) (done <-chan struct{
 // an object of its own.
 func (r sendRun) transition(e serve.Event) {
 	if r.jsonLog != nil {
-		r.jsonLog.log.Info("transition", "role", e.Role, "from", e.From, "to", e.To, "event", e.Event, "status", e.Status)
+		logTransition(r.jsonLog.log, e)
 		return
 	}
 	fmt.Fprintf(r.out, "handoff-fsm: %6.2fs  %s → %s  (%s; status %s)\n", e.At, e.From, e.To, e.Event, e.Status)
