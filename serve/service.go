@@ -85,6 +85,9 @@ type Service struct {
 	ctx    context.Context // ends on Close: running waits stop, resumable
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// closing runs Close once; closeErr is what it returned.
+	closing  sync.Once
+	closeErr error
 
 	mu  sync.Mutex
 	all map[string]*dispatch
@@ -142,8 +145,14 @@ func New(o Options) (*Service, error) {
 
 // Close stops the service: running waits stop where they are (their state
 // files keep them, and the next service on this folder goes on with them),
-// the tmux control clients end, and the folder's lock is released.
+// the tmux control clients end, and the folder's lock is released. Once:
+// a later Close returns the first one's error.
 func (s *Service) Close() error {
+	s.closing.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Service) close() error {
 	s.mu.Lock()
 	s.cancel() // under the lock: no dispatch starts after this
 	s.mu.Unlock()
