@@ -116,17 +116,7 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 
-	// Run as send runs one, on the engine in this process, narrating
-	// every status change too (the startup race's stale screen shows).
-	out := newProgress(stderr)
-	out.statuses = true
-	l := &local{out: out, logger: engineLogger(out, nil), pane: ds.pane}
-	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: ds.pane.Target()}, Role: "analyst", Workdir: workdir, Prompt: *prompt, Config: &cfg}
-	final, code := l.dispatch(ctx, sendRun{cmd: "demo", target: body.Target, out: out, asJSON: *asJSON}, body, *record, true, stdout)
-	var rep trace.Report
-	if final != nil {
-		rep = final.Finished().Report
-	}
+	rep, code := ds.dispatch(ctx, cfg, *prompt, *record, *asJSON, stdout, stderr)
 	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		got := rep.Outcome + " (" + rep.Source + rep.Error + ")"
 		if want := demoWant(sc, cfg.Strict()); got == want {
@@ -136,6 +126,22 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return code
+}
+
+// dispatch sends prompt to the demo's agent as send sends one, on the
+// engine in this process, narrating every status change too (the
+// startup race's stale screen shows); rep is its ending when the table
+// decided one.
+func (s *demoSession) dispatch(ctx context.Context, cfg handoff.Config, prompt, record string, asJSON bool, stdout, stderr io.Writer) (rep trace.Report, code int) {
+	out := newProgress(stderr)
+	out.statuses = true
+	l := &local{out: out, logger: engineLogger(out, nil), pane: s.pane}
+	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: s.pane.Target()}, Role: "analyst", Workdir: s.workdir, Prompt: prompt, Config: &cfg}
+	final, code := l.dispatch(ctx, sendRun{cmd: "demo", target: body.Target, out: out, asJSON: asJSON}, body, record, true, stdout)
+	if final != nil {
+		rep = final.Finished().Report
+	}
+	return rep, code
 }
 
 // demoSession is what the demo starts: a private tmux server, the
