@@ -19,13 +19,14 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/tracing"
 )
 
-// local is the engine of a send without --server (and of resume): a
-// serve.Service in this process's memory, given the command's own part
-// of its dispatch (part). A service, so that the send's run is the one
-// it has on a remote service (sendRun); in memory, so that it costs a
-// local send nothing a service would add (no state folder to write, sync
-// or lock; the one flock probe of the slot the service makes is the one
-// the engine makes anyway). What only a local send does stays with it:
+// local is the engine of a send without --server (and of resume and
+// demo): a serve.Service in this process's memory, given the command's
+// own part of its dispatch (part). A service, so that the send's run is
+// the one it has on a remote service (sendRun); in memory, so that it
+// adds to a local send next to nothing (no state folder to write, sync
+// or lock, no tmux call: only the slot's lock probed once more at the
+// submission, and the events passed through a channel). What only a
+// local send does stays with it:
 // the pane its flags opened (--provider-file, --enter-delay, --control),
 // the live line and --record from every look, --settle, the engine's log
 // on stderr, --state, its span.
