@@ -73,6 +73,12 @@ type badField struct {
 }
 
 func (e *badField) Error() string { return e.field + ": " + e.msg }
+func (e *badField) Unwrap() error { return ErrBadInput }
+
+// ErrBadInput is wrapped by the errors that refuse a request for its
+// input (a 400 of the API, naming the field): a Service's, and a Client's
+// StatusError for a 400.
+var ErrBadInput = errors.New("bad input")
 
 func bad(field, format string, a ...any) error {
 	return &badField{field, fmt.Sprintf(format, a...)}

@@ -50,6 +50,15 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s (HTTP %d)", e.APIError.Error, e.Code)
 }
 
+// Unwrap is ErrBadInput for a 400, so that a caller tells bad input the
+// same way from a Client as from a Service.
+func (e *StatusError) Unwrap() error {
+	if e.Code == http.StatusBadRequest {
+		return ErrBadInput
+	}
+	return nil
+}
+
 // do sends a request and decodes a 2xx answer into out.
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader

@@ -157,10 +157,14 @@ const (
 // docs/reliability.md, "The service: durable dispatches"), through its
 // spare (a state file is written seven times: swapping a spare with it
 // costs the kernel less than a new file each time); the ending's write
-// removes the spare. d.mu is held, or d is not shared yet.
+// removes the spare; a service in memory writes nothing (path ""). d.mu
+// is held, or d is not shared yet.
 func (d *dispatch) write(w save) error {
 	if d.onSave != nil {
 		d.onSave(w)
+	}
+	if d.path == "" {
+		return nil
 	}
 	spare := spareOf(d.path)
 	if err := d.st.Rewrite(d.path, spare); err != nil {

@@ -134,6 +134,9 @@ func (s *Service) wait(ctx context.Context, d *dispatch, st dispatchstate.State)
 			return s.o.Tracer.SendAndWait(ctx, tracing.Dispatch{Role: st.Role, Provider: st.Provider, Pane: st.Target}, sender, t, prompt, opts)
 		}
 	}
+	if s.o.Dispatch != nil {
+		s.o.Dispatch(&st, &h)
+	}
 	return dispatchstate.Run(ctx, &st, h)
 }
 

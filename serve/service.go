@@ -14,7 +14,6 @@ package serve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -31,7 +30,10 @@ import (
 // Options configure a Service.
 type Options struct {
 	// StateDir holds the dispatches (dispatches/<id>.json) and the lock
-	// that keeps a second service off them. Required.
+	// that keeps a second service off them. "" keeps them in this
+	// process's memory only, nothing written: the in-process engine of a
+	// command that runs one dispatch and waits for it (send, resume),
+	// whose dispatch dies with it (send --state keeps its own file).
 	StateDir string
 	// Logger receives the service's own messages; nil is slog.Default().
 	Logger *slog.Logger
@@ -48,6 +50,11 @@ type Options struct {
 	// OnPoll, when set, sees every observation of every dispatch's wait
 	// (a caller in the service's process: the loop's own engine).
 	OnPoll func(id, role string, p fsm.Poll)
+	// Dispatch, when set, adds an in-process owner's part to each
+	// dispatch's recipe after the service's own: send opens the pane its
+	// flags name, records the looks, narrates them, keeps --state. It may
+	// change h; st is the dispatch as accepted.
+	Dispatch func(st *dispatchstate.State, h *dispatchstate.Hooks)
 	// Keep is how long a finished dispatch stays in the history: older
 	// ones are pruned at the start and then once an hour (what the agent
 	// wrote stays archived in its work folder). 0 keeps them all.
@@ -78,6 +85,9 @@ type Service struct {
 	ctx    context.Context // ends on Close: running waits stop, resumable
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// closing runs Close once; closeErr is what it returned.
+	closing  sync.Once
+	closeErr error
 
 	mu  sync.Mutex
 	all map[string]*dispatch
@@ -95,28 +105,32 @@ type Service struct {
 const keepWhole = 100
 
 // New opens the state folder, takes its lock, and goes on with every
-// dispatch a previous service left unfinished. Close stops it.
+// dispatch a previous service left unfinished (without a state folder: a
+// service in memory, which starts empty). Close stops it.
 func New(o Options) (*Service, error) {
-	if o.StateDir == "" {
-		return nil, errors.New("serve: a state folder is required")
-	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	folder := stateFolder(o.StateDir)
-	lock, err := folder.open()
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Service{o: o, log: o.Logger, folder: folder, lock: lock, hub: newHub(), slots: newSlotTable(),
+	s := &Service{o: o, log: o.Logger, hub: newHub(), slots: newSlotTable(),
 		ctx: ctx, cancel: cancel, all: map[string]*dispatch{}, keepWhole: keepWhole}
 	s.tmux = newTerminals(o.Control, s.notice)
 	if o.Events {
+		var err error
 		if s.watches, err = responsefile.NewWatches(); err != nil {
 			s.log.Warn("no shared response-file watch; each wait tries one of its own", "error", err)
 		}
 	}
+	if o.StateDir == "" {
+		return s, nil
+	}
+	s.folder = stateFolder(o.StateDir)
+	lock, err := s.folder.open()
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.lock = lock
 	s.prune(time.Now())
 	if err := s.reload(); err != nil {
 		s.Close()
@@ -131,8 +145,14 @@ func New(o Options) (*Service, error) {
 
 // Close stops the service: running waits stop where they are (their state
 // files keep them, and the next service on this folder goes on with them),
-// the tmux control clients end, and the folder's lock is released.
+// the tmux control clients end, and the folder's lock is released. Once:
+// a later Close returns the first one's error.
 func (s *Service) Close() error {
+	s.closing.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Service) close() error {
 	s.mu.Lock()
 	s.cancel() // under the lock: no dispatch starts after this
 	s.mu.Unlock()
@@ -141,6 +161,9 @@ func (s *Service) Close() error {
 	s.hub.close()
 	if s.watches != nil {
 		s.watches.Close()
+	}
+	if s.lock == nil {
+		return nil // in memory
 	}
 	return s.lock.Close()
 }

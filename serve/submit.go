@@ -66,7 +66,11 @@ func (s *Service) Accept(req Request) (View, error) {
 	if err := st.Validate(); err != nil {
 		return View{}, err
 	}
-	d := newDispatch(st, s.folder.path(st.ID))
+	file := "" // in memory: no state file
+	if s.lock != nil {
+		file = s.folder.path(st.ID)
+	}
+	d := newDispatch(st, file)
 	d.onSave = s.onSave
 	path, err := d.responsePath()
 	if err != nil {

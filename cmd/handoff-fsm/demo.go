@@ -15,8 +15,11 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/codex"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/trace"
 )
 
 // Demo settings: tight enough that every scenario ends well under a minute.
@@ -113,10 +116,8 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 
-	d := dispatch{pane: ds.pane, role: "analyst", workdir: workdir, cfg: cfg, prompt: *prompt, record: *record, stderr: stderr, statuses: true, events: true}
-	rep, res, err := d.run(ctx)
-	code := finish("demo", rep, res, err, *asJSON, stdout, stderr)
-	if rep != nil {
+	rep, code := ds.dispatch(ctx, cfg, *prompt, *record, *asJSON, stdout, stderr)
+	if rep.Outcome == "done" || rep.Outcome == "failed" {
 		got := rep.Outcome + " (" + rep.Source + rep.Error + ")"
 		if want := demoWant(sc, cfg.Strict()); got == want {
 			say("outcome: %s — as the spec prescribes for this scenario", got)
@@ -125,6 +126,22 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return code
+}
+
+// dispatch sends prompt to the demo's agent as send sends one, on the
+// engine in this process, narrating every status change too (the
+// startup race's stale screen shows); rep is its ending when the table
+// decided one.
+func (s *demoSession) dispatch(ctx context.Context, cfg handoff.Config, prompt, record string, asJSON bool, stdout, stderr io.Writer) (rep trace.Report, code int) {
+	out := newProgress(stderr)
+	out.statuses = true
+	l := &local{out: out, logger: engineLogger(out, nil), pane: s.pane}
+	body := serve.SubmitBody{Pane: dispatchstate.Pane{Target: s.pane.Target()}, Role: "analyst", Workdir: s.workdir, Prompt: prompt, Config: &cfg}
+	final, code := l.dispatch(ctx, sendRun{cmd: "demo", target: body.Target, out: out, asJSON: asJSON}, body, record, true, stdout)
+	if final != nil {
+		rep = final.Finished().Report
+	}
+	return rep, code
 }
 
 // demoSession is what the demo starts: a private tmux server, the

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // jsonLines is stderr for --log-format json: every line written to it
 // becomes one slog JSON object (msg = the line, "handoff-fsm: " dropped),
 // so a supervisor reads nothing but JSON; transitions are logged as
-// structured objects by transitionLogger instead.
+// structured objects by logTransition instead.
 type jsonLines struct {
 	log *slog.Logger
 	mu  sync.Mutex
@@ -41,11 +41,8 @@ func (j *jsonLines) Write(p []byte) (int, error) {
 	}
 }
 
-// transitionLogger logs each transition as one structured object (slog
-// adds its time).
-func transitionLogger(log *slog.Logger, role string) func(fsm.Entry) {
-	return func(e fsm.Entry) {
-		log.Info("transition", "role", role, "from", string(e.From), "to", string(e.To),
-			"event", string(e.Event), "status", string(e.Status))
-	}
+// logTransition logs a dispatch's transition as one structured object
+// (slog adds its time).
+func logTransition(log *slog.Logger, e serve.Event) {
+	log.Info("transition", "role", e.Role, "from", e.From, "to", e.To, "event", e.Event, "status", e.Status)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 const resumeUsage = `usage: handoff-fsm resume --state FILE [--json] [--wait-slot]
@@ -54,17 +55,27 @@ func runResume(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "handoff-fsm resume: %s: the prompt was never sent (or its sending was cut short); send it again\n", *statePath)
 		return exitUsage
 	}
-	cfg := st.Config // checked by Read
-	pane, err := st.Open(nil)
-	if err != nil {
+	out := newProgress(stderr)
+	l := &local{out: out, logger: engineLogger(out, nil), state: st, statePath: *statePath}
+	if l.pane, err = st.Open(nil); err != nil {
 		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
 		return exitUsage
 	}
-	cp := *st.Wait
-	d := dispatch{pane: pane, role: st.Role, roles: st.Roles(), workdir: st.Workdir, cfg: cfg, stderr: stderr,
-		waitSlot: *waitSlot, resume: &cp, onCheckpoint: st.Saver(*statePath)}
-	rep, res, err := d.run(ctx)
-	code := finish("resume", rep, res, err, *asJSON, stdout, stderr)
-	finishState(st, *statePath, rep, res, err, code, stderr)
+	if err := l.start(false); err != nil {
+		fmt.Fprintf(stderr, "handoff-fsm resume: %v\n", err)
+		return exitFailure
+	}
+	defer l.svc.Close()
+	// The engine is given a copy: it names the dispatch its own way,
+	// while l.state is the file's.
+	again := *st
+	again.WaitSlot = *waitSlot
+	r := l.run(sendRun{cmd: "resume", target: st.Target, out: out, asJSON: *asJSON},
+		func(context.Context) (serve.View, error) { return l.svc.Accept(serve.Request{State: &again}) })
+	r.accepted = func(serve.View) {
+		fmt.Fprintf(out, "handoff-fsm: resuming the wait on pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
+			l.pane.Target(), l.pane.Server(), st.Role, st.Config.Poll, st.Config.IdleGrace, st.Config.ResponseTimeout, st.Config.Strict())
+	}
+	_, code := l.wait(ctx, r, stdout)
 	return code
 }

@@ -2,23 +2,21 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
-	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 	"github.com/handoff-fsm/handoff-fsm/trace"
-	"github.com/handoff-fsm/handoff-fsm/tracing"
 	"github.com/handoff-fsm/handoff-fsm/version"
 )
 
@@ -98,7 +96,7 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *f.role == "" {
 		return usageErr("--role is required (one of %s)", strings.Join(handoff.Roles(), ", "))
 	}
-	roles, note, err := handoff.ResolveRole(*f.role)
+	_, note, err := handoff.ResolveRole(*f.role)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -117,21 +115,64 @@ func runSend(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if name := unsupportedRemote(fs); name != "" {
 			return usageErr("--%s is not supported with --server", name)
 		}
-		if f.pf.pane.Target == "" {
-			return usageErr("--target is required (the agent's tmux pane: session:window.pane or %%id)")
-		}
-		return remoteSend{client: client, pf: f.pf, role: *f.role, workdir: *f.workdir, cfg: cfg, prompt: text,
-			waitSlot: *f.waitSlot, asJSON: *f.asJSON, noWait: *f.noWait}.run(ctx, stdout, stderr)
-	}
-	if *f.noWait {
+	} else if *f.noWait {
 		return usageErr("--no-wait needs --server: only a service goes on with a dispatch after send exits")
 	}
 	if *f.statePath != "" && *f.pf.providerFile != "" {
 		return usageErr("--state and --provider-file: resume reads a provider by name; not supported with a provider file yet")
 	}
-	d := dispatch{role: *f.role, roles: roles, jsonLog: jsonLog, provider: f.pf.providerName(), hookDir: *f.hookDir, workdir: *f.workdir, cfg: cfg, prompt: text, events: *f.events, settle: f.settle.D,
-		record: *f.record, stderr: stderr, waitSlot: *f.waitSlot}
-	return sendHere(ctx, fs, f, d, stdout, stderr, usageErr)
+	body, err := f.body(cfg, text)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	r := sendRun{cmd: "send", target: body.Target, out: newProgress(stderr), jsonLog: jsonLog, asJSON: *f.asJSON, noWait: *f.noWait}
+	if client != nil {
+		_, code := remoteRun(r, client, body).run(ctx, stdout)
+		return code
+	}
+	return sendHere(ctx, fs, f, r, body, stdout, usageErr)
+}
+
+// remoteFlags are the send flags besides the config's (configFlags, all
+// of which a service takes) that a service takes; any other given with
+// --server is refused rather than silently ignored.
+var remoteFlags = map[string]bool{
+	"server": true, "target": true, "socket": true, "socket-path": true, "provider": true, "history": true,
+	"allow-shell": true, "tmux-timeout": true, "role": true, "workdir": true, "prompt": true, "prompt-file": true,
+	"json": true, "log-format": true, "wait-slot": true, "no-wait": true,
+}
+
+// unsupportedRemote names a flag given that a service does not take.
+func unsupportedRemote(fs *flag.FlagSet) string {
+	bad := ""
+	fs.Visit(func(f *flag.Flag) {
+		if !remoteFlags[f.Name] && !configflag.IsFlag(f.Name) && bad == "" {
+			bad = f.Name
+		}
+	})
+	return bad
+}
+
+// body is the dispatch the flags ask for, as an engine takes it: the work
+// folder (and the hook's) absolute.
+func (f *sendFlags) body(cfg handoff.Config, prompt string) (serve.SubmitBody, error) {
+	if f.pf.pane.Target == "" {
+		return serve.SubmitBody{}, errors.New("--target is required (the agent's tmux pane: session:window.pane or %id)")
+	}
+	workdir, err := filepath.Abs(*f.workdir)
+	if err != nil {
+		return serve.SubmitBody{}, fmt.Errorf("--workdir: %w", err)
+	}
+	tmuxTimeout := f.pf.tmuxWait.D.Seconds()
+	history := *f.pf.history
+	b := serve.SubmitBody{Pane: f.pf.pane, Role: *f.role, Workdir: workdir, Prompt: prompt, History: &history,
+		AllowShell: *f.pf.allowShell, TmuxTimeout: &tmuxTimeout, WaitSlot: *f.waitSlot, Config: &cfg}
+	if *f.hookDir != "" && *f.events {
+		if b.HookDir, err = filepath.Abs(*f.hookDir); err != nil {
+			return serve.SubmitBody{}, fmt.Errorf("--hook-dir: %w", err)
+		}
+	}
+	return b, nil
 }
 
 // sendFlags are send's flags.
@@ -167,49 +208,38 @@ func addSendFlags(fs *flag.FlagSet) *sendFlags {
 	return f
 }
 
-// sendHere runs dispatch d in this process: it opens the pane (over a
-// control-mode client with --control), keeps --state, waits and prints
-// the ending.
-func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, d dispatch, stdout, stderr io.Writer, usageErr func(string, ...any) int) int {
-	// Unless given, the pause is the provider's (pf.options), else the default.
-	delay := f.enterDelay.D
-	if !flagGiven(fs, "enter-delay") {
-		delay = 0
+// sendHere runs the dispatch on an engine in this process (local): the
+// pane its flags name (over a control-mode client with --control), its
+// --record and --state, the same run as on a service.
+func sendHere(ctx context.Context, fs *flag.FlagSet, f *sendFlags, r sendRun, body serve.SubmitBody, stdout io.Writer, usageErr func(string, ...any) int) int {
+	l := &local{out: r.out, logger: engineLogger(r.out, r.jsonLog), settle: f.settle.D, provider: f.pf.providerName()}
+	code, ok := l.open(ctx, fs, f, usageErr)
+	if !ok {
+		return code
 	}
-	po, err := f.pf.options(tmuxdriver.Options{EnterDelay: delay})
-	if errors.Is(err, tmuxdriver.ErrTmuxTooOld) {
-		fmt.Fprintf(stderr, "handoff-fsm send: %v\n", err)
-		return exitFailure
+	if l.control != nil {
+		defer l.control.Close()
 	}
-	if err != nil {
-		return usageErr("%v", err)
+	// The pane is open: what auto named is the dispatch's provider. A
+	// provider file's CLI has no name an engine knows (--state refuses
+	// it): the dispatch names the default, and the pane the engine is
+	// given reads the file's rules.
+	switch {
+	case *f.pf.providerFile != "":
+		body.Provider = ""
+	case f.pf.named != "":
+		body.Provider = f.pf.named
 	}
-	if *f.events && *f.control {
-		// One control-mode client carries the polls and reports the pane's
-		// output; a target it cannot find is left to the wait to report.
-		if o, c, err := tmuxdriver.StartControl(ctx, po, func(err error) {
-			fmt.Fprintf(stderr, "handoff-fsm: tmux control mode is unavailable (%v); polling with one tmux process per look\n", err)
-		}); err == nil {
-			po, d.control = o, c
-			defer c.Close()
-		}
-	}
-	if d.pane, err = tmuxdriver.New(po); err != nil {
-		return usageErr("%v", err)
-	}
-	var st *dispatchstate.State
+	var err error
 	if *f.statePath != "" {
-		if st, err = startState(*f.statePath, f.pf, &d); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm send: --state: %v\n", err)
+		if l.state, err = startState(*f.statePath, f.pf, body); err != nil {
+			fmt.Fprintf(r.out, "handoff-fsm send: --state: %v\n", err)
 			return exitFailure
 		}
+		l.statePath = *f.statePath
 	}
-	rep, res, err := d.run(ctx)
-	exit := finish("send", rep, res, err, *f.asJSON, stdout, stderr)
-	if st != nil {
-		finishState(st, *f.statePath, rep, res, err, exit, stderr)
-	}
-	return exit
+	_, code = l.dispatch(ctx, r, body, *f.record, *f.events, stdout)
+	return code
 }
 
 // readPrompt takes the prompt from exactly one of --prompt, --prompt-file
@@ -255,178 +285,6 @@ func readPrompt(args []string, prompt, file string, stdin io.Reader) (string, er
 		return "", err
 	}
 	return text, nil
-}
-
-// dispatch is one send-and-wait with its reporting, shared by send and demo.
-type dispatch struct {
-	pane    *tmuxdriver.Pane
-	role    string
-	workdir string
-	cfg     handoff.Config
-	prompt  string
-	record  string // trace file, "" for none
-	stderr  io.Writer
-	// roles maps the roles to their files; nil is the spec's five.
-	roles handoff.RoleFiles
-	// events: watch the response file and wake the wait at once.
-	events bool
-	// settle: wait up to this long for a ready prompt before sending.
-	settle time.Duration
-	// control reports the pane's output (tmux control mode); nil for none.
-	control *tmuxdriver.Control
-	// jsonLog, when set, is stderr as JSON lines (--log-format json).
-	jsonLog *jsonLines
-	// provider names the agent CLI, for traces.
-	provider string
-	// hookDir is the folder the agent's Stop hook writes its markers to
-	// (handoff-fsm hook --dir), "" for none.
-	hookDir string
-	// statuses: narrate every status change too, not only transitions.
-	statuses bool
-	// waitSlot: wait for a busy response slot instead of failing.
-	waitSlot bool
-	// onCheckpoint keeps a state file (send --state); resume continues the
-	// wait it holds instead of sending (resume).
-	onCheckpoint func(fsm.Checkpoint) error
-	resume       *fsm.Checkpoint
-}
-
-// run sends and waits, narrating on stderr, and returns the replay-format
-// report (dispatchstate.ReportOf; nil when the dispatch ended without an
-// outcome, interrupted say).
-func (d dispatch) run(ctx context.Context) (*trace.Report, fsm.Result, error) {
-	prog := newProgress(d.stderr)
-	prog.statuses = d.statuses
-	opts := d.options(prog)
-	roles := d.roles
-	if roles == nil {
-		roles = handoff.DefaultRoleFiles()
-	}
-	path, err := roles.Path(d.workdir, d.role)
-	if err != nil {
-		return nil, fsm.Result{}, err
-	}
-	// The receipt is settled here, not in the engine, so a recording
-	// carries it.
-	if d.resume != nil {
-		opts.Receipt = d.resume.Receipt
-	} else if opts.Receipt, err = handoff.ReceiptFor(d.prompt, path, rand.Reader); err != nil {
-		return nil, fsm.Result{}, err
-	}
-	rec, closeRecord, err := d.startRecord(&opts, prog)
-	if err != nil {
-		return nil, fsm.Result{}, err
-	}
-	defer closeRecord()
-	verb := "sending to"
-	if d.resume != nil {
-		verb = "resuming the wait on"
-	}
-	fmt.Fprintf(prog, "handoff-fsm: %s pane %s on the %s (role %s; poll %v, idle grace %v, timeout %v, strict %v)\n",
-		verb, d.pane.Target(), d.pane.Server(), d.role, d.cfg.Poll, d.cfg.IdleGrace, d.cfg.ResponseTimeout, d.cfg.Strict())
-	pctx, stopProgress := context.WithCancel(ctx)
-	go prog.run(pctx)
-	h, shutdown := d.hooks(ctx, opts)
-	st := &dispatchstate.State{Role: d.role, Workdir: d.workdir, Config: d.cfg, Prompt: d.prompt, WaitSlot: d.waitSlot, Wait: d.resume}
-	if d.events {
-		st.HookDir = d.hookDir
-	}
-	res, err := dispatchstate.Run(ctx, st, h)
-	shutdown()
-	stopProgress()
-	prog.stop()
-	if rec != nil {
-		if rerr := rec.Err(); rerr != nil {
-			fmt.Fprintf(d.stderr, "handoff-fsm: --record: %v\n", rerr)
-		}
-	}
-	if rep, ok := dispatchstate.ReportOf(res, err); ok {
-		return &rep, res, err
-	}
-	return nil, res, err
-}
-
-// options are the engine's options for d, narrated through prog (or as
-// JSON objects with --log-format json).
-func (d dispatch) options(prog *progress) fsm.Options {
-	logger := slog.New(slog.NewTextHandler(prog, &slog.HandlerOptions{
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		},
-	}))
-	opts := fsm.Options{
-		Config: d.cfg, Role: d.role, Roles: d.roles, Workdir: d.workdir, Logger: logger, Settle: d.settle,
-		Observer: prog.transition,
-		OnPoll:   prog.poll,
-		OnAttention: func(p fsm.Poll) {
-			fmt.Fprintf(prog, "handoff-fsm: %5.2fs  the agent waits for you (a permission prompt or a question): answer it in pane %s, or use --auto-answer\n",
-				p.Elapsed.Seconds(), d.pane.Target())
-		},
-		WaitSlot: d.waitSlot,
-
-		OnCheckpoint: d.onCheckpoint,
-		Resume:       d.resume,
-	}
-	if d.jsonLog != nil {
-		// Structured: the engine's logs and each transition as JSON objects.
-		opts.Logger = d.jsonLog.log
-		opts.Observer = transitionLogger(d.jsonLog.log, d.role)
-	}
-	return opts
-}
-
-// startRecord starts --record's trace: every poll is recorded as well as
-// shown. rec is nil without --record; closeRecord closes its file.
-func (d dispatch) startRecord(opts *fsm.Options, prog *progress) (rec *trace.Recorder, closeRecord func(), err error) {
-	if d.record == "" {
-		return nil, func() {}, nil
-	}
-	f, err := trace.Create(d.record)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	rec, err = trace.NewRecorder(f, d.cfg, opts.Receipt)
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	opts.OnPoll = func(p fsm.Poll) {
-		rec.Poll(p)
-		prog.poll(p)
-	}
-	return rec, func() { f.Close() }, nil
-}
-
-// hooks are d's part of the dispatch's recipe (dispatchstate.Run): its
-// pane, opts as the engine's options, and with events the wake-ups: the
-// response file's watch, the control client's output (the agent's Stop
-// hook, --hook-dir, is the state's); a span when tracing is on. shutdown ends the tracing.
-func (d dispatch) hooks(ctx context.Context, opts fsm.Options) (h dispatchstate.Hooks, shutdown func()) {
-	h = dispatchstate.Hooks{
-		Pane: func(context.Context) (dispatchstate.OpenPane, error) {
-			return dispatchstate.OpenPane{Pane: d.pane}, nil
-		},
-		Options: func(o *fsm.Options) { *o = opts },
-		OnWakeError: func(err error) {
-			fmt.Fprintf(d.stderr, "handoff-fsm: %v; polling every %v for it instead\n", err, d.cfg.Poll)
-		},
-	}
-	if d.events {
-		h.WatchFile = true
-		if d.control != nil {
-			h.Wake.Output, h.Wake.CheapLooks = d.control.Hints(), true
-		}
-	}
-	tr, shutdown := otelTracer(ctx, d.stderr)
-	if tr != nil {
-		h.SendAndWait = func(ctx context.Context, s handoff.Sender, t handoff.Terminal, prompt string, opts fsm.Options) (fsm.Result, error) {
-			return tr.SendAndWait(ctx, tracing.Dispatch{Role: d.role, Provider: d.provider, Pane: d.pane.Target()}, s, t, prompt, opts)
-		}
-	}
-	return h, shutdown
 }
 
 // finish prints a dispatch's outcome and returns the exit code: the

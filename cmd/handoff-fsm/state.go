@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
-	"github.com/handoff-fsm/handoff-fsm/fsm"
-	"github.com/handoff-fsm/handoff-fsm/trace"
+	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // The state file of `send --state FILE` is a dispatchstate.State: the
@@ -16,42 +14,40 @@ import (
 // there, shared with serve and the examples. This file only ties it to
 // send's flags and output.
 
-// startState prepares the state file of the dispatch d is about to make
-// and hooks d to keep it current: the engine writes it first once the slot
-// is taken and the prompt sent, so a second send given the same file while
-// the first still runs cannot clobber it. Whether it can be written is
-// checked now, before anything is sent. The work folder becomes absolute:
+// startState prepares the state file of the dispatch b asks for: the
+// engine's checkpoints keep it current (local.options), the first once the
+// slot is taken and the prompt sent, so a second send given the same file
+// while the first still runs cannot clobber it. Whether it can be written
+// is checked now, before anything is sent. The work folder is absolute:
 // resume may run elsewhere.
-func startState(path string, pf *paneFlags, d *dispatch) (*dispatchstate.State, error) {
-	abs, err := filepath.Abs(d.workdir)
-	if err != nil {
-		return nil, err
-	}
-	d.workdir = abs
-	st := &dispatchstate.State{Version: dispatchstate.Version, Pane: pf.pane,
+func startState(path string, pf *paneFlags, b serve.SubmitBody) (*dispatchstate.State, error) {
+	pane := pf.pane
+	pane.Provider = b.Provider
+	st := &dispatchstate.State{Version: dispatchstate.Version, Pane: pane,
 		History: *pf.history, AllowShell: *pf.allowShell, TmuxTimeout: pf.tmuxWait.D.String(),
-		Role: d.role, Workdir: abs, Config: d.cfg}
+		Role: b.Role, Workdir: b.Workdir, Config: *b.Config}
 	if err := dispatchstate.Probe(path); err != nil {
 		return nil, err
 	}
-	d.onCheckpoint = st.Saver(path)
 	return st, nil
 }
 
-// finishState records the outcome of a wait that has one (rep non-nil); a
-// wait that ended without one (interrupted, an I/O error) keeps its last
-// checkpoint, to be resumed.
-func finishState(st *dispatchstate.State, path string, rep *trace.Report, res fsm.Result, err error, exit int, stderr io.Writer) {
-	if rep == nil || st.Wait == nil {
+// finishState records the outcome of a wait that has one (final, done or
+// failed); a wait that ended without one (interrupted, an I/O error) keeps
+// its last checkpoint, to be resumed.
+func finishState(st *dispatchstate.State, path string, final *serve.View, stderr io.Writer) {
+	var f dispatchstate.Finished
+	if final != nil {
+		f = final.Finished()
+	}
+	if o := f.Report.Outcome; o != "done" && o != "failed" || st.Wait == nil {
 		if st.Wait != nil {
 			fmt.Fprintf(stderr, "handoff-fsm: the wait can go on with: handoff-fsm resume --state %s\n", path)
 		}
 		return
 	}
-	st.Finished = &dispatchstate.Finished{Exit: exit, Report: *rep, ArchivedPath: res.ArchivedPath, Ended: time.Now().UTC()}
-	if err != nil {
-		st.Finished.Error = err.Error()
-	}
+	f.Ended = time.Now().UTC()
+	st.Finished = &f
 	if werr := st.Write(path); werr != nil {
 		fmt.Fprintf(stderr, "handoff-fsm: --state: %v\n", werr)
 	}

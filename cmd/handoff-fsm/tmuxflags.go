@@ -30,6 +30,8 @@ type paneFlags struct {
 	tmuxWait     *configflag.Duration
 	// notes is where --provider auto says which provider it picked.
 	notes io.Writer
+	// named is the provider --provider auto named (options); "" before.
+	named string
 }
 
 func addPaneFlags(fs *flag.FlagSet) *paneFlags {
@@ -82,6 +84,7 @@ func (f *paneFlags) options(o tmuxdriver.Options) (tmuxdriver.Options, error) {
 		if name, cl, err = f.detect(o); err != nil {
 			return o, err
 		}
+		f.named = name
 	}
 	if o.EnterDelay == 0 {
 		o.EnterDelay = provider.EnterDelay(name)
