@@ -53,48 +53,44 @@ flags:
 
 // runInstall writes an agent CLI's MCP configuration (and skill).
 func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("install", installUsage, stderr)
-	scope := fs.String("scope", "user", "user (the home folder's configuration) or project (--dir's)")
-	dir := fs.String("dir", "", "the project folder for --scope project (default: the current folder)")
-	bin := fs.String("bin", "", "the handoff-fsm binary the agent starts (default: this one's absolute path)")
-	server := fs.String("server", "", "make handoff-fsm mcp dispatch through this service (--server of mcp)")
-	skill := fs.Bool("skill", true, "also write the skill that teaches handoff-fsm send")
-	dry := fs.Bool("dry-run", false, "print what would be written, write nothing")
-	pos, code, ok := parseArgs(fs, args)
+	cmd := newCmdline("install", installUsage, stderr)
+	scope := cmd.String("scope", "user", "user (the home folder's configuration) or project (--dir's)")
+	dir := cmd.String("dir", "", "the project folder for --scope project (default: the current folder)")
+	bin := cmd.String("bin", "", "the handoff-fsm binary the agent starts (default: this one's absolute path)")
+	server := cmd.String("server", "", "make handoff-fsm mcp dispatch through this service (--server of mcp)")
+	skill := cmd.Bool("skill", true, "also write the skill that teaches handoff-fsm send")
+	dry := cmd.Bool("dry-run", false, "print what would be written, write nothing")
+	pos, code, ok := cmd.parse(args)
 	if !ok {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "handoff-fsm install: "+format+"\n", a...)
-		return exitUsage
-	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
+		return cmd.usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
 	}
 	if *scope != "user" && *scope != "project" {
-		return usageErr("--scope %q: want user or project", *scope)
+		return cmd.usageErr("--scope %q: want user or project", *scope)
 	}
 	exe := *bin
 	if exe == "" {
 		e, err := os.Executable()
 		if err != nil {
-			return usageErr("--bin: %v", err)
+			return cmd.usageErr("--bin: %v", err)
 		}
 		exe = e
 	}
 	exe, err := filepath.Abs(exe)
 	if err != nil {
-		return usageErr("--bin: %v", err)
+		return cmd.usageErr("--bin: %v", err)
 	}
 	project := *dir
 	if project == "" {
 		if project, err = os.Getwd(); err != nil {
-			return usageErr("--dir: %v", err)
+			return cmd.usageErr("--dir: %v", err)
 		}
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return usageErr("no home folder: %v", err)
+		return cmd.usageErr("no home folder: %v", err)
 	}
 	mcpArgs := []string{"mcp"}
 	if *server != "" {
@@ -104,17 +100,15 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	files, err := in.changes(pos[0], *skill)
 	var bad installUsageError
 	if errors.As(err, &bad) {
-		return usageErr("%s", string(bad))
+		return cmd.usageErr("%s", string(bad))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	for _, c := range files {
 		msg, err := c.apply(*dry, in.now)
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		fmt.Fprintln(stdout, msg)
 	}
