@@ -64,6 +64,26 @@ func (p *Pane) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&p.Provider, "provider", p.ProviderName(), ProviderUsage())
 }
 
+// ParseRolePane reads one "role=TARGET[,provider[,socket]]", the --pane
+// flag of a program that gives each role its own pane (examples/three-agents;
+// handoff-temporal, whose TARGET is HOST/TARGET): the role and its pane,
+// whose provider is provider.Default when none is named and must be one
+// provider.Lookup knows, and whose socket is "" when none is named.
+func ParseRolePane(s string) (role string, p Pane, err error) {
+	role, rest, ok := strings.Cut(s, "=")
+	if !ok || rest == "" {
+		return "", Pane{}, errors.New("want role=TARGET[,provider[,socket]]")
+	}
+	target, rest, _ := strings.Cut(rest, ",")
+	p.Target = target
+	p.Provider, p.Socket, _ = strings.Cut(rest, ",")
+	p.Provider = p.ProviderName()
+	if _, err := provider.Lookup(p.Provider); err != nil {
+		return "", Pane{}, err
+	}
+	return role, p, nil
+}
+
 // ProviderUsage is the --provider flag's description, for a command that
 // takes a provider without a pane (classify).
 func ProviderUsage() string {

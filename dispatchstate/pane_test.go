@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
+	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
 // A state file written by the release before Pane (its pane's four keys
@@ -76,5 +77,31 @@ func TestPaneFlagsFillThePane(t *testing.T) {
 	}
 	if want := (dispatchstate.Pane{Target: "w:1.0", SocketPath: "/s", Provider: "auto"}); p != want {
 		t.Fatalf("%+v, want %+v", p, want)
+	}
+}
+
+// A --pane of a program that gives each role its pane: the target, then
+// the provider (the default when left out) and the socket; a provider no
+// one knows, or no role, is refused.
+func TestParseRolePane(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		role string
+		want dispatchstate.Pane
+	}{
+		{"analyst=%1", "analyst", dispatchstate.Pane{Target: "%1", Provider: provider.Default}},
+		{"tester=agents:0.1,claude", "tester", dispatchstate.Pane{Target: "agents:0.1", Provider: "claude"}},
+		{"programmer=host/%3,gemini,team", "programmer", dispatchstate.Pane{Target: "host/%3", Provider: "gemini", Socket: "team"}},
+		{"programmer=%3,,team", "programmer", dispatchstate.Pane{Target: "%3", Provider: provider.Default, Socket: "team"}},
+	} {
+		role, p, err := dispatchstate.ParseRolePane(c.in)
+		if err != nil || role != c.role || p != c.want {
+			t.Errorf("%q: %q %+v %v; want %q %+v", c.in, role, p, err, c.role, c.want)
+		}
+	}
+	for _, bad := range []string{"%1", "analyst=", "analyst=%1,vim"} {
+		if _, _, err := dispatchstate.ParseRolePane(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
 	}
 }

@@ -13,30 +13,11 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 func TestMain(m *testing.M) { simtest.Main(m) }
-
-// countingSender counts the pastes that go through an owner's sender.
-type countingSender struct {
-	handoff.Sender
-	mu    sync.Mutex
-	sends int
-}
-
-func (c *countingSender) Send(ctx context.Context, text string) error {
-	c.mu.Lock()
-	c.sends++
-	c.mu.Unlock()
-	return c.Sender.Send(ctx, text)
-}
-
-func (c *countingSender) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sends
-}
 
 // One recipe, both ways: a dispatch sent through the owner's hooks (its
 // sender, its checkpoint keeper) is cut short mid-wait; the same state,
@@ -56,7 +37,7 @@ func TestRunSendsThenResumesWithoutPastingAgain(t *testing.T) {
 		mu   sync.Mutex
 		last *fsm.Checkpoint
 	)
-	sender := &countingSender{}
+	sender := &testkit.Sends{}
 	hooks := dispatchstate.Hooks{
 		Options: func(opts *fsm.Options) {
 			opts.OnCheckpoint = func(cp fsm.Checkpoint) error {
@@ -67,10 +48,7 @@ func TestRunSendsThenResumesWithoutPastingAgain(t *testing.T) {
 			}
 		},
 		WatchFile: true,
-		Sender: func(p *tmuxdriver.Pane) handoff.Sender {
-			sender.Sender = p
-			return sender
-		},
+		Sender:    func(p *tmuxdriver.Pane) handoff.Sender { return sender.Wrap(p) },
 	}
 
 	// The first run: cut short once the wait has a checkpoint.
@@ -97,7 +75,7 @@ func TestRunSendsThenResumesWithoutPastingAgain(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("the first run ended without an error though it was cut short")
 	}
-	if n := sender.count(); n != 1 {
+	if n := sender.Count(); n != 1 {
 		t.Fatalf("the first run pasted %d times through the owner's sender, want 1", n)
 	}
 
@@ -117,7 +95,7 @@ func TestRunSendsThenResumesWithoutPastingAgain(t *testing.T) {
 	if !strings.Contains(res.Content, "the recipe's prompt") {
 		t.Errorf("the answer %q does not echo the prompt", res.Content)
 	}
-	if n := sender.count(); n != 1 {
+	if n := sender.Count(); n != 1 {
 		t.Errorf("pasted %d times in all, want 1: the resumed run pasted again", n)
 	}
 	if strings.Count(a.Screen(t, a.Panes[0]), "the recipe's prompt") < 1 {

@@ -60,15 +60,15 @@ func TestEndCheckProbe(t *testing.T) {
 				r.model.Script(fakemodel.Answer("First look.").After(3*time.Second), fakemodel.WriteResponse("probe answer "+pc.name), fakemodel.Answer("Written."))
 			}
 			var once sync.Once
-			rs := &recordingSender{}
-			d := r.sendThrough(rs.wrap, "tester", pc.prompt, c.config(true), func(p fsm.Poll) {
+			rs := &testkit.Sends{}
+			d := r.sendThrough(rs.Wrap, "tester", pc.prompt, c.config(true), func(p fsm.Poll) {
 				if pc.extra == "" || p.Status.Quiet() {
 					return
 				}
 				once.Do(func() {
 					ctx := context.Background()
 					if pc.extra == "again" {
-						_ = r.cli.Paste(ctx, rs.text())
+						_ = r.cli.Paste(ctx, rs.Last())
 						time.Sleep(time.Second)
 					} else {
 						_ = r.cli.Keys(ctx, "-l", pc.extra)
@@ -91,7 +91,7 @@ func TestEndCheckProbe(t *testing.T) {
 				}
 				_ = os.WriteFile(filepath.Join(out, name), []byte(s), 0o644)
 			}
-			_ = os.WriteFile(filepath.Join(out, pc.name+".prompt"), []byte(rs.text()), 0o644)
+			_ = os.WriteFile(filepath.Join(out, pc.name+".prompt"), []byte(rs.Last()), 0o644)
 			_ = os.WriteFile(filepath.Join(out, pc.name+".result"), []byte(fmt.Sprintf("err=%v\ncontent=%q\nturns=%d\n", d.err, d.res.Content, len(r.model.Turns()))), 0o644)
 		}
 	})

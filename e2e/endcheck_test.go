@@ -12,6 +12,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
@@ -61,13 +62,13 @@ func TestEndCheck(t *testing.T) {
 				// while it runs; the answer is written in the turn after it.
 				r.model.Script(fakemodel.Answer("First look.").After(3*time.Second),
 					fakemodel.WriteResponse("an answer to part of it"), fakemodel.Answer("Written."))
-				rs := &recordingSender{}
+				rs := &testkit.Sends{}
 				var once sync.Once
 				// Two turns, on a loaded machine: Qwen Code's shell call alone
 				// took 40 s at load 50. The outcome is asserted, not the time.
 				cfg := c.config(true)
 				cfg.ResponseTimeout = max(cfg.ResponseTimeout, 4*time.Minute)
-				d := r.sendThrough(rs.wrap, "tester", prompt, cfg, func(p fsm.Poll) {
+				d := r.sendThrough(rs.Wrap, "tester", prompt, cfg, func(p fsm.Poll) {
 					// Once the model has the first request (its answer 3 s
 					// away): a CLI that had not sent it yet would hand the
 					// model both copies in one request (Copilot CLI at load
@@ -76,7 +77,7 @@ func TestEndCheck(t *testing.T) {
 						return
 					}
 					beyond := func() bool { return !r.model.Tally(asked, received(c.cli.Name, prompt)).Once() }
-					once.Do(func() { submitAgain(t, r, rs.text(), extra, endCheckCLIs[c.cli.Name], beyond) })
+					once.Do(func() { submitAgain(t, r, rs.Last(), extra, endCheckCLIs[c.cli.Name], beyond) })
 				})
 				got := r.model.Tally(asked, received(c.cli.Name, prompt))
 				t.Logf("the model got the prompt %d times whole and these parts: %q", got.Whole, got.Parts)
@@ -130,29 +131,4 @@ func submitAgain(t *testing.T, r *rig, sent, how string, placeholder func(string
 	if err != nil {
 		t.Errorf("submit %s: %v", how, err)
 	}
-}
-
-// recordingSender keeps the text the dispatch sent (with its instruction).
-type recordingSender struct {
-	handoff.Sender
-	mu   sync.Mutex
-	sent string
-}
-
-func (s *recordingSender) wrap(inner handoff.Sender) handoff.Sender {
-	s.Sender = inner
-	return s
-}
-
-func (s *recordingSender) Send(ctx context.Context, text string) error {
-	s.mu.Lock()
-	s.sent = text
-	s.mu.Unlock()
-	return s.Sender.Send(ctx, text)
-}
-
-func (s *recordingSender) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sent
 }

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/mcptest"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
@@ -42,8 +42,7 @@ type rig struct {
 	*agents
 	svc      *serve.Service
 	session  *mcp.ClientSession
-	mu       sync.Mutex
-	progress []string
+	progress mcptest.Progress
 }
 
 func quickConfig() *handoff.Config {
@@ -64,12 +63,7 @@ func newRig(t *testing.T, a *agents) *rig {
 		o.Socket = a.Priv.Socket
 	}
 	server := mcpserver.New(svc, o)
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-supervisor", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			r.mu.Lock()
-			r.progress = append(r.progress, req.Params.Message)
-			r.mu.Unlock()
-		}})
+	client := r.progress.Client("test-supervisor")
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := server.Connect(ctx, st, nil)
@@ -89,12 +83,6 @@ func newRig(t *testing.T, a *agents) *rig {
 	return r
 }
 
-func (r *rig) progressSeen() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.progress)
-}
-
 // call calls tool with args (and a progress token).
 func (r *rig) call(t *testing.T, ctx context.Context, tool string, args any) *mcp.CallToolResult {
 	t.Helper()
@@ -107,15 +95,8 @@ func (r *rig) call(t *testing.T, ctx context.Context, tool string, args any) *mc
 	return res
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
+// text is the result's text (mcptest.Text).
+func text(res *mcp.CallToolResult) string { return mcptest.Text(res) }
 
 // structured decodes a typed tool's structured result.
 func structured[T any](t *testing.T, res *mcp.CallToolResult) T {
@@ -179,15 +160,9 @@ func TestHandoffReturnsTheAgentsAnswerWithProgress(t *testing.T) {
 	if res.IsError || text(res) != "Summarise the design: $HOME, `quotes` and \\ too\n" {
 		t.Fatalf("result (error %v) %q", res.IsError, text(res))
 	}
-	// The client may handle the last notifications after the result it
-	// came before on the wire: wait for them.
-	var got []string
-	deadline := time.Now().Add(10 * time.Second)
-	for got = r.progressSeen(); len(got) == 0 || !strings.Contains(got[len(got)-1], "finished:") && time.Now().Before(deadline); got = r.progressSeen() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	got := r.progress.Until("finished:")
 	joined := strings.Join(got, "\n")
-	if !strings.Contains(got[0], "accepted for pane "+r.Panes[0]) || !strings.Contains(joined, "→ Working") ||
+	if len(got) == 0 || !strings.Contains(got[0], "accepted for pane "+r.Panes[0]) || !strings.Contains(joined, "→ Working") ||
 		!strings.Contains(joined, "→ Done") || !strings.Contains(got[len(got)-1], "finished: done (exit 0)") {
 		t.Fatalf("progress messages:\n%s", joined)
 	}

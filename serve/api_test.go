@@ -27,16 +27,12 @@ func TestADispatchThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	events, err := s.client.Events(ctx, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "Summarise the design"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, a.body(a.Panes[0], "analyst", "Summarise the design"))
 	if v.ID == "" || v.Final {
 		t.Fatalf("201 view %+v", v)
 	}
@@ -176,26 +172,18 @@ func TestAWorkdirThatIsAFileIsABadRequest(t *testing.T) {
 // turn instead.
 func TestABusySlotIsAConflictNamingTheHolder(t *testing.T) {
 	t.Parallel()
-	slow := simtest.Quick()
-	slow.Work = 2 * time.Second
-	a := startAgents(t, 2, slow)
+	a := startAgents(t, 2, working(2*time.Second))
 	s := startService(t, "", true)
 	ctx := context.Background()
-	first, err := s.client.Submit(ctx, a.body(a.Panes[0], "programmer", "first"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.client.Submit(ctx, a.body(a.Panes[1], "programmer", "second"))
+	first := s.submit(t, a.body(a.Panes[0], "programmer", "first"))
+	_, err := s.client.Submit(ctx, a.body(a.Panes[1], "programmer", "second"))
 	var se *serve.StatusError
 	if !errors.As(err, &se) || se.Code != http.StatusConflict || se.Holder == nil || se.Holder.ID != first.ID {
 		t.Fatalf("second dispatch to a busy slot: %v (%+v)", err, se)
 	}
 	b := a.body(a.Panes[1], "programmer", "second, waiting")
 	b.WaitSlot = true
-	waiting, err := s.client.Submit(ctx, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	waiting := s.submit(t, b)
 	if f := s.final(t, first.ID); content(f) != "first\n" {
 		t.Fatalf("first: %+v %q", f, content(f))
 	}
@@ -221,15 +209,10 @@ func TestABusySlotIsAConflictNamingTheHolder(t *testing.T) {
 // written is archived, not deleted and not left for the next dispatch.
 func TestCancelArchivesWhatTheAgentWrote(t *testing.T) {
 	t.Parallel()
-	busy := simtest.Quick()
-	busy.Work = time.Minute
-	a := startAgents(t, 1, busy)
+	a := startAgents(t, 1, working(time.Minute))
 	s := startService(t, "", true)
 	ctx := context.Background()
-	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "tester", "run the tests"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, a.body(a.Panes[0], "tester", "run the tests"))
 	waitFor(t, "the agent working", func() bool {
 		got, _ := s.client.Get(ctx, v.ID, 0)
 		return got.State == "Working"
@@ -263,11 +246,7 @@ func TestWaitAndNotFound(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", false)
-	ctx := context.Background()
-	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "wait for me"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, a.body(a.Panes[0], "analyst", "wait for me"))
 	resp, err := http.Get(s.url + "/v1/dispatches/" + v.ID + "?wait=60s")
 	if err != nil {
 		t.Fatal(err)
@@ -323,10 +302,7 @@ func TestEventsAsServerSentEvents(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
 	}
-	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "stream it"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, a.body(a.Panes[0], "analyst", "stream it"))
 	var buf bytes.Buffer
 	chunk := make([]byte, 4096)
 	for !strings.Contains(buf.String(), "event: finished\n") {
@@ -351,16 +327,9 @@ func TestFollowingADispatchFromItsAcceptance(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 2, simtest.Quick())
 	s := startService(t, "", true)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	v, err := s.client.Submit(ctx, a.body(a.Panes[0], "analyst", "first"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := s.client.Submit(ctx, a.body(a.Panes[1], "tester", "second"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := t.Context()
+	v := s.submit(t, a.body(a.Panes[0], "analyst", "first"))
+	other := s.submit(t, a.body(a.Panes[1], "tester", "second"))
 	if v.AcceptedSeq == 0 {
 		t.Fatalf("the submission's view has no accepted_seq: %+v", v)
 	}

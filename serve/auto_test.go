@@ -25,10 +25,7 @@ func TestProviderAutoIsRecognizedAndKept(t *testing.T) {
 	s := startService(t, "", true)
 	b := a.body(a.Panes[0], "analyst", "Summarise the design")
 	b.Provider = "auto"
-	v, err := s.client.Submit(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, b)
 	if v.Provider != "codex" {
 		t.Fatalf("accepted with provider %q, want codex (the simulated agent draws Codex's screens)", v.Provider)
 	}

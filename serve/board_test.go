@@ -24,10 +24,7 @@ func TestTheBoardShowsTheDispatchThatTimedOutOnAPane(t *testing.T) {
 	s := startService(t, "", true)
 	b := a.body(a.Panes[0], "analyst", "FIRST task alpha")
 	b.Config.IdleGrace, b.Config.ResponseTimeout = time.Second, 2*time.Second
-	v, err := s.client.Submit(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, b)
 	if f := s.final(t, v.ID); f.Report.Error != "timeout" {
 		t.Fatalf("the dispatch ended %s/%s, want a timeout", f.Outcome, f.Report.Error)
 	}

@@ -21,14 +21,9 @@ import (
 // command, is in cmd/handoff-fsm.)
 func TestANewServiceGoesOnWithTheDispatchesOfTheLast(t *testing.T) {
 	t.Parallel()
-	slow := simtest.Quick()
-	slow.Work = 3 * time.Second
-	a := startAgents(t, 3, slow)
+	a := startAgents(t, 3, working(3*time.Second))
 	dir := t.TempDir()
-	svc, err := serve.New(serve.Options{StateDir: dir, Control: true, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newService(t, dir, true)
 	if _, err := serve.New(serve.Options{StateDir: dir}); err == nil {
 		t.Fatal("a second service on the same folder was allowed")
 	}
@@ -154,10 +149,7 @@ func TestAPromptLeftUnsentInTheComposerIsClearedNotJoinedToTheNext(t *testing.T)
 	if v.Outcome != dispatchstate.OutcomeError || *v.Exit != 1 || !strings.Contains(v.Error, "did not reach the agent") {
 		t.Fatalf("the dispatch cut in its paste: %+v", v)
 	}
-	next, err := s.client.Submit(ctx, a.body(pane, "tester", "the next prompt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := s.submit(t, a.body(pane, "tester", "the next prompt"))
 	if v := s.final(t, next.ID); v.Outcome != "done" || content(v) != "the next prompt\n" {
 		t.Fatalf("the next dispatch to the pane: %+v, answer %q (want its own prompt alone)", v, content(v))
 	}

@@ -20,10 +20,7 @@ func TestEachTransitionKeepsItsEvidence(t *testing.T) {
 	t.Parallel()
 	a := startAgents(t, 1, simtest.Quick())
 	s := startService(t, "", true)
-	v, err := s.client.Submit(context.Background(), a.body(a.Panes[0], "analyst", "Show your evidence"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := s.submit(t, a.body(a.Panes[0], "analyst", "Show your evidence"))
 	f := s.final(t, v.ID)
 	if f.Outcome != "done" {
 		t.Fatalf("final view %+v", f)
@@ -75,14 +72,9 @@ func TestEachTransitionKeepsItsEvidence(t *testing.T) {
 // in the state file, and the new service shows it with the rest.
 func TestEvidenceOutlivesARestart(t *testing.T) {
 	t.Parallel()
-	slow := simtest.Quick()
-	slow.Work = 3 * time.Second
-	a := startAgents(t, 1, slow)
+	a := startAgents(t, 1, working(3*time.Second))
 	dir := t.TempDir()
-	svc, err := serve.New(serve.Options{StateDir: dir, Control: true, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newService(t, dir, true)
 	v, err := svc.Accept(serve.Request{State: bodyState(t, a, a.Panes[0], "analyst", "Keep the evidence")})
 	if err != nil {
 		t.Fatal(err)

@@ -52,10 +52,7 @@ func startService(t testing.TB, dir string, control bool) *service {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	svc, err := serve.New(serve.Options{StateDir: dir, Control: control, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := newService(t, dir, control)
 	ts := httptest.NewServer(svc.Handler(""))
 	t.Cleanup(func() {
 		ts.CloseClientConnections()
@@ -64,6 +61,35 @@ func startService(t testing.TB, dir string, control bool) *service {
 	})
 	addr, _ := serve.ParseAddress("tcp:" + strings.TrimPrefix(ts.URL, "http://"))
 	return &service{Service: svc, dir: dir, client: serve.NewClient(addr, ""), url: ts.URL}
+}
+
+// newService is a Service on dir as serve runs it, its file events on
+// (and with control, its control-mode clients): the test closes it, to
+// start another on dir, or leaves it to startService's cleanup.
+func newService(t testing.TB, dir string, control bool) *serve.Service {
+	t.Helper()
+	svc, err := serve.New(serve.Options{StateDir: dir, Control: control, Events: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// submit submits b to s and fails the test if it is not accepted.
+func (s *service) submit(t testing.TB, b serve.SubmitBody) serve.View {
+	t.Helper()
+	v, err := s.client.Submit(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// working is simtest.Quick with a turn that works for d.
+func working(d time.Duration) simagent.Options {
+	o := simtest.Quick()
+	o.Work = d
+	return o
 }
 
 // final waits (a minute at most) for dispatch id to be over.

@@ -35,17 +35,12 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	slow := simtest.Quick()
-	slow.Work = 3 * time.Second
-	a := startAgents(t, 3, slow)
+	a := startAgents(t, 3, working(3*time.Second))
 	s := startService(t, "", true)
 	ctx := context.Background()
 	var ids []string
 	for i, p := range a.Panes {
-		v, err := s.client.Submit(ctx, a.body(p, []string{"analyst", "programmer", "tester"}[i], "shared "+p))
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := s.submit(t, a.body(p, []string{"analyst", "programmer", "tester"}[i], "shared "+p))
 		ids = append(ids, v.ID)
 	}
 	waitFor(t, "every agent working", func() bool {
@@ -87,9 +82,7 @@ func TestDispatchesShareOneControlClientAndLooksStartNoProcess(t *testing.T) {
 // another server go on to their answers.
 func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	t.Parallel()
-	long := simtest.Quick()
-	long.Work = 5 * time.Minute
-	doomed := startAgents(t, 2, long)
+	doomed := startAgents(t, 2, working(5*time.Minute))
 	// The other server's agent asks for approval before it answers; the
 	// test approves once the first server is dead.
 	asks := simtest.Quick()
@@ -105,16 +98,10 @@ func TestADyingTmuxServerFailsOnlyItsDispatches(t *testing.T) {
 	}
 	var doomedIDs []string
 	for i, p := range doomed.Panes {
-		v, err := s.client.Submit(ctx, lazy(doomed.body(p, []string{"analyst", "tester"}[i], "never finished")))
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := s.submit(t, lazy(doomed.body(p, []string{"analyst", "tester"}[i], "never finished")))
 		doomedIDs = append(doomedIDs, v.ID)
 	}
-	survivor, err := s.client.Submit(ctx, lazy(other.body(other.Panes[0], "analyst", "still here")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	survivor := s.submit(t, lazy(other.body(other.Panes[0], "analyst", "still here")))
 	// With a minute's poll the wait sees the agent working at its next
 	// poll, a minute away: wait until every wait has started.
 	waitFor(t, "every wait started", func() bool {

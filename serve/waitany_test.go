@@ -28,10 +28,7 @@ func TestAWaitOnAnyReturnsTheFirstDispatchToEnd(t *testing.T) {
 		gates[i] = filepath.Join(t.TempDir(), "finish")
 		o.WorkUntil = gates[i]
 		a := startAgents(t, 1, o)
-		v, err := s.client.Submit(context.Background(), a.body(a.Panes[0], "analyst", "Worker task"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := s.submit(t, a.body(a.Panes[0], "analyst", "Worker task"))
 		ids[i] = v.ID
 	}
 	ctx := context.Background()

@@ -17,20 +17,18 @@ flags:
 
 // runBoardLink asks the service for a login link to its web board.
 func runBoardLink(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("board", boardUsage, stderr)
-	server := fs.String("server", "default", "the service: default (its unix socket), unix:PATH, or tcp:HOST:PORT with HANDOFF_TOKEN")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd := newCmdline("board", boardUsage, stderr)
+	server := cmd.String("server", "default", "the service: default (its unix socket), unix:PATH, or tcp:HOST:PORT with HANDOFF_TOKEN")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
-	c, err := serverClient(*server)
+	client, err := serverClient(*server)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm board: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
-	url, err := c.BoardLink(ctx)
+	url, err := client.BoardLink(ctx)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm board: %v (is the service running with --http?)\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v (is the service running with --http?)", err)
 	}
 	fmt.Fprintln(stdout, url)
 	return exitOK

@@ -14,24 +14,24 @@ import (
 // stdin and prints the classifier's verdict as one JSON object:
 // {"status":"…","reason":"…","signals":{…}}.
 func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("classify", "usage: handoff-fsm classify [--provider NAME | --provider-file FILE] [--title PANE_TITLE] [FILE|-]\n"+
+	cmd := newCmdline("classify", "usage: handoff-fsm classify [--provider NAME | --provider-file FILE] [--title PANE_TITLE] [FILE|-]\n"+
 		"\nReads a captured screen (tmux capture-pane -p -e -J; stdin when FILE is - or absent)\n"+
 		"and prints {\"status\":…,\"reason\":…,\"signals\":{…}} as one line of JSON.\n"+
 		"\nflags:\n", stderr)
-	prov := providerFlag(fs)
-	provFile := providerFileFlag(fs)
-	title := fs.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
+	prov := providerFlag(cmd.FlagSet)
+	provFile := providerFileFlag(cmd.FlagSet)
+	title := cmd.String("title", "", "the pane title (#{pane_title}); Codex shows a spinner there while it streams")
 	// Flags may come before or after the file name.
-	files, code, ok := parseArgs(fs, args)
+	files, code, ok := cmd.parse(args)
 	if !ok {
 		return code
 	}
 	if len(files) > 1 {
 		fmt.Fprintf(stderr, "handoff-fsm classify: one capture at a time, got %d files\n", len(files))
-		fs.Usage()
+		cmd.Usage()
 		return exitUsage
 	}
-	cl, _, capture, code, ok := readClassified("classify", *prov, *provFile, *title, files, stdin, stderr)
+	cl, _, capture, code, ok := readClassified(cmd, *prov, *provFile, *title, files, stdin)
 	if !ok {
 		return code
 	}
@@ -40,20 +40,17 @@ func runClassify(ctx context.Context, args []string, stdin io.Reader, stdout, st
 
 // readClassified reads the capture files name (stdin when none or "-")
 // and picks its classifier: the provider file's, the named provider's, or
-// with auto the one that recognises the capture (said on stderr). cmd names
-// the command in messages.
-func readClassified(cmd, prov, provFile, title string, files []string, stdin io.Reader, stderr io.Writer) (cl handoff.Classifier, name, capture string, code int, ok bool) {
+// with auto the one that recognises the capture (said on cmd's stderr).
+func readClassified(cmd cmdline, prov, provFile, title string, files []string, stdin io.Reader) (cl handoff.Classifier, name, capture string, code int, ok bool) {
 	if provFile != "" {
 		var err error
 		if cl, err = classifierFor(prov, provFile); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
-			return nil, "", "", exitUsage, false
+			return nil, "", "", cmd.usageErr("%v", err), false
 		}
 		name = "file:" + provFile
 	} else if prov != provider.Auto {
 		if _, err := provider.Lookup(prov); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
-			return nil, "", "", exitUsage, false
+			return nil, "", "", cmd.usageErr("%v", err), false
 		}
 	}
 	var (
@@ -68,8 +65,7 @@ func readClassified(cmd, prov, provFile, title string, files []string, stdin io.
 		b, err = os.ReadFile(files[0])
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm %s: cannot read the capture from %s: %v\n", cmd, source, err)
-		return nil, "", "", exitFailure, false
+		return nil, "", "", cmd.fail(exitFailure, "cannot read the capture from %s: %v", source, err), false
 	}
 	if cl != nil {
 		return cl, name, string(b), exitOK, true
@@ -78,14 +74,12 @@ func readClassified(cmd, prov, provFile, title string, files []string, stdin io.
 	if name == provider.Auto {
 		// A capture has no pane command: the title and the screen decide.
 		if name, err = provider.Detect("", title, string(b)); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm %s: --provider auto: %v\n", cmd, err)
-			return nil, "", "", exitFailure, false
+			return nil, "", "", cmd.fail(exitFailure, "--provider auto: %v", err), false
 		}
-		fmt.Fprintf(stderr, "handoff-fsm: --provider auto: %s recognises the capture\n", name)
+		fmt.Fprintf(cmd.stderr, "handoff-fsm: --provider auto: %s recognises the capture\n", name)
 	}
 	if cl, err = provider.Lookup(name); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm %s: %v\n", cmd, err)
-		return nil, "", "", exitUsage, false
+		return nil, "", "", cmd.usageErr("%v", err), false
 	}
 	return cl, name, string(b), exitOK, true
 }

@@ -85,19 +85,17 @@ flags:
 `
 
 func runCompletion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("completion", completionUsage, stderr)
-	pos, code, ok := parseArgs(fs, args)
+	cmd := newCmdline("completion", completionUsage, stderr)
+	pos, code, ok := cmd.parse(args)
 	if !ok {
 		return code
 	}
 	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "handoff-fsm completion: name one shell: %s\n", strings.Join(shells, ", "))
-		return exitUsage
+		return cmd.usageErr("name one shell: %s", strings.Join(shells, ", "))
 	}
 	script, ok := completionScripts[pos[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "handoff-fsm completion: unknown shell %q (known: %s)\n", pos[0], strings.Join(shells, ", "))
-		return exitUsage
+		return cmd.usageErr("unknown shell %q (known: %s)", pos[0], strings.Join(shells, ", "))
 	}
 	fmt.Fprint(stdout, script)
 	return exitOK

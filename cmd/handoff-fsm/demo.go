@@ -51,47 +51,42 @@ func demoStory(s simagent.Scenario) (shows, expect string) {
 // dispatches a prompt with the engine, prints the response and cleans up
 // everything it started — on Ctrl-C too.
 func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("demo", "usage: handoff-fsm demo [--scenario normal|slow-start|never-writes|crash] [--keep] [flags]\n"+
+	cmd := newCmdline("demo", "usage: handoff-fsm demo [--scenario normal|slow-start|never-writes|crash] [--keep] [flags]\n"+
 		"\nRuns a simulated Codex-like agent in a private tmux server, dispatches a prompt to it with\n"+
 		"the state machine (transitions on stderr), prints the response, and cleans up. Needs tmux.\n"+
 		"Exit codes as for send (0 done from the file, 4 terminal error, 5 no response file, ...).\n"+
 		"\nflags:\n", stderr)
-	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
-	keep := fs.Bool("keep", false, "keep the temporary workdir (response file archive, final screen in screen.txt)")
-	prompt := fs.String("prompt", demoPrompt, "the prompt to dispatch")
+	scenario := cmd.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes or crash")
+	keep := cmd.Bool("keep", false, "keep the temporary workdir (response file archive, final screen in screen.txt)")
+	prompt := cmd.String("prompt", demoPrompt, "the prompt to dispatch")
 	demoDef := handoff.DefaultConfig()
 	demoDef.Poll, demoDef.IdleGrace, demoDef.ResponseTimeout = demoPoll, demoGrace, demoTimeout
-	cf := configflag.Add(fs, demoDef, " (demo default; send's are the spec's)")
-	asJSON := fs.Bool("json", false, "print the result object of 'handoff-fsm replay' instead of the response")
-	record := fs.String("record", "", "write the observed session as a replay trace to this file")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cf := configflag.Add(cmd.FlagSet, demoDef, " (demo default; send's are the spec's)")
+	asJSON := cmd.Bool("json", false, "print the result object of 'handoff-fsm replay' instead of the response")
+	record := cmd.String("record", "", "write the observed session as a replay trace to this file")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	sc := simagent.Scenario(*scenario)
 	if _, err := simagent.New(simagent.Options{Scenario: sc, Cwd: "/"}); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	cfg, err := cf.Config(demoDef)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Fprintln(stderr, "handoff-fsm demo: tmux is not installed (the demo runs its agent in a private tmux server): install tmux 3.3 or newer")
-		return exitFailure
+		return cmd.fail(exitFailure, "tmux is not installed (the demo runs its agent in a private tmux server): install tmux 3.3 or newer")
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: cannot find this program to run the simulated agent: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "cannot find this program to run the simulated agent: %v", err)
 	}
 
 	say := func(format string, a ...any) { fmt.Fprintf(stderr, "demo: "+format+"\n", a...) }
 	workdir, err := os.MkdirTemp("", "handoff-demo-")
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	if resolved, err := filepath.EvalSymlinks(workdir); err == nil {
 		workdir = resolved
@@ -105,14 +100,12 @@ func runDemo(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	say("scenario %s: %s", sc, shows)
 	say("expected outcome (the spec's): %s", expect)
 	if err := ds.start(ctx, exe, sc); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	say("demo settings: poll %v, idle grace %v, response timeout %v, strict %v (send's defaults: poll 2s, idle grace 30s, timeout 30m)",
 		cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, cfg.Strict())
 	if err := awaitPrompt(ctx, ds.pane); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm demo: the simulated agent did not come up: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "the simulated agent did not come up: %v", err)
 	}
 	say("the agent is at its prompt (its screen shows a finished previous turn); dispatching: %q", *prompt)
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -23,9 +22,9 @@ flags:
 
 // runDiagram prints the state diagram.
 func runDiagram(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("diagram", diagramUsage, stderr)
-	format := fs.String("format", "mermaid", "mermaid (Markdown page), dot (Graphviz) or svg")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd := newCmdline("diagram", diagramUsage, stderr)
+	format := cmd.String("format", "mermaid", "mermaid (Markdown page), dot (Graphviz) or svg")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	var out string
@@ -37,12 +36,10 @@ func runDiagram(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	case "svg":
 		out = diagram.SVG(handoff.Transitions(), nil)
 	default:
-		fmt.Fprintf(stderr, "handoff-fsm diagram: unknown format %q (want mermaid, dot or svg)\n", *format)
-		return exitUsage
+		return cmd.usageErr("unknown format %q (want mermaid, dot or svg)", *format)
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm diagram: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return exitOK
 }

@@ -57,31 +57,28 @@ func (r doctorReport) ok() bool {
 // socket or file. Exit 0 only when every case on every CLI checked is right.
 func runDoctor(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var o doctorOptions
-	fs := newFlagSet("doctor", "usage: handoff-fsm doctor [--provider NAME|all] [--command PATH] [--json]\n\n"+
+	cmd := newCmdline("doctor", "usage: handoff-fsm doctor [--provider NAME|all] [--command PATH] [--json]\n\n"+
 		"Runs the conformance cases on each agent CLI on PATH (or the one named) against a built-in\n"+
 		"fake model, offline, in a private tmux server with a throwaway home, and prints a table per\n"+
 		"CLI: its path, version and tested window, each case right or wrong. Exit 0 only when every\n"+
 		"case is right (docs/doctor.md).\n\n", stderr)
-	fs.StringVar(&o.provider, "provider", "all", "the agent CLI to check: "+strings.Join(provider.Names(), ", ")+", or all (each one on PATH)")
-	fs.StringVar(&o.command, "command", "", "the CLI's binary (with one --provider); default: its name on PATH")
-	fs.BoolVar(&o.json, "json", false, "print the reports as JSON")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd.StringVar(&o.provider, "provider", "all", "the agent CLI to check: "+strings.Join(provider.Names(), ", ")+", or all (each one on PATH)")
+	cmd.StringVar(&o.command, "command", "", "the CLI's binary (with one --provider); default: its name on PATH")
+	cmd.BoolVar(&o.json, "json", false, "print the reports as JSON")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	names := provider.Names()
 	if o.provider != "all" {
 		if _, err := provider.Lookup(o.provider); err != nil || o.provider == "" {
-			fmt.Fprintf(stderr, "handoff-fsm doctor: %v\n", err)
-			return exitUsage
+			return cmd.usageErr("%v", err)
 		}
 		names = []string{o.provider}
 	} else if o.command != "" {
-		fmt.Fprintln(stderr, "handoff-fsm doctor: --command needs one --provider NAME (whose CLI it is)")
-		return exitUsage
+		return cmd.usageErr("--command needs one --provider NAME (whose CLI it is)")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Fprintln(stderr, "handoff-fsm doctor: tmux is not installed; the agent CLIs run in tmux")
-		return exitFailure
+		return cmd.fail(exitFailure, "tmux is not installed; the agent CLIs run in tmux")
 	}
 	var reports []doctorReport
 	for _, name := range names {

@@ -37,20 +37,16 @@ flags:
 
 // runExplain prints a person's reading of a screen or of a dispatch.
 func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("explain", explainUsage, stderr)
-	pf := addPaneFlags(fs)
-	title := fs.String("title", "", "the pane title of a saved capture (#{pane_title})")
-	dispatch := fs.String("dispatch", "", "a dispatch id of handoff-fsm serve")
-	server := fs.String("server", "", "with --dispatch: ask the service at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER)")
-	stateDir := fs.String("state-dir", "", "with --dispatch: the service's state folder (default: the user's state folder)")
-	record := fs.String("record", "", "a trace file written by send --record")
-	files, code, ok := parseArgs(fs, args)
+	cmd := newCmdline("explain", explainUsage, stderr)
+	pf := addPaneFlags(cmd.FlagSet)
+	title := cmd.String("title", "", "the pane title of a saved capture (#{pane_title})")
+	dispatch := cmd.String("dispatch", "", "a dispatch id of handoff-fsm serve")
+	server := cmd.String("server", "", "with --dispatch: ask the service at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER)")
+	stateDir := cmd.String("state-dir", "", "with --dispatch: the service's state folder (default: the user's state folder)")
+	record := cmd.String("record", "", "a trace file written by send --record")
+	files, code, ok := cmd.parse(args)
 	if !ok {
 		return code
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "handoff-fsm explain: "+format+"\n", a...)
-		return exitUsage
 	}
 	given := 0
 	for _, on := range []bool{pf.pane.Target != "", *dispatch != "", *record != "", len(files) > 0} {
@@ -59,17 +55,17 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}
 	if given > 1 || len(files) > 1 {
-		return usage("explain one thing at a time: --target, --dispatch, --record or one CAPTURE file")
+		return cmd.usageErr("explain one thing at a time: --target, --dispatch, --record or one CAPTURE file")
 	}
 	switch {
 	case pf.pane.Target != "":
-		return explainPane(ctx, pf, stdout, stderr)
+		return explainPane(ctx, cmd, pf, stdout)
 	case *dispatch != "":
-		return explainDispatch(ctx, *dispatch, *server, *stateDir, stdout, stderr)
+		return explainDispatch(ctx, cmd, *dispatch, *server, *stateDir, stdout)
 	case *record != "":
-		return explainRecord(ctx, *record, stdout, stderr)
+		return explainRecord(ctx, cmd, *record, stdout)
 	}
-	cl, name, capture, code, ok := readClassified("explain", pf.pane.Provider, *pf.providerFile, *title, files, stdin, stderr)
+	cl, name, capture, code, ok := readClassified(cmd, pf.pane.Provider, *pf.providerFile, *title, files, stdin)
 	if !ok {
 		return code
 	}
@@ -78,17 +74,15 @@ func runExplain(ctx context.Context, args []string, stdin io.Reader, stdout, std
 }
 
 // explainPane reads a live pane once.
-func explainPane(ctx context.Context, pf *paneFlags, stdout, stderr io.Writer) int {
+func explainPane(ctx context.Context, cmd cmdline, pf *paneFlags, stdout io.Writer) int {
 	pane, err := pf.open(tmuxdriver.Options{})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	snap, err := pane.Observe(ctx)
 	if err != nil {
 		if !paneGone(err) {
-			fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		writeReading(stdout, pf.providerName(), handoff.Classification{Status: handoff.StatusError, Reason: err.Error()})
 		return exitTerminal
@@ -168,11 +162,10 @@ func signalsOf(signals any) (seen [][2]string, unseen []string) {
 
 // explainDispatch shows a service dispatch's transitions with their
 // evidence.
-func explainDispatch(ctx context.Context, id, server, stateDir string, stdout, stderr io.Writer) int {
+func explainDispatch(ctx context.Context, cmd cmdline, id, server, stateDir string, stdout io.Writer) int {
 	client, err := serverClient(server)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	var v serve.View
 	if client != nil {
@@ -180,18 +173,16 @@ func explainDispatch(ctx context.Context, id, server, stateDir string, stdout, s
 	} else {
 		if stateDir == "" {
 			if stateDir, err = serve.DefaultStateDir(); err != nil {
-				fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-				return exitUsage
+				return cmd.usageErr("%v", err)
 			}
 		}
 		v, err = serve.Load(stateDir, id)
 	}
+	if errors.Is(err, serve.ErrNoDispatch) {
+		return cmd.usageErr("%v", err)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-		if errors.Is(err, serve.ErrNoDispatch) {
-			return exitUsage
-		}
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	where := v.Target
 	if v.Socket != "" {
@@ -273,17 +264,15 @@ func writeTransitions(w io.Writer, ts []trace.Transition) {
 
 // explainRecord replays a recorded trace and shows each transition with
 // the recorded moment behind it.
-func explainRecord(ctx context.Context, path string, stdout, stderr io.Writer) int {
+func explainRecord(ctx context.Context, cmd cmdline, path string, stdout io.Writer) int {
 	tr, err := trace.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	cfg := tr.WaitConfig()
 	rep, err := trace.Replay(ctx, tr, trace.ReplayOptions{Config: cfg})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm explain: %s: %v\n", path, err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%s: %v", path, err)
 	}
 	fmt.Fprintf(stdout, "trace %s (poll %v, idle grace %v, response timeout %v): %s", path, cfg.Poll, cfg.IdleGrace, cfg.ResponseTimeout, rep.Outcome)
 	if rep.Source != "" {

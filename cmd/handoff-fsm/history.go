@@ -25,15 +25,15 @@ flags:
 
 // runHistory lists the service's dispatches.
 func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("history", historyUsage, stderr)
-	server := fs.String("server", "", "ask the service at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER) instead of reading its folder")
-	stateDir := fs.String("state-dir", "", "the service's state folder (default: the user's state folder)")
-	role := fs.String("role", "", "only this role")
-	state := fs.String("state", "", "only this state (or running, final)")
-	since := fs.String("since", "", "only dispatches accepted since this time (RFC 3339) or this long ago (24h)")
-	limit := fs.Int("limit", 0, "only the newest N")
-	asJSON := fs.Bool("json", false, "one JSON object per dispatch")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd := newCmdline("history", historyUsage, stderr)
+	server := cmd.String("server", "", "ask the service at unix:PATH or tcp:HOST:PORT (or HANDOFF_SERVER) instead of reading its folder")
+	stateDir := cmd.String("state-dir", "", "the service's state folder (default: the user's state folder)")
+	role := cmd.String("role", "", "only this role")
+	state := cmd.String("state", "", "only this state (or running, final)")
+	since := cmd.String("since", "", "only dispatches accepted since this time (RFC 3339) or this long ago (24h)")
+	limit := cmd.Int("limit", 0, "only the newest N")
+	asJSON := cmd.Bool("json", false, "one JSON object per dispatch")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	q := url.Values{}
@@ -48,31 +48,26 @@ func runHistory(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	var views []serve.View
 	client, err := serverClient(*server)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm history: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	if client != nil {
 		if views, err = client.List(ctx, q); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm history: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 	} else {
 		f, err := serve.ParseFilter(q, time.Now())
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm history: %v\n", err)
-			return exitUsage
+			return cmd.usageErr("%v", err)
 		}
 		dir := *stateDir
 		if dir == "" {
 			if dir, err = serve.DefaultStateDir(); err != nil {
-				fmt.Fprintf(stderr, "handoff-fsm history: %v\n", err)
-				return exitUsage
+				return cmd.usageErr("%v", err)
 			}
 		}
 		var bad int
 		if views, bad, err = serve.History(dir, f); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm history: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		if bad > 0 {
 			fmt.Fprintf(stderr, "handoff-fsm history: %d state files could not be read (skipped)\n", bad)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -23,7 +22,7 @@ const hookDirEnv = "HANDOFF_HOOK_DIR"
 // prints nothing on stdout and never exits 2: for Claude Code's Stop hook, 2
 // would mean "do not stop".
 func runHook(_ context.Context, args []string, stdin io.Reader, _, stderr io.Writer) int {
-	fs := newFlagSet("hook", "usage: handoff-fsm hook [--dir DIR] [EVENT_JSON]\n"+
+	cmd := newCmdline("hook", "usage: handoff-fsm hook [--dir DIR] [EVENT_JSON]\n"+
 		"\nRecords an agent CLI's hook call as a marker in DIR ($"+hookDirEnv+" when --dir is absent):\n"+
 		"DIR/<event>.json (stopped, failed, waiting, submitted) and DIR/events.jsonl.\n"+
 		"The event's JSON is read from stdin, or taken from the last argument.\n"+
@@ -32,8 +31,8 @@ func runHook(_ context.Context, args []string, stdin io.Reader, _, stderr io.Wri
 		"Claude Code, in ~/.claude/settings.json (then send --hook-dir DIR):\n"+
 		"  {\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"handoff-fsm hook --dir /w/.tmp/agent-events/analyst\"}]}]}}\n"+
 		"\nflags:\n", stderr)
-	dir := fs.String("dir", os.Getenv(hookDirEnv), "the marker folder, one per agent")
-	pos, code, ok := parseArgs(fs, args)
+	dir := cmd.String("dir", os.Getenv(hookDirEnv), "the marker folder, one per agent")
+	pos, code, ok := cmd.parse(args)
 	if !ok {
 		if code == exitOK { // -h
 			return exitOK
@@ -46,8 +45,7 @@ func runHook(_ context.Context, args []string, stdin io.Reader, _, stderr io.Wri
 	} else {
 		b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm hook: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		payload = b
 	}
@@ -56,17 +54,14 @@ func runHook(_ context.Context, args []string, stdin io.Reader, _, stderr io.Wri
 		if codex {
 			return exitOK // Codex's notify program: never fail its turn
 		}
-		fmt.Fprintf(stderr, "handoff-fsm hook: --dir (or $%s) is required\n", hookDirEnv)
-		return exitFailure
+		return cmd.fail(exitFailure, "--dir (or $%s) is required", hookDirEnv)
 	}
 	m, err := hookmark.Parse(bytes.NewReader(payload), time.Now())
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm hook: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	if _, err := hookmark.Write(*dir, m); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm hook: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return exitOK
 }

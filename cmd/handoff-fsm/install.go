@@ -53,48 +53,44 @@ flags:
 
 // runInstall writes an agent CLI's MCP configuration (and skill).
 func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("install", installUsage, stderr)
-	scope := fs.String("scope", "user", "user (the home folder's configuration) or project (--dir's)")
-	dir := fs.String("dir", "", "the project folder for --scope project (default: the current folder)")
-	bin := fs.String("bin", "", "the handoff-fsm binary the agent starts (default: this one's absolute path)")
-	server := fs.String("server", "", "make handoff-fsm mcp dispatch through this service (--server of mcp)")
-	skill := fs.Bool("skill", true, "also write the skill that teaches handoff-fsm send")
-	dry := fs.Bool("dry-run", false, "print what would be written, write nothing")
-	pos, code, ok := parseArgs(fs, args)
+	cmd := newCmdline("install", installUsage, stderr)
+	scope := cmd.String("scope", "user", "user (the home folder's configuration) or project (--dir's)")
+	dir := cmd.String("dir", "", "the project folder for --scope project (default: the current folder)")
+	bin := cmd.String("bin", "", "the handoff-fsm binary the agent starts (default: this one's absolute path)")
+	server := cmd.String("server", "", "make handoff-fsm mcp dispatch through this service (--server of mcp)")
+	skill := cmd.Bool("skill", true, "also write the skill that teaches handoff-fsm send")
+	dry := cmd.Bool("dry-run", false, "print what would be written, write nothing")
+	pos, code, ok := cmd.parse(args)
 	if !ok {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "handoff-fsm install: "+format+"\n", a...)
-		return exitUsage
-	}
 	if len(pos) != 1 {
-		return usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
+		return cmd.usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
 	}
 	if *scope != "user" && *scope != "project" {
-		return usageErr("--scope %q: want user or project", *scope)
+		return cmd.usageErr("--scope %q: want user or project", *scope)
 	}
 	exe := *bin
 	if exe == "" {
 		e, err := os.Executable()
 		if err != nil {
-			return usageErr("--bin: %v", err)
+			return cmd.usageErr("--bin: %v", err)
 		}
 		exe = e
 	}
 	exe, err := filepath.Abs(exe)
 	if err != nil {
-		return usageErr("--bin: %v", err)
+		return cmd.usageErr("--bin: %v", err)
 	}
 	project := *dir
 	if project == "" {
 		if project, err = os.Getwd(); err != nil {
-			return usageErr("--dir: %v", err)
+			return cmd.usageErr("--dir: %v", err)
 		}
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return usageErr("no home folder: %v", err)
+		return cmd.usageErr("no home folder: %v", err)
 	}
 	mcpArgs := []string{"mcp"}
 	if *server != "" {
@@ -104,17 +100,15 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	files, err := in.changes(pos[0], *skill)
 	var bad installUsageError
 	if errors.As(err, &bad) {
-		return usageErr("%s", string(bad))
+		return cmd.usageErr("%s", string(bad))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	for _, c := range files {
 		msg, err := c.apply(*dry, in.now)
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm install: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		fmt.Fprintln(stdout, msg)
 	}
@@ -134,25 +128,19 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		return in.claude(skill)
 	case "codex":
 		return in.codex(skill)
-	case "copilot":
-		return in.copilot()
-	case "gemini":
-		return in.gemini()
-	case "droid":
-		return in.droid()
-	case "kilo":
-		return in.kilo()
-	case "omp":
-		return in.omp()
-	case "kimi":
-		return in.kimi()
-	case "cline":
-		if !in.user {
-			return nil, installUsageError("cline has no project MCP file: use --scope user")
-		}
-		return in.cline()
 	}
-	return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp", cli))
+	f, ok := mcpJSONFiles[cli]
+	if !ok {
+		return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp", cli))
+	}
+	if !in.user && f.project == "" {
+		return nil, installUsageError(cli + " has no project MCP file: use --scope user")
+	}
+	c, err := mergeJSONAt(in.jsonPath(f), f.key, f.entry(in.bin, in.args))
+	if err != nil {
+		return nil, err
+	}
+	return []change{c}, nil
 }
 
 // installation is where and what install writes.
@@ -222,7 +210,7 @@ func (in installation) claude(skill bool) ([]change, error) {
 		path = filepath.Join(in.home, ".claude.json")
 	}
 	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "env": map[string]any{}}
-	c, err := mergeJSON(path, entry)
+	c, err := mergeJSONAt(path, "mcpServers", entry)
 	if err != nil {
 		return nil, err
 	}
@@ -237,126 +225,81 @@ func (in installation) claude(skill bool) ([]change, error) {
 	return out, nil
 }
 
-// gemini: the mcpServers entry of settings.json.
-func (in installation) gemini() ([]change, error) {
-	base := in.project
-	if in.user {
-		base = in.home
-	}
-	entry := map[string]any{"command": in.bin, "args": in.args, "timeout": 3600000}
-	c, err := mergeJSON(filepath.Join(base, ".gemini", "settings.json"), entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
+// mcpJSON is where a CLI that keeps its MCP servers in a JSON object
+// has them, and handoff's entry there.
+type mcpJSON struct {
+	// env names the user's folder of the CLI; when it is unset (or ""),
+	// home is that folder below the home folder. user is the file in it.
+	env, home, user string
+	// project is the file below the project folder; "" for none (the CLI
+	// reads only the user's).
+	project string
+	// key is the object of servers: mcpServers, or mcp in OpenCode's form.
+	key   string
+	entry func(bin string, args []string) map[string]any
 }
 
-// droid: the mcpServers entry of .factory/mcp.json, in the form `droid
-// mcp add` writes.
-func (in installation) droid() ([]change, error) {
-	base := in.project
-	if in.user {
-		base = in.home
-	}
-	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "disabled": false}
-	c, err := mergeJSON(filepath.Join(base, ".factory", "mcp.json"), entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
+// mcpJSONFiles are the CLIs whose MCP configuration is a JSON file: all but
+// Claude Code (which also gets a skill) and Codex (TOML).
+var mcpJSONFiles = map[string]mcpJSON{
+	// Gemini CLI's settings.json, with a timeout in ms.
+	"gemini": {home: ".gemini", user: "settings.json", project: ".gemini/settings.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"command": bin, "args": args, "timeout": 3600000}
+		}},
+	// droid's .factory/mcp.json, in the form `droid mcp add` writes.
+	"droid": {home: ".factory", user: "mcp.json", project: ".factory/mcp.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"type": "stdio", "command": bin, "args": args, "disabled": false}
+		}},
+	// Kimi Code's mcp.json (the user's in $KIMI_CODE_HOME or ~/.kimi-code).
+	"kimi": {env: "KIMI_CODE_HOME", home: ".kimi-code", user: "mcp.json", project: ".kimi-code/mcp.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"transport": "stdio", "command": bin, "args": args}
+		}},
+	// Copilot CLI's mcp-config.json (the user's in $COPILOT_HOME or
+	// ~/.copilot), or the project's .github/mcp.json (Copilot CLI also
+	// reads .mcp.json, which is Claude Code's project file: install claude
+	// writes its own entry there).
+	"copilot": {env: "COPILOT_HOME", home: ".copilot", user: "mcp-config.json", project: ".github/mcp.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"type": "local", "command": bin, "args": args, "tools": []string{"*"}}
+		}},
+	// Cline's MCP settings, in its data folder: the user's only.
+	"cline": {home: ".cline/data/settings", user: "cline_mcp_settings.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"transport": map[string]any{"type": "stdio", "command": bin, "args": args}}
+		}},
+	// Kilo Code's kilo.json, in OpenCode's form (a local server, its
+	// command and arguments one list): the user's in ~/.config/kilo, or
+	// the project's in its root.
+	"kilo": {home: ".config/kilo", user: "kilo.json", project: "kilo.json", key: "mcp",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"type": "local", "command": append([]string{bin}, args...), "enabled": true}
+		}},
+	// OMP's own mcp.json: the user's in its agent folder
+	// ($PI_CODING_AGENT_DIR, else ~/.omp/agent), or the project's in
+	// DIR/.omp. OMP gives an MCP request 30 s by default; a dispatch waits
+	// far longer.
+	"omp": {env: "PI_CODING_AGENT_DIR", home: ".omp/agent", user: "mcp.json", project: ".omp/mcp.json", key: "mcpServers",
+		entry: func(bin string, args []string) map[string]any {
+			return map[string]any{"type": "stdio", "command": bin, "args": args, "timeout": 3600000}
+		}},
 }
 
-// kimi: the mcpServers entry of Kimi Code's mcp.json (the user's, in
-// $KIMI_CODE_HOME or ~/.kimi-code), or of the project's
-// .kimi-code/mcp.json.
-func (in installation) kimi() ([]change, error) {
-	path := filepath.Join(in.project, ".kimi-code", "mcp.json")
-	if in.user {
-		base := os.Getenv("KIMI_CODE_HOME")
-		if base == "" {
-			base = filepath.Join(in.home, ".kimi-code")
-		}
-		path = filepath.Join(base, "mcp.json")
+// jsonPath is the file of f that in writes: the user's or the project's.
+func (in installation) jsonPath(f mcpJSON) string {
+	if !in.user {
+		return filepath.Join(in.project, filepath.FromSlash(f.project))
 	}
-	c, err := mergeJSON(path, map[string]any{"transport": "stdio", "command": in.bin, "args": in.args})
-	if err != nil {
-		return nil, err
+	dir := ""
+	if f.env != "" {
+		dir = os.Getenv(f.env)
 	}
-	return []change{c}, nil
-}
-
-// copilot: the mcpServers entry of Copilot CLI's mcp-config.json (the
-// user's, in $COPILOT_HOME or ~/.copilot), or of the project's
-// .github/mcp.json (Copilot CLI also reads .mcp.json, which is Claude
-// Code's project file: install claude writes its own entry there).
-func (in installation) copilot() ([]change, error) {
-	path := filepath.Join(in.project, ".github", "mcp.json")
-	if in.user {
-		base := os.Getenv("COPILOT_HOME")
-		if base == "" {
-			base = filepath.Join(in.home, ".copilot")
-		}
-		path = filepath.Join(base, "mcp-config.json")
+	if dir == "" {
+		dir = filepath.Join(in.home, filepath.FromSlash(f.home))
 	}
-	entry := map[string]any{"type": "local", "command": in.bin, "args": in.args, "tools": []string{"*"}}
-	c, err := mergeJSON(path, entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
-}
-
-// cline: the mcpServers entry of Cline's MCP settings, in its data folder.
-func (in installation) cline() ([]change, error) {
-	entry := map[string]any{"transport": map[string]any{"type": "stdio", "command": in.bin, "args": in.args}}
-	c, err := mergeJSON(filepath.Join(in.home, ".cline", "data", "settings", "cline_mcp_settings.json"), entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
-}
-
-// kilo: the mcp entry of Kilo Code's kilo.json, in OpenCode's form (a
-// local server, its command and arguments one list): the user's in
-// ~/.config/kilo, or the project's in its root.
-func (in installation) kilo() ([]change, error) {
-	path := filepath.Join(in.project, "kilo.json")
-	if in.user {
-		path = filepath.Join(in.home, ".config", "kilo", "kilo.json")
-	}
-	entry := map[string]any{"type": "local", "command": append([]string{in.bin}, in.args...), "enabled": true}
-	c, err := mergeJSONAt(path, "mcp", entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
-}
-
-// omp: the mcpServers entry of OMP's own mcp.json: the user's in its agent
-// folder ($PI_CODING_AGENT_DIR, else ~/.omp/agent), or the project's in
-// DIR/.omp. OMP gives an MCP request 30 s by default; a dispatch waits far
-// longer.
-func (in installation) omp() ([]change, error) {
-	path := filepath.Join(in.project, ".omp", "mcp.json")
-	if in.user {
-		base := os.Getenv("PI_CODING_AGENT_DIR")
-		if base == "" {
-			base = filepath.Join(in.home, ".omp", "agent")
-		}
-		path = filepath.Join(base, "mcp.json")
-	}
-	entry := map[string]any{"type": "stdio", "command": in.bin, "args": in.args, "timeout": 3600000}
-	c, err := mergeJSON(path, entry)
-	if err != nil {
-		return nil, err
-	}
-	return []change{c}, nil
-}
-
-// mergeJSON is path's JSON object with mcpServers.handoff set to entry;
-// every other key is kept (numbers as written).
-func mergeJSON(path string, entry map[string]any) (change, error) {
-	return mergeJSONAt(path, "mcpServers", entry)
+	return filepath.Join(dir, f.user)
 }
 
 // mergeJSONAt is path's JSON object with key.handoff set to entry (key is

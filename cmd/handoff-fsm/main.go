@@ -165,6 +165,45 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string, stderr io.Writer) (code int
 	return code, ok
 }
 
+// cmdline is a command's flag set with its stderr: what every command does
+// the same way. Its flags (newFlagSet), its parse (parseArgs,
+// parseFlagsOnly), and its errors, said on stderr as "handoff-fsm NAME: …"
+// with the exit code they end the command with.
+type cmdline struct {
+	*flag.FlagSet
+	stderr io.Writer
+}
+
+// newCmdline is command name's flag set (newFlagSet) with its stderr.
+func newCmdline(name, usage string, stderr io.Writer) cmdline {
+	return cmdline{newFlagSet(name, usage, stderr), stderr}
+}
+
+// parse is parseArgs: the positional arguments, or ok false and the code
+// to stop with.
+func (c cmdline) parse(args []string) (positional []string, code int, ok bool) {
+	return parseArgs(c.FlagSet, args)
+}
+
+// parseFlagsOnly is parseFlagsOnly: a command that takes no positional
+// argument.
+func (c cmdline) parseFlagsOnly(args []string) (code int, ok bool) {
+	return parseFlagsOnly(c.FlagSet, args, c.stderr)
+}
+
+// usageErr says a usage error (bad flags or arguments) and returns
+// exitUsage.
+func (c cmdline) usageErr(format string, a ...any) int {
+	return c.fail(exitUsage, format, a...)
+}
+
+// fail says an error and returns code (exitFailure for anything but bad
+// input, or a dispatch's own exit).
+func (c cmdline) fail(code int, format string, a ...any) int {
+	fmt.Fprintf(c.stderr, "handoff-fsm "+c.Name()+": "+format+"\n", a...)
+	return code
+}
+
 // writeJSON prints v as one line of JSON. HTML escaping is off: captures and
 // responses hold "<<" heredocs and "->" arrows, which must stay readable.
 func writeJSON(w io.Writer, v any) error {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -47,40 +46,36 @@ flags:
 // runMCP serves the MCP tools on stdin/stdout until the client closes
 // them (or the process is interrupted).
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("mcp", mcpUsage, stderr)
-	server := fs.String("server", "", "dispatch through the service at unix:PATH or tcp:HOST:PORT (default: in this process; also HANDOFF_SERVER)")
-	stateDir := fs.String("state-dir", "", "in-process mode: folder of the dispatches (default: a new folder per run under the user's state folder, …/handoff-fsm/mcp/)")
-	socket := fs.String("socket", "", "tmux socket name (-L) for calls that give none")
-	workdir := fs.String("workdir", "", "work folder for calls that give none (default: the current folder)")
-	prov := fs.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", ")+
+	cmd := newCmdline("mcp", mcpUsage, stderr)
+	server := cmd.String("server", "", "dispatch through the service at unix:PATH or tcp:HOST:PORT (default: in this process; also HANDOFF_SERVER)")
+	stateDir := cmd.String("state-dir", "", "in-process mode: folder of the dispatches (default: a new folder per run under the user's state folder, …/handoff-fsm/mcp/)")
+	socket := cmd.String("socket", "", "tmux socket name (-L) for calls that give none")
+	workdir := cmd.String("workdir", "", "work folder for calls that give none (default: the current folder)")
+	prov := cmd.String("provider", provider.Default, "agent CLI for calls that give none: "+strings.Join(provider.Names(), ", ")+
 		", or auto (each provider recognises its own pane)")
-	logFile := fs.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
-	control := fs.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
-	keep := keepFlag(fs)
-	cf := configflag.Add(fs, handoff.DefaultConfig(), "")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	logFile := cmd.String("log-file", "", "append the server's log to this file too (agent CLIs hide an MCP server's stderr)")
+	control := cmd.Bool("control", true, "in-process mode: read each tmux server through one shared control-mode client")
+	keep := keepFlag(cmd.FlagSet)
+	cf := configflag.Add(cmd.FlagSet, handoff.DefaultConfig(), "")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "handoff-fsm mcp: "+format+"\n", a...)
-		return exitUsage
-	}
 	if _, err := provider.Lookup(*prov); err != nil && *prov != provider.Auto {
-		return usageErr("--provider: %v (or auto)", err)
+		return cmd.usageErr("--provider: %v (or auto)", err)
 	}
 	cfg, err := cf.Config(handoff.DefaultConfig())
 	if err != nil {
-		return usageErr("%v", err)
+		return cmd.usageErr("%v", err)
 	}
 	dir, err := filepath.Abs(*workdir) // "" is the current folder
 	if err != nil {
-		return usageErr("--workdir: %v", err)
+		return cmd.usageErr("--workdir: %v", err)
 	}
 	logTo := stderr
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
-			return usageErr("--log-file: %v", err)
+			return cmd.usageErr("--log-file: %v", err)
 		}
 		defer f.Close()
 		logTo = io.MultiWriter(stderr, f)
@@ -90,21 +85,20 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	client, err := serverClient(*server)
 	switch {
 	case err != nil:
-		return usageErr("%v", err)
+		return cmd.usageErr("%v", err)
 	case client != nil:
 		engine = client
 	default:
 		sd := *stateDir
 		if sd == "" {
 			if sd, err = defaultMCPStateDir(time.Now()); err != nil {
-				return usageErr("%v", err)
+				return cmd.usageErr("%v", err)
 			}
 			pruneMCPRuns(filepath.Dir(sd), keep.D, log)
 		}
 		local, stop, err := localEngine(ctx, serve.Options{StateDir: sd, Logger: log, Control: *control, Events: true, Keep: keep.D}, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		defer stop()
 		engine = local
@@ -113,8 +107,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Config: &cfg, Version: version.Get().Version, Logger: log})
 	t := &mcp.IOTransport{Reader: readCloser{stdin}, Writer: writeCloser{stdout}}
 	if err := s.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-		fmt.Fprintf(stderr, "handoff-fsm mcp: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return exitOK
 }

@@ -2,36 +2,29 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/mcptest"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 )
 
 // mcpSession runs `handoff-fsm mcp args…` (this test binary as the
-// command) over pipes and connects an MCP client to it; progress collects
+// command) over pipes and connects an MCP client to it; progress keeps
 // the progress messages. Both end with the test.
-func mcpSession(t *testing.T, progress *[]string, mu *sync.Mutex, args ...string) *mcp.ClientSession {
+func mcpSession(t *testing.T, progress *mcptest.Progress, args ...string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cmd := cliCmd(ctx, append([]string{"mcp"}, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			*progress = append(*progress, req.Params.Message)
-			mu.Unlock()
-		}})
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := progress.Client("test").Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect to handoff-fsm mcp: %v\nstderr:\n%s", err, stderr.String())
 	}
@@ -46,30 +39,10 @@ func mcpSession(t *testing.T, progress *[]string, mu *sync.Mutex, args ...string
 	return cs
 }
 
-// waitProgress returns the progress messages once one contains last (10 s
-// at most): the client may handle a notification after the result that
-// followed it on the wire.
-func waitProgress(mu *sync.Mutex, progress *[]string, last string) string {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		joined := strings.Join(*progress, "\n")
-		mu.Unlock()
-		if strings.Contains(joined, last) || time.Now().After(deadline) {
-			return joined
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func toolText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+// waitProgress is the progress messages, joined, once the last one says
+// last (mcptest.Progress.Until).
+func waitProgress(progress *mcptest.Progress, last string) string {
+	return strings.Join(progress.Until(last), "\n")
 }
 
 // The built command over stdio: tools/list, then a handoff to a simulated
@@ -79,11 +52,10 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	t.Parallel()
 	a := startAgent(t, "--echo", "--startup", "300ms", "--work", "500ms")
 	state := t.TempDir()
-	var mu sync.Mutex
-	var progress []string
+	var progress mcptest.Progress
 	// --provider auto: the simulated agent draws Codex's screens, so the
 	// dispatch is read, and kept, as codex.
-	cs := mcpSession(t, &progress, &mu, "--socket", a.srv.Socket, "--workdir", a.workdir, "--state-dir", state,
+	cs := mcpSession(t, &progress, "--socket", a.srv.Socket, "--workdir", a.workdir, "--state-dir", state,
 		"--poll", "250ms", "--idle-grace", "5s", "--timeout", "2m", "--provider", "auto")
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
@@ -104,10 +76,10 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.IsError || toolText(res) != "Summarise the design\n" {
-		t.Fatalf("handoff: error %v, %q", res.IsError, toolText(res))
+	if res.IsError || mcptest.Text(res) != "Summarise the design\n" {
+		t.Fatalf("handoff: error %v, %q", res.IsError, mcptest.Text(res))
 	}
-	if joined := waitProgress(&mu, &progress, "finished: done"); !strings.Contains(joined, "→ Working") || !strings.Contains(joined, "→ Done") {
+	if joined := waitProgress(&progress, "finished: done"); !strings.Contains(joined, "→ Working") || !strings.Contains(joined, "→ Done") {
 		t.Fatalf("progress:\n%s", joined)
 	}
 	views, bad, err := serve.History(state, serve.Filter{})
@@ -116,24 +88,15 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	}
 }
 
-// --server: the tools dispatch through a running service; the dispatch is
-// the service's.
+// --server: the tools dispatch through a running service (handoff-fsm
+// serve); the dispatch is the service's.
 func TestMCPCommandThroughAService(t *testing.T) {
 	t.Parallel()
 	a := startAgent(t, "--echo", "--startup", "300ms", "--work", "500ms")
-	svc, err := serve.New(serve.Options{StateDir: t.TempDir(), Control: true, Events: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(svc.Handler(""))
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-		_ = svc.Close()
-	})
-	var mu sync.Mutex
-	var progress []string
-	cs := mcpSession(t, &progress, &mu, "--server", "tcp:"+strings.TrimPrefix(ts.URL, "http://"), "--socket", a.srv.Socket,
+	dir, sock := serveDirs(t)
+	svc := startServe(t, dir, sock)
+	var progress mcptest.Progress
+	cs := mcpSession(t, &progress, "--server", "unix:"+svc.sock, "--socket", a.srv.Socket,
 		"--workdir", a.workdir, "--poll", "250ms", "--idle-grace", "5s")
 	p := &mcp.CallToolParams{Name: "handoff", Arguments: map[string]any{"target": a.pane.Target(), "role": "tester", "prompt": "run the tests"}}
 	p.SetProgressToken(7)
@@ -141,13 +104,13 @@ func TestMCPCommandThroughAService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.IsError || toolText(res) != "run the tests\n" {
-		t.Fatalf("handoff: error %v, %q", res.IsError, toolText(res))
+	if res.IsError || mcptest.Text(res) != "run the tests\n" {
+		t.Fatalf("handoff: error %v, %q", res.IsError, mcptest.Text(res))
 	}
-	if l := svc.Dispatches(serve.Filter{}); len(l) != 1 || l[0].Outcome != "done" || l[0].Role != "tester" {
-		t.Fatalf("the service's dispatches: %+v", l)
+	if l, err := svc.client.List(context.Background(), nil); err != nil || len(l) != 1 || l[0].Outcome != "done" || l[0].Role != "tester" {
+		t.Fatalf("the service's dispatches: %+v %v", l, err)
 	}
-	if joined := waitProgress(&mu, &progress, "finished: done"); !strings.Contains(joined, "→ Done") {
+	if joined := waitProgress(&progress, "finished: done"); !strings.Contains(joined, "→ Done") {
 		t.Fatalf("progress through the service:\n%s", joined)
 	}
 }

@@ -25,18 +25,17 @@ flags:
 
 // runProviders prints the providers of the registry.
 func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("providers", providersUsage, stderr)
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	file := providerFileFlag(fs)
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd := newCmdline("providers", providersUsage, stderr)
+	asJSON := cmd.Bool("json", false, "print a JSON array")
+	file := providerFileFlag(cmd.FlagSet)
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	all := provider.All()
 	if *file != "" {
 		cl, err := providerfile.Load(*file)
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm providers: --provider-file: %v\n", err)
-			return exitUsage
+			return cmd.usageErr("--provider-file: %v", err)
 		}
 		d := cl.File()
 		all = append(all, screen.Provider{Name: "file:" + d.Name, CLI: d.CLI, Version: d.Version})
@@ -59,8 +58,7 @@ func runProviders(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		err = tw.Flush()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm providers: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return exitOK
 }

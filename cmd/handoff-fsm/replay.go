@@ -44,12 +44,12 @@ flags:
 
 // runReplay replays a trace through the engine and prints the report.
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("replay", replayUsage, stderr)
+	cmd := newCmdline("replay", replayUsage, stderr)
 	def := handoff.DefaultConfig()
-	cf := configflag.Add(fs, def, " (overrides the trace's config)")
-	verbose := fs.Bool("v", false, "log the engine's transitions and warnings to stderr")
+	cf := configflag.Add(cmd.FlagSet, def, " (overrides the trace's config)")
+	verbose := cmd.Bool("v", false, "log the engine's transitions and warnings to stderr")
 	// Flags may come before or after FILE.
-	files, code, ok := parseArgs(fs, args)
+	files, code, ok := cmd.parse(args)
 	if !ok {
 		return code
 	}
@@ -63,8 +63,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm replay: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		defer f.Close()
 		in = f
@@ -73,14 +72,12 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	tr, err := trace.Read(in)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%s: %v", name, err)
 	}
 
 	cfg, err := cf.Override(tr.WaitConfig())
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%s: %v", name, err)
 	}
 	opts := trace.ReplayOptions{Config: cfg}
 	if *verbose {
@@ -88,12 +85,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	rep, err := trace.Replay(ctx, tr, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm replay: %s: %v\n", name, err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%s: %v", name, err)
 	}
 	if err := writeJSON(stdout, rep); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm replay: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return exitOK
 }

@@ -21,7 +21,7 @@ import (
 
 // runTeamLoop runs the specification's loop on the team.
 func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run", teamUsage("run", "[-f FILE] --task TEXT [--rounds N] [flags]",
+	cmd := newCmdline("run", teamUsage("run", "[-f FILE] --task TEXT [--rounds N] [flags]",
 		"Runs the specification's loop on the team brought up with `handoff-fsm up`: analyst →\n"+
 			"analyst_review → programmer → programmer_review → tester, each answer fed into the next\n"+
 			"prompt; a review that does not start with APPROVED sends the work back, up to --rounds\n"+
@@ -29,44 +29,38 @@ func runTeamLoop(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			"It keeps a run journal (<workdir>/.tmp/handoff-run): run it again with the same task after\n"+
 			"Ctrl-C or a crash and it goes on where it stopped, sending no prompt twice. With --server\n"+
 			"each step is a dispatch of the service, which keeps it while run is stopped."), stderr)
-	file := teamFileFlag(fs)
-	task := fs.String("task", "", "what to build (required)")
-	taskFile := fs.String("task-file", "", "read the task from this file")
-	rounds := fs.Int("rounds", loop.DefaultRounds, "reviews per stage: a review that asks for changes sends the work back, up to this many reviews")
-	journal := fs.String("journal", "", "the run journal's folder (default <workdir>/.tmp/handoff-run)")
-	server := fs.String("server", "", "run each step as a dispatch of the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT, or default (or HANDOFF_SERVER): it keeps the step while it waits")
+	file := teamFileFlag(cmd.FlagSet)
+	task := cmd.String("task", "", "what to build (required)")
+	taskFile := cmd.String("task-file", "", "read the task from this file")
+	rounds := cmd.Int("rounds", loop.DefaultRounds, "reviews per stage: a review that asks for changes sends the work back, up to this many reviews")
+	journal := cmd.String("journal", "", "the run journal's folder (default <workdir>/.tmp/handoff-run)")
+	server := cmd.String("server", "", "run each step as a dispatch of the service (handoff-fsm serve) at unix:PATH or tcp:HOST:PORT, or default (or HANDOFF_SERVER): it keeps the step while it waits")
 	def := handoff.DefaultConfig()
-	cf := configflag.Add(fs, def, "")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cf := configflag.Add(cmd.FlagSet, def, "")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	if err := readTask(task, *taskFile); err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	if *rounds < 1 {
-		fmt.Fprintln(stderr, "handoff-fsm run: --rounds must be 1 or more")
-		return exitUsage
+		return cmd.usageErr("--rounds must be 1 or more")
 	}
 	cfg, err := cf.Config(def)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	client, err := serverClient(*server)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	t, err := loadTeam(*file)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	found, err := team.Find(ctx, t)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm run: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	agents, code := loopAgents(t, found, stderr)
 	if code != exitOK {

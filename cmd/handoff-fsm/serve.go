@@ -43,29 +43,25 @@ flags:
 
 // runServe runs the service until interrupted.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", serveUsage, stderr)
-	listen := fs.String("listen", "", "unix:PATH or tcp:127.0.0.1:PORT (default: unix:"+serve.DefaultSocket()+")")
-	stateDir := fs.String("state-dir", "", "folder of the dispatches (default: the user's state folder)")
-	tokenFile := fs.String("token-file", "", "file holding the bearer token clients must send (required with tcp:; also HANDOFF_TOKEN)")
-	allowRemote := fs.Bool("allow-remote", false, "allow a TCP address that is not a loopback one")
-	httpAddr := fs.String("http", "", "HOST:PORT of the web board (loopback unless --allow-remote); off by default")
+	cmd := newCmdline("serve", serveUsage, stderr)
+	listen := cmd.String("listen", "", "unix:PATH or tcp:127.0.0.1:PORT (default: unix:"+serve.DefaultSocket()+")")
+	stateDir := cmd.String("state-dir", "", "folder of the dispatches (default: the user's state folder)")
+	tokenFile := cmd.String("token-file", "", "file holding the bearer token clients must send (required with tcp:; also HANDOFF_TOKEN)")
+	allowRemote := cmd.Bool("allow-remote", false, "allow a TCP address that is not a loopback one")
+	httpAddr := cmd.String("http", "", "HOST:PORT of the web board (loopback unless --allow-remote); off by default")
 	var httpHosts stringsFlag
-	fs.Var(&httpHosts, "http-host", "another host name the web board answers to (the Host header; repeatable): a name of this machine, with --allow-remote")
+	cmd.Var(&httpHosts, "http-host", "another host name the web board answers to (the Host header; repeatable): a name of this machine, with --allow-remote")
 	var boardSockets stringsFlag
-	fs.Var(&boardSockets, "board-socket", "a tmux server whose panes the web board shows (a socket name as tmux -L takes, or a path as -S; repeatable; default: the default server), besides those the dispatches name")
+	cmd.Var(&boardSockets, "board-socket", "a tmux server whose panes the web board shows (a socket name as tmux -L takes, or a path as -S; repeatable; default: the default server), besides those the dispatches name")
 	var boardTeams, boardJournals stringsFlag
-	fs.Var(&boardTeams, "board-team", "a team file (handoff-fsm up) whose agents, their health and their runs the web board shows (repeatable)")
-	fs.Var(&boardJournals, "board-journal", "a run journal's folder (run --journal DIR) the web board shows, besides each team's (repeatable)")
-	control := fs.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
-	events := fs.Bool("events", true, "watch the response folders so a written file ends its wait at once")
-	logFormat := fs.String("log-format", "text", "stderr format: text or json")
-	keep := keepFlag(fs)
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd.Var(&boardTeams, "board-team", "a team file (handoff-fsm up) whose agents, their health and their runs the web board shows (repeatable)")
+	cmd.Var(&boardJournals, "board-journal", "a run journal's folder (run --journal DIR) the web board shows, besides each team's (repeatable)")
+	control := cmd.Bool("control", true, "read every tmux server through one shared control-mode client (no tmux process per look)")
+	events := cmd.Bool("events", true, "watch the response folders so a written file ends its wait at once")
+	logFormat := cmd.String("log-format", "text", "stderr format: text or json")
+	keep := keepFlag(cmd.FlagSet)
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
-	}
-	usageErr := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "handoff-fsm serve: "+format+"\n", a...)
-		return exitUsage
 	}
 	addr := "unix:" + serve.DefaultSocket()
 	if *listen != "" {
@@ -73,19 +69,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	a, err := serve.ParseAddress(addr)
 	if err != nil {
-		return usageErr("--listen: %v", err)
+		return cmd.usageErr("--listen: %v", err)
 	}
 	token, err := readToken(*tokenFile)
 	if err != nil {
-		return usageErr("--token-file: %v", err)
+		return cmd.usageErr("--token-file: %v", err)
 	}
 	if a.Network == "tcp" && token == "" {
-		return usageErr("--listen %s needs a bearer token (--token-file FILE or HANDOFF_TOKEN)", addr)
+		return cmd.usageErr("--listen %s needs a bearer token (--token-file FILE or HANDOFF_TOKEN)", addr)
 	}
 	dir := *stateDir
 	if dir == "" {
 		if dir, err = serve.DefaultStateDir(); err != nil {
-			return usageErr("%v", err)
+			return cmd.usageErr("%v", err)
 		}
 	}
 	var h slog.Handler = slog.NewTextHandler(stderr, nil)
@@ -94,19 +90,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "json":
 		h = slog.NewJSONHandler(stderr, nil)
 	default:
-		return usageErr("--log-format %q: want text or json", *logFormat)
+		return cmd.usageErr("--log-format %q: want text or json", *logFormat)
 	}
 	log := slog.New(h)
 	svc, err := serve.New(serve.Options{StateDir: dir, Logger: log, Control: *control, Events: *events, Keep: keep.D})
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	defer svc.Close()
 	l, err := serve.Listen(a, *allowRemote)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm serve: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	return serveOn(ctx, svc, a, l, token, webBoard{addr: *httpAddr, hosts: httpHosts, sockets: boardSockets,
 		teams: boardTeams, journals: boardJournals, allowRemote: *allowRemote}, log, []any{"state_dir", dir, "control", *control}, stderr)

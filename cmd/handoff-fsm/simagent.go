@@ -15,26 +15,26 @@ import (
 // started in (the demo starts it in a tmux pane). Hidden: it is plumbing
 // for demo and the end-to-end tests.
 func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("sim-agent", "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)\n"+
+	cmd := newCmdline("sim-agent", "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)\n"+
 		"A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
 		"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.\n", stderr)
-	scenario := fs.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes, crash, forgets (writes the file only when reminded) or asks (an approval menu before writing)")
-	startup := configflag.DurationVar(fs, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
-	work := configflag.DurationVar(fs, "work", simagent.DefaultWork, "how long the Working indicator shows")
-	stream := configflag.DurationVar(fs, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
-	burst := configflag.DurationVar(fs, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
-	echo := fs.Bool("echo", false, "write exactly what the user asked into the response file")
-	prev := fs.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
-	model := fs.String("model", "sim-model", "model name on the status line")
+	scenario := cmd.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes, crash, forgets (writes the file only when reminded) or asks (an approval menu before writing)")
+	startup := configflag.DurationVar(cmd.FlagSet, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
+	work := configflag.DurationVar(cmd.FlagSet, "work", simagent.DefaultWork, "how long the Working indicator shows")
+	stream := configflag.DurationVar(cmd.FlagSet, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")
+	burst := configflag.DurationVar(cmd.FlagSet, "paste-burst", simagent.DefaultPasteBurst, "an Enter this soon after a paste is a newline, as in Codex (0: off)")
+	echo := cmd.Bool("echo", false, "write exactly what the user asked into the response file")
+	prev := cmd.Bool("previous-turn", false, "start with a finished turn on screen (the stale screen reads completed)")
+	model := cmd.String("model", "sim-model", "model name on the status line")
 	var answers stringsFlag
-	fs.Var(&answers, "answer", "write this text to the response file instead of a generated answer; repeated, the n-th prompt gets the n-th and the last is repeated")
-	jitter := configflag.DurationVar(fs, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
-	idleLog := fs.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
-	promptLog := fs.String("prompt-log", "", "append each prompt taken (the user's text as a JSON string, one a line) to this file (soak tests: a prompt pasted twice shows twice)")
-	redraw := configflag.DurationVar(fs, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
-	workUntil := fs.String("work-until", "", "keep each turn working until this file exists (tests decide when the agent is done)")
-	cwd := fs.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd.Var(&answers, "answer", "write this text to the response file instead of a generated answer; repeated, the n-th prompt gets the n-th and the last is repeated")
+	jitter := configflag.DurationVar(cmd.FlagSet, "work-jitter", 0, "add a random extra of up to this much to each turn's work (benchmarks)")
+	idleLog := cmd.String("idle-log", "", "append the time each turn ends (Unix ns) to this file (benchmarks)")
+	promptLog := cmd.String("prompt-log", "", "append each prompt taken (the user's text as a JSON string, one a line) to this file (soak tests: a prompt pasted twice shows twice)")
+	redraw := configflag.DurationVar(cmd.FlagSet, "redraw", simagent.DefaultRedraw, "how often a busy screen is redrawn (benchmarks of many agents slow it)")
+	workUntil := cmd.String("work-until", "", "keep each turn working until this file exists (tests decide when the agent is done)")
+	cwd := cmd.String("cwd", "", "directory on the status line and in the title (default: the working directory)")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	tty, ok := stdin.(*os.File)

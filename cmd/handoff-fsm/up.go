@@ -18,29 +18,27 @@ var demoAgentArgs = []string{"--startup", "500ms", "--work", "1s", "--stream", "
 
 // runUp starts the team's agents in tmux and waits until each is ready.
 func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("up", teamUsage("up", "[-f FILE] [--demo]",
+	cmd := newCmdline("up", teamUsage("up", "[-f FILE] [--demo]",
 		"Starts each agent of the team in a window of its own in the team's tmux session (socket and\n"+
 			"session from the file), waits until each shows a ready composer, and prints role, pane,\n"+
 			"provider and CLI version. Agents already running are left alone; one whose process died is\n"+
 			"restarted. An agent that cannot get ready is named with what its pane shows (exit 1).\n"+
 			"--demo runs the built-in simulated agent in place of each CLI: no agent CLI needed."), stderr)
-	file := teamFileFlag(fs)
-	demo := fs.Bool("demo", false, "run the built-in simulated agent (Codex's screens) in place of each agent's CLI")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	file := teamFileFlag(cmd.FlagSet)
+	demo := cmd.Bool("demo", false, "run the built-in simulated agent (Codex's screens) in place of each agent's CLI")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	t, err := loadTeam(*file)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
-		return exitUsage
+		return cmd.usageErr("%v", err)
 	}
 	o := team.UpOptions{Demo: *demo, DemoArgs: demoAgentArgs}
 	// This program runs the simulated agents, and each CLI's turn-end
 	// hook calls it (handoff-fsm hook --dir).
 	if o.Exe, err = os.Executable(); err != nil {
 		if *demo {
-			fmt.Fprintf(stderr, "handoff-fsm up: cannot find this program to run the simulated agents: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "cannot find this program to run the simulated agents: %v", err)
 		}
 		fmt.Fprintf(stderr, "up: cannot find this program (%v): no turn-end hook is wired\n", err)
 	}
@@ -53,16 +51,14 @@ func runUp(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	}
 	for _, a := range t.Agents {
 		if err := os.MkdirAll(a.Workdir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm up: agent %s: %v\n", a.Role, err)
-			return exitFailure
+			return cmd.fail(exitFailure, "agent %s: %v", a.Role, err)
 		}
 	}
 	fmt.Fprintf(stderr, "up: team of %d on tmux -L %s, session %s, work folder %s\n", len(t.Agents), t.Socket, t.Session, t.Workdir)
 	members, err := team.Up(ctx, t, o)
 	printMembers(members, stdout, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "handoff-fsm up: %v\n", err)
-		return exitFailure
+		return cmd.fail(exitFailure, "%v", err)
 	}
 	fmt.Fprintf(stderr, "up: ready; watch them: tmux -L %s attach -t %s\n", t.Socket, t.Session)
 	return exitOK

@@ -18,16 +18,15 @@ flags:
 `
 
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version", versionUsage, stderr)
-	asJSON := fs.Bool("json", false, "print the build as a JSON object (module, version, revision, time, modified, go)")
-	if code, ok := parseFlagsOnly(fs, args, stderr); !ok {
+	cmd := newCmdline("version", versionUsage, stderr)
+	asJSON := cmd.Bool("json", false, "print the build as a JSON object (module, version, revision, time, modified, go)")
+	if code, ok := cmd.parseFlagsOnly(args); !ok {
 		return code
 	}
 	info := version.Get()
 	if *asJSON {
 		if err := writeJSON(stdout, info); err != nil {
-			fmt.Fprintf(stderr, "handoff-fsm version: %v\n", err)
-			return exitFailure
+			return cmd.fail(exitFailure, "%v", err)
 		}
 		return exitOK
 	}

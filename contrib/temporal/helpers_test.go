@@ -1,7 +1,6 @@
 package handofftemporal_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,7 +18,7 @@ import (
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 )
 
 // needTmux skips on a dev machine without tmux; in CI a missing tmux fails.
@@ -158,28 +157,14 @@ func (s *temporalServer) worker(t *testing.T, queue string) {
 // command (one window each) and returns its socket and each one's pane id.
 func agents(t *testing.T, work string, cmds map[string]string) (string, map[string]string) {
 	t.Helper()
-	ctx := context.Background()
-	names := make([]string, 0, len(cmds))
-	for n := range cmds {
-		names = append(names, n)
+	names, lines := make([]string, 0, len(cmds)), make([]string, 0, len(cmds))
+	for n, c := range cmds {
+		names, lines = append(names, n), append(lines, c)
 	}
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-temporal", Session: "agents",
-		Width: 110, Height: 32, Dir: work, Command: cmds[names[0]]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := priv.Close(context.Background()); err != nil {
-			t.Errorf("stop the private tmux server: %v", err)
-		}
-	})
-	panes := map[string]string{names[0]: priv.Pane}
-	for _, n := range names[1:] {
-		pane, err := priv.NewWindow(ctx, work, cmds[n])
-		if err != nil {
-			t.Fatal(err)
-		}
-		panes[n] = pane
+	priv, ids := simtest.StartCommands(t, "handoff-temporal", work, lines...)
+	panes := map[string]string{}
+	for i, n := range names {
+		panes[n] = ids[i]
 	}
 	time.Sleep(time.Second) // the agents draw their prompts
 	return priv.Socket, panes

@@ -24,22 +24,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/loop"
-	"github.com/handoff-fsm/handoff-fsm/provider"
 )
 
 // order is the loop's roles in the order it meets them.
 var order = loop.Roles
-
-// pane is one agent: its tmux target, the provider reading its screen, and
-// its tmux server's socket name ("" for --socket).
-type pane struct{ target, provider, socket string }
 
 // options configure one run of the loop.
 type options struct {
@@ -47,7 +41,7 @@ type options struct {
 	workdir string
 	task    string
 	rounds  int
-	panes   map[string]pane
+	panes   map[string]dispatchstate.Pane // a pane's socket "" is --socket
 	config  handoff.Config
 	journal string // folder of the run journal
 	log     io.Writer
@@ -84,23 +78,18 @@ func main() {
 	fmt.Println(result)
 }
 
-// paneFlag collects --pane role=target[,provider[,socket]].
-type paneFlag map[string]pane
+// paneFlag collects --pane role=target[,provider[,socket]]
+// (dispatchstate.ParseRolePane).
+type paneFlag map[string]dispatchstate.Pane
 
-func (f paneFlag) String() string { return fmt.Sprint(map[string]pane(f)) }
+func (f paneFlag) String() string { return fmt.Sprint(map[string]dispatchstate.Pane(f)) }
 
 func (f paneFlag) Set(s string) error {
-	role, rest, ok := strings.Cut(s, "=")
-	if !ok || rest == "" {
-		return errors.New("want role=target[,provider[,socket]]")
+	role, p, err := dispatchstate.ParseRolePane(s)
+	if err == nil {
+		f[role] = p
 	}
-	target, rest, _ := strings.Cut(rest, ",")
-	prov, socket, _ := strings.Cut(rest, ",")
-	if prov == "" {
-		prov = provider.Default
-	}
-	f[role] = pane{target, prov, socket}
-	return nil
+	return err
 }
 
 // run runs the loop (package loop) on the panes and returns the tester's
@@ -114,11 +103,10 @@ func run(ctx context.Context, o options) (string, error) {
 	}
 	agents := map[string]loop.Agent{}
 	for role, p := range o.panes {
-		socket := p.socket
-		if socket == "" {
-			socket = o.socket
+		if p.Socket == "" {
+			p.Socket = o.socket
 		}
-		agents[role] = loop.Agent{Pane: dispatchstate.Pane{Target: p.target, Provider: p.provider, Socket: socket}}
+		agents[role] = loop.Agent{Pane: p}
 	}
 	lo := loop.Options{Task: o.task, Rounds: o.rounds, Agents: agents, Workdir: o.workdir, Config: o.config,
 		Journal: o.journal, Log: o.log, Logger: slog.New(slog.NewTextHandler(o.log, nil)), OnPoll: o.onPoll}

@@ -12,16 +12,17 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 	"github.com/handoff-fsm/handoff-fsm/fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/loop"
-	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // agents starts a private tmux server with one simulated agent per role:
 // the analyst and the programmer echo what they are asked, the reviewers
 // and the tester answer with a fixed text.
-func agents(t *testing.T, reviews string) (string, map[string]pane, string) {
+func agents(t *testing.T, reviews string) (string, map[string]dispatchstate.Pane, string) {
 	t.Helper()
 	testkit.RequireTmux(t)
 	bin := filepath.Join(t.TempDir(), "handoff-fsm")
@@ -37,24 +38,14 @@ func agents(t *testing.T, reviews string) (string, map[string]pane, string) {
 		"programmer_review": sim + " --answer APPROVED",
 		"tester":            sim + " --answer " + handoff.ShellQuote("PASS: 12 tests"),
 	}
-	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: "handoff-example", Session: "agents",
-		Width: 110, Height: 32, Dir: work, Command: cmds[order[0]]})
-	if err != nil {
-		t.Fatal(err)
+	lines := make([]string, len(order))
+	for i, role := range order {
+		lines[i] = cmds[role]
 	}
-	t.Cleanup(func() {
-		if err := priv.Close(context.Background()); err != nil {
-			t.Errorf("stop the private tmux server: %v", err)
-		}
-	})
-	panes := map[string]pane{order[0]: {priv.Pane, "codex", ""}}
-	for _, role := range order[1:] {
-		id, err := priv.NewWindow(ctx, work, cmds[role])
-		if err != nil {
-			t.Fatal(err)
-		}
-		panes[role] = pane{id, "codex", ""}
+	priv, ids := simtest.StartCommands(t, "handoff-example", work, lines...)
+	panes := map[string]dispatchstate.Pane{}
+	for i, role := range order {
+		panes[role] = dispatchstate.Pane{Target: ids[i], Provider: "codex"}
 	}
 	time.Sleep(time.Second) // the agents draw their prompts
 	return priv.Socket, panes, work

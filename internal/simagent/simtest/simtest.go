@@ -8,7 +8,6 @@ package simtest
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,30 +63,48 @@ func Start(t testing.TB, prefix string, n int, o simagent.Options) *Agents {
 // (the first in the session's first), in that order.
 func StartEach(t testing.TB, prefix string, agents ...simagent.Options) *Agents {
 	t.Helper()
-	testkit.RequireTmux(t)
 	work := t.TempDir()
+	cmds := make([]string, len(agents))
 	for i := range agents {
 		agents[i].Cwd = work
+		cmds[i] = Command(agents[i])
 	}
-	ctx := context.Background()
-	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: prefix, Session: "agents",
-		Width: 110, Height: 32, Dir: work, Command: Command(agents[0]), KeepAlive: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = priv.Close(context.Background()) })
-	a := &Agents{Priv: priv, Panes: []string{priv.Pane}, Workdir: work}
-	for _, o := range agents[1:] {
-		out, err := priv.Run(ctx, nil, "new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "agents:", "-c", work, Command(o))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Panes = append(a.Panes, strings.TrimSpace(out))
-	}
+	priv, panes := StartCommands(t, prefix, work, cmds...)
+	a := &Agents{Priv: priv, Panes: panes, Workdir: work}
 	for _, p := range a.Panes {
 		a.WaitQuiet(t, p)
 	}
 	return a
+}
+
+// StartCommands starts a private tmux server (socket names start with
+// prefix) whose session runs each shell command in a window of its own, in
+// that order, in dir, and returns it with the panes' ids; it waits for
+// none of them. The server, and every process in it, ends with the test.
+// Without tmux the test is skipped (failed in CI).
+func StartCommands(t testing.TB, prefix, dir string, commands ...string) (*tmuxdriver.Private, []string) {
+	t.Helper()
+	testkit.RequireTmux(t)
+	ctx := context.Background()
+	priv, err := tmuxdriver.StartPrivate(ctx, tmuxdriver.PrivateOptions{Prefix: prefix, Session: "agents",
+		Width: 110, Height: 32, Dir: dir, Command: commands[0], KeepAlive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := priv.Close(context.Background()); err != nil {
+			t.Errorf("stop the private tmux server: %v", err)
+		}
+	})
+	panes := []string{priv.Pane}
+	for _, c := range commands[1:] {
+		id, err := priv.NewWindow(ctx, dir, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panes = append(panes, id)
+	}
+	return priv, panes
 }
 
 // WaitQuiet waits until the agent in pane shows its prompt.

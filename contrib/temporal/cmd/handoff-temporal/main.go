@@ -13,7 +13,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,7 +30,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/configflag"
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
-	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/dispatchstate"
 )
 
 const usage = `usage: handoff-temporal COMMAND [flags]
@@ -126,23 +125,17 @@ type paneFlag map[string]handofftemporal.Pane
 
 func (f paneFlag) String() string { return fmt.Sprint(map[string]handofftemporal.Pane(f)) }
 
+// Set reads one --pane (dispatchstate.ParseRolePane), whose TARGET is
+// HOST/TARGET.
 func (f paneFlag) Set(s string) error {
-	role, rest, ok := strings.Cut(s, "=")
-	if !ok || rest == "" {
-		return errors.New("want role=HOST/TARGET[,provider[,socket]]")
+	role, p, err := dispatchstate.ParseRolePane(s)
+	if err != nil {
+		return fmt.Errorf("%w (TARGET: HOST/TARGET)", err)
 	}
-	addr, rest, _ := strings.Cut(rest, ",")
-	prov, socket, _ := strings.Cut(rest, ",")
-	if _, _, err := handofftemporal.ParseAddress(addr); err != nil {
+	if _, _, err := handofftemporal.ParseAddress(p.Target); err != nil {
 		return err
 	}
-	if prov == "" {
-		prov = provider.Default
-	}
-	if _, err := provider.Lookup(prov); err != nil {
-		return err
-	}
-	f[role] = handofftemporal.Pane{Address: addr, Provider: prov, Socket: socket}
+	f[role] = handofftemporal.Pane{Address: p.Target, Provider: p.Provider, Socket: p.Socket}
 	return nil
 }
 
