@@ -69,6 +69,20 @@ func TestSendRefusesAFoldOfAnotherSize(t *testing.T) {
 	}
 }
 
+// An agent that read the Enter and works on the turn for 3 s, its CPU
+// busy, before it draws anything (as Gemini CLI thawed after a freeze)
+// shows the prompt whole and no turn all that while: Send does not take
+// that for an Enter ignored and presses no second one.
+func TestSendPressesNoSecondEnterWhileTheAgentWorks(t *testing.T) {
+	srv := testServer(t)
+	p, out := foldPane(t, srv, "AGENT_THINK=3s")
+	prompt := "a prompt the agent works on before it draws its turn"
+	if got := delivered(t, p, out, prompt); got != prompt {
+		t.Fatalf("the agent received %q, want the prompt whole", got)
+	}
+	noSecondMessage(t, out)
+}
+
 // An agent that reads nothing for seconds as the prompt is pasted (busy,
 // or starved by a loaded machine) shows nothing meanwhile, then reads the
 // paste at once. Send presses Enter only once the fold shows, and not

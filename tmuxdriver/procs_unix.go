@@ -136,12 +136,13 @@ func descendants(pid int) []int {
 	return out
 }
 
-// heldBack is what /proc says of whether the processes of an agent (pid
-// and those below it) could act: held is true when one of them is frozen
-// by a cgroup freezer or in uninterruptible sleep (state D) or stopped
-// (T, t), and waited is how long their main threads have waited for a CPU
-// in all (/proc/pid/schedstat's run delay). known is false without /proc.
-func heldBack(pid int) (held bool, waited time.Duration, known bool) {
+// effortOf is what /proc says of an agent's processes (pid and those
+// below it) now; known is false without /proc. A process frozen by a
+// cgroup freezer or in uninterruptible sleep reads state D, a stopped one
+// T or t: it is held. Time on a CPU and time waiting for one are summed
+// over every thread (/proc/PID/task/TID/schedstat: a Node or Go agent
+// works on threads other than its first).
+func effortOf(pid int) (e effort, known bool) {
 	for _, p := range append([]int{pid}, descendants(pid)...) {
 		f := stat(p)
 		if f == nil {
@@ -150,16 +151,21 @@ func heldBack(pid int) (held bool, waited time.Duration, known bool) {
 		known = true
 		switch f[0][0] {
 		case 'D', 'T', 't':
-			held = true
+			e.held = true
 		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", p))
-		if err != nil {
-			continue
-		}
-		if fs := bytes.Fields(b); len(fs) >= 2 {
-			ns, _ := strconv.ParseInt(string(fs[1]), 10, 64)
-			waited += time.Duration(ns)
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", p, t.Name()))
+			if err != nil {
+				continue
+			}
+			if fs := bytes.Fields(b); len(fs) >= 2 {
+				ran, _ := strconv.ParseInt(string(fs[0]), 10, 64)
+				waited, _ := strconv.ParseInt(string(fs[1]), 10, 64)
+				e.ran += time.Duration(ran)
+				e.waited += time.Duration(waited)
+			}
 		}
 	}
-	return held, waited, known
+	return e, known
 }
