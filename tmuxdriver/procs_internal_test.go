@@ -3,20 +3,19 @@
 package tmuxdriver
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
 )
 
 // TestEffortSeesAStoppedAgent: a process stopped by a signal (as one
 // frozen by a cgroup freezer, state D) cannot act, and the second Enter's
 // wait must not count while it is so.
 func TestEffortSeesAStoppedAgent(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc here: effortOf knows nothing, and Send waits as before")
-	}
+	requireProc(t)
 	agent := exec.Command("sleep", "30")
 	if err := agent.Start(); err != nil {
 		t.Fatal(err)
@@ -53,9 +52,7 @@ func TestEffortSeesAStoppedAgent(t *testing.T) {
 // counted on every thread of each, the pane's process and those below
 // it: a shell whose child spins is at work, one whose child sleeps is not.
 func TestEffortSeesAnAgentAtWork(t *testing.T) {
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("no /proc here: effortOf knows nothing, and Send waits as before")
-	}
+	requireProc(t)
 	spin := exec.Command("sh", "-c", "sh -c 'while :; do :; done' & sleep 30; kill $!")
 	spin.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // ended as a group, the spinner too
 	if err := spin.Start(); err != nil {
@@ -89,5 +86,13 @@ func TestEffortSeesAnAgentAtWork(t *testing.T) {
 	e, _ := effortOf(idle.Process.Pid)
 	if e.held || e.ran-from.ran > 20*time.Millisecond {
 		t.Fatalf("a sleeping process read as held or at work: %+v from %+v", e, from)
+	}
+}
+
+// requireProc skips a test of effortOf where there is no /proc to read.
+func requireProc(t *testing.T) {
+	t.Helper()
+	if !proctable.Present() {
+		t.Skip("no /proc here: effortOf knows nothing, and Send waits as before")
 	}
 }

@@ -46,12 +46,14 @@ func StatInt(pid, i int) int {
 func Alive(pid int) bool {
 	f := Stat(pid)
 	if f == nil {
-		return syscall.Kill(pid, 0) == nil && !hasProc()
+		return syscall.Kill(pid, 0) == nil && !Present()
 	}
 	return f[0][0] != 'Z' && f[0][0] != 'X'
 }
 
-func hasProc() bool {
+// Present reports whether this system has a /proc to read: without it
+// nothing is found, and what relies on it knows nothing.
+func Present() bool {
 	_, err := os.Stat("/proc/self/stat")
 	return err == nil
 }
