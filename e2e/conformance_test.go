@@ -82,6 +82,11 @@ func conformers() []conformer {
 			cli: s.CLI,
 			start: func(t *testing.T, set setup) *rig {
 				common := realcli.Common{Terminal: set.Terminal, Height: set.Height}
+				if loadRig() {
+					// At a load of 40, OpenCode and Qwen Code took longer than
+					// their ready timeouts to start (tmux itself answering late).
+					common.ReadyTimeout = 5 * time.Minute
+				}
 				r := startRig(t, s.CLI, s.API, t.TempDir(), &common, func(ctx context.Context) (*realcli.Session, error) {
 					return s.Start(ctx, common, live.Setup{Ask: set.Ask, Retries: set.Retries})
 				})

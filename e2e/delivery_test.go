@@ -173,7 +173,7 @@ func TestDelivery(t *testing.T) {
 				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
 				asked := len(r.model.Turns())
 				stalls := stallDuring(r)
-				d := r.send("tester", dc.prompt, c.config(true), nil)
+				d := r.send("tester", dc.prompt, rigConfig(c.config(true)), nil)
 				stalled := stalls()
 				if loadRig() {
 					var earlier []string

@@ -20,6 +20,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/conformance/live"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/provider"
@@ -425,35 +426,9 @@ func metric(t *testing.T, name string, d time.Duration) {
 // must hand it over byte for byte.
 const answer = "Analysis done.\nIt's 100% \"real\": $HOME stays literal, so does \\n.\nLast line."
 
-// descendantsOf lists the processes below pid, from /proc: read here, not
-// with tmuxdriver's own walk, since it checks what that walk lets Close end.
-func descendantsOf(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	children := map[int][]int{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		if len(f) > 1 {
-			pp, _ := strconv.Atoi(f[1])
-			children[pp] = append(children[pp], p)
-		}
-	}
-	var out []int
-	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		for _, c := range children[queue[0]] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
-}
+// descendantsOf lists the processes below pid (proctable.Descendants,
+// whose walk its own test proves: it finds what Close must end).
+func descendantsOf(pid int) []int { return proctable.Descendants(pid) }
 
 // in is the rig as seen from subtest t: its failures end t, not the test
 // that started the rig.

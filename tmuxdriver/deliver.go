@@ -27,6 +27,8 @@ const (
 	wrongHold    = 2 * time.Second        // a wrong reading that lasts this long is final
 	stalledAgent = 60 * time.Second       // an agent that has not read its Enter after this is left alone
 	starved      = 250 * time.Millisecond // an agent that waited this long for a CPU in a wait was held back
+	busyShare    = 0.5                    // an agent that ran or waited to run for more than this share of a wait was at work
+	busySlack    = 20 * time.Millisecond
 )
 
 // PasteWait is how long Send waits for the composer to show text whole:
@@ -192,8 +194,9 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 		}
 		return !changed && p.inputRead(ctx), nil
 	}
-	first, start := time.Now(), time.Now()
-	var ranUntil time.Duration // the agent's wait for a CPU when start was set
+	first := time.Now()
+	var start time.Time // when the agent's current quiet wait began
+	var from effort     // its effort then
 	for {
 		if err := sleep(ctx, pastePoll); err != nil {
 			return false, err
@@ -209,17 +212,20 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 		if time.Since(first) > stalledAgent {
 			return false, nil
 		}
-		// A wait in which the agent could not act proves nothing: one
-		// frozen, stopped or starved after it read the Enter and before it
-		// drew its turn looks just like one that ignored it (Gemini CLI,
-		// frozen so, took a second Enter as a second submission). The
-		// wait starts again once it runs.
-		if held, waited, known := heldBack(snap.PID); known && (held || ranUntil == 0 || waited-ranUntil >= starved) {
-			if held || ranUntil != 0 {
-				start = time.Now()
-			}
-			ranUntil = max(waited, 1)
+		// A wait proves nothing unless the agent could act throughout and
+		// did not: one frozen, stopped or starved after it read the Enter
+		// and before it drew its turn looks just like one that ignored it
+		// (Gemini CLI, frozen so, took a second Enter as a second
+		// submission), and so does one thawed and at work on the turn but
+		// drawing nothing yet (a second Enter came 3.3 s after the first).
+		// The wait starts again until the agent is held by nothing and
+		// quiet on its CPUs.
+		if e, known := effortOf(snap.PID); known && (start.IsZero() || e.acting(from, time.Since(start))) {
+			start, from = time.Now(), e
 			continue
+		}
+		if start.IsZero() {
+			start = first // no /proc: the screen alone
 		}
 		if time.Since(start) < d {
 			continue
@@ -228,6 +234,28 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 			return true, nil
 		}
 	}
+}
+
+// effort is what an agent's processes (a pane's process and those below
+// it) have done up to a moment: whether one of them is held now (frozen
+// or stopped: it cannot act), and how long they have run on a CPU and
+// waited for one, in all.
+type effort struct {
+	held        bool
+	ran, waited time.Duration
+}
+
+// acting reports whether an agent whose effort was from when a wait
+// began, and is e elapsed later, could not act or was at work meanwhile:
+// held now, starved (it waited starved for a CPU), or busy (it ran on a
+// CPU or waited for one, in all, for more than busyShare of elapsed and
+// busySlack more). An agent that ignored an Enter sits idle; one that
+// read it works on the turn before it draws it, and at work it runs or
+// waits to run whatever the load.
+func (e effort) acting(from effort, elapsed time.Duration) bool {
+	demand := e.ran + e.waited - from.ran - from.waited
+	return e.held || e.waited-from.waited >= starved ||
+		demand > time.Duration(float64(elapsed)*busyShare)+busySlack
 }
 
 // inputRead reports whether the agent has read everything typed into its

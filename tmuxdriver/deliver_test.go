@@ -42,13 +42,7 @@ func noSecondMessage(t *testing.T, out string) {
 // the Enter only once the fold with the prompt's size shows: the prompt
 // arrives whole, once.
 func TestSendWaitsUntilThePasteIsWhole(t *testing.T) {
-	srv := testServer(t)
-	p, out := foldPane(t, srv, "AGENT_PASTING=1500ms")
-	prompt := "a prompt the agent reads slowly, with ünïcode"
-	if got := delivered(t, p, out, prompt); got != prompt {
-		t.Fatalf("the agent received %q, want the prompt whole", got)
-	}
-	noSecondMessage(t, out)
+	deliveredOnce(t, "a prompt the agent reads slowly, with ünïcode", "AGENT_PASTING=1500ms")
 }
 
 // A fold of another size than the prompt's is not the prompt: Send fails
@@ -67,6 +61,26 @@ func TestSendRefusesAFoldOfAnotherSize(t *testing.T) {
 	if b, err := os.ReadFile(out + ".1"); err == nil {
 		t.Fatalf("the agent received %q, want nothing", b)
 	}
+}
+
+// An agent that read the Enter and works on the turn for 3 s, its CPU
+// busy, before it draws anything (as Gemini CLI thawed after a freeze)
+// shows the prompt whole and no turn all that while: Send does not take
+// that for an Enter ignored and presses no second one.
+func TestSendPressesNoSecondEnterWhileTheAgentWorks(t *testing.T) {
+	deliveredOnce(t, "a prompt the agent works on before it draws its turn", "AGENT_THINK=3s")
+}
+
+// deliveredOnce sends prompt to the folding echo agent (foldPane, with
+// env) and fails the test unless it received the prompt whole and no
+// second message.
+func deliveredOnce(t *testing.T, prompt string, env ...string) {
+	t.Helper()
+	p, out := foldPane(t, testServer(t), env...)
+	if got := delivered(t, p, out, prompt); got != prompt {
+		t.Fatalf("the agent received %q, want the prompt whole", got)
+	}
+	noSecondMessage(t, out)
 }
 
 // An agent that reads nothing for seconds as the prompt is pasted (busy,

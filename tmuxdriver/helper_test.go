@@ -47,6 +47,10 @@ func TestMain(m *testing.M) {
 // text itself, as Qwen Code did; the title stays "idle" while composing.
 // With $AGENT_HOLD naming a file, it reads no key while that file exists
 // (its screen drawn): a CLI still busy with its start-up, or starved.
+// With $AGENT_THINK set to a duration, an Enter that submits a prompt is
+// worked on that long (a CPU kept busy, nothing drawn, keys still read)
+// before the turn shows: a CLI thawed or starved at work on a turn it has
+// not drawn. An Enter on an empty composer submits an empty message at once.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -63,6 +67,7 @@ func echoAgent() int {
 	fold := os.Getenv("AGENT_FOLD") != ""
 	foldOff, _ := strconv.Atoi(os.Getenv("AGENT_FOLD_OFF"))
 	pasting, _ := time.ParseDuration(os.Getenv("AGENT_PASTING"))
+	think, _ := time.ParseDuration(os.Getenv("AGENT_THINK"))
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
@@ -161,6 +166,9 @@ func echoAgent() int {
 					_ = f.Close()
 				}
 				continue
+			}
+			for start := time.Now(); composer.Len() > 0 && time.Since(start) < think; {
+				// At work on the turn: a CPU busy, nothing drawn.
 			}
 			if err := submit(); err != nil {
 				fmt.Fprintln(os.Stderr, err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
 )
 
 // endProcesses ends the processes of the panes whose pids are given: each
@@ -22,12 +24,12 @@ func endProcesses(panes []int) []int {
 	groups := map[int]bool{}
 	var pids []int
 	for _, pid := range panes {
-		if pid <= 1 || !alive(pid) {
+		if pid <= 1 || !proctable.Alive(pid) {
 			continue
 		}
 		pids = append(pids, pid)
-		pids = append(pids, descendants(pid)...)
-		for _, g := range []int{statInt(pid, 2), statInt(pid, 5)} { // pgrp, tpgid
+		pids = append(pids, proctable.Descendants(pid)...)
+		for _, g := range []int{proctable.StatInt(pid, 2), proctable.StatInt(pid, 5)} { // pgrp, tpgid
 			if g > 1 && g != own {
 				groups[g] = true
 			}
@@ -59,7 +61,7 @@ func waitGone(pids []int, d time.Duration) []int {
 	for {
 		var left []int
 		for _, p := range pids {
-			if alive(p) {
+			if proctable.Alive(p) {
 				left = append(left, p)
 			}
 		}
@@ -70,96 +72,36 @@ func waitGone(pids []int, d time.Duration) []int {
 	}
 }
 
-// stat returns the fields of /proc/pid/stat after the command name: state,
-// ppid, pgrp, session, tty_nr, tpgid, … (nil without /proc).
-func stat(pid int) [][]byte {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return nil
-	}
-	// The command name is in parentheses and may hold anything.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return nil
-	}
-	return bytes.Fields(b[i+2:])
-}
-
-// statInt is field i of stat (0 = state), or 0.
-func statInt(pid, i int) int {
-	f := stat(pid)
-	if len(f) <= i {
-		return 0
-	}
-	n, _ := strconv.Atoi(string(f[i]))
-	return n
-}
-
-// alive reports whether pid runs (a zombie has ended). Without /proc, a
-// process that takes signals counts as alive.
-func alive(pid int) bool {
-	f := stat(pid)
-	if f == nil {
-		return syscall.Kill(pid, 0) == nil && !procExists()
-	}
-	return f[0][0] != 'Z' && f[0][0] != 'X'
-}
-
-func procExists() bool {
-	_, err := os.Stat("/proc/self/stat")
-	return err == nil
-}
-
-// descendants lists the processes below pid, read from /proc.
-func descendants(pid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	children := map[int][]int{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pp := statInt(p, 1); pp > 0 {
-			children[pp] = append(children[pp], p)
-		}
-	}
-	var out []int
-	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		for _, c := range children[queue[0]] {
-			out = append(out, c)
-			queue = append(queue, c)
-		}
-	}
-	return out
-}
-
-// heldBack is what /proc says of whether the processes of an agent (pid
-// and those below it) could act: held is true when one of them is frozen
-// by a cgroup freezer or in uninterruptible sleep (state D) or stopped
-// (T, t), and waited is how long their main threads have waited for a CPU
-// in all (/proc/pid/schedstat's run delay). known is false without /proc.
-func heldBack(pid int) (held bool, waited time.Duration, known bool) {
-	for _, p := range append([]int{pid}, descendants(pid)...) {
-		f := stat(p)
+// effortOf is what /proc says of an agent's processes (pid and those
+// below it) now; known is false without /proc. A process frozen by a
+// cgroup freezer or in uninterruptible sleep reads state D, a stopped one
+// T or t: it is held. Time on a CPU and time waiting for one are summed
+// over every thread (/proc/PID/task/TID/schedstat: a Node or Go agent
+// works on threads other than its first).
+func effortOf(pid int) (e effort, known bool) {
+	for _, p := range append([]int{pid}, proctable.Descendants(pid)...) {
+		f := proctable.Stat(p)
 		if f == nil {
 			continue
 		}
 		known = true
 		switch f[0][0] {
 		case 'D', 'T', 't':
-			held = true
+			e.held = true
 		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", p))
-		if err != nil {
-			continue
-		}
-		if fs := bytes.Fields(b); len(fs) >= 2 {
-			ns, _ := strconv.ParseInt(string(fs[1]), 10, 64)
-			waited += time.Duration(ns)
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", p, t.Name()))
+			if err != nil {
+				continue
+			}
+			if fs := bytes.Fields(b); len(fs) >= 2 {
+				ran, _ := strconv.ParseInt(string(fs[0]), 10, 64)
+				waited, _ := strconv.ParseInt(string(fs[1]), 10, 64)
+				e.ran += time.Duration(ran)
+				e.waited += time.Duration(waited)
+			}
 		}
 	}
-	return held, waited, known
+	return e, known
 }

@@ -9,7 +9,6 @@
 package realcli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -134,19 +134,9 @@ func End(pid int, grace time.Duration) error {
 	return nil
 }
 
-// Alive reports whether pid is a running (not zombie) process.
-func Alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the command name in parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	return b[i+2] != 'Z' && b[i+2] != 'X'
-}
+// Alive reports whether pid is a running (not zombie) process
+// (proctable.Alive).
+func Alive(pid int) bool { return proctable.Alive(pid) }
 
 // WithHooks returns settings, a settings.json, with its "hooks" block in
 // the form Claude Code made common (Gemini CLI and Qwen Code read the
