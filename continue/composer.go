@@ -1,0 +1,54 @@
+package cont
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/handoff-fsm/handoff-fsm/screen"
+)
+
+// composerMode finds shell mode by the box's mark ("│ $ text" in place of
+// "│ ● text").
+func composerMode(capture string) string {
+	if r := read(capture); r.sig.Chrome == screen.ChromeComposer && r.sig.Shell {
+		return screen.ShellMode
+	}
+	return ""
+}
+
+// clearKeys: Ctrl-C empties the composer, whatever it holds and in shell
+// mode too ("Ctrl+C Clear input"; Ctrl-U clears only the line the cursor
+// is on). On an empty composer it arms "ctrl+c to exit" instead, and a
+// second one quits: the driver clears only after a paste, so there is
+// text, and it presses it once.
+func clearKeys(string) []string { return []string{"C-c"} }
+
+// composerText is what the box holds, its frame and mark ("● ", "$ ")
+// cut: the lines top down.
+func composerText(capture string) ([]string, bool) {
+	r := read(capture)
+	if r.sig.Chrome != screen.ChromeComposer {
+		return nil, false
+	}
+	lines := make([]string, 0, len(r.inner))
+	for i := len(r.inner) - 1; i >= 0; i-- {
+		t := unframe(r.inner[i].Text)
+		if i == len(r.inner)-1 {
+			t = screen.CutMark(t, strings.TrimSpace(bullet), strings.TrimSpace(shellMark))
+		}
+		lines = append(lines, t)
+	}
+	return lines, true
+}
+
+// pasteForm is how Continue 1.5.47 shows a paste, read from its bundle
+// and tried on the real CLI (testdata/paste): a paste of more than 800
+// characters is folded, "[Paste #1, 60 lines]" for several lines (its
+// lines), "[Paste #1]" for one line (no size shown); a shorter one is
+// its text, in the box.
+func pasteForm() screen.PasteForm {
+	return screen.PasteForm{Folds: []screen.Fold{
+		{Pattern: regexp.MustCompile(`\[Paste #\d+, (\d+) lines\]`), Size: screen.LineCount},
+		{Pattern: regexp.MustCompile(`\[Paste #\d+\]`)},
+	}, Composer: composerText}
+}
