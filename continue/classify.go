@@ -245,7 +245,13 @@ func (r *reading) add(c cell) bool {
 	r.cells = append(r.cells, c)
 	if c.kind == screen.CellMessage {
 		r.sig.Run++
-		return true
+		if streamed(c.body) >= 0 {
+			// The user's message and the assistant's answer under it.
+			r.sig.Run++
+		}
+		// A long chat of plain answers is read back so far only: beyond,
+		// whose message is the newest is not known (RunKnown false).
+		return r.sig.Run < maxRun
 	}
 	r.sig.RunKnown = true
 	return false
@@ -257,6 +263,20 @@ func (r *reading) settle() {
 	if r.sig.Cell == screen.CellMessage && r.sig.RunKnown && r.sig.Run%2 == 1 {
 		r.sig.Cell = CellPrompt
 	}
+}
+
+// streamed is where, in a message cell's body (bottom up), a streamed
+// answer starts: Continue draws a long answer that streamed in without a
+// bullet, one column in, after a blank line under the user's message
+// (its wrapped lines one or two columns in); -1 when there is none. The
+// message's own lines and paragraphs are two columns in.
+func streamed(body []screen.Line) int {
+	for i := len(body) - 1; i > 0; i-- {
+		if body[i].T == "" && body[i-1].Indent == 1 {
+			return i - 1
+		}
+	}
+	return -1
 }
 
 // kindOf is a cell's kind by its first line and the lines under it
@@ -277,6 +297,9 @@ func kindOf(head screen.Line, body []screen.Line) string {
 	}
 	return cellNote
 }
+
+// maxRun is how many bulleted messages the walk reads back at most.
+const maxRun = 64
 
 // cellNote is a note of the CLI's own at column 0 (a system message: the
 // /help text, a warning): it ends a run as a tool call does.

@@ -8,7 +8,8 @@ import (
 
 // lastMessage returns the last assistant message of a capture, for the
 // fallback path: under a ready composer, the newest bulleted message when
-// it is the assistant's (an even place in its run), else, after a tool
+// it is the assistant's (an even place in its run), or the streamed answer
+// drawn without a bullet under the user's message, else, after a tool
 // call, the message drawn without a bullet under the tool's output (two
 // columns in). Paragraph breaks are kept; Continue wraps a message at the
 // pane's width itself, so a long paragraph comes back with line breaks
@@ -23,6 +24,8 @@ func lastMessage(capture string) (string, error) {
 	c := r.cells[0]
 	var lines []string
 	switch {
+	case c.kind == screen.CellMessage && streamed(c.body) >= 0:
+		lines = bodyText(c.body[:streamed(c.body)+1])
 	case c.kind == screen.CellMessage && r.sig.RunKnown:
 		lines = append([]string{strings.TrimPrefix(c.head.T, bullet)}, bodyText(c.body)...)
 	case c.kind == screen.CellTool:
