@@ -2,8 +2,10 @@ package cont
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
+	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -49,6 +51,20 @@ func composerText(capture string) ([]string, bool) {
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{Folds: []screen.Fold{
 		{Pattern: regexp.MustCompile(`\[Paste #\d+, (\d+) lines\]`), Size: screen.LineCount},
-		{Pattern: regexp.MustCompile(`\[Paste #\d+\]`)},
+		{Pattern: oneLineFold},
 	}, Composer: composerText}
+}
+
+// oneLineFold is the fold of a paste of one line, which shows no size.
+var oneLineFold = regexp.MustCompile(`\[Paste #\d+\]`)
+
+// readPaste is pasteForm's reading, but for a fold of one line and a text
+// of several: Continue folds several lines as "[Paste #1, N lines]", so a
+// fold without a size is another paste's.
+func readPaste(capture, text string) (handoff.Paste, string) {
+	got, seen := pasteForm().Read(capture, text)
+	if got == handoff.PasteWhole && oneLineFold.MatchString(seen) && screen.LineCount(strings.TrimRight(text, "\n")) > 1 {
+		return handoff.PasteWrong, seen + " (a fold of one line; the prompt has " + strconv.Itoa(screen.LineCount(text)) + ")"
+	}
+	return got, seen
 }

@@ -20,6 +20,6 @@ func Provider() screen.Provider {
 		// ("/help me" pasted and Enter showed the help). '@' opens a file
 		// menu while a word is typed, but "@abc please" pasted and Enter
 		// reached the model as text.
-		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadPaste: pasteForm().Read},
+		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadPaste: readPaste},
 	}
 }
