@@ -42,16 +42,6 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
-// Reasons reported in handoff.Classification.Reason.
-const (
-	ReasonDialog     = "a tool waits for approval ('Would you like to continue?' in the composer's box)"
-	ReasonBusy       = "the working line ('( Ns • esc to interrupt )', right above the composer) shows: a turn is running"
-	ReasonError      = "a failed request ('Error: …' at column 0) is the newest cell"
-	ReasonNoComposer = "no composer box over Continue's footer ('◉ Continue CLI') at the bottom of the screen"
-	ReasonCompleted  = "the composer is ready and an assistant message or a tool call is the newest cell"
-	ReasonIdle       = screen.ReasonIdle
-)
-
 // Signals are what the classifier found on a screen. Line numbers count
 // from the end of the capture (1 = last line); 0 means not found.
 type Signals struct {
@@ -79,6 +69,16 @@ type Signals struct {
 
 // CellPrompt is a user's message as the newest cell.
 const CellPrompt = "prompt"
+
+// Reasons reported in handoff.Classification.Reason.
+const (
+	ReasonIdle       = screen.ReasonIdle
+	ReasonCompleted  = "the composer is ready and an assistant message or a tool call is the newest cell"
+	ReasonError      = "a failed request ('Error: …' at column 0) is the newest cell"
+	ReasonBusy       = "the working line ('( Ns • esc to interrupt )', right above the composer) shows: a turn is running"
+	ReasonDialog     = "a tool waits for approval ('Would you like to continue?' in the composer's box)"
+	ReasonNoComposer = "no composer box over Continue's footer ('◉ Continue CLI') at the bottom of the screen"
+)
 
 // Markers of Continue's screen.
 const (
@@ -123,59 +123,63 @@ func read(capture string) *reading {
 	r := &reading{}
 	r.sig.Chrome = screen.ChromeNone
 	r.w.Init(capture)
-	if !r.bottom() {
-		r.w.Rest()
-	} else if r.sig.Chrome == screen.ChromeComposer || r.sig.Chrome == screen.ChromeDialog {
+	switch {
+	case r.bottom() && r.box():
 		r.history()
 		r.settle()
+	default:
+		r.w.Rest()
 	}
 	r.sig.LinesScanned = r.w.Scanned
 	return r
 }
 
-// bottom reads the footer and what sits between it and the box (up to
-// three lines), then the box.
-func (r *reading) bottom() bool {
-	seen := 0
+// up is the next line above that is not blank; false at the top.
+func (r *reading) up() (screen.Line, bool) {
 	for {
-		ln, ok := r.w.Up()
-		if !ok {
-			return false
-		}
-		if ln.T == "" {
-			continue
-		}
-		switch {
-		case ln.Indent == 0 && strings.HasPrefix(ln.T, boxBottom):
-			return r.sig.Footer && r.box()
-		case strings.HasSuffix(ln.T, footerMark):
-			r.sig.Footer = true
-		}
-		if seen++; seen > 3 {
-			return false
+		if ln, ok := r.w.Up(); !ok || ln.T != "" {
+			return ln, ok
 		}
 	}
 }
 
-// box reads the box's lines up to its top: the composer, or the approval
-// dialog drawn in its place.
-func (r *reading) box() bool {
-	for {
-		ln, ok := r.w.Up()
-		if !ok || len(r.inner) > 300 {
+// bottom reads up to the box's lower edge: the footer and what may sit
+// between it and the box (a hint line), four lines at most. The box
+// counts only over Continue's footer.
+func (r *reading) bottom() bool {
+	for range 4 {
+		ln, ok := r.up()
+		if !ok {
 			return false
 		}
-		if ln.Indent == 0 && strings.HasPrefix(ln.T, boxTop) {
-			break
+		if ln.Indent == 0 && strings.HasPrefix(ln.T, boxBottom) {
+			return r.sig.Footer
 		}
-		if ln.Indent != 0 || !strings.HasPrefix(ln.T, boxSide) {
+		r.sig.Footer = r.sig.Footer || strings.HasSuffix(ln.T, footerMark)
+	}
+	return false
+}
+
+// box collects the box's lines up to its upper edge, then reads them.
+func (r *reading) box() bool {
+	for len(r.inner) <= 300 {
+		ln, ok := r.w.Up()
+		switch {
+		case !ok || ln.Indent != 0:
+			return false
+		case strings.HasPrefix(ln.T, boxTop):
+			return len(r.inner) > 0 && r.boxed()
+		case !strings.HasPrefix(ln.T, boxSide):
 			return false
 		}
 		r.inner = append(r.inner, ln)
 	}
-	if len(r.inner) == 0 {
-		return false
-	}
+	return false
+}
+
+// boxed reads what the box holds: the approval dialog, or the composer
+// (its first line, its mark).
+func (r *reading) boxed() bool {
 	for _, ln := range r.inner {
 		if t := unframe(ln.T); t == question {
 			r.sig.Chrome, r.sig.Dialog = screen.ChromeDialog, screen.Signal(t)

@@ -32,14 +32,12 @@ func composerText(capture string) ([]string, bool) {
 	if r.sig.Chrome != screen.ChromeComposer {
 		return nil, false
 	}
-	lines := make([]string, 0, len(r.inner))
-	for i := len(r.inner) - 1; i >= 0; i-- {
-		t := unframe(r.inner[i].Text)
-		if i == len(r.inner)-1 {
-			t = screen.CutMark(t, strings.TrimSpace(bullet), strings.TrimSpace(shellMark))
-		}
-		lines = append(lines, t)
+	n := len(r.inner)
+	lines := make([]string, n)
+	for i, ln := range r.inner {
+		lines[n-1-i] = unframe(ln.Text)
 	}
+	lines[0] = screen.CutMark(lines[0], strings.TrimSpace(bullet), strings.TrimSpace(shellMark))
 	return lines, true
 }
 

@@ -19,13 +19,8 @@ import (
 func TestRealContinueSendByNameAndAutoTwiceEach(t *testing.T) {
 	parallel(t)
 	realcontinue.CLI.Require(t)
-	sendByNameAndAuto(t, newContinueRigAt(t, realcontinue.Options{Common: realcli.Common{Terminal: tmuxTerminal}}, t.TempDir()), []string{"continue", "continue", "auto", "auto"}, invalidArgument)
-}
-
-// newContinueRigAt starts a fake Chat Completions API (shell tool Bash)
-// and Continue in root's work folder and HOME; opts sets the rest.
-func newContinueRigAt(t *testing.T, opts realcontinue.Options, root string) *rig {
-	t.Helper()
-	return startRig(t, realcontinue.CLI, fakemodel.ChatCompletions{ShellTool: realcontinue.ShellTool}, root, &opts.Common,
+	opts := realcontinue.Options{Common: realcli.Common{Terminal: tmuxTerminal}}
+	r := startRig(t, realcontinue.CLI, fakemodel.ChatCompletions{ShellTool: realcontinue.ShellTool}, t.TempDir(), &opts.Common,
 		func(ctx context.Context) (*realcli.Session, error) { return realcontinue.Start(ctx, opts) })
+	sendByNameAndAuto(t, r, []string{"continue", "continue", "auto", "auto"}, invalidArgument)
 }
