@@ -62,6 +62,10 @@ type Signals struct {
 	// or the logo; RunKnown that its start was on the screen.
 	Run      int  `json:"run"`
 	RunKnown bool `json:"run_known,omitempty"`
+	// StartLine is where the run's start was seen: the tool call, note
+	// or logo line above it (0: the walk reached the capture's top or
+	// read no history). Nothing above it changes the reading.
+	StartLine int `json:"start_line"`
 	// Header: the logo's lines (" Config: …") were reached.
 	Header bool   `json:"header,omitempty"`
 	Error  string `json:"error,omitempty"`
@@ -224,7 +228,7 @@ func (r *reading) history() {
 		}
 		if ln.Indent > 0 {
 			if header(ln.T) {
-				r.sig.Header, r.sig.RunKnown = true, true
+				r.sig.Header, r.sig.RunKnown, r.sig.StartLine = true, true, ln.N
 				return
 			}
 			body = append(body, ln)
@@ -257,7 +261,7 @@ func (r *reading) add(c cell) bool {
 		// whose message is the newest is not known (RunKnown false).
 		return r.sig.Run < maxRun
 	}
-	r.sig.RunKnown = true
+	r.sig.RunKnown, r.sig.StartLine = true, c.head.N
 	return false
 }
 

@@ -14,7 +14,10 @@ import (
 // screens the manifest gives no message for and off the answer cut short
 // by Esc (drawn, as a streamed answer is, without a bullet).
 func TestRealContinueScreens(t *testing.T) {
-	dir := filepath.Join("testdata", "real-"+Version)
+	dir := realDir()
 	conformance.CheckRealScreens(t, dir, Provider(), conformance.Want{Sizes: 2, Plain: true, Titles: true})
 	conformance.CheckScriptMessages(t, dir, Provider(), conformance.Interrupted())
 }
+
+// realDir holds the screens captured from the real Continue CLI.
+func realDir() string { return filepath.Join("testdata", "real-"+Version) }
