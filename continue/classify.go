@@ -82,6 +82,7 @@ const (
 	ReasonBusy       = "the working line ('( Ns • esc to interrupt )', right above the composer) shows: a turn is running"
 	ReasonDialog     = "a tool waits for approval ('Would you like to continue?' in the composer's box)"
 	ReasonNoComposer = "no composer box over Continue's footer ('◉ Continue CLI') at the bottom of the screen"
+	ReasonUnanswered = "the user's message is the newest cell (by the count of its run): the turn has not answered yet"
 )
 
 // Markers of Continue's screen.
@@ -347,6 +348,12 @@ func errorText(c cell) string {
 func (r *reading) Decide(string) (handoff.Status, string) {
 	if st, reason, ok := screen.Ahead(r.w.Capture(), r.w.NonBlank, r.sig.Chrome, r.sig.BusyLine != 0, ReasonDialog, ReasonNoComposer, ReasonBusy); ok {
 		return st, reason
+	}
+	if r.sig.Cell == CellPrompt {
+		// Continue ends every turn with something under the user's
+		// message (an answer, a tool call, an "Error: …" note); a frame
+		// without the working line was seen mid-turn under the driver.
+		return handoff.StatusProcessing, ReasonUnanswered
 	}
 	replied := r.sig.Cell == screen.CellMessage || r.sig.Cell == screen.CellTool
 	return screen.Settle(r.sig.Cell == screen.CellError, replied, ReasonError, ReasonCompleted, ReasonIdle)
