@@ -22,6 +22,9 @@ import (
 // TestCaptureRealClineScreens takes Cline's screens.
 func TestCaptureRealClineScreens(t *testing.T) { scriptOf(t, "cline").capture(t) }
 
+// TestCaptureRealContinueScreens takes Continue's screens.
+func TestCaptureRealContinueScreens(t *testing.T) { scriptOf(t, "continue").capture(t) }
+
 // TestCaptureRealCopilotScreens takes Copilot CLI's screens.
 func TestCaptureRealCopilotScreens(t *testing.T) { scriptOf(t, "copilot").capture(t) }
 

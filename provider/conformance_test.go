@@ -18,7 +18,7 @@ import (
 // leaders are the characters that, first in a message, open another mode
 // of each CLI's composer, as tried on the real CLIs (see each provider's
 // Composer): the lead line must guard every one of them.
-var leaders = map[string]string{"claude": "!/#", "cline": "/", "codex": "!/", "copilot": "!/?&$", "droid": "!/", "gemini": "!/?", "kilo": "!/", "kimi": "!/", "omp": "!$#/", "opencode": "!/", "pi": "!/", "qwen": "!/?"}
+var leaders = map[string]string{"claude": "!/#", "cline": "/", "codex": "!/", "continue": "!/", "copilot": "!/?&$", "droid": "!/", "gemini": "!/?", "kilo": "!/", "kimi": "!/", "omp": "!$#/", "opencode": "!/", "pi": "!/", "qwen": "!/?"}
 
 // Every provider of the registry passes the conformance checks: it says
 // what it reads, its composer reads its real screens after a paste as they

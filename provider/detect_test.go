@@ -16,6 +16,7 @@ import (
 // realScreens are the real screens of each provider, captured from its CLI.
 var realScreens = map[string]string{
 	"codex":    "../codex/testdata/real-0.169",
+	"continue": "../continue/testdata/real-1.5.47",
 	"copilot":  "../copilot/testdata/real-1.0.102",
 	"claude":   "../claude/testdata/real-2.1.330",
 	"gemini":   "../gemini/testdata/real-0.61.0",

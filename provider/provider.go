@@ -20,6 +20,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/claude"
 	"github.com/handoff-fsm/handoff-fsm/cline"
 	"github.com/handoff-fsm/handoff-fsm/codex"
+	cont "github.com/handoff-fsm/handoff-fsm/continue"
 	"github.com/handoff-fsm/handoff-fsm/copilot"
 	"github.com/handoff-fsm/handoff-fsm/droid"
 	"github.com/handoff-fsm/handoff-fsm/gemini"
@@ -46,6 +47,7 @@ func registry() []screen.Provider {
 		claude.Provider(),
 		cline.Provider(),
 		codex.Provider(),
+		cont.Provider(),
 		droid.Provider(),
 		copilot.Provider(),
 		gemini.Provider(),

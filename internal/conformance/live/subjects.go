@@ -22,6 +22,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcline"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
@@ -159,6 +160,18 @@ func askingSubjects() []Subject {
 			// With auto-approve off it asks before every tool call:
 			// "Approve tool call?", "[y] Approve   [n] Deny".
 			Approve: "y",
+		},
+		{
+			CLI: realcontinue.CLI, API: fakemodel.ChatCompletions{ShellTool: realcontinue.ShellTool},
+			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+				return realcontinue.Start(ctx, realcontinue.Options{Common: c, Ask: s.Ask})
+			},
+			// At column 0 under the prompt: "Error: 400 Request contains an
+			// invalid argument (fake)."
+			APIErrors: invalidRequest("Error: 400 Request contains an invalid argument (fake)."),
+			// Without --auto every command is asked for: "Would you like to
+			// continue?", "> Continue (tab)"; Tab approves.
+			Approve: "Tab",
 		},
 		{
 			CLI: realcopilot.CLI, API: fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool},
