@@ -17,49 +17,28 @@ import (
 // and expected status, as a fixture. What the screens show is in
 // testdata/capture-scripts.json. Run one when its pinned version changes:
 //
-//	HANDOFF_CAPTURE=1 go test ./e2e -run TestCaptureRealPiScreens -v -timeout 30m
+//	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureScripts/pi$' -v -timeout 30m
 
-// TestCaptureRealClineScreens takes Cline's screens.
-func TestCaptureRealClineScreens(t *testing.T) { scriptOf(t, "cline").capture(t) }
+// TestCaptureScripts takes each CLI's screens, one subtest per CLI of
+// testdata/capture-scripts.json (Kilo Code's capture is its own,
+// TestCaptureRealKiloScreens).
+func TestCaptureScripts(t *testing.T) {
+	for _, name := range slices.Sorted(maps.Keys(captureData(t))) {
+		t.Run(name, func(t *testing.T) { scriptOf(t, name).capture(t) })
+	}
+}
 
-// TestCaptureRealContinueScreens takes Continue's screens.
-func TestCaptureRealContinueScreens(t *testing.T) { scriptOf(t, "continue").capture(t) }
-
-// TestCaptureRealCopilotScreens takes Copilot CLI's screens.
-func TestCaptureRealCopilotScreens(t *testing.T) { scriptOf(t, "copilot").capture(t) }
-
-// TestCaptureRealDroidScreens takes droid's screens.
-func TestCaptureRealDroidScreens(t *testing.T) { scriptOf(t, "droid").capture(t) }
-
-// TestCaptureRealGeminiScreens takes Gemini CLI's screens.
-func TestCaptureRealGeminiScreens(t *testing.T) { scriptOf(t, "gemini").capture(t) }
-
-// TestCaptureRealKimiScreens takes Kimi Code's screens.
-func TestCaptureRealKimiScreens(t *testing.T) { scriptOf(t, "kimi").capture(t) }
-
-// TestCaptureRealOmpScreens takes OMP's screens.
-func TestCaptureRealOmpScreens(t *testing.T) { scriptOf(t, "omp").capture(t) }
-
-// TestCaptureRealOpenCodeScreens takes OpenCode's screens.
-func TestCaptureRealOpenCodeScreens(t *testing.T) { scriptOf(t, "opencode").capture(t) }
-
-// TestCaptureRealPiScreens takes pi's screens.
-func TestCaptureRealPiScreens(t *testing.T) { scriptOf(t, "pi").capture(t) }
-
-// TestCaptureRealQwenScreens takes Qwen Code's screens.
-func TestCaptureRealQwenScreens(t *testing.T) { scriptOf(t, "qwen").capture(t) }
-
-// TestCaptureRealGeminiTerminals takes Gemini CLI's screens in the
-// terminals of captureTerminals, each into its own folder
-// (real-<version>/<name>/, with its manifest); a name after the slash
+// TestCaptureScriptTerminals takes Gemini CLI's and Qwen Code's screens in
+// the terminals of captureTerminals, each into its own folder
+// (real-<version>/<name>/, with its manifest); a name after the CLI's
 // picks one:
 //
-//	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureRealGeminiTerminals/xterm-256color-default$' -v -timeout 30m
-func TestCaptureRealGeminiTerminals(t *testing.T) { scriptOf(t, "gemini").inTerminals(t) }
-
-// TestCaptureRealQwenTerminals is TestCaptureRealGeminiTerminals for Qwen
-// Code.
-func TestCaptureRealQwenTerminals(t *testing.T) { scriptOf(t, "qwen").inTerminals(t) }
+//	HANDOFF_CAPTURE=1 go test ./e2e -run 'TestCaptureScriptTerminals/gemini/xterm-256color-default$' -v -timeout 30m
+func TestCaptureScriptTerminals(t *testing.T) {
+	for _, name := range []string{"gemini", "qwen"} {
+		t.Run(name, func(t *testing.T) { scriptOf(t, name).inTerminals(t) })
+	}
+}
 
 // captureHooks is what a CLI's capture does its own way: how it is
 // started (Gemini CLI and Qwen Code in an approval mode), how its phases
