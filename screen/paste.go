@@ -25,15 +25,35 @@ type PasteForm struct {
 	Composer func(capture string) (lines []string, ok bool)
 }
 
-// tailRunes is how much of the text's end must end the composer for an
-// unfolded paste to read whole.
+// tailRunes is how much of the text's end, at least, must end the
+// composer for an unfolded paste to read whole (see textEnd).
 const tailRunes = 40
+
+// textEnd is the end of ink (text's Ink) that must end the composer for
+// an unfolded paste of text to read whole: its last tailRunes runes, and
+// back to the receipt when text carries a RESPONSE FILE INSTRUCTION. The
+// instruction's last sentence is the same in every dispatch; its receipt
+// (on the command's last line, just above) is this dispatch's own, so a
+// composer still showing another dispatch's prompt does not read whole.
+func textEnd(text, ink string) string {
+	tail := []rune(ink)
+	if len(tail) > tailRunes {
+		tail = tail[len(tail)-tailRunes:]
+	}
+	end := string(tail)
+	if t, ok := handoff.ParseInstruction(text); ok {
+		if i := strings.LastIndex(ink, string(t.Receipt)); i >= 0 && i < len(ink)-len(end) {
+			end = ink[i:]
+		}
+	}
+	return end
+}
 
 // Read says what the composer on capture shows of text (as pasted): see
 // handoff.PasteReader. A fold whose size is text's, alone in the
-// composer, or text's own end last in the composer, is PasteWhole; a fold
-// of another size, several folds, or a fold beside other text is
-// PasteWrong; the CLI's reading line, or a composer without a fold that
+// composer, or text's own end last in the composer (textEnd: with its
+// receipt, when it has one), is PasteWhole; a fold of another size,
+// several folds, or a fold beside other text is PasteWrong; the CLI's reading line, or a composer without a fold that
 // does not end with the text's end (empty, a placeholder, a start of the
 // text) is PasteArriving: the driver's wait for the paste ends it; no
 // composer found is PasteUnread.
@@ -64,11 +84,7 @@ func (f PasteForm) Read(capture, text string) (handoff.Paste, string) {
 		return found[0].read(shown, text)
 	}
 	got, want := Ink(shown), Ink(text)
-	tail := []rune(want)
-	if len(tail) > tailRunes {
-		tail = tail[len(tail)-tailRunes:]
-	}
-	if len(tail) > 0 && strings.HasSuffix(got, string(tail)) {
+	if end := textEnd(text, want); end != "" && strings.HasSuffix(got, end) {
 		return handoff.PasteWhole, "the text's end: " + Excerpt(strings.TrimSpace(lines[len(lines)-1]), 120)
 	}
 	return handoff.PasteArriving, Excerpt(strings.Join(strings.Fields(shown), " "), 200)

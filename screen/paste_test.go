@@ -43,3 +43,34 @@ func TestPasteFormReadsTheComposer(t *testing.T) {
 		}
 	}
 }
+
+// Every dispatch's prompt ends with the same sentence of the response
+// instruction; its receipt, on the line above, is its own. A composer
+// still showing the previous dispatch's prompt (the same instruction, its
+// own receipt) is not this prompt whole; this prompt's end, wrapped, is.
+func TestPasteFormReadsTheReceiptInTheTextsEnd(t *testing.T) {
+	path := "/tmp/handoff/reviewer.md"
+	this := handoff.Receipt(strings.Repeat("THIS", 5))
+	previous := handoff.Receipt(strings.Repeat("PREV", 5))
+	text := handoff.WithInstruction("review the change", path, this)
+	// endLines is how a composer shows the end of a prompt signed with r
+	// (the command's last line, a blank line, the last sentence), the last
+	// sentence wrapped at 60 columns.
+	endLines := func(r handoff.Receipt) []string {
+		lines := strings.Split(strings.TrimRight(handoff.Instruction(path, r), "\n"), "\n")
+		last := lines[len(lines)-1]
+		return []string{"…", lines[len(lines)-3], "", last[:60], last[60:]}
+	}
+	for _, c := range []struct {
+		name string
+		r    handoff.Receipt
+		want handoff.Paste
+	}{
+		{"the previous dispatch's prompt end", previous, handoff.PasteArriving},
+		{"this prompt's end", this, handoff.PasteWhole},
+	} {
+		if got, seen := form.Read(composer(endLines(c.r)...), text); got != c.want {
+			t.Errorf("%s: %s (%q), want %s", c.name, got, seen, c.want)
+		}
+	}
+}

@@ -43,8 +43,11 @@ func PasteWait(text string) time.Duration {
 // whole on two looks in a row with the screen unchanged, and returns that
 // screen and what decided (the fold, or the text's end). A composer in
 // another mode is returned at once (lookBeforeEnter clears it). A
-// composer whose rules cannot read it (PasteUnread) falls back to waiting
-// until the screen holds still. A wrong reading that lasts, a turn shown
+// composer whose rules cannot read it (PasteUnread) from the first look
+// falls back to waiting until the screen holds still; once the rules have
+// read it during this paste, a PasteUnread is the composer lost from
+// sight (a CLI redrawing it, or breaking the paste), waited out as a
+// paste still arriving. A wrong reading that lasts, a turn shown
 // with no Enter pressed while the paste is not whole, or PasteWait
 // passing clears the composer and fails with handoff.ErrPasteIncomplete.
 // PasteWait does not end the wait while the agent has not read the paste
@@ -65,6 +68,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 	stalled := deadline.Add(stalledAgent)
 	var prev string
 	last, lastSeen, wrongSince, turnSince := handoff.PasteUnread, "", time.Time{}, time.Time{}
+	read := false // the rules have read the composer during this paste
 	for {
 		snap, err := p.Observe(ctx)
 		if err != nil {
@@ -75,6 +79,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 			return look, "", nil
 		}
 		got, seen := pr.Pasted(look, text)
+		read = read || got != handoff.PasteUnread
 		now := time.Now()
 		// A turn with no Enter pressed, while the composer does not hold
 		// the prompt whole: the CLI took part of the paste as typed keys.
@@ -88,7 +93,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		switch {
 		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
 			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
-		case got == handoff.PasteUnread:
+		case got == handoff.PasteUnread && !read:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
 			if err != nil {
 				return "", "", fmt.Errorf("send: %w", err)

@@ -63,6 +63,23 @@ func TestSendRefusesAFoldOfAnotherSize(t *testing.T) {
 	}
 }
 
+// An agent whose composer was read during the paste ("Pasting… N KB")
+// and then went out of sight (a screen the rules cannot read, as a CLI
+// redrawing its composer or breaking the paste draws) is not a CLI the
+// rules cannot read: Send waits for the paste, then fails with
+// ErrPasteIncomplete and presses no Enter.
+func TestSendPressesNoEnterWhenTheComposerIsLostFromSight(t *testing.T) {
+	p, out := foldPane(t, testServer(t), "AGENT_PASTING=500ms", "AGENT_LOSE=1")
+	err := p.Send(context.Background(), "a prompt whose composer goes out of sight")
+	if !errors.Is(err, handoff.ErrPasteIncomplete) || !strings.Contains(err.Error(), "pressed no Enter") {
+		t.Fatalf("send = %v, want ErrPasteIncomplete saying no Enter was pressed", err)
+	}
+	time.Sleep(time.Second)
+	if b, err := os.ReadFile(out + ".1"); err == nil {
+		t.Fatalf("the agent received %q, want nothing", b)
+	}
+}
+
 // An agent that read the Enter and works on the turn for 3 s, its CPU
 // busy, before it draws anything (as Gemini CLI thawed after a freeze)
 // shows the prompt whole and no turn all that while: Send does not take

@@ -67,6 +67,7 @@ func echoAgent() int {
 	fold := os.Getenv("AGENT_FOLD") != ""
 	foldOff, _ := strconv.Atoi(os.Getenv("AGENT_FOLD_OFF"))
 	pasting, _ := time.ParseDuration(os.Getenv("AGENT_PASTING"))
+	lose := os.Getenv("AGENT_LOSE") != ""
 	think, _ := time.ParseDuration(os.Getenv("AGENT_THINK"))
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
@@ -150,6 +151,11 @@ func echoAgent() int {
 						fmt.Fprintln(os.Stderr, err)
 						return 1
 					}
+					continue
+				}
+				if lose {
+					// The composer lost from sight: a screen the rules cannot read.
+					fmt.Fprint(w, "\x1b[1;1H\x1b[KREADY> (redrawing)\x1b[2;1H\x1b[K")
 					continue
 				}
 				fmt.Fprint(w, "\x1b[2;1H\x1b[K"+placeholder+"\r\n")
