@@ -125,7 +125,7 @@ func invalidRequest(detail string) []APIError { return badRequest("invalid_reque
 // response file's own heredoc is what the CLI started with Setup.Ask asks
 // about.
 func Subjects() []Subject {
-	subjects := append(append(askingSubjects(), approvalModeSubjects()...), claudeSubject(), codexSubject(),
+	subjects := append(append(askingSubjects(), approvalModeSubjects()...), piSubject(), claudeSubject(), codexSubject(),
 		opencodeSubject(realkilo.CLI, func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
 			return realkilo.Start(ctx, realkilo.Options{Common: c, Ask: s.Ask})
 		}),
@@ -145,7 +145,7 @@ func Subjects() []Subject {
 }
 
 // askingSubjects are the Node CLIs that, started to ask, ask before every
-// command, one row a CLI with what differs: they take only their Common
+// command in a dialog of their own, one row a CLI with what differs: they take only their Common
 // and whether to ask (a 400 is not retried: Setup.Retries has nothing to
 // set), and show the 400 at once.
 func askingSubjects() []Subject {
@@ -218,17 +218,22 @@ func askingSubjects() []Subject {
 			// "Allow tool: bash", "❯ Approve" highlighted.
 			Approve: "Enter",
 		},
-		{
-			CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
-			Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
-				return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
-			},
-			// "Error: 400 Request contains an invalid argument (fake)."
-			APIErrors: invalidRequest("Error: 400 Request contains an invalid argument (fake)."),
-			// pi asks nothing of its own: the asking extension's dialog,
-			// "→ Allow" highlighted, before every bash command.
-			Approve: "Enter",
+	}
+}
+
+// piSubject is pi, which asks nothing of its own: started to ask, it runs
+// the asking extension (realpi), whose dialog comes before every bash
+// command.
+func piSubject() Subject {
+	return Subject{
+		CLI: realpi.CLI, API: fakemodel.ChatCompletions{ShellTool: realpi.ShellTool},
+		Start: func(ctx context.Context, c realcli.Common, s Setup) (*realcli.Session, error) {
+			return realpi.Start(ctx, realpi.Options{Common: c, Ask: s.Ask})
 		},
+		// "Error: 400 Request contains an invalid argument (fake)."
+		APIErrors: invalidRequest("Error: 400 Request contains an invalid argument (fake)."),
+		// "→ Allow" highlighted.
+		Approve: "Enter",
 	}
 }
 
