@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,8 +107,8 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 	}
 	buildDir = dir
 	bin := filepath.Join(dir, "handoff-fsm")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/handoff-fsm").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	if err := testkit.GoBuild(bin, "../cmd/handoff-fsm"); err != nil {
+		return "", err
 	}
 	return bin, nil
 })

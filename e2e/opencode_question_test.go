@@ -31,6 +31,11 @@ func TestRealOpenCodeQuestionWaitsForTheUser(t *testing.T) {
 	// The spec's default grace, and so startup window: beside two CPU
 	// burners OpenCode drew no sign of the turn for over 16 s.
 	cfg.IdleGrace = handoff.DefaultIdleGrace
+	// The question stands a grace before the user answers, then the model
+	// takes two more turns: on a loaded machine (a cold CI run's compiles
+	// beside two burners) OpenCode took over 60 s, the e2e default, before
+	// its first request reached the model. The timeout is not under test.
+	cfg.ResponseTimeout = 3 * time.Minute
 	var asked time.Time // the first poll that saw the question
 	answered := false
 	d := r.send("analyst", "Ask me which colour, then write the response.", cfg, func(p fsm.Poll) {

@@ -12,6 +12,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // One full round of examples/three-agents against the real CLIs: Codex
@@ -23,8 +24,8 @@ func TestRealThreeAgentLoopWithBothProviders(t *testing.T) {
 	realcodex.CLI.Require(t)
 	realclaude.CLI.Require(t)
 	bin := filepath.Join(t.TempDir(), "three-agents")
-	if out, err := exec.Command("go", "build", "-o", bin, "../examples/three-agents").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := testkit.GoBuild(bin, "../examples/three-agents"); err != nil {
+		t.Fatal(err)
 	}
 	cx := newRig(t, realcodex.Options{HideTips: true})
 	cl := newClaudeRigAt(t, realclaude.Options{}, t.TempDir())

@@ -41,7 +41,10 @@ var (
 // binaries builds, once per test binary, the core's handoff-fsm (its
 // hidden sim-agent runs in the panes: internal/simagent is not importable
 // from this module) and handoff-temporal (the worker and client processes
-// the kill tests end with SIGKILL). It returns their paths.
+// the kill tests end with SIGKILL). It returns their paths. Each is built
+// as scripts/release.sh builds a release (no cgo, -trimpath), as the core's
+// tests build their commands: CI then compiles their dependencies once,
+// not once for the release snapshot and again for the tests.
 func binaries(t *testing.T) (core, cmd string) {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -55,8 +58,8 @@ func binaries(t *testing.T) (core, cmd string) {
 			{"testserver", "testserver", "."}, // a module of its own
 
 		} {
-			c := exec.Command("go", "build", "-o", filepath.Join(binDir, b.out), b.pkg)
-			c.Dir = b.dir
+			c := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(binDir, b.out), b.pkg)
+			c.Dir, c.Env = b.dir, append(os.Environ(), "CGO_ENABLED=0")
 			out, err := c.CombinedOutput()
 			if err != nil {
 				buildErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)

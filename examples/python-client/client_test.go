@@ -13,6 +13,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 	"github.com/handoff-fsm/handoff-fsm/serve"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
@@ -31,8 +32,8 @@ func TestThePythonClient(t *testing.T) {
 	need(t, "tmux")
 	need(t, "python3")
 	bin := filepath.Join(t.TempDir(), "handoff-fsm")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/handoff-fsm").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := testkit.GoBuild(bin, "../../cmd/handoff-fsm"); err != nil {
+		t.Fatal(err)
 	}
 	work := t.TempDir()
 	ctx := context.Background()

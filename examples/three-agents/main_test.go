@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,8 +25,8 @@ func agents(t *testing.T, reviews string) (string, map[string]dispatchstate.Pane
 	t.Helper()
 	testkit.RequireTmux(t)
 	bin := filepath.Join(t.TempDir(), "handoff-fsm")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/handoff-fsm").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := testkit.GoBuild(bin, "../../cmd/handoff-fsm"); err != nil {
+		t.Fatal(err)
 	}
 	work := t.TempDir()
 	sim := handoff.ShellQuote(bin) + " sim-agent --startup 200ms --work 300ms --stream 100ms --cwd " + handoff.ShellQuote(work)

@@ -1,12 +1,13 @@
 // Package testkit is what the project's tests share: the check that tmux
 // is there (a failure in CI, a skip saying so elsewhere), a bounded wait
-// for a condition, a role's response file in a work folder, and a buffer a
-// running process writes to while the test reads it. It holds no state and
-// is imported by tests only.
+// for a condition, a role's response file in a work folder, a buffer a
+// running process writes to while the test reads it, and the build of a
+// command the tests run. It holds no state and is imported by tests only.
 package testkit
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
@@ -77,4 +78,18 @@ func (s *Buffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// GoBuild compiles the Go command pkg (as go build names it, relative to
+// the test's folder) into out as scripts/release.sh builds a release:
+// without cgo, with -trimpath. The tests then run the command as it ships,
+// and CI compiles its dependencies once for them and the release
+// snapshot's linux/amd64 binary, not once each (docs/testing.md).
+func GoBuild(out, pkg string) error {
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+	}
+	return nil
 }
