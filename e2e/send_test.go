@@ -24,6 +24,11 @@ func TestRealSendByNameAndAutoTwiceEach(t *testing.T) {
 		// Cline folds a paste of five lines or more and would pass a CR
 		// on; its API error is the conformance case's.
 		{"cline", nil},
+		// The pane's command is node and its title unset: the footer
+		// "◉ Continue CLI" under its box recognises it. No hook fires
+		// (Continue has none that does): the screen and the response file
+		// decide.
+		{"continue", []fakemodel.Reply{invalidArgument}},
 		// The pane's command is the binary, named copilot; its title and
 		// footer are Copilot CLI's too.
 		{"copilot", []fakemodel.Reply{invalidArgument}},
