@@ -7,6 +7,7 @@ import (
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/fsm"
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
@@ -115,7 +116,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 			deadline = now.Add(PasteWait(text))
 		}
 		prev, last, lastSeen = significant(look), got, seen
-		if err := sleep(ctx, pastePoll); err != nil {
+		if err := fsm.Sleep(ctx, pastePoll); err != nil {
 			return "", "", err
 		}
 	}
@@ -148,11 +149,11 @@ func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, te
 				return fmt.Errorf("send: pane %s: %w: %s; Send %w (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, p.paneErr(err))
 			}
 			// Keys pressed in one burst can read as an escape sequence.
-			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
 				return err
 			}
 		}
-		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 500*time.Millisecond); err != nil {
 			return err
 		}
 		var err error
@@ -203,7 +204,7 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 	var start time.Time // when the agent's current quiet wait began
 	var from effort     // its effort then
 	for {
-		if err := sleep(ctx, pastePoll); err != nil {
+		if err := fsm.Sleep(ctx, pastePoll); err != nil {
 			return false, err
 		}
 		snap, err := p.Observe(ctx)

@@ -232,7 +232,7 @@ func (p *Pane) Status(ctx context.Context) (handoff.Status, error) {
 		if time.Now().After(deadline) {
 			return "", ErrBlankScreen
 		}
-		if err := sleep(ctx, blankRetry); err != nil {
+		if err := fsm.Sleep(ctx, blankRetry); err != nil {
 			return "", err
 		}
 	}
@@ -453,7 +453,7 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		p.dropBuffer(buf)
 		return fmt.Errorf("send: paste: %w", p.paneErr(err))
 	}
-	if err := sleep(ctx, p.o.EnterDelay); err != nil {
+	if err := fsm.Sleep(ctx, p.o.EnterDelay); err != nil {
 		return err
 	}
 	now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
@@ -466,7 +466,7 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 		if shown, err := p.awaitChange(ctx, before, p.o.VerifyTimeout); err != nil {
 			return fmt.Errorf("send: paste: %w", err)
 		} else if shown {
-			if err := sleep(ctx, p.o.EnterDelay); err != nil {
+			if err := fsm.Sleep(ctx, p.o.EnterDelay); err != nil {
 				return err
 			}
 		}
@@ -538,11 +538,11 @@ func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
 				return "could not clear it (" + p.paneErr(err).Error() + ")", nil
 			}
 			// Keys pressed in one burst can read as an escape sequence.
-			if err := sleep(ctx, 150*time.Millisecond); err != nil {
+			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
 				return "", err
 			}
 		}
-		if err := sleep(ctx, 300*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 300*time.Millisecond); err != nil {
 			return "", err
 		}
 		var err error
@@ -587,7 +587,7 @@ func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
 		if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
 			return false, fmt.Errorf("clear the composer: %w", p.paneErr(err))
 		}
-		if err := sleep(ctx, 150*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
 			return false, err
 		}
 	}
@@ -601,7 +601,7 @@ func (p *Pane) ClearUnsent(ctx context.Context, text string) (bool, error) {
 		if time.Now().After(deadline) {
 			return false, fmt.Errorf("pane %s: the composer still holds the prompt %v after its clear keys", p.o.Target, unsentClearWait)
 		}
-		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 200*time.Millisecond); err != nil {
 			return false, err
 		}
 	}
@@ -651,7 +651,7 @@ func (p *Pane) awaitChange(ctx context.Context, before string, d time.Duration) 
 	want := significant(before)
 	deadline := time.Now().Add(d)
 	for {
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return false, err
 		}
 		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
@@ -685,7 +685,7 @@ func (p *Pane) awaitStill(ctx context.Context, max time.Duration) (string, error
 		if time.Now().After(deadline) {
 			return now, nil
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := fsm.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return "", err
 		}
 	}
@@ -711,10 +711,6 @@ func (p *Pane) dropBuffer(name string) {
 	defer cancel()
 	_, _ = p.run(ctx, nil, "delete-buffer", "-b", name)
 }
-
-// sleep is the driver's pause between tmux calls: fsm.Sleep, the wall
-// clock or ctx's end.
-func sleep(ctx context.Context, d time.Duration) error { return fsm.Sleep(ctx, d) }
 
 func nonce() string {
 	b := make([]byte, 8)
