@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
+)
+
+// Continue in a team: it has no hook that fires (its screen decides), and
+// `cn --resume` takes the newest session of its global folder, whichever
+// folder and agent it came from. So up gives each agent a global folder
+// of its own (the user's entries linked in, sessions/ its own). Two
+// agents of one user (one HOME, whose ~/.continue/config.yaml names the
+// model, no --config) each answer a prompt; both die; up restarts each
+// with --resume; the next prompt of each reaches the model after that
+// agent's own earlier prompt, never after the other's (with one folder,
+// both would go on with the reviewer's, the newest). down leaves no
+// process behind.
+func TestRealTeamResumeOfContinue(t *testing.T) {
+	parallel(t)
+	tm := startTeam(t, []teamAgentSpec{{role: "analyst", provider: "continue", home: "user"}, {role: "reviewer", provider: "continue", home: "user"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	tm.up(ctx, t, `analyst +%\d+ +continue .* started .*none \(continue has no command hook\)`, `reviewer +%\d+ +continue .* started `)
+	prompt := func(role string, n int) string {
+		return map[int]string{1: "Say hello as the ", 2: "Say hello again as the "}[n] + role + "."
+	}
+	send := func(role string, n int) {
+		t.Helper()
+		answer := "Hello " + map[int]string{1: "", 2: "again "}[n] + "from the " + role + "."
+		tm.models[role].Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Done."))
+		panes := paneIDs(ctx, t, tm.srv)
+		out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "send", "--socket", tm.srv.Socket, "--target", panes[role], "--provider", "continue",
+			"--role", role, "--workdir", tm.work, "--poll", "250ms", "--idle-grace", realcontinue.CLI.DispatchGrace().String(), "--timeout", "4m",
+			"--prompt", prompt(role, n))
+		if code != 0 || strings.TrimSpace(out) != answer {
+			t.Fatalf("send %q to the %s: exit %d, stdout %q\n%s", prompt(role, n), role, code, out, errs)
+		}
+	}
+	send("analyst", 1)
+	send("reviewer", 1)
+	tm.killResume(ctx, t, map[string]string{"analyst": prompt("analyst", 1), "reviewer": prompt("reviewer", 1)}, 2*time.Minute, nil)
+	for _, role := range []string{"analyst", "reviewer"} {
+		send(role, 2)
+		other := map[string]string{"analyst": "reviewer", "reviewer": "analyst"}[role]
+		var got []string
+		for _, r := range tm.models[role].Requests() {
+			if strings.Contains(r.Prompt(), prompt(role, 2)) {
+				got = r.UserTexts
+				break
+			}
+		}
+		history := strings.Join(got, "\n")
+		if !strings.Contains(history, prompt(role, 1)) || strings.Contains(history, prompt(other, 1)) {
+			t.Errorf("the resumed %s's next request holds the user messages %q: want its own earlier prompt %q, not the %s's",
+				role, got, prompt(role, 1), other)
+		}
+	}
+	tm.downLeavesNothing(ctx, t)
+}
