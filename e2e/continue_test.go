@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
 )
 
@@ -61,4 +64,50 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 		}
 	}
 	tm.downLeavesNothing(ctx, t)
+}
+
+// `install continue` adds handoff to the user's config.yaml where the
+// real Continue reads it: a headless `cn -p` of that user (no --config)
+// starts handoff-fsm mcp, offers its tools to the model, and runs the one
+// the model calls (list_panes of a tmux server that is not running): its
+// result, handoff's own error naming that server, goes back to the model.
+func TestRealContinueReadsInstalledMCPConfig(t *testing.T) {
+	parallel(t)
+	cli := realcontinue.CLI.Require(t)
+	exe := buildCommand(t)
+	model, err := fakemodel.Start(context.Background(), fakemodel.ChatCompletions{ShellTool: realcontinue.ShellTool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = model.Close() })
+	home, work := t.TempDir(), t.TempDir()
+	opts := realcontinue.Options{Common: realcli.Common{Home: home, Workdir: work, BaseURL: model.URL}}
+	writeFiles(t, map[string][]byte{filepath.Join(home, realcontinue.ConfigPath): realcontinue.Config(opts),
+		filepath.Join(home, realcontinue.OnboardedPath): []byte("2026-01-01T00:00:00.000Z")})
+	env := realcontinue.Env(opts)
+	install := exec.Command(exe, "install", "continue", "--bin", exe)
+	install.Env = env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("install continue: %v\n%s", err, out)
+	}
+	socket := "continue-mcp-" + randomHex(t) // no server runs on it
+	model.Script(fakemodel.ToolUse("list_panes", map[string]any{"socket": socket}, ""), fakemodel.Answer("Listed."))
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cn := exec.CommandContext(ctx, cli, "-p", "List the panes.", "--auto")
+	cn.Env, cn.Dir, cn.WaitDelay = env, work, 10*time.Second
+	out, err := cn.CombinedOutput()
+	reqs := model.Turns()
+	for _, r := range reqs {
+		t.Logf("request: %d tools, reply %q, tool results %q", r.Tools, r.Reply, r.ToolResults)
+	}
+	if err != nil {
+		t.Fatalf("cn -p: %v\n%s", err, out)
+	}
+	if len(reqs) != 2 || !strings.Contains(string(reqs[0].Body), `"list_panes"`) || !strings.Contains(string(reqs[0].Body), `"assign"`) {
+		t.Fatalf("Continue's first request does not offer handoff's tools (list_panes, assign):\n%s\n%s", reqs[0].Body, out)
+	}
+	if got := strings.Join(reqs[1].ToolResults, "\n"); !strings.Contains(got, socket) {
+		t.Errorf("the list_panes result sent back does not come from handoff-fsm mcp (it names no socket %s): %q", socket, got)
+	}
 }
