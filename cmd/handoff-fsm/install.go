@@ -41,7 +41,7 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           (mcpServers, a stdio server, timeout 3600000 ms: OMP's default is 30 s)
   continue user only: $CONTINUE_GLOBAL_DIR/config.yaml (~/.continue), which must exist (without
           it Continue uses its hub's configuration); an item of its mcpServers list (YAML,
-          comments kept); Continue gives a tool call 60 s: use assign and dispatch_status
+          comments kept); Continue gives a tool call 60 s: use assign, dispatch_status
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
