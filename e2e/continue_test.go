@@ -43,6 +43,15 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 		if code != 0 || strings.TrimSpace(out) != answer {
 			t.Fatalf("send %q to the %s: exit %d, stdout %q\n%s", prompt(role, n), role, code, out, errs)
 		}
+		// The answer is read from its file before the turn ends: the
+		// turn's last request (the file's tool result) takes "Done." a
+		// moment later. The agents share one model: the next step waits
+		// for it, so the next prompt takes its own replies.
+		for deadline := time.Now().Add(2 * time.Minute); tm.models[role].Pending() > 0; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the %s's turn did not end within 2 minutes of its answer", role)
+			}
+		}
 	}
 	send("analyst", 1)
 	send("reviewer", 1)
