@@ -108,7 +108,7 @@ func pane(term realcli.Terminal) realcli.Common {
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, droid, copilot, cline, kimi, omp, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, kimi, omp, continue, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -119,7 +119,8 @@ func TestCaptureTerminals(t *testing.T) {
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
 	scripted := func(name string, p termProfile) termProfile { return termsOf(scriptOf(t, name), p) }
 	for _, p := range []termProfile{codexTerms, claudeTerms, scripted("opencode", openCodeTerms), scripted("pi", piTerms), scripted("droid", droidTerms),
-		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms), scripted("omp", ompTerms)} {
+		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms), scripted("omp", ompTerms),
+		scripted("continue", continueTerms)} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -394,6 +395,9 @@ const (
 	// Cline's: auto-approve on (its default) and off (--auto-approve
 	// false), which asks before each tool call.
 	clineAuto, clineAsk = "auto-approve", "ask"
+	// Continue's: --auto (the harness's: every tool allowed) and its
+	// default, which asks before each command.
+	continueAuto, continueAsk = "auto", "ask"
 )
 
 var openCodeTerms = termProfile{
@@ -445,6 +449,14 @@ var copilotTerms = termProfile{
 	},
 	askMode: copilotAsk,
 	modes:   []string{copilotAllowAllTools, copilotAsk, copilotYolo},
+}
+
+// continueTerms: Continue in --auto and in its default mode; busy is its
+// working line ("( 2s • esc to interrupt )"), read as text.
+var continueTerms = termProfile{
+	askMode: continueAsk,
+	modes:   []string{continueAuto, continueAsk},
+	busy:    func(p, _ string) bool { return has(p, "esc to interrupt") },
 }
 
 var clineTerms = termProfile{

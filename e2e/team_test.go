@@ -24,6 +24,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realclaude"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
+	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
 	"github.com/handoff-fsm/handoff-fsm/internal/realdroid"
 	"github.com/handoff-fsm/handoff-fsm/internal/realgemini"
@@ -308,6 +309,10 @@ type teamAgentSpec struct {
 	// untrusted leaves Claude Code's work folder untrusted: its trust
 	// question shows at start.
 	untrusted bool
+	// home, when set, names a HOME folder agents share, as agents of one
+	// user do, and the fake model its configuration names; by default
+	// each agent has a HOME and a model of its own.
+	home string
 }
 
 // testTeam is a team file of real CLIs, each against a fake model of its
@@ -330,10 +335,11 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 		"qwen": fakemodel.ChatCompletions{}, "opencode": fakemodel.ChatCompletions{ShellTool: realopencode.ShellTool},
 		"pi": fakemodel.ChatCompletions{ShellTool: realpi.ShellTool}, "droid": fakemodel.ChatCompletions{ShellTool: realdroid.ShellTool, ShellArgs: realdroid.ShellArgs()},
 		"copilot": fakemodel.ChatCompletions{ShellTool: realcopilot.ShellTool}, "kimi": fakemodel.ChatCompletions{ShellTool: realkimi.ShellTool},
-		"kilo": fakemodel.ChatCompletions{ShellTool: realkilo.ShellTool}}
+		"kilo": fakemodel.ChatCompletions{ShellTool: realkilo.ShellTool}, "continue": fakemodel.ChatCompletions{ShellTool: realcontinue.ShellTool}}
 	finds := map[string]func(testing.TB) string{"codex": realcodex.CLI.Require, "claude": realclaude.CLI.Require,
 		"gemini": realgemini.CLI.Require, "qwen": realqwen.CLI.Require, "opencode": realopencode.CLI.Require, "pi": realpi.CLI.Require,
-		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require, "kilo": realkilo.CLI.Require}
+		"droid": realdroid.CLI.Require, "copilot": realcopilot.CLI.Require, "kimi": realkimi.CLI.Require, "kilo": realkilo.CLI.Require,
+		"continue": realcontinue.CLI.Require}
 	root := t.TempDir()
 	tm := &testTeam{exe: buildCommand(t), work: filepath.Join(root, "work"), file: filepath.Join(root, "handoff-team.toml"),
 		srv: tmuxdriver.Server{Socket: "ht-team-" + randomHex(t)}, agents: agents, models: map[string]*fakemodel.Server{}}
@@ -349,23 +355,32 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 	var toml strings.Builder
 	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = %q\n", q(tm.srv.Socket), q(tm.work), ready)
 	var homes []string
+	shared := map[string]*fakemodel.Server{} // by home
 	for _, a := range agents {
 		bin := finds[a.provider](t)
-		model, err := fakemodel.Start(context.Background(), apis[a.provider])
-		if err != nil {
-			t.Fatal(err)
+		name := a.home
+		if name == "" {
+			name = a.role
+		}
+		model := shared[name]
+		if model == nil {
+			var err error
+			if model, err = fakemodel.Start(context.Background(), apis[a.provider]); err != nil {
+				t.Fatal(err)
+			}
+			shared[name] = model
+			if a.provider == "opencode" || a.provider == "kilo" {
+				model.SetSide(fakemodel.Answer("Handoff session")) // the session's title
+			}
+			t.Cleanup(func() {
+				_ = model.Close()
+				for _, p := range model.Problems() {
+					t.Logf("fake model of %s: %s", name, p)
+				}
+			})
 		}
 		tm.models[a.role] = model
-		if a.provider == "opencode" || a.provider == "kilo" {
-			model.SetSide(fakemodel.Answer("Handoff session")) // the session's title
-		}
-		t.Cleanup(func() {
-			_ = model.Close()
-			for _, p := range model.Problems() {
-				t.Logf("fake model of the %s: %s", a.role, p)
-			}
-		})
-		home := filepath.Join(root, "home-"+a.role)
+		home := filepath.Join(root, "home-"+name)
 		if a.provider == "codex" {
 			homes = append(homes, home)
 		}
@@ -500,6 +515,13 @@ func teamAgent(t *testing.T, provider, work, home, url string) (env, args []stri
 	case "copilot":
 		o := realcopilot.Options{Common: common}
 		l = realcli.Launch{Env: realcopilot.Env(o), Args: realcopilot.Args(o), JSON: realcopilot.JSON(o)}
+	case "continue":
+		// The user's own config.yaml where Continue looks for it, and
+		// the mark of its first run's onboarding (without it Continue asks
+		// for an Anthropic key first); no --config.
+		o := realcontinue.Options{Common: common}
+		l = realcli.Launch{Env: realcontinue.Env(o), Args: []string{"--auto"},
+			Files: map[string][]byte{realcontinue.ConfigPath: realcontinue.Config(o), realcontinue.OnboardedPath: []byte("2026-01-01T00:00:00.000Z")}}
 	default:
 		t.Fatalf("no descriptor for %s", provider)
 	}
@@ -797,6 +819,13 @@ func (tm *testTeam) up(ctx context.Context, t *testing.T, rows ...string) {
 // config up reads from up's own environment).
 func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[string]string, wait time.Duration, up func() (string, string, int)) {
 	t.Helper()
+	tm.killResume(ctx, t, shown, wait, up)
+	tm.downLeavesNothing(ctx, t)
+}
+
+// killResume is killResumeDown without the down: the agents run on.
+func (tm *testTeam) killResume(ctx context.Context, t *testing.T, shown map[string]string, wait time.Duration, up func() (string, string, int)) {
+	t.Helper()
 	panes := paneIDs(ctx, t, tm.srv)
 	for _, pid := range panePIDs(ctx, t, tm.srv) {
 		if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
@@ -832,6 +861,12 @@ func (tm *testTeam) killResumeDown(ctx context.Context, t *testing.T, shown map[
 			}
 		}
 	}
+}
+
+// downLeavesNothing runs down, which must exit 0 and leave no process of
+// the team running.
+func (tm *testTeam) downLeavesNothing(ctx context.Context, t *testing.T) {
+	t.Helper()
 	procs := teamProcesses(ctx, tm.srv)
 	if out, errs, code := handoffCLI(ctx, tm.exe, tm.work, "down", "-f", tm.file); code != 0 {
 		t.Fatalf("down: exit %d\n%s%s", code, out, errs)

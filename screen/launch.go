@@ -25,14 +25,23 @@ type Launch struct {
 	// Secure, when set, checks a file Hook wrote: the CLI ignores one that
 	// fails it (with the reason as the error).
 	Secure func(path string) error
+	// Own, when set, gives each agent of a team a place of its own for
+	// what Resume goes on with, hook or no hook: a CLI that keeps its
+	// sessions per user, not per folder or per process, would otherwise
+	// resume another agent's newest session. files is the agent's folder
+	// of per-run files; env is its variables from the team file (its HOME,
+	// say), which the user's own settings are looked up under first.
+	Own func(files string, env map[string]string) Wiring
 }
 
-// Wiring is one agent's hook: arguments to add, variables to set, files to
-// write first (absolute paths).
+// Wiring is one agent's hook (or its own place, Launch.Own): arguments to
+// add, variables to set, files to write and symbolic links to make first
+// (absolute paths; Links maps a link to its target).
 type Wiring struct {
 	Args  []string
 	Env   map[string]string
 	Files map[string][]byte
+	Links map[string]string
 }
 
 // HooksJSON is a settings file holding one command hook for event, in the

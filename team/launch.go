@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/handoff-fsm/handoff-fsm/provider"
+	"github.com/handoff-fsm/handoff-fsm/screen"
 )
 
 // HookDir is the folder an agent's turn-end hook writes its markers to
@@ -48,8 +49,9 @@ type wired struct {
 
 // wire returns a's arguments and environment for this run with its
 // turn-end hook wired to `exe hook --dir a.HookDir()` (when a's CLI has
-// one and exe is set), having written the files it needs into files; and
-// with its CLI's resume arguments first when resume is set.
+// one and exe is set), having written the files it needs into files; with
+// its CLI's place of its own for this agent (Launch.Own) made there too;
+// and with its CLI's resume arguments first when resume is set.
 func wire(a Agent, exe, files string, resume bool) (wired, error) {
 	// What each CLI supports is its provider's (provider.Launch); one from
 	// a provider file has neither hook nor resume.
@@ -61,6 +63,18 @@ func wire(a Agent, exe, files string, resume bool) (wired, error) {
 	w.args = append(w.args, a.Args...)
 	for k, v := range a.Env {
 		w.env[k] = v
+	}
+	if l.Own != nil {
+		// Its own place overrides the team file's variables: it is made
+		// from them (the user's settings it links to are looked up there).
+		o := l.Own(files, a.Env)
+		if _, err := write(o, nil); err != nil {
+			return w, fmt.Errorf("the agent's own folder: %w", err)
+		}
+		for k, v := range o.Env {
+			w.env[k] = v
+		}
+		w.args = append(w.args, o.Args...)
 	}
 	switch {
 	case l.Hook == nil:
@@ -82,20 +96,13 @@ func wire(a Agent, exe, files string, resume bool) (wired, error) {
 	if err := os.MkdirAll(files, 0o755); err != nil {
 		return w, fmt.Errorf("the hook's settings: %w", err)
 	}
-	for path, data := range h.Files {
-		// A hook may need a folder of files (Copilot CLI's plug-in).
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return w, fmt.Errorf("the hook's settings: %w", err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			return w, fmt.Errorf("the hook's settings: %w", err)
-		}
-		if l.Secure != nil {
-			if err := l.Secure(path); err != nil {
-				w.hook = "not wired (" + err.Error() + ")"
-				return w, nil
-			}
-		}
+	insecure, err := write(h, l.Secure)
+	if err != nil {
+		return w, fmt.Errorf("the hook's settings: %w", err)
+	}
+	if insecure != nil {
+		w.hook = "not wired (" + insecure.Error() + ")"
+		return w, nil
 	}
 	if err := os.MkdirAll(a.HookDir(), 0o755); err != nil {
 		return w, fmt.Errorf("the hook's folder: %w", err)
@@ -106,4 +113,43 @@ func wire(a Agent, exe, files string, resume bool) (wired, error) {
 	w.args = append(w.args, h.Args...)
 	w.hookDir, w.hook = a.HookDir(), l.Via
 	return w, nil
+}
+
+// write makes w's files and links. secure, when set, checks each file
+// written: the first that fails it stops the writing and is returned as
+// insecure (the CLI would ignore it), err being nil.
+func write(w screen.Wiring, secure func(path string) error) (insecure, err error) {
+	for path, data := range w.Files {
+		// A hook may need a folder of files (Copilot CLI's plug-in).
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return nil, err
+		}
+		if secure != nil {
+			if err := secure(path); err != nil {
+				return err, nil
+			}
+		}
+	}
+	for path, target := range w.Links {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		// A link of an earlier start is made again (its target may have
+		// moved); anything else there is the CLI's own and stays.
+		if fi, err := os.Lstat(path); err == nil {
+			if fi.Mode()&os.ModeSymlink == 0 {
+				continue
+			}
+			if err := os.Remove(path); err != nil {
+				return nil, err
+			}
+		}
+		if err := os.Symlink(target, path); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
 }

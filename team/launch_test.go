@@ -133,3 +133,78 @@ func TestWireResumesAndKeepsTheUsersVariable(t *testing.T) {
 		t.Errorf("env %v hook %q: the user's value should win, without the hook", w.env, w.hook)
 	}
 }
+
+// Continue keeps its sessions per user (--resume takes the newest of its
+// global folder), so each agent gets a global folder of its own, with or
+// without a hook: every entry of the user's but sessions/ is linked in
+// (the team file's HOME says where the user's is), and a second start
+// (the restart after a kill) finds the agent's sessions where it left
+// them. Removing the agent's folder, as down does, leaves the user's
+// files alone.
+func TestWireGivesEachContinueAgentItsOwnSessions(t *testing.T) {
+	home := t.TempDir()
+	user := filepath.Join(home, ".continue")
+	for path, data := range map[string]string{"config.yaml": "name: mine\n", ".env": "KEY=1\n", "rules/style.md": "Be brief.\n", "sessions/other.json": "{}"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(user, path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(user, path), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("CONTINUE_GLOBAL_DIR", "")
+	files := t.TempDir()
+	dirs := map[string]string{}
+	for _, role := range []string{"analyst", "tester"} {
+		a := Agent{Role: role, Provider: "continue", Command: "cn", Args: []string{"--auto"}, Workdir: t.TempDir(), Env: map[string]string{"HOME": home}}
+		for _, resume := range []bool{false, true} {
+			w, err := wire(a, "", filepath.Join(files, role), resume)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dirs[role] = w.env["CONTINUE_GLOBAL_DIR"]
+			if want := filepath.Join(files, role, "continue"); dirs[role] != want {
+				t.Fatalf("%s: CONTINUE_GLOBAL_DIR = %q, want %q", role, dirs[role], want)
+			}
+			if resume && !slices.Equal(w.args, []string{"--resume", "--auto"}) {
+				t.Errorf("%s restarted with %q, want --resume before its own arguments", role, w.args)
+			}
+			if w.env["HOME"] != home || !strings.HasPrefix(w.hook, "none (") {
+				t.Errorf("%s: env %v hook %q", role, w.env, w.hook)
+			}
+		}
+		for _, name := range []string{"config.yaml", ".env", filepath.Join("rules", "style.md")} {
+			if b, err := os.ReadFile(filepath.Join(dirs[role], name)); err != nil || !strings.Contains(string(b), map[string]string{"config.yaml": "mine", ".env": "KEY", filepath.Join("rules", "style.md"): "brief"}[name]) {
+				t.Errorf("%s: the user's %s reads %q (%v) in the agent's folder", role, name, b, err)
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(dirs[role], "sessions")); !os.IsNotExist(err) {
+			t.Errorf("%s: the user's sessions are in the agent's folder (%v)", role, err)
+		}
+		// What Continue writes there: the agent's own session.
+		if err := os.MkdirAll(filepath.Join(dirs[role], "sessions"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dirs[role], "sessions", role+".json"), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dirs["analyst"] == dirs["tester"] {
+		t.Fatalf("both agents share %s", dirs["analyst"])
+	}
+	a := Agent{Role: "analyst", Provider: "continue", Command: "cn", Workdir: t.TempDir(), Env: map[string]string{"HOME": home}}
+	if _, err := wire(a, "", filepath.Join(files, "analyst"), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dirs["analyst"], "sessions", "analyst.json")); err != nil {
+		t.Errorf("a restart lost the agent's session: %v", err)
+	}
+	if err := os.RemoveAll(files); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"config.yaml", ".env", filepath.Join("rules", "style.md"), filepath.Join("sessions", "other.json")} {
+		if _, err := os.Stat(filepath.Join(user, name)); err != nil {
+			t.Errorf("removing the agents' folders removed the user's %s: %v", name, err)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func complete(ctx context.Context, words []string) []candidate {
 		return withPrefix(out, cur)
 	}
 	if words[0] == "install" && len(words) == 2 && !strings.HasPrefix(cur, "-") {
-		return withPrefix([]candidate{{"claude", "Claude Code"}, {"cline", "Cline"}, {"codex", "Codex"}, {"copilot", "GitHub Copilot CLI"}, {"droid", "Factory droid"}, {"gemini", "Gemini CLI"}, {"kilo", "Kilo Code"}, {"kimi", "Kimi Code"}, {"omp", "OMP (oh-my-pi)"}}, cur)
+		return withPrefix([]candidate{{"claude", "Claude Code"}, {"cline", "Cline"}, {"codex", "Codex"}, {"continue", "Continue"}, {"copilot", "GitHub Copilot CLI"}, {"droid", "Factory droid"}, {"gemini", "Gemini CLI"}, {"kilo", "Kilo Code"}, {"kimi", "Kimi Code"}, {"omp", "OMP (oh-my-pi)"}}, cur)
 	}
 	// --flag=value
 	if name, val, ok := strings.Cut(strings.TrimLeft(cur, "-"), "="); ok && strings.HasPrefix(cur, "-") {

@@ -109,7 +109,7 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		{[]string{"watch", "--provider=c"}, []string{"--provider=claude", "--provider=cline", "--provider=codex", "--provider=continue", "--provider=copilot"}},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}},
 		{[]string{"demo", "--scenario", "n"}, []string{"normal", "never-writes"}},
-		{[]string{"install", ""}, []string{"claude", "cline", "codex", "copilot", "droid", "gemini", "kilo", "kimi", "omp"}},
+		{[]string{"install", ""}, []string{"claude", "cline", "codex", "continue", "copilot", "droid", "gemini", "kilo", "kimi", "omp"}},
 		{[]string{"install", "gemini", "--scope", ""}, []string{"user", "project"}},
 		{[]string{"mcp", "--provider=g"}, []string{"--provider=gemini"}},
 		// After a boolean flag comes an argument, not the flag's value: files.

@@ -15,7 +15,7 @@ import (
 	handoff "github.com/handoff-fsm/handoff-fsm"
 )
 
-const installUsage = `usage: handoff-fsm install claude|cline|codex|copilot|droid|gemini|kilo|kimi|omp [--scope user|project] [--dir DIR] [--bin PATH]
+const installUsage = `usage: handoff-fsm install claude|cline|codex|continue|copilot|droid|gemini|kilo|kimi|omp [--scope user|project] [--dir DIR] [--bin PATH]
                            [--server ADDR] [--skill=true] [--dry-run]
 
 Registers handoff-fsm mcp as an MCP server named "handoff" in the agent CLI's configuration, so
@@ -39,11 +39,14 @@ the agent can call its tools (Claude Code shows them as mcp__handoff__handoff, â
           local server whose command is one list)
   omp     user: $PI_CODING_AGENT_DIR/mcp.json (~/.omp/agent), project: DIR/.omp/mcp.json
           (mcpServers, a stdio server, timeout 3600000 ms: OMP's default is 30 s)
+  continue user only: $CONTINUE_GLOBAL_DIR/config.yaml (~/.continue), which must exist (without
+          it Continue uses its hub's configuration); an item of its mcpServers list (YAML,
+          comments kept); Continue gives a tool call 60 s: use assign, dispatch_status
 
 With --skill (default) it also writes a skill that teaches the shell command instead
 (handoff-fsm send), for an agent that prefers one: ~/.claude/skills/handoff-fsm/SKILL.md
 (claude), $CODEX_HOME/skills/handoff-fsm/SKILL.md (codex); Copilot CLI, droid, Gemini
-CLI, Kimi Code, Kilo Code and OMP get none.
+CLI, Kimi Code, Kilo Code, OMP and Continue get none.
 
 Idempotent: a file that already says the same is left alone; one that would change is first
 copied to FILE.bak-<time>. Everything else in the files is kept.
@@ -65,7 +68,7 @@ func runInstall(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return code
 	}
 	if len(pos) != 1 {
-		return cmd.usageErr("name one agent CLI: claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp")
+		return cmd.usageErr("name one agent CLI: claude, cline, codex, continue, copilot, droid, gemini, kilo, kimi or omp")
 	}
 	if *scope != "user" && *scope != "project" {
 		return cmd.usageErr("--scope %q: want user or project", *scope)
@@ -128,10 +131,12 @@ func (in installation) changes(cli string, skill bool) ([]change, error) {
 		return in.claude(skill)
 	case "codex":
 		return in.codex(skill)
+	case "continue":
+		return in.continueYAML()
 	}
 	f, ok := mcpJSONFiles[cli]
 	if !ok {
-		return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, copilot, droid, gemini, kilo, kimi or omp", cli))
+		return nil, installUsageError(fmt.Sprintf("unknown agent CLI %q: want claude, cline, codex, continue, copilot, droid, gemini, kilo, kimi or omp", cli))
 	}
 	if !in.user && f.project == "" {
 		return nil, installUsageError(cli + " has no project MCP file: use --scope user")

@@ -36,6 +36,11 @@ type Options struct {
 // folder, though it is read through --config).
 var ConfigPath = filepath.Join(".continue", "config.yaml")
 
+// OnboardedPath is, relative to HOME, the mark Continue leaves after its
+// first run's onboarding: without it and without --config, it asks for an
+// Anthropic API key before anything else.
+var OnboardedPath = filepath.Join(".continue", ".onboarding_complete")
+
 // Env is Continue's whole environment: nothing of the developer's own
 // settings leaks in, no telemetry, and it does not update itself.
 func Env(opts Options) []string {
