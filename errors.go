@@ -80,7 +80,7 @@ func (e *WaitError) Error() string {
 		msg += ": " + e.Detail
 	}
 	if e.Unsent != "" {
-		msg += fmt.Sprintf("; %v (it shows %s) and the agent shows no turn: nothing reached the model. It is left there: press Enter in the pane to submit it, or clear the composer before the next send (a next paste would join it)", ErrNotSubmitted, e.Unsent)
+		msg += fmt.Sprintf("; %v (it shows %s) and the agent shows no turn. It is left there: press Enter in the pane to submit it, or clear the composer before the next send (a next paste would join it)", ErrNotSubmitted, e.Unsent)
 	}
 	return msg
 }

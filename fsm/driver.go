@@ -657,7 +657,11 @@ func (r *run) end(ctx context.Context, term handoff.Terminal, core *Core, res Re
 	if o.Err == handoff.ErrTerminalError || o.Err == handoff.ErrResponseFile {
 		we.Cause = s.cause
 	}
-	we.Unsent = r.lastLook(ctx, term)
+	if o.Err != handoff.ErrPromptNotTaken && !errors.Is(s.cause, handoff.ErrTerminalGone) {
+		// (The end check saw something submitted; a gone pane shows
+		// nothing.)
+		we.Unsent = r.lastLook(ctx, term)
+	}
 	return res, we
 }
 
@@ -669,7 +673,9 @@ const lastLookWait = 10 * time.Second
 // (handoff.UnsentChecker): what it shows when it still holds the prompt
 // this wait sent, unsent, with no turn; "" otherwise, when this wait sent
 // nothing (Wait, a resumed wait) or the terminal cannot tell. The engine
-// learns no provider's screens: the terminal reads them.
+// learns no provider's screens: the terminal reads them. Not asked when
+// the end check saw the agent take something (prompt_not_taken) or the
+// pane is gone.
 func (r *run) lastLook(ctx context.Context, term handoff.Terminal) string {
 	uc, ok := term.(handoff.UnsentChecker)
 	if !ok || r.sent == "" || ctx.Err() != nil {

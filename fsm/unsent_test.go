@@ -3,6 +3,7 @@ package fsm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -22,10 +23,14 @@ type composerAgent struct {
 	looks   int
 	lookErr error
 	asked   string // the text the last look was asked about
+	gone    bool   // the pane is gone: every look is a terminal error
 }
 
 func (a *composerAgent) Send(_ context.Context, text string) error { a.sent = text; return nil }
 func (a *composerAgent) Status(context.Context) (handoff.Status, error) {
+	if a.gone {
+		return handoff.StatusError, fmt.Errorf("pane %%1 is gone: %w", handoff.ErrTerminalGone)
+	}
 	return a.status, nil
 }
 func (a *composerAgent) LastOutput(context.Context) (string, error) { return "", nil }
@@ -99,6 +104,13 @@ func TestTheLastLookClaimsNothingItDidNotSee(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a pane gone", func(t *testing.T) {
+		a := &composerAgent{unsent: true, gone: true}
+		err := sendToComposer(t, a, true)
+		if !errors.Is(err, handoff.ErrTerminalError) || errors.Is(err, handoff.ErrNotSubmitted) || a.looks != 0 {
+			t.Errorf("err %v after %d last looks: want a terminal error alone, and no look at a pane that is gone", err, a.looks)
+		}
+	})
 	t.Run("a dispatch that is done", func(t *testing.T) {
 		work, p, clk := setup(t)
 		a := &composerAgent{status: handoff.StatusIdle, unsent: true}
