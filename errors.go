@@ -10,7 +10,8 @@ import (
 // *WaitError whose Kind is the Err of the table's failed Outcome (see
 // Transitions): ErrTerminalError, ErrNoResponseFile, ErrTimeout,
 // ErrNeedsUser, ErrResponseFile or ErrPromptNotTaken (submitted.go). ErrAgentBusy ends a dispatch before it
-// sends anything (Refusals).
+// sends anything (Refusals). A failed wait whose prompt never left the
+// agent's composer also wraps ErrNotSubmitted (prompt.go; WaitError.Unsent).
 var (
 	// ErrTerminalError: the terminal reported status error, is gone (the
 	// pane, its agent or the tmux server: ErrTerminalGone), or could not be
@@ -63,6 +64,10 @@ type WaitError struct {
 	// the screen's error, the last of the failed polls), for errors.Is and
 	// errors.As; nil when there was none. Detail is its message.
 	Cause error
+	// Unsent, when not "", says the prompt never left the agent's
+	// composer: what the last look at it showed as the dispatch failed
+	// (see ErrNotSubmitted, which the error then wraps).
+	Unsent string
 }
 
 func (e *WaitError) Error() string {
@@ -74,13 +79,21 @@ func (e *WaitError) Error() string {
 	if e.Detail != "" {
 		msg += ": " + e.Detail
 	}
+	if e.Unsent != "" {
+		msg += fmt.Sprintf("; %v (it shows %s) and the agent shows no turn. It is left there: press Enter in the pane to submit it, or clear the composer before the next send (a next paste would join it)", ErrNotSubmitted, e.Unsent)
+	}
 	return msg
 }
 
-// Unwrap lets errors.Is match the sentinel in Kind, and the Cause.
+// Unwrap lets errors.Is match the sentinel in Kind, the Cause, and
+// ErrNotSubmitted when the prompt never left the composer (Unsent).
 func (e *WaitError) Unwrap() []error {
-	if e.Cause == nil {
-		return []error{e.Kind}
+	errs := []error{e.Kind}
+	if e.Cause != nil {
+		errs = append(errs, e.Cause)
 	}
-	return []error{e.Kind, e.Cause}
+	if e.Unsent != "" {
+		errs = append(errs, ErrNotSubmitted)
+	}
+	return errs
 }

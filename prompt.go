@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -38,6 +39,29 @@ var ErrPasteIncomplete = errors.New("the agent's composer did not show the promp
 // Enter after a whole paste and still shows the prompt unsent, with no
 // turn, after the Sender's last try: the prompt was not submitted.
 var ErrEnterNotTaken = errors.New("the agent did not submit the prompt")
+
+// ErrNotSubmitted is wrapped by a failed dispatch's error when its prompt
+// never left the agent's composer: looked at once more as the dispatch
+// failed, the composer still held this prompt whole (its text's end, or
+// the CLI's fold of its size) and the agent showed no turn. The dispatch
+// ends as the table says (no_response_file, exit 5, most often); this
+// says why. The prompt is left in the composer as it is: a person can
+// submit it (Enter in the pane) or clear it, and a next paste would join
+// it. See UnsentChecker.
+var ErrNotSubmitted = errors.New("the prompt was never submitted: it is still in the agent's composer")
+
+// UnsentChecker is a Terminal that can read, now, whether a prompt it was
+// sent still sits unsent in its agent's composer (the tmux driver: the
+// provider's PasteReader reads it whole, and the agent shows no turn and
+// no user message of it). The engine asks it once, when a dispatch that
+// sent its prompt fails, so the error can say the prompt never left.
+type UnsentChecker interface {
+	// Unsent reports whether the composer holds text (as it was sent)
+	// whole while the agent shows no turn; seen quotes what decided
+	// ("[Pasted Content 66327 chars]"). A composer it cannot read is not
+	// unsent.
+	Unsent(ctx context.Context, text string) (seen string, unsent bool, err error)
+}
 
 // DraftReader is a Composer that can read what its message box holds: how
 // a process that died between a prompt's paste and its Enter is told,

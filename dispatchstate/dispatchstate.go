@@ -567,22 +567,34 @@ func FinishedOf(res fsm.Result, err error, now time.Time) *Finished {
 // recordedError is a failure read back from a state: its message, and the
 // table's sentinel for errors.Is.
 type recordedError struct {
-	msg  string
-	kind error
+	msg    string
+	kind   error
+	unsent bool
 }
 
 func (e *recordedError) Error() string { return e.msg }
-func (e *recordedError) Unwrap() error { return e.kind }
+func (e *recordedError) Unwrap() []error {
+	var errs []error
+	if e.kind != nil {
+		errs = append(errs, e.kind)
+	}
+	if e.unsent {
+		errs = append(errs, handoff.ErrNotSubmitted)
+	}
+	return errs
+}
 
 // Err is the recorded failure, nil for a dispatch that was done; it wraps
-// the table's sentinel (handoff.ErrNoResponseFile, …) when there is one.
+// the table's sentinel (handoff.ErrNoResponseFile, …) when there is one,
+// and handoff.ErrNotSubmitted when the prompt never left the agent's
+// composer (Report.NotSubmitted).
 func (f *Finished) Err() error {
 	if f.Report.Outcome == "done" {
 		return nil
 	}
 	for _, o := range handoff.Outcomes() {
 		if o.Err != nil && o.Name == f.Report.Error {
-			return &recordedError{msg: f.Error, kind: o.Err}
+			return &recordedError{msg: f.Error, kind: o.Err, unsent: f.Report.NotSubmitted}
 		}
 	}
 	return &recordedError{msg: f.Error}

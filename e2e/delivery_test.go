@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -159,6 +160,9 @@ func TestDelivery(t *testing.T) {
 		}
 
 		for i, dc := range cases {
+			if !wantedCase(t, dc.name) {
+				continue
+			}
 			dispatched := false
 			if limit, ok := maxPaste[c.cli.Name]; ok && len(dispatchedPaste(t, r, c, dc.prompt)) > limit {
 				t.Run(dc.name+"-over-the-paste-limit", func(t *testing.T) {
@@ -255,6 +259,22 @@ func TestDelivery(t *testing.T) {
 			}
 		}
 	})
+}
+
+// wantedCase reports whether the delivery case name is one to run:
+// HANDOFF_DELIVERY_CASES, when set, is a regular expression of the
+// names (the load rig's CASES: `CASES='^64KB$'`); subtests filtered out
+// with -run would end the row at the first one, as a failed dispatch does.
+func wantedCase(t *testing.T, name string) bool {
+	expr := os.Getenv("HANDOFF_DELIVERY_CASES")
+	if expr == "" {
+		return true
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		t.Fatalf("HANDOFF_DELIVERY_CASES=%q: %v", expr, err)
+	}
+	return re.MatchString(name)
 }
 
 // pasteOverTheLimit pastes text (a dispatch's paste, longer than the CLI

@@ -337,8 +337,12 @@ func (r *rig) pane() *tmuxdriver.Pane {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	p, err := tmuxdriver.New(tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl,
-		EnterDelay: provider.EnterDelay(r.provider)})
+	o := tmuxdriver.Options{Server: tmuxdriver.Server{Socket: r.cli.Socket}, Target: r.cli.Target, Classifier: cl,
+		EnterDelay: provider.EnterDelay(r.provider)}
+	if loadRig() {
+		o.Runner = enterTrace{srv: o.Server, t: r.t, start: time.Now()}
+	}
+	p, err := tmuxdriver.New(o)
 	if err != nil {
 		r.t.Fatal(err)
 	}

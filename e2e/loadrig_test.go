@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
+	"github.com/handoff-fsm/handoff-fsm/screen"
+	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
 // loadRig is set by scripts/load-rig.sh (HANDOFF_LOAD_RIG=1): the
@@ -133,7 +137,8 @@ func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d
 	for _, e := range earlier {
 		stray = append(stray, r.model.Pieces(asked, received(cli, e))...)
 	}
-	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken)
+	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken) ||
+		errors.Is(d.err, handoff.ErrNotSubmitted)
 	r.t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d earlier=%d ok=%v said=%v err=%q pieces=%q stray=%q stallerrs=%q",
 		cli, name, s.tried, s.frozen, s.held.Milliseconds(), s.drew, strings.Join(s.states, ","),
 		got.Whole, len(pieces), len(stray), d.err == nil, said, errText(d.err), pieces, stray, s.errs)
@@ -265,4 +270,27 @@ func TestFrozenMidPaste(t *testing.T) {
 			})
 		}
 	})
+}
+
+// enterTrace runs the driver's tmux commands for the load rig and logs
+// each Enter it presses (ENTER lines), with how long after the pane was
+// made and the screen's last lines the driver captured in the same tmux
+// call, right before the key: what the composer showed when Enter was
+// decided, for a row whose prompt went missing.
+type enterTrace struct {
+	srv   tmuxdriver.Server
+	t     *testing.T
+	start time.Time
+}
+
+func (e enterTrace) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	out, err := e.srv.Run(ctx, stdin, args...)
+	if n := len(args); n > 0 && args[n-1] == "Enter" && slices.Contains(args, "send-keys") {
+		var last []string
+		for _, ln := range screen.Bottom(out, 6) {
+			last = append([]string{ln.T}, last...)
+		}
+		e.t.Logf("ENTER at +%v (err %v); the screen before it ends: %q", time.Since(e.start).Round(time.Millisecond), err, last)
+	}
+	return out, err
 }

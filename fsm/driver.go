@@ -507,7 +507,7 @@ func (r *run) wait(ctx context.Context, term handoff.Terminal) (Result, error) {
 			r.OnPoll(s.Poll)
 		}
 		if s.Outcome != nil {
-			return r.end(core, res, s)
+			return r.end(ctx, term, core, res, s)
 		}
 		if err := r.checkpoint(core, res); err != nil {
 			return res, err
@@ -640,8 +640,9 @@ func (r *run) fallback(ctx context.Context, term handoff.Terminal, s *step) erro
 }
 
 // end is the wait's ending at the table's outcome: the response, or a
-// *handoff.WaitError naming the state it failed in.
-func (r *run) end(core *Core, res Result, s step) (Result, error) {
+// *handoff.WaitError naming the state it failed in (and, when the prompt
+// this wait sent never left the agent's composer, saying so: lastLook).
+func (r *run) end(ctx context.Context, term handoff.Terminal, core *Core, res Result, s step) (Result, error) {
 	o := s.Outcome
 	if o.Done() {
 		res.Content, res.Source, res.ArchivedPath = s.answer, Source(o.Name), s.archived
@@ -656,7 +657,44 @@ func (r *run) end(core *Core, res Result, s step) (Result, error) {
 	if o.Err == handoff.ErrTerminalError || o.Err == handoff.ErrResponseFile {
 		we.Cause = s.cause
 	}
+	if o.Err != handoff.ErrPromptNotTaken && !errors.Is(s.cause, handoff.ErrTerminalGone) {
+		// (The end check saw something submitted; a gone pane shows
+		// nothing.)
+		we.Unsent = r.lastLook(ctx, term)
+	}
 	return res, we
+}
+
+// lastLookWait bounds the last look at a failed dispatch's agent: a
+// terminal that does not answer must not hold the failure back.
+const lastLookWait = 10 * time.Second
+
+// lastLook reads the agent's composer once more as the dispatch fails
+// (handoff.UnsentChecker): what it shows when it still holds the prompt
+// this wait sent, unsent, with no turn; "" otherwise, when this wait sent
+// nothing (Wait, a resumed wait) or the terminal cannot tell. The engine
+// learns no provider's screens: the terminal reads them. Not asked when
+// the end check saw the agent take something (prompt_not_taken) or the
+// pane is gone.
+func (r *run) lastLook(ctx context.Context, term handoff.Terminal) string {
+	uc, ok := term.(handoff.UnsentChecker)
+	if !ok || r.sent == "" || ctx.Err() != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, lastLookWait)
+	defer cancel()
+	seen, unsent, err := uc.Unsent(ctx, r.sent)
+	if err != nil {
+		r.Logger.Warn("the last look at the agent's composer failed; the error cannot say whether the prompt left it", "role", r.Role, "error", err)
+		return ""
+	}
+	if !unsent {
+		return ""
+	}
+	if seen == "" {
+		seen = "the prompt"
+	}
+	return seen
 }
 
 // start makes the core: a new one dispatched now, or the one the resumed

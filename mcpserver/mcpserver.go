@@ -380,9 +380,12 @@ type Status struct {
 	// Source is file, or fallback (the screen's last output).
 	Source string `json:"source,omitempty"`
 	// Exit is what `handoff-fsm send` would have exited with.
-	Exit         *int     `json:"exit,omitempty"`
-	Error        string   `json:"error,omitempty"`
-	ErrorKind    string   `json:"error_kind,omitempty"`
+	Exit      *int   `json:"exit,omitempty"`
+	Error     string `json:"error,omitempty"`
+	ErrorKind string `json:"error_kind,omitempty"`
+	// NotSubmitted: the dispatch failed with its prompt never submitted,
+	// still in the agent's composer (handoff.ErrNotSubmitted).
+	NotSubmitted bool     `json:"not_submitted,omitempty"`
 	Role         string   `json:"role"`
 	Target       string   `json:"target"`
 	Provider     string   `json:"provider"`
@@ -393,7 +396,7 @@ type Status struct {
 
 func statusOf(v serve.View) Status {
 	s := Status{ID: v.ID, State: v.State, Final: v.Final, Outcome: v.Outcome, Source: v.Source, Exit: v.Exit,
-		Error: v.Error, ErrorKind: v.Report.Error, Role: v.Role, Target: v.Target, Provider: v.Provider,
+		Error: v.Error, ErrorKind: v.Report.Error, NotSubmitted: v.NotSubmitted, Role: v.Role, Target: v.Target, Provider: v.Provider,
 		Workdir: v.Workdir, ArchivedPath: v.ArchivedPath}
 	if v.Outcome == "done" && v.Whole {
 		s.Response = &v.Content

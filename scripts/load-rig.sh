@@ -13,6 +13,9 @@
 #   bash scripts/load-rig.sh 2 qwen claude    # -count=2, these CLIs only
 #   NO_CONFORMANCE=1 bash scripts/load-rig.sh # the delivery rows only
 #   BURNERS=0 bash scripts/load-rig.sh        # no burners (a machine loaded already)
+#   CASES='^64KB$' RUN='TestDelivery$' bash scripts/load-rig.sh 10 qwen
+#                                             # these delivery rows only (a regexp of their
+#                                             # names), without TestFrozenMidPaste
 #
 # Not in the gate (.ci/run): under stalls a CLI may take a paste in parts.
 # A row passes when the prompt reached the model whole and once and the
@@ -52,7 +55,7 @@ echo "load rig: ${#burners[@]} burners, load average $(cut -d' ' -f1-3 /proc/loa
 status=0
 for cli in "${clis[@]}"; do
 	start=$(date +%s)
-	if ! HANDOFF_LOAD_RIG=1 HANDOFF_DELIVERY_ONLY="$cli" go test ./e2e/ -run 'TestDelivery$|TestFrozenMidPaste$' \
+	if ! HANDOFF_LOAD_RIG=1 HANDOFF_DELIVERY_ONLY="$cli" HANDOFF_DELIVERY_CASES="${CASES:-}" go test ./e2e/ -run "${RUN:-TestDelivery\$|TestFrozenMidPaste\$}" \
 		-count="$count" -v -timeout 4h >"$out/delivery-$cli.log" 2>&1; then
 		status=1
 	fi

@@ -78,12 +78,15 @@ func (v View) Finished() dispatchstate.Finished {
 // the content only in a whole view.
 type viewJSON struct {
 	viewFields
-	Outcome     string             `json:"outcome,omitempty"`
-	Source      string             `json:"source,omitempty"`
-	Content     *string            `json:"content,omitempty"`
-	ErrorKind   string             `json:"error_kind,omitempty"`
-	At          float64            `json:"at,omitempty"`
-	Transitions []trace.Transition `json:"transitions,omitempty"`
+	Outcome   string  `json:"outcome,omitempty"`
+	Source    string  `json:"source,omitempty"`
+	Content   *string `json:"content,omitempty"`
+	ErrorKind string  `json:"error_kind,omitempty"`
+	// NotSubmitted: the prompt never left the agent's composer
+	// (handoff.ErrNotSubmitted; Report.NotSubmitted).
+	NotSubmitted bool               `json:"not_submitted,omitempty"`
+	At           float64            `json:"at,omitempty"`
+	Transitions  []trace.Transition `json:"transitions,omitempty"`
 }
 
 // viewFields is View without its methods (no recursion into MarshalJSON).
@@ -92,7 +95,7 @@ type viewFields View
 // MarshalJSON writes the API's form of v.
 func (v View) MarshalJSON() ([]byte, error) {
 	w := viewJSON{viewFields: viewFields(v), Outcome: v.Outcome, Source: v.Source, ErrorKind: v.Report.Error, At: v.At,
-		Transitions: v.Transitions}
+		Transitions: v.Transitions, NotSubmitted: v.NotSubmitted}
 	if v.Whole {
 		w.Content = &v.Content
 	}
@@ -106,7 +109,7 @@ func (v *View) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*v = View(w.viewFields)
-	v.Report = trace.Report{Outcome: w.Outcome, Source: w.Source, Error: w.ErrorKind, At: w.At, Transitions: w.Transitions}
+	v.Report = trace.Report{Outcome: w.Outcome, Source: w.Source, Error: w.ErrorKind, NotSubmitted: w.NotSubmitted, At: w.At, Transitions: w.Transitions}
 	if w.Content != nil {
 		v.Whole, v.Content = true, *w.Content
 	}

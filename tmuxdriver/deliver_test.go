@@ -3,6 +3,7 @@ package tmuxdriver_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,4 +147,40 @@ func deliveredToABusyAgent(t *testing.T, prompt string, busy time.Duration) stri
 	}
 	noSecondMessage(t, out)
 	return got
+}
+
+// The last look (Pane.Unsent): a prompt pasted with no Enter reads as
+// still in the composer, quoting its fold; another prompt does not, nor
+// the prompt once an Enter submitted it.
+func TestUnsentReadsThePromptLeftInTheComposer(t *testing.T) {
+	srv := testServer(t)
+	p, out := foldPane(t, srv)
+	prompt := "a prompt whose Enter never came"
+	if _, err := srv.Run(context.Background(), strings.NewReader(prompt), "load-buffer", "-b", "unsent", "-", ";",
+		"paste-buffer", "-p", "-d", "-b", "unsent", "-t", p.Target()); err != nil {
+		t.Fatal(err)
+	}
+	var seen string
+	waitFor(t, "the fold in the composer", func() bool {
+		var unsent bool
+		var err error
+		seen, unsent, err = p.Unsent(context.Background(), prompt)
+		return err == nil && unsent
+	})
+	if want := fmt.Sprintf("[Pasted Content %d chars]", len(prompt)); seen != want {
+		t.Errorf("unsent, quoting %q; want the fold %q", seen, want)
+	}
+	if _, unsent, err := p.Unsent(context.Background(), prompt+" and more"); err != nil || unsent {
+		t.Errorf("another prompt reads as unsent (%v, %v)", unsent, err)
+	}
+	if _, err := os.Stat(out + ".1"); err == nil {
+		t.Fatal("the agent took the prompt before any Enter")
+	}
+	if err := p.SendKeys(context.Background(), "Enter"); err != nil {
+		t.Fatal(err)
+	}
+	readWhenPresent(t, out+".1")
+	if _, unsent, err := p.Unsent(context.Background(), prompt); err != nil || unsent {
+		t.Errorf("a prompt submitted reads as unsent (%v, %v)", unsent, err)
+	}
 }

@@ -321,6 +321,41 @@ func (p *Pane) Submission(ctx context.Context, text string) (handoff.Submission,
 	return sr.Submitted(snap.Capture, text), nil
 }
 
+// Unsent is the last look at a failed dispatch (handoff.UnsentChecker):
+// whether the agent's composer still holds text, as Send pasted it, whole
+// (the Composer, a handoff.PasteReader, reads PasteWhole: the text's end
+// or the CLI's fold of its size) while the agent is quiet and its
+// transcript shows no user message of it. seen quotes the composer. A
+// Composer that cannot read a paste never says unsent. Nothing is pressed:
+// the prompt is left where it is.
+func (p *Pane) Unsent(ctx context.Context, text string) (seen string, unsent bool, err error) {
+	if err := p.picked(ctx); err != nil {
+		return "", false, err
+	}
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok {
+		return "", false, nil
+	}
+	snap, err := p.Observe(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	got, seen := pr.Pasted(snap.Capture, p.o.Composer.Inert(handoff.NormalizeLineBreaks(text)))
+	if got != handoff.PasteWhole || !snap.Classification.Status.Quiet() {
+		return seen, false, nil
+	}
+	sub, err := p.Submission(ctx, text)
+	if err != nil {
+		return seen, false, err
+	}
+	for _, m := range sub.Messages {
+		if m.Taken == handoff.TakenWhole || m.Taken == handoff.TakenFold {
+			return seen, false, nil // it was submitted, and is in the composer again
+		}
+	}
+	return seen, true, nil
+}
+
 // read runs display-message (liveness and title) and capture-pane in one
 // tmux process. The metadata comes first, framed by a random marker, so a
 // screen showing anything at all cannot be mistaken for it.

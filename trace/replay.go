@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -172,12 +173,15 @@ func (s *Script) Err() error {
 // prints. Source is set only when the outcome is "done", Error only when it
 // is "failed"; Content is "" on failure.
 type Report struct {
-	Outcome     string       `json:"outcome"`          // "done" or "failed"
-	Source      string       `json:"source,omitempty"` // "file" or "fallback"
-	Error       string       `json:"error,omitempty"`  // "terminal_error", "no_response_file" or "timeout"
-	Content     string       `json:"content"`
-	At          float64      `json:"at"` // seconds from dispatch to the decision
-	Transitions []Transition `json:"transitions"`
+	Outcome string `json:"outcome"`          // "done" or "failed"
+	Source  string `json:"source,omitempty"` // "file" or "fallback"
+	Error   string `json:"error,omitempty"`  // "terminal_error", "no_response_file" or "timeout"
+	// NotSubmitted: the dispatch failed with its prompt still in the
+	// agent's composer, never submitted (handoff.ErrNotSubmitted).
+	NotSubmitted bool         `json:"not_submitted,omitempty"`
+	Content      string       `json:"content"`
+	At           float64      `json:"at"` // seconds from dispatch to the decision
+	Transitions  []Transition `json:"transitions"`
 	// Version is the build that dispatched, in `send --json` and `resume
 	// --json` results (nil in a replay's).
 	Version *version.Info `json:"version,omitempty"`
@@ -297,6 +301,7 @@ func ReportOf(res fsm.Result, err error) (Report, error) {
 		rep.Outcome, rep.Source, rep.Content = "done", string(res.Source), res.Content
 	case kind != "":
 		rep.Outcome, rep.Error = "failed", kind
+		rep.NotSubmitted = errors.Is(err, handoff.ErrNotSubmitted)
 	default:
 		return Report{}, err
 	}

@@ -51,7 +51,8 @@ exit codes:
   3  done: the response is the terminal's last output (fallback, --strict=false)
   4  terminal error: the agent's screen showed an error, or the pane, its agent or the tmux
      server is gone
-  5  no response file: the agent went quiet for the idle grace without writing it (strict)
+  5  no response file: the agent went quiet for the idle grace without writing it (strict);
+     the error says so when the prompt never left the agent's composer (never submitted)
   6  timeout: the response timeout passed while the agent still worked
   7  needs the user: the agent still waited for an answer after --auto-answer ran out
   8  agent busy: before pasting, the agent worked or waited for the user for all of --busy-wait;

@@ -18,7 +18,7 @@ func runSimAgent(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	cmd := newCmdline("sim-agent", "usage: handoff-fsm sim-agent [flags]   (run it in a terminal, e.g. a tmux pane)\n"+
 		"A simulated Codex-like agent: draws Codex 0.169-like screens, reads prompts as bracketed\n"+
 		"paste + Enter, reproduces the startup race, and answers through the RESPONSE FILE INSTRUCTION.\n", stderr)
-	scenario := cmd.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes, crash, forgets (writes the file only when reminded) or asks (an approval menu before writing)")
+	scenario := cmd.String("scenario", string(simagent.ScenarioNormal), "normal, slow-start, never-writes, crash, forgets (writes the file only when reminded), asks (an approval menu before writing) or bounces (drops each turn at once and puts the prompt back in its composer, unsent)")
 	startup := configflag.DurationVar(cmd.FlagSet, "startup", 0, "how long the previous turn's idle screen stays after Enter (default by scenario: 1.5s, slow-start 3s)")
 	work := configflag.DurationVar(cmd.FlagSet, "work", simagent.DefaultWork, "how long the Working indicator shows")
 	stream := configflag.DurationVar(cmd.FlagSet, "stream", simagent.DefaultStream, "how long the reply streams (spinner title only)")

@@ -53,6 +53,11 @@ const (
 	// when reminded (a prompt starting with "Reminder"; see
 	// handoff.Reminder). Not in the demo's list.
 	ScenarioForgets Scenario = "forgets"
+	// ScenarioBounces: takes the Enter and shows Working a moment, then
+	// drops the turn before the model gets anything and puts the prompt
+	// back in its composer, unsent: a prompt that never left the composer
+	// though the screen moved after Enter. Not in the demo's list.
+	ScenarioBounces Scenario = "bounces"
 )
 
 // Scenarios lists the scenarios in the order the demo presents them.
@@ -135,9 +140,9 @@ func (o Options) withDefaults() (Options, error) {
 	switch o.Scenario {
 	case "":
 		o.Scenario = ScenarioNormal
-	case ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash, ScenarioForgets, ScenarioAsks:
+	case ScenarioNormal, ScenarioSlowStart, ScenarioNeverWrites, ScenarioCrash, ScenarioForgets, ScenarioAsks, ScenarioBounces:
 	default:
-		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash, forgets, asks", o.Scenario)
+		return o, fmt.Errorf("unknown scenario %q: want one of normal, slow-start, never-writes, crash, forgets, asks, bounces", o.Scenario)
 	}
 	startup := DefaultStartup
 	if o.Scenario == ScenarioSlowStart {
@@ -356,6 +361,9 @@ func (a *Agent) key(k Key, lastPaste *time.Time) (prompt string, quit bool, err 
 			return "", false, nil
 		}
 		a.update(func(s *Screen) { s.Draft = "" })
+		if a.o.Scenario == ScenarioBounces {
+			return prompt, false, nil // never taken: see bounce
+		}
 		return prompt, false, a.logPrompt(prompt)
 	case KeyInterrupt:
 		if a.Screen().Draft != "" {
@@ -405,6 +413,9 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 	// was just cleared) while the agent "reads" the prompt.
 	if err := fsm.Sleep(ctx, a.o.Startup); err != nil {
 		return nil
+	}
+	if a.o.Scenario == ScenarioBounces {
+		return a.bounce(ctx, prompt)
 	}
 	a.update(func(s *Screen) {
 		s.Transcript = append(s.Transcript, "")
@@ -466,6 +477,17 @@ func (a *Agent) turn(ctx context.Context, prompt string) error {
 			f.Close()
 		}
 	}
+	return nil
+}
+
+// bounce is ScenarioBounces' turn: Working for Work, then idle with the
+// prompt back in the composer and nothing in the transcript.
+func (a *Agent) bounce(ctx context.Context, prompt string) error {
+	a.update(func(s *Screen) { s.Busy, s.Indicator, s.Since = true, "Working", time.Now() })
+	if err := fsm.Sleep(ctx, a.o.Work); err != nil {
+		return nil
+	}
+	a.update(func(s *Screen) { s.Busy, s.Indicator, s.Draft = false, "", prompt })
 	return nil
 }
 
