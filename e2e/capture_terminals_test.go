@@ -17,6 +17,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcodex"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
+	"github.com/handoff-fsm/handoff-fsm/internal/realkilo"
 	"github.com/handoff-fsm/handoff-fsm/internal/realkimi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realomp"
 	"github.com/handoff-fsm/handoff-fsm/internal/realopencode"
@@ -108,7 +109,7 @@ func pane(term realcli.Terminal) realcli.Common {
 // <provider>/testdata/real-<version>/term-<terminal> and mode-<mode>, each
 // folder with its manifest: the providers' real-screen tests read them
 // (conformance.Dirs). HANDOFF_CAPTURE_CLI picks CLIs (codex, claude,
-// opencode, pi, droid, copilot, cline, kimi, omp, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
+// opencode, pi, droid, copilot, cline, kimi, omp, kilo, comma-separated; all by default), HANDOFF_CAPTURE_ONLY folders by name:
 //
 //	HANDOFF_CAPTURE=1 HANDOFF_CAPTURE_CLI=pi go test ./e2e -run TestCaptureTerminals -v -timeout 60m
 func TestCaptureTerminals(t *testing.T) {
@@ -119,7 +120,8 @@ func TestCaptureTerminals(t *testing.T) {
 	only := os.Getenv("HANDOFF_CAPTURE_ONLY")
 	scripted := func(name string, p termProfile) termProfile { return termsOf(scriptOf(t, name), p) }
 	for _, p := range []termProfile{codexTerms, claudeTerms, scripted("opencode", openCodeTerms), scripted("pi", piTerms), scripted("droid", droidTerms),
-		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms), scripted("omp", ompTerms)} {
+		scripted("copilot", copilotTerms), scripted("cline", clineTerms), scripted("kimi", kimiTerms), scripted("omp", ompTerms),
+		termsOf(kiloScript(t), kiloTerms)} {
 		// Names, not substrings: "copilot" holds "pi".
 		if clis != "" && !slices.Contains(strings.FieldsFunc(clis, func(r rune) bool { return r == ',' || r == ' ' }), p.provider) {
 			continue
@@ -377,8 +379,9 @@ var claudeTerms = termProfile{
 
 // The approval modes the captures try, per CLI (their folders' names).
 const (
-	// OpenCode: bash allowed in its config (the harness's default), asked
-	// for, and --auto with bash asked for (so the flag is what grants it).
+	// OpenCode and Kilo Code: bash allowed in its config (the harness's
+	// default), asked for, and --auto with bash asked for (so the flag is
+	// what grants it).
 	openCodeAllow, openCodeAsk, openCodeAuto = "allow", "ask", "auto"
 	// pi with the asking extension (pi itself never asks).
 	piAsk = "ask"
@@ -399,6 +402,17 @@ const (
 var openCodeTerms = termProfile{
 	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
 		return newOpenCodeRigAt(t, realopencode.Options{Common: c, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}, root)
+	},
+	askMode: openCodeAsk,
+	modes:   []string{openCodeAllow, openCodeAsk, openCodeAuto},
+}
+
+// kiloTerms: Kilo Code in OpenCode's three modes; its waits are its
+// capture script's (kiloScript: OpenCode's, with Kilo's footer).
+var kiloTerms = termProfile{
+	start: func(t *testing.T, c realcli.Common, mode, root string) *rig {
+		o := realkilo.Options{Common: c, Ask: mode == openCodeAsk || mode == openCodeAuto, Auto: mode == openCodeAuto}
+		return openCodeShapedRig(t, realkilo.CLI, root, &o.Common, func(ctx context.Context) (*realcli.Session, error) { return realkilo.Start(ctx, o) })
 	},
 	askMode: openCodeAsk,
 	modes:   []string{openCodeAllow, openCodeAsk, openCodeAuto},
