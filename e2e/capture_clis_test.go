@@ -58,8 +58,8 @@ func captureHooks() map[string]captureScript {
 
 // The capture data names the fixtures it made: every CLI in
 // testdata/capture-scripts.json has a live.Subject to start it, and every
-// screen it notes is in the committed manifest (Kilo Code's script is
-// only started: its fixtures are partial, docs/providers.md says why). (The notes themselves may differ: a manifest's
+// screen it notes is in the committed manifest, Kilo Code's (OpenCode's
+// script with Kilo's start) too. (The notes themselves may differ: a manifest's
 // note is corrected where a screen turned out other than planned, as
 // droid's processing-streaming.) It runs no CLI.
 func TestCaptureScriptsNameTheirFixtures(t *testing.T) {
@@ -73,9 +73,6 @@ func TestCaptureScriptsNameTheirFixtures(t *testing.T) {
 			}
 			if s.start == nil {
 				t.Fatalf("no live.Subject named %q", name)
-			}
-			if name == "kilo" {
-				return
 			}
 			dir := filepath.Join("..", s.provider, "testdata", "real-"+s.version)
 			taken := map[string]bool{}

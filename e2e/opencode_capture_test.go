@@ -37,9 +37,11 @@ func openCodeBusy(plain, _ string) bool { return strings.Contains(plain, "esc in
 
 // openCodeTurnDone is the footer of a finished turn: "▣  Build · fake-model · 3.9s",
 // "· 1m 33s" for a long one ("Build auto" with --auto; Kilo Code's agent
-// is "Code").
+// is "Code"). The duration ends the line, or is followed by a column of
+// blanks: Kilo Code, 200 columns wide, draws its session sidebar
+// ("0% used", "$0.00 spent") on the footer's line.
 func openCodeTurnDone(agent string) *regexp.Regexp {
-	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· (?:\d+h ?)?(?:\d+m ?)?[0-9.]+m?s\s*\n`)
+	return regexp.MustCompile(`▣  ` + agent + `[^·\n]* · [^\n]*· (?:\d+h ?)?(?:\d+m ?)?[0-9.]+m?s(?:\s*\n| {3})`)
 }
 
 // openCodeDone is OpenCode's own footer.

@@ -32,6 +32,10 @@ type Options struct {
 	// Ask makes it ask before it runs a bash command ("permission":
 	// {"bash": "ask"}). Otherwise bash is allowed.
 	Ask bool
+	// Auto starts it with --auto, as OpenCode: permissions that are not
+	// denied are granted without asking (with Ask, bash is asked for in
+	// the config and the flag grants it).
+	Auto bool
 }
 
 // Quiet are the variables that keep Kilo from what it cannot reach
@@ -84,5 +88,6 @@ var CLI = realcli.CLI{
 // Kilo, and waits until its composer shows (plus Settle).
 func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
 	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts),
+		Args: realopencode.Args(realopencode.Options{Auto: opts.Auto}),
 		JSON: map[string]any{ConfigFile: Config(opts)}})
 }

@@ -91,12 +91,14 @@ var TmuxTerminal = realcli.Terminal{Term: "tmux-256color"}
 
 // Config keeps each real-CLI scenario short: the fake model answers in
 // milliseconds, so a 250 ms poll and a grace of a few seconds are plenty.
+// The whole wait is a minute, or three graces for a long grace: the slow
+// first byte keeps the model silent for over two.
 func Config(grace time.Duration) func(strict bool) handoff.Config {
 	return func(strict bool) handoff.Config {
 		cfg := handoff.DefaultConfig()
 		cfg.Poll = 250 * time.Millisecond
 		cfg.IdleGrace = grace
-		cfg.ResponseTimeout = 60 * time.Second
+		cfg.ResponseTimeout = max(60*time.Second, 3*grace)
 		cfg.Fallback = !strict
 		return cfg
 	}
@@ -121,7 +123,8 @@ func badRequest(kind, detail string) []APIError {
 func invalidRequest(detail string) []APIError { return badRequest("invalid_request_error", detail) }
 
 // Subjects lists every provider's Subject, in the registry's order of
-// names. A Subject without Config has nodeGrace's; without Confirm, the
+// names. A Subject without Config has nodeGrace's (or its CLI's Grace,
+// when longer); without Confirm, the
 // response file's own heredoc is what the CLI started with Setup.Ask asks
 // about.
 func Subjects() []Subject {
@@ -134,7 +137,11 @@ func Subjects() []Subject {
 		}))
 	for i := range subjects {
 		if subjects[i].Config == nil {
-			subjects[i].Config = Config(nodeGrace)
+			// A CLI slow to show a turn it took (Kilo Code: its CLI.Grace)
+			// keeps its own grace: the Node CLIs' 8 s failed every Kilo
+			// dispatch beside two CPU burners (16 s of a taken prompt not
+			// drawn yet, StartupTimeout).
+			subjects[i].Config = Config(max(nodeGrace, subjects[i].CLI.Grace))
 		}
 		if subjects[i].Confirm == nil {
 			subjects[i].Confirm = fakemodel.WriteResponse
