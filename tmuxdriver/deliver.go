@@ -3,6 +3,7 @@ package tmuxdriver
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		}
 		switch {
 		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
+			return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
 		case got == handoff.PasteUnread && !read:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
 			if err != nil {
@@ -105,12 +106,12 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		case got == handoff.PasteWrong && (last != handoff.PasteWrong || seen != lastSeen):
 			wrongSince = now
 		case got == handoff.PasteWrong && now.Sub(wrongSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, pr, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
+			return "", "", p.pasteFailed(ctx, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
 		}
 		if now.After(deadline) {
 			unread := p.pendingInput(ctx)
 			if unread <= 0 || now.After(stalled) {
-				return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
+				return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
 			}
 			// The agent has not read the paste yet: its wait starts again.
 			deadline = now.Add(PasteWait(text))
@@ -130,46 +131,140 @@ func quoteSeen(seen string) string {
 	return fmt.Sprintf("%q", seen)
 }
 
-// pasteFailed clears the composer and returns the error wrapping
-// handoff.ErrPasteIncomplete that says what it showed. The clear keys are
-// pressed again, up to clearRounds times, only while the composer still
-// holds something of text (a CLI that lost a paste's end dumps the rest
-// into its composer when a key comes): on an empty composer they can do
-// something else (Ctrl-C offers to quit Codex).
-func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, text, what string) error {
-	cleared, stuck := "has no keys that clear it, so the text stays in its composer", false
-	for round := 0; round < clearRounds; round++ {
-		keys := p.o.Composer.ClearKeys(look)
-		if len(keys) == 0 {
-			break
-		}
-		cleared, stuck = "cleared its composer ("+strings.Join(keys, " ")+")", false
-		for _, k := range keys {
-			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return fmt.Errorf("send: pane %s: %w: %s; Send %w (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, p.paneErr(err))
-			}
-			// Keys pressed in one burst can read as an escape sequence.
-			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
-				return err
-			}
-		}
-		if err := fsm.Sleep(ctx, 500*time.Millisecond); err != nil {
-			return err
-		}
-		var err error
-		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
-			break
-		}
-		got, seen := pr.Pasted(look, text)
-		if !holdsSomeOf(got, seen, text) {
-			break
-		}
-		cleared, stuck = "(it still shows "+quoteSeen(seen)+"; the next prompt would join it)", true
+// pasteFailed clears the composer (see clearRefused) and returns the
+// error wrapping handoff.ErrPasteIncomplete that says what it showed.
+func (p *Pane) pasteFailed(ctx context.Context, look, text, what string) error {
+	cleared, stuck, err := p.clearRefused(ctx, look, text)
+	if err != nil {
+		return err
 	}
 	if stuck {
 		return fmt.Errorf("send: pane %s: %w: %s; Send %w %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, cleared)
 	}
 	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
+}
+
+// Clearing a refused paste: keys pressed to an agent that has not read
+// the paste yet, or has not drawn what it did with it, are judged on a
+// screen that is not the composer's yet (a busy CLI took the paste after
+// its clear keys, or left its mode and kept the text). So keys are
+// pressed, and the composer judged, only on a settled screen.
+const (
+	settleHold = 500 * time.Millisecond // input read and the screen unchanged this long: settled
+	settleMax  = 3 * time.Second        // an animated screen never holds still: judged after this
+	clearWait  = 20 * time.Second       // the bound for an agent to read its keys and show the composer empty
+)
+
+// clearRefused empties the composer after a refused paste of text, and
+// says what it did, for the error. It waits until the screen settles (the
+// agent has read all its input, and it holds still: see settled), presses
+// the Composer's clear keys, and again, up to clearRounds times, while the
+// settled composer is in another mode or holds something of text (its
+// fold, its end, ten characters or more of it: a CLI that lost a paste's
+// end dumps the rest into its composer when a key comes). Keys are never
+// pressed again on a composer that reads empty: there they do something
+// else (Ctrl-C offers to quit Codex, Esc Esc opens droid's rewind). It is
+// cleared only when a settled screen shows the composer in no mode and
+// holding nothing of text; stuck when that was not seen within clearWait,
+// or after the last round: the next prompt would join what is left.
+func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string, stuck bool, err error) {
+	deadline := time.Now().Add(clearWait)
+	pressed := []string{}
+	for round := 0; ; round++ {
+		look, read, err := p.settled(ctx, look, deadline)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", false, ctx.Err()
+			}
+			return "could not look at its composer (" + err.Error() + ")", true, nil
+		}
+		// The first keys are pressed whatever the composer reads: a CLI
+		// may hold a paste it has not drawn.
+		empty := p.emptied(look, text)
+		switch {
+		case round > 0 && empty:
+			return "cleared its composer (" + strings.Join(pressed, " ") + ")", false, nil
+		case round > 0 && !read:
+			return fmt.Sprintf("could not clear its composer: the agent had not read its keys (%s) after %v, and %s", strings.Join(pressed, " "), clearWait, p.leftover(look, text)), true, nil
+		case round == clearRounds:
+			return "could not clear its composer: after its clear keys (" + strings.Join(pressed, " ") + ") " + p.leftover(look, text), true, nil
+		}
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			if empty {
+				return "found its composer empty", false, nil
+			}
+			return "has no keys that clear it, so " + p.leftover(look, text), true, nil
+		}
+		for _, k := range keys {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return "could not clear it (" + p.paneErr(err).Error() + "); " + p.leftover(look, text), true, nil
+			}
+			// Keys pressed in one burst can read as an escape sequence.
+			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
+				return "", false, err
+			}
+		}
+		pressed = append(pressed, keys...)
+	}
+}
+
+// emptied reports whether the composer on look is in no mode and holds
+// nothing of text (a Composer that cannot read a paste: in no mode).
+func (p *Pane) emptied(look, text string) bool {
+	if p.o.Composer.Mode(look) != "" {
+		return false
+	}
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok {
+		return true
+	}
+	got, seen := pr.Pasted(look, text)
+	return !holdsSomeOf(got, seen, text)
+}
+
+// leftover says what the composer on look still holds, for an error.
+func (p *Pane) leftover(look, text string) string {
+	if mode := p.o.Composer.Mode(look); mode != "" {
+		return "its composer still shows " + mode + "; the next prompt would join it"
+	}
+	seen := ""
+	if pr, ok := p.o.Composer.(handoff.PasteReader); ok {
+		_, seen = pr.Pasted(look, text)
+	}
+	return "its composer still holds the refused text (" + quoteSeen(seen) + "); the next prompt would join it"
+}
+
+// settled watches the screen from look until the agent has read all its
+// input (the pane's terminal holds none unread) and the screen has held
+// still for settleHold, or settleMax has passed with the input read (an
+// animated screen), or deadline has passed; it returns the last look and
+// whether the input was read. A pane whose input cannot be told counts as
+// read. An agent held by a stop or a freezer is not settled.
+func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
+	start := time.Now()
+	prev, since := significant(look), start
+	for {
+		if err := fsm.Sleep(ctx, pastePoll); err != nil {
+			return "", false, err
+		}
+		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		if err != nil {
+			return "", false, p.paneErr(err)
+		}
+		t := time.Now()
+		unread, held := p.inputHeld(ctx)
+		read := unread <= 0
+		if !read || held || significant(now) != prev {
+			prev, since = significant(now), t
+		}
+		switch {
+		case read && t.Sub(since) >= settleHold, read && t.Sub(start) >= settleMax:
+			return now, true, nil
+		case t.After(deadline):
+			return now, read, nil
+		}
+	}
 }
 
 // holdsSomeOf reports whether a composer read as got, seen still holds
@@ -283,6 +378,26 @@ func (p *Pane) pendingInput(ctx context.Context) int {
 		return -1
 	}
 	return n
+}
+
+// inputHeld is how many bytes typed into the pane its agent has not read
+// yet (-1 when that cannot be told), and whether the agent is held now
+// (stopped, or frozen: see effort), in one tmux call.
+func (p *Pane) inputHeld(ctx context.Context) (unread int, held bool) {
+	out, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, "#{pane_pid} #{pane_tty}")
+	if err != nil {
+		return -1, false
+	}
+	pid, tty, _ := strings.Cut(strings.TrimSpace(out), " ")
+	unread = -1
+	if n, ok := unreadInput(tty); ok {
+		unread = n
+	}
+	if n, err := strconv.Atoi(pid); err == nil {
+		e, _ := effortOf(n)
+		held = e.held
+	}
+	return unread, held
 }
 
 // unreadNote says, for an error, that the agent never read the whole

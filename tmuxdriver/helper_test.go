@@ -51,6 +51,9 @@ func TestMain(m *testing.M) {
 // worked on that long (a CPU kept busy, nothing drawn, keys still read)
 // before the turn shows: a CLI thawed or starved at work on a turn it has
 // not drawn. An Enter on an empty composer submits an empty message at once.
+// With $AGENT_ESC_KEEPS set, Escape in the shell mode only leaves the mode
+// and keeps the composer's text or fold, as droid's does; a second one
+// empties it.
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -69,6 +72,9 @@ func echoAgent() int {
 	pasting, _ := time.ParseDuration(os.Getenv("AGENT_PASTING"))
 	lose := os.Getenv("AGENT_LOSE") != ""
 	think, _ := time.ParseDuration(os.Getenv("AGENT_THINK"))
+	escKeeps := os.Getenv("AGENT_ESC_KEEPS") != ""
+	shell := false // the composer is in its shell mode
+	shown := ""    // what the composer shows: its text, or its fold
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
@@ -100,6 +106,7 @@ func echoAgent() int {
 		n++
 		text := strings.TrimRight(composer.String(), "\n")
 		composer.Reset()
+		shell, shown = false, ""
 		// Write then rename: the test must never read a half-written file.
 		dst := fmt.Sprintf("%s.%d", out, n)
 		if err := os.WriteFile(dst+".tmp", []byte(text), 0o644); err != nil {
@@ -122,13 +129,22 @@ func echoAgent() int {
 			fmt.Fprint(w, "\x1b[?2004l")
 			return 0
 		case simagent.KeyEscape:
+			if shell && escKeeps {
+				shell = false
+				fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n"+strings.ReplaceAll(shown, "\n", "\r\n"))
+				continue
+			}
+			shell = false
 			composer.Reset()
+			shown = ""
 			fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n")
 		case simagent.KeyPaste, simagent.KeyText:
 			if composer.Len() == 0 && strings.HasPrefix(k.Text, "!") {
+				shell = true
 				fmt.Fprint(w, "SHELL MODE\r\n")
 			}
 			composer.WriteString(k.Text)
+			shown += k.Text
 			if k.Kind == simagent.KeyPaste {
 				lastPaste = time.Now()
 				swallowed = 0
@@ -136,8 +152,12 @@ func echoAgent() int {
 			if fold && k.Kind == simagent.KeyPaste {
 				placeholder := fmt.Sprintf("[Pasted Content %d chars]", utf8.RuneCountInString(k.Text)+foldOff)
 				early := false
-				for shown := 0; !early && time.Since(lastPaste) < pasting; shown++ {
-					fmt.Fprintf(w, "\x1b[2;1H\x1b[KPasting… %d KB\r\n", shown*4)
+				row := 2 // under READY>, or under SHELL MODE
+				if shell {
+					row = 3
+				}
+				for kb := 0; !early && time.Since(lastPaste) < pasting; kb++ {
+					fmt.Fprintf(w, "\x1b[%d;1H\x1b[KPasting… %d KB\r\n", row, kb*4)
 					select {
 					case got := <-ch:
 						early = got.k.Kind == simagent.KeyEnter
@@ -155,10 +175,11 @@ func echoAgent() int {
 				}
 				if lose {
 					// The composer lost from sight: a screen the rules cannot read.
-					fmt.Fprint(w, "\x1b[1;1H\x1b[KREADY> (redrawing)\x1b[2;1H\x1b[K")
+					fmt.Fprintf(w, "\x1b[1;1H\x1b[KREADY> (redrawing)\x1b[%d;1H\x1b[K", row)
 					continue
 				}
-				fmt.Fprint(w, "\x1b[2;1H\x1b[K"+placeholder+"\r\n")
+				fmt.Fprintf(w, "\x1b[%d;1H\x1b[K%s\r\n", row, placeholder)
+				shown = placeholder
 				continue
 			}
 			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
@@ -226,6 +247,11 @@ func (c testComposer) Inert(text string) string {
 }
 
 func (testComposer) Mode(capture string) string {
+	// Only the screen since the agent last drew its prompt: a capture with
+	// scrollback holds earlier screens too.
+	if i := strings.LastIndex(capture, "READY>"); i >= 0 {
+		capture = capture[i:]
+	}
 	if strings.Contains(capture, "SHELL MODE") {
 		return "shell mode"
 	}
