@@ -87,3 +87,40 @@ func shows(p *tmuxdriver.Pane, s string) bool {
 	snap, err := p.Observe(context.Background())
 	return err == nil && strings.Contains(snap.Capture, s)
 }
+
+// An agent stopped right after it read the clear key (a loaded machine
+// stops one so) shows the composer as it was until it runs again: Send
+// waits for it, and presses no clear key again on the composer the first
+// one emptied (Esc Esc opens droid's rewind, a second Ctrl-C quits Codex).
+func TestNoClearKeyIsPressedAgainWhileTheAgentIsStopped(t *testing.T) {
+	ctx := context.Background()
+	srv := testServer(t)
+	p, out := foldPaneVia(t, srv, "timeout 600", "AGENT_STOP_ON_ESC=1")
+	if err := p.SendKeys(ctx, "!"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the shell mode", func() bool { return shows(p, "SHELL MODE") })
+	agent := agentPID(t, p)
+	t.Cleanup(func() { resume(agent) })
+	go func() {
+		// Resumed two seconds after it stopped itself.
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if stopped(agent) {
+				time.Sleep(2 * time.Second)
+				break
+			}
+		}
+		resume(agent)
+	}()
+	err := p.Send(ctx, "Plain words, typed into a shell mode by mistake.")
+	if !errors.Is(err, handoff.ErrComposerMode) || errors.Is(err, tmuxdriver.ErrComposerNotCleared) {
+		t.Fatalf("send into the shell mode = %v, want ErrComposerMode with the composer cleared", err)
+	}
+	if b, err := os.ReadFile(out + ".idle-escape"); err == nil {
+		t.Fatalf("a clear key was pressed on the composer already empty (%d times)", strings.Count(string(b), "\n"))
+	}
+	next := "Now a plain message."
+	if got := delivered(t, p, out, next); got != next {
+		t.Fatalf("the agent received %q, want %q alone", got, next)
+	}
+}

@@ -171,7 +171,8 @@ func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string
 	deadline := time.Now().Add(clearWait)
 	pressed := []string{}
 	for round := 0; ; round++ {
-		look, read, err := p.settled(ctx, look, deadline)
+		var read bool
+		look, read, err = p.settled(ctx, look, deadline)
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", false, ctx.Err()
@@ -236,14 +237,15 @@ func (p *Pane) leftover(look, text string) string {
 }
 
 // settled watches the screen from look until the agent has read all its
-// input (the pane's terminal holds none unread) and the screen has held
-// still for settleHold, or settleMax has passed with the input read (an
-// animated screen), or deadline has passed; it returns the last look and
-// whether the input was read. A pane whose input cannot be told counts as
-// read. An agent held by a stop or a freezer is not settled.
+// input (the pane's terminal holds none unread), is not held (stopped or
+// frozen: it would draw nothing yet) and the screen has held still for
+// settleHold, or so for settleMax whatever the screen did (an animated
+// screen never holds still), or deadline has passed; it returns the last
+// look and whether the agent had read its input and was not held then. A
+// pane whose input cannot be told counts as read.
 func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
 	start := time.Now()
-	prev, since := significant(look), start
+	prev, since, free := significant(look), start, time.Time{}
 	for {
 		if err := fsm.Sleep(ctx, pastePoll); err != nil {
 			return "", false, err
@@ -254,15 +256,20 @@ func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (st
 		}
 		t := time.Now()
 		unread, held := p.inputHeld(ctx)
-		read := unread <= 0
-		if !read || held || significant(now) != prev {
+		ready := unread <= 0 && !held
+		if !ready {
+			free = time.Time{}
+		} else if free.IsZero() {
+			free = t
+		}
+		if !ready || significant(now) != prev {
 			prev, since = significant(now), t
 		}
 		switch {
-		case read && t.Sub(since) >= settleHold, read && t.Sub(start) >= settleMax:
+		case ready && t.Sub(since) >= settleHold, ready && t.Sub(free) >= settleMax:
 			return now, true, nil
 		case t.After(deadline):
-			return now, read, nil
+			return now, ready, nil
 		}
 	}
 }

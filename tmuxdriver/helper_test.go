@@ -53,7 +53,11 @@ func TestMain(m *testing.M) {
 // not drawn. An Enter on an empty composer submits an empty message at once.
 // With $AGENT_ESC_KEEPS set, Escape in the shell mode only leaves the mode
 // and keeps the composer's text or fold, as droid's does; a second one
-// empties it.
+// empties it. With $AGENT_STOP_ON_ESC set, it stops itself (SIGSTOP) right
+// after it reads its first Escape, before it does or draws anything: an
+// agent a loaded machine stops. $AGENT_OUT.idle-escape gets a line for each
+// Escape read on an empty composer in no mode: there a real CLI's clear
+// keys do something else (Esc Esc opens droid's rewind).
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -75,6 +79,7 @@ func echoAgent() int {
 	escKeeps := os.Getenv("AGENT_ESC_KEEPS") != ""
 	shell := false // the composer is in its shell mode
 	shown := ""    // what the composer shows: its text, or its fold
+	stopOnEsc := os.Getenv("AGENT_STOP_ON_ESC") != ""
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
@@ -129,6 +134,13 @@ func echoAgent() int {
 			fmt.Fprint(w, "\x1b[?2004l")
 			return 0
 		case simagent.KeyEscape:
+			if stopOnEsc {
+				stopOnEsc = false
+				stopSelf()
+			}
+			if composer.Len() == 0 && !shell {
+				note(out + ".idle-escape")
+			}
 			if shell && escKeeps {
 				shell = false
 				fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n"+strings.ReplaceAll(shown, "\n", "\r\n"))
@@ -188,10 +200,7 @@ func echoAgent() int {
 				swallowed++
 				composer.WriteString("\n")
 				fmt.Fprint(w, "\r\n")
-				if f, err := os.OpenFile(out+".swallowed", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
-					_, _ = f.WriteString("yes\n")
-					_ = f.Close()
-				}
+				note(out + ".swallowed")
 				continue
 			}
 			for start := time.Now(); composer.Len() > 0 && time.Since(start) < think; {
@@ -202,6 +211,14 @@ func echoAgent() int {
 				return 1
 			}
 		}
+	}
+}
+
+// note adds a line to the file at path, for the test to count.
+func note(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		_, _ = f.WriteString("yes\n")
+		_ = f.Close()
 	}
 }
 
@@ -316,13 +333,21 @@ func newWindow(t testing.TB, srv tmuxdriver.Server, shellCmd string) string {
 // and the prefix of the files it writes what it receives to.
 func echoPane(t testing.TB, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
 	t.Helper()
+	return echoPaneVia(t, srv, "", env...)
+}
+
+// echoPaneVia is echoPane with the agent run by via, a command line put
+// before it ("timeout 600": the agent is then its child; tmux resumes a
+// pane's own process the moment it stops, not a child).
+func echoPaneVia(t testing.TB, srv tmuxdriver.Server, via string, env ...string) (*tmuxdriver.Pane, string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "received")
 	cmd := "exec env TMUXDRIVER_TEST_AGENT=1 AGENT_OUT=" + handoff.ShellQuote(out) + " " +
-		strings.Join(env, " ") + " " + handoff.ShellQuote(exe)
+		strings.Join(env, " ") + " " + via + " " + handoff.ShellQuote(exe)
 	id := newWindow(t, srv, cmd)
 	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
 	if err != nil {
