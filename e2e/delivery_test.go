@@ -173,7 +173,7 @@ func TestDelivery(t *testing.T) {
 				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
 				asked := len(r.model.Turns())
 				stalls := stallDuring(r)
-				d := r.send("tester", dc.prompt, rigConfig(c.config(true)), nil)
+				d := r.send("tester", dc.prompt, patientConfig(c.config(true)), nil)
 				stalled := stalls()
 				if loadRig() {
 					var earlier []string
@@ -326,7 +326,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		before := len(r.model.Turns())
 		r.model.Script(fakemodel.WriteResponse("never"), fakemodel.Answer("Written."))
 		refused := "Plain words, typed into a shell mode by mistake."
-		d := r.send("tester", refused, c.config(true), nil)
+		d := r.send("tester", refused, patientConfig(c.config(true)), nil)
 		if !errors.Is(d.err, handoff.ErrComposerMode) || errors.Is(d.err, tmuxdriver.ErrComposerNotCleared) {
 			r.fail("dispatch into a composer in shell mode: %v, want ErrComposerMode with the composer cleared", d.err)
 		}
@@ -336,7 +336,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		r.model.Clear()
 		r.model.Script(fakemodel.WriteResponse("after the mode"), fakemodel.Answer("Written."))
 		next := "Now a plain message."
-		d = r.send("tester", next, c.config(true), nil)
+		d = r.send("tester", next, patientConfig(c.config(true)), nil)
 		if d.err != nil || d.res.Content != "after the mode\n" {
 			r.fail("the dispatch after the cleared composer: %q, %v; the model's turns: %s", d.res.Content, d.err, turnsSince(r, 0))
 		}
