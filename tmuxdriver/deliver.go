@@ -236,16 +236,20 @@ func (p *Pane) leftover(look, text string) string {
 	return "its composer still holds the refused text (" + quoteSeen(seen) + "); the next prompt would join it"
 }
 
-// settled watches the screen from look until the agent has read all its
-// input (the pane's terminal holds none unread), is not held (stopped or
-// frozen: it would draw nothing yet) and the screen has held still for
-// settleHold, or so for settleMax whatever the screen did (an animated
-// screen never holds still), or deadline has passed; it returns the last
-// look and whether the agent had read its input and was not held then. A
-// pane whose input cannot be told counts as read.
+// settled watches the screen from look until the agent is settled: it
+// has read all its input (the pane's terminal holds none unread), is not
+// held (stopped or frozen), has been quiet on its CPUs (see
+// effort.acting: not starved, not busy) for settleHold, and its screen has
+// held still as long; or the same but the screen still moving for
+// settleMax (an animated screen never holds still); or deadline has
+// passed. It returns the last look and whether the agent had read its
+// input and was not held then. An agent that read a key and waits for a
+// CPU, or one stopped, has not drawn what the key did: its screen is
+// stale, not still. A pane whose input cannot be told counts as read.
 func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
 	start := time.Now()
-	prev, since, free := significant(look), start, time.Time{}
+	prev, still, quiet, free := significant(look), start, start, time.Time{}
+	var from effort // the agent's effort when its quiet began
 	for {
 		if err := fsm.Sleep(ctx, pastePoll); err != nil {
 			return "", false, err
@@ -255,18 +259,22 @@ func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (st
 			return "", false, p.paneErr(err)
 		}
 		t := time.Now()
-		unread, held := p.inputHeld(ctx)
-		ready := unread <= 0 && !held
+		unread, e, known := p.inputEffort(ctx)
+		ready := unread <= 0 && !e.held
+		if !ready || significant(now) != prev {
+			prev, still = significant(now), t
+		}
+		if !ready || known && e.acting(from, t.Sub(quiet)) {
+			quiet, from = t, e
+		}
 		if !ready {
 			free = time.Time{}
 		} else if free.IsZero() {
 			free = t
 		}
-		if !ready || significant(now) != prev {
-			prev, since = significant(now), t
-		}
+		calm := ready && t.Sub(quiet) >= settleHold
 		switch {
-		case ready && t.Sub(since) >= settleHold, ready && t.Sub(free) >= settleMax:
+		case calm && t.Sub(still) >= settleHold, calm && t.Sub(free) >= settleMax:
 			return now, true, nil
 		case t.After(deadline):
 			return now, ready, nil
@@ -387,13 +395,13 @@ func (p *Pane) pendingInput(ctx context.Context) int {
 	return n
 }
 
-// inputHeld is how many bytes typed into the pane its agent has not read
-// yet (-1 when that cannot be told), and whether the agent is held now
-// (stopped, or frozen: see effort), in one tmux call.
-func (p *Pane) inputHeld(ctx context.Context) (unread int, held bool) {
+// inputEffort is how many bytes typed into the pane its agent has not
+// read yet (-1 when that cannot be told), and the agent's effort now
+// (known false without /proc), in one tmux call.
+func (p *Pane) inputEffort(ctx context.Context) (unread int, e effort, known bool) {
 	out, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, "#{pane_pid} #{pane_tty}")
 	if err != nil {
-		return -1, false
+		return -1, effort{}, false
 	}
 	pid, tty, _ := strings.Cut(strings.TrimSpace(out), " ")
 	unread = -1
@@ -401,10 +409,9 @@ func (p *Pane) inputHeld(ctx context.Context) (unread int, held bool) {
 		unread = n
 	}
 	if n, err := strconv.Atoi(pid); err == nil {
-		e, _ := effortOf(n)
-		held = e.held
+		e, known = effortOf(n)
 	}
-	return unread, held
+	return unread, e, known
 }
 
 // unreadNote says, for an error, that the agent never read the whole
