@@ -171,8 +171,8 @@ func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string
 	deadline := time.Now().Add(clearWait)
 	pressed := []string{}
 	for round := 0; ; round++ {
-		var read bool
-		look, read, err = p.settled(ctx, look, deadline)
+		var calm bool
+		look, calm, err = p.settled(ctx, look, deadline)
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", false, ctx.Err()
@@ -185,8 +185,8 @@ func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string
 		switch {
 		case round > 0 && empty:
 			return "cleared its composer (" + strings.Join(pressed, " ") + ")", false, nil
-		case round > 0 && !read:
-			return fmt.Sprintf("could not clear its composer: the agent had not read its keys (%s) after %v, and %s", strings.Join(pressed, " "), clearWait, p.leftover(look, text)), true, nil
+		case round > 0 && !calm:
+			return fmt.Sprintf("could not clear its composer: the agent had not settled after its keys (%s) in %v (it had not read them, was stopped, or was starved or at work), and %s", strings.Join(pressed, " "), clearWait, p.leftover(look, text)), true, nil
 		case round == clearRounds:
 			return "could not clear its composer: after its clear keys (" + strings.Join(pressed, " ") + ") " + p.leftover(look, text), true, nil
 		}
@@ -242,10 +242,10 @@ func (p *Pane) leftover(look, text string) string {
 // effort.acting: not starved, not busy) for settleHold, and its screen has
 // held still as long; or the same but the screen still moving for
 // settleMax (an animated screen never holds still); or deadline has
-// passed. It returns the last look and whether the agent had read its
-// input and was not held then. An agent that read a key and waits for a
-// CPU, or one stopped, has not drawn what the key did: its screen is
-// stale, not still. A pane whose input cannot be told counts as read.
+// passed. It returns the last look and whether it settled (false: the
+// deadline passed first). An agent that read a key and waits for a CPU,
+// or one stopped, has not drawn what the key did: its screen is stale,
+// not still. A pane whose input cannot be told counts as read.
 func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
 	start := time.Now()
 	prev, still, quiet, free := significant(look), start, start, time.Time{}
@@ -264,7 +264,7 @@ func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (st
 		if !ready || significant(now) != prev {
 			prev, still = significant(now), t
 		}
-		if !ready || known && e.acting(from, t.Sub(quiet)) {
+		if !ready || known && (e.running || e.acting(from, t.Sub(quiet))) {
 			quiet, from = t, e
 		}
 		if !ready {
@@ -277,7 +277,7 @@ func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (st
 		case calm && t.Sub(still) >= settleHold, calm && t.Sub(free) >= settleMax:
 			return now, true, nil
 		case t.After(deadline):
-			return now, ready, nil
+			return now, false, nil
 		}
 	}
 }
@@ -354,11 +354,12 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 
 // effort is what an agent's processes (a pane's process and those below
 // it) have done up to a moment: whether one of them is held now (frozen
-// or stopped: it cannot act), and how long they have run on a CPU and
-// waited for one, in all.
+// or stopped: it cannot act), whether a thread of theirs is on a CPU or
+// waiting for one now, and how long they have run on a CPU and waited for
+// one, in all.
 type effort struct {
-	held        bool
-	ran, waited time.Duration
+	held, running bool
+	ran, waited   time.Duration
 }
 
 // acting reports whether an agent whose effort was from when a wait
