@@ -150,14 +150,14 @@ func (p *Pane) pasteFailed(ctx context.Context, look, text, what string) error {
 // its clear keys, or left its mode and kept the text). So keys are
 // pressed, and the composer judged, only on a settled screen.
 const (
-	settleHold = 500 * time.Millisecond // input read and the screen unchanged this long: settled
+	settleHold = 500 * time.Millisecond // the agent settled (see settled) and its screen unchanged this long
 	settleMax  = 3 * time.Second        // an animated screen never holds still: judged after this
 	clearWait  = 20 * time.Second       // the bound for an agent to read its keys and show the composer empty
 )
 
 // clearRefused empties the composer after a refused paste of text, and
-// says what it did, for the error. It waits until the screen settles (the
-// agent has read all its input, and it holds still: see settled), presses
+// says what it did, for the error (stuck: what follows "could not clear
+// its composer"). It waits until the agent settles (see settled), presses
 // the Composer's clear keys, and again, up to clearRounds times, while the
 // settled composer is in another mode or holds something of text (its
 // fold, its end, ten characters or more of it: a CLI that lost a paste's
@@ -177,29 +177,33 @@ func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string
 			if ctx.Err() != nil {
 				return "", false, ctx.Err()
 			}
-			return "could not look at its composer (" + err.Error() + ")", true, nil
+			return "(it could not look at it again: " + err.Error() + ")", true, nil
 		}
 		// The first keys are pressed whatever the composer reads: a CLI
 		// may hold a paste it has not drawn.
 		empty := p.emptied(look, text)
 		switch {
-		case round > 0 && empty:
+		case round > 0 && empty && calm:
 			return "cleared its composer (" + strings.Join(pressed, " ") + ")", false, nil
 		case round > 0 && !calm:
-			return fmt.Sprintf("could not clear its composer: the agent had not settled after its keys (%s) in %v (it had not read them, was stopped, or was starved or at work), and %s", strings.Join(pressed, " "), clearWait, p.leftover(look, text)), true, nil
+			now := p.leftover(look, text)
+			if empty {
+				now = "its composer reads empty, but that is not proven"
+			}
+			return fmt.Sprintf("for certain (the agent had not settled %v after its clear keys (%s): it had not read them, was stopped, or was starved or at work; %s)", clearWait, strings.Join(pressed, " "), now), true, nil
 		case round == clearRounds:
-			return "could not clear its composer: after its clear keys (" + strings.Join(pressed, " ") + ") " + p.leftover(look, text), true, nil
+			return "(after its clear keys (" + strings.Join(pressed, " ") + ") " + p.leftover(look, text) + ")", true, nil
 		}
 		keys := p.o.Composer.ClearKeys(look)
 		if len(keys) == 0 {
 			if empty {
 				return "found its composer empty", false, nil
 			}
-			return "has no keys that clear it, so " + p.leftover(look, text), true, nil
+			return "(the provider names no keys that clear it; " + p.leftover(look, text) + ")", true, nil
 		}
 		for _, k := range keys {
 			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return "could not clear it (" + p.paneErr(err).Error() + "); " + p.leftover(look, text), true, nil
+				return "(" + p.paneErr(err).Error() + "; " + p.leftover(look, text) + ")", true, nil
 			}
 			// Keys pressed in one burst can read as an escape sequence.
 			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
