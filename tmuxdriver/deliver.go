@@ -251,9 +251,12 @@ func (p *Pane) leftover(look, text string) string {
 // or one stopped, has not drawn what the key did: its screen is stale,
 // not still. A pane whose input cannot be told counts as read.
 func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
-	start := time.Now()
-	prev, still, quiet, free := significant(look), start, start, time.Time{}
-	var from effort // the agent's effort when its quiet began
+	// Each window starts at a look that saw the agent settled so far: a
+	// look apart from the last may be long (a loaded machine), and the
+	// time the agent was held or unread before it counts for nothing.
+	prev := significant(look)
+	var still, quiet, free time.Time // since when: the screen unchanged, the agent quiet, ready
+	var from effort                  // the agent's effort when its quiet began
 	for {
 		if err := fsm.Sleep(ctx, pastePoll); err != nil {
 			return "", false, err
@@ -265,17 +268,20 @@ func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (st
 		t := time.Now()
 		unread, e, known := p.inputEffort(ctx)
 		ready := unread <= 0 && !e.held
-		if !ready || significant(now) != prev {
-			prev, still = significant(now), t
+		switch {
+		case !ready:
+			still, quiet, free = time.Time{}, time.Time{}, time.Time{}
+		case free.IsZero():
+			still, quiet, free, from = t, t, t, e
+		default:
+			if significant(now) != prev {
+				still = t
+			}
+			if known && (e.running || e.acting(from, t.Sub(quiet))) {
+				quiet, from = t, e
+			}
 		}
-		if !ready || known && (e.running || e.acting(from, t.Sub(quiet))) {
-			quiet, from = t, e
-		}
-		if !ready {
-			free = time.Time{}
-		} else if free.IsZero() {
-			free = t
-		}
+		prev = significant(now)
 		calm := ready && t.Sub(quiet) >= settleHold
 		switch {
 		case calm && t.Sub(still) >= settleHold, calm && t.Sub(free) >= settleMax:
