@@ -336,13 +336,15 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		r.model.Clear()
 		r.model.Script(fakemodel.WriteResponse("after the mode"), fakemodel.Answer("Written."))
 		next := "Now a plain message."
+		asked := len(r.model.Turns())
 		d = r.send("tester", next, patientConfig(c.config(true)), nil)
 		if d.err != nil || d.res.Content != "after the mode\n" {
-			r.fail("the dispatch after the cleared composer: %q, %v; the model's turns: %s", d.res.Content, d.err, turnsSince(r, 0))
+			r.fail("the dispatch after the cleared composer: %q, %v; the model's turns: %s", d.res.Content, d.err, turnsSince(r, asked))
 		}
-		turns := r.model.Turns()
+		// The model's turns are the session's: the first since the send.
+		turns := r.model.Turns()[asked:]
 		if len(turns) == 0 || strings.Count(turns[0].Prompt(), received(c.cli.Name, next)) != 1 || strings.Contains(turns[0].Prompt(), refused) {
-			r.fail("the model's first turn after the refusal does not hold the next prompt alone, once: %s", turnsSince(r, 0))
+			r.fail("the model's first turn after the refusal does not hold the next prompt alone, once: %s", turnsSince(r, asked))
 		}
 	})
 }
