@@ -21,8 +21,10 @@ var ErrPromptRefused = errors.New("prompt refused")
 
 // ErrComposerMode is wrapped by a Sender's error when, after the paste and
 // before Enter, the agent's composer showed something other than a plain
-// message (a shell mode, a command menu, a file picker). The composer was
-// cleared and nothing was submitted.
+// message (a shell mode, a command menu, a file picker): the composer was
+// cleared (the error says if it could not be) and nothing was submitted.
+// It is wrapped too when, before the paste, the composer already held text
+// the Sender did not put there: nothing was pasted, and that text is left.
 var ErrComposerMode = errors.New("the agent's composer did not take the prompt as a plain message")
 
 // ErrPasteIncomplete is wrapped by a Sender's error when, after the paste

@@ -102,6 +102,7 @@ func TestReadPaste(t *testing.T) {
 		{"shown whole", screenOf(80, " > Say hello", "   to the reviewer"), short, handoff.PasteWhole},
 		{"first line only so far", screenOf(80, " > Say hello"), short, handoff.PasteArriving},
 		{"not arrived yet", screenOf(80, ` > Try "Fix all lint warnings"`), short, handoff.PasteArriving},
+		{"not arrived yet, the one suggestion that is not a Try", screenOf(80, ` > Type "Review this code for security issues"`), short, handoff.PasteArriving},
 		{"other text", screenOf(80, " > something else"), short, handoff.PasteWrong},
 		{"fold of 10 lines at 80", screenOf(80, " > [Lyyyyyyyyy Lyyyyyyyyy Lyyyyyyyyy Lyyyyyyyyy Lyyyyyyyyy... 10 lines]"), lines(10, 10), handoff.PasteWhole},
 		{"fold of one 3000-character line at 80", screenOf(80, " > ["+strings.Repeat("y", 50)+"... 38 lines]"), strings.Repeat("y", 3000), handoff.PasteWhole},

@@ -67,7 +67,7 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 		return handoff.PasteUnread, ""
 	}
 	shown := strings.TrimSpace(strings.Join(lines, " "))
-	if shown == "" || strings.HasPrefix(shown, "Try \"") {
+	if shown == "" || placeholder(shown) {
 		return handoff.PasteArriving, shown
 	}
 	if strings.HasPrefix(shown, "[") && strings.HasSuffix(shown, "]") {
@@ -82,6 +82,13 @@ func readPaste(capture, text string) (handoff.Paste, string) {
 		return handoff.PasteArriving, screen.Signal(last)
 	}
 	return handoff.PasteWrong, screen.Signal(shown)
+}
+
+// placeholder reports the empty composer's suggestion, one of thirteen
+// droid 0.225.2 picks from: twelve 'Try "…"', one 'Type "Review this code
+// for security issues"'.
+func placeholder(shown string) bool {
+	return strings.HasPrefix(shown, `Try "`) || strings.HasPrefix(shown, `Type "`)
 }
 
 // readFold checks a fold against the prompt: one fold, its start the

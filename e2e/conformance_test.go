@@ -68,6 +68,10 @@ type apiError struct {
 	detail  string
 }
 
+// readyPatience is how long the e2e tests wait for a real CLI to show it
+// is ready: see conformers.
+const readyPatience = 5 * time.Minute
+
 // conformers are the providers every case runs on: each one's
 // descriptor for the cases (live.Subjects), which `handoff-fsm doctor`
 // runs too, so the two cannot drift.
@@ -81,12 +85,13 @@ func conformers() []conformer {
 		out = append(out, conformer{
 			cli: s.CLI,
 			start: func(t *testing.T, set setup) *rig {
-				common := realcli.Common{Terminal: set.Terminal, Height: set.Height}
-				if loadRig() {
-					// At a load of 40, OpenCode and Qwen Code took longer than
-					// their ready timeouts to start (tmux itself answering late).
-					common.ReadyTimeout = 5 * time.Minute
-				}
+				// A test's wait, not the product's: at a load of 40–50
+				// OpenCode and Qwen Code took longer than their own ready
+				// timeouts (90 s, 120 s) to start, tmux itself answering
+				// late. The longest pin's (Kilo's 300 s) for every CLI:
+				// it costs nothing when the CLI is quick, and a CLI that
+				// never gets ready still fails, saying so.
+				common := realcli.Common{Terminal: set.Terminal, Height: set.Height, ReadyTimeout: readyPatience}
 				r := startRig(t, s.CLI, s.API, t.TempDir(), &common, func(ctx context.Context) (*realcli.Session, error) {
 					return s.Start(ctx, common, live.Setup{Ask: set.Ask, Retries: set.Retries})
 				})

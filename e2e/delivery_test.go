@@ -177,7 +177,7 @@ func TestDelivery(t *testing.T) {
 				r.model.Script(fakemodel.WriteResponse(answer), fakemodel.Answer("Written."))
 				asked := len(r.model.Turns())
 				stalls := stallDuring(r)
-				d := r.send("tester", dc.prompt, rigConfig(c.config(true)), nil)
+				d := r.send("tester", dc.prompt, patientConfig(c.config(true)), nil)
 				stalled := stalls()
 				if loadRig() {
 					var earlier []string
@@ -316,10 +316,13 @@ func pasteOverTheLimit(t *testing.T, r *rig, c conformer, text string) {
 // lookBeforeEnter: a composer a person left in shell mode ('!' typed on
 // the empty composer) takes the next paste as a command. The driver sees
 // the mode after the paste, clears the composer, presses no Enter, and the
-// dispatch fails with ErrComposerMode; the model is not asked, and the
-// next dispatch goes through. pi's bash mode shows only as a colour, so
-// it is not read there (its lead line is the guard); OMP's bash and Python
-// modes neither.
+// dispatch fails with ErrComposerMode, having seen the composer empty (no
+// mode, nothing of the refused prompt) before it returned; the model is
+// not asked, and the next dispatch goes through, its prompt alone. Nothing
+// here waits on the screen between the two: the driver's word that the
+// composer is empty is what is tested. pi's bash mode shows only as a
+// colour, so it is not read there (its lead line is the guard); OMP's bash
+// and Python modes neither.
 func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 	if c.cli.Name == "pi" || c.cli.Name == "omp" {
 		return
@@ -342,19 +345,26 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 		r.drained()
 		before := len(r.model.Turns())
 		r.model.Script(fakemodel.WriteResponse("never"), fakemodel.Answer("Written."))
-		d := r.send("tester", "Plain words, typed into a shell mode by mistake.", c.config(true), nil)
-		if !errors.Is(d.err, handoff.ErrComposerMode) {
-			r.fail("dispatch into a composer in shell mode: %v, want ErrComposerMode", d.err)
+		refused := "Plain words, typed into a shell mode by mistake."
+		d := r.send("tester", refused, patientConfig(c.config(true)), nil)
+		if !errors.Is(d.err, handoff.ErrComposerMode) || errors.Is(d.err, tmuxdriver.ErrComposerNotCleared) {
+			r.fail("dispatch into a composer in shell mode: %v, want ErrComposerMode with the composer cleared", d.err)
 		}
-		r.waitScreen(30*time.Second, "the composer cleared and back to a plain message", func(plain, _ string) bool { return comp.Mode(plain) == "" })
 		if n := len(r.model.Turns()); n != before {
 			r.fail("the model was asked %d times after the refused paste", n-before)
 		}
 		r.model.Clear()
 		r.model.Script(fakemodel.WriteResponse("after the mode"), fakemodel.Answer("Written."))
-		d = r.send("tester", "Now a plain message.", c.config(true), nil)
+		next := "Now a plain message."
+		asked := len(r.model.Turns())
+		d = r.send("tester", next, patientConfig(c.config(true)), nil)
 		if d.err != nil || d.res.Content != "after the mode\n" {
-			r.fail("the dispatch after the cleared composer: %q, %v", d.res.Content, d.err)
+			r.fail("the dispatch after the cleared composer: %q, %v; the model's turns: %s", d.res.Content, d.err, turnsSince(r, asked))
+		}
+		// The model's turns are the session's: the first since the send.
+		turns := r.model.Turns()[asked:]
+		if len(turns) == 0 || strings.Count(turns[0].Prompt(), received(c.cli.Name, next)) != 1 || strings.Contains(turns[0].Prompt(), refused) {
+			r.fail("the model's first turn after the refusal does not hold the next prompt alone, once: %s", turnsSince(r, asked))
 		}
 	})
 }

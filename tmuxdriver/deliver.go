@@ -3,6 +3,7 @@ package tmuxdriver
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		}
 		switch {
 		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
+			return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
 		case got == handoff.PasteUnread && !read:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
 			if err != nil {
@@ -105,12 +106,12 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		case got == handoff.PasteWrong && (last != handoff.PasteWrong || seen != lastSeen):
 			wrongSince = now
 		case got == handoff.PasteWrong && now.Sub(wrongSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, pr, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
+			return "", "", p.pasteFailed(ctx, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
 		}
 		if now.After(deadline) {
 			unread := p.pendingInput(ctx)
 			if unread <= 0 || now.After(stalled) {
-				return "", "", p.pasteFailed(ctx, pr, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
+				return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
 			}
 			// The agent has not read the paste yet: its wait starts again.
 			deadline = now.Add(PasteWait(text))
@@ -130,46 +131,165 @@ func quoteSeen(seen string) string {
 	return fmt.Sprintf("%q", seen)
 }
 
-// pasteFailed clears the composer and returns the error wrapping
-// handoff.ErrPasteIncomplete that says what it showed. The clear keys are
-// pressed again, up to clearRounds times, only while the composer still
-// holds something of text (a CLI that lost a paste's end dumps the rest
-// into its composer when a key comes): on an empty composer they can do
-// something else (Ctrl-C offers to quit Codex).
-func (p *Pane) pasteFailed(ctx context.Context, pr handoff.PasteReader, look, text, what string) error {
-	cleared, stuck := "has no keys that clear it, so the text stays in its composer", false
-	for round := 0; round < clearRounds; round++ {
-		keys := p.o.Composer.ClearKeys(look)
-		if len(keys) == 0 {
-			break
-		}
-		cleared, stuck = "cleared its composer ("+strings.Join(keys, " ")+")", false
-		for _, k := range keys {
-			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return fmt.Errorf("send: pane %s: %w: %s; Send %w (%v) and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, p.paneErr(err))
-			}
-			// Keys pressed in one burst can read as an escape sequence.
-			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
-				return err
-			}
-		}
-		if err := fsm.Sleep(ctx, 500*time.Millisecond); err != nil {
-			return err
-		}
-		var err error
-		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
-			break
-		}
-		got, seen := pr.Pasted(look, text)
-		if !holdsSomeOf(got, seen, text) {
-			break
-		}
-		cleared, stuck = "(it still shows "+quoteSeen(seen)+"; the next prompt would join it)", true
+// pasteFailed clears the composer (see clearRefused) and returns the
+// error wrapping handoff.ErrPasteIncomplete that says what it showed.
+func (p *Pane) pasteFailed(ctx context.Context, look, text, what string) error {
+	cleared, stuck, err := p.clearRefused(ctx, look, text)
+	if err != nil {
+		return err
 	}
 	if stuck {
 		return fmt.Errorf("send: pane %s: %w: %s; Send %w %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, cleared)
 	}
 	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
+}
+
+// Clearing a refused paste: keys pressed to an agent that has not read
+// the paste yet, or has not drawn what it did with it, are judged on a
+// screen that is not the composer's yet (a busy CLI took the paste after
+// its clear keys, or left its mode and kept the text). So keys are
+// pressed, and the composer judged, only on a settled screen.
+const (
+	settleHold = 500 * time.Millisecond // the agent settled (see settled) and its screen unchanged this long
+	settleMax  = 3 * time.Second        // an animated screen never holds still: judged after this
+	clearWait  = 20 * time.Second       // the bound for an agent to read its keys and show the composer empty
+)
+
+// clearRefused empties the composer after a refused paste of text, and
+// says what it did, for the error (stuck: what follows "could not clear
+// its composer"). It waits until the agent settles (see settled), presses
+// the Composer's clear keys, and again, up to clearRounds times, while the
+// settled composer is in another mode or holds something of text (its
+// fold, its end, ten characters or more of it: a CLI that lost a paste's
+// end dumps the rest into its composer when a key comes). Keys are never
+// pressed again on a composer that reads empty: there they do something
+// else (Ctrl-C offers to quit Codex, Esc Esc opens droid's rewind). It is
+// cleared only when a settled screen shows the composer in no mode and
+// holding nothing of text; stuck when that was not seen within clearWait,
+// or after the last round: the next prompt would join what is left.
+func (p *Pane) clearRefused(ctx context.Context, look, text string) (said string, stuck bool, err error) {
+	deadline := time.Now().Add(clearWait)
+	pressed := []string{}
+	for round := 0; ; round++ {
+		var calm bool
+		look, calm, err = p.settled(ctx, look, deadline)
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", false, ctx.Err()
+			}
+			return "(it could not look at it again: " + err.Error() + ")", true, nil
+		}
+		// The first keys are pressed whatever the composer reads: a CLI
+		// may hold a paste it has not drawn.
+		empty := p.emptied(look, text)
+		switch {
+		case round > 0 && empty && calm:
+			return "cleared its composer (" + strings.Join(pressed, " ") + ")", false, nil
+		case round > 0 && !calm:
+			now := p.leftover(look, text)
+			if empty {
+				now = "its composer reads empty, but that is not proven"
+			}
+			return fmt.Sprintf("for certain (the agent had not settled %v after its clear keys (%s): it had not read them, was stopped, or was starved or at work; %s)", clearWait, strings.Join(pressed, " "), now), true, nil
+		case round == clearRounds:
+			return "(after its clear keys (" + strings.Join(pressed, " ") + ") " + p.leftover(look, text) + ")", true, nil
+		}
+		keys := p.o.Composer.ClearKeys(look)
+		if len(keys) == 0 {
+			if empty {
+				return "found its composer empty", false, nil
+			}
+			return "(the provider names no keys that clear it; " + p.leftover(look, text) + ")", true, nil
+		}
+		for _, k := range keys {
+			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
+				return "(" + p.paneErr(err).Error() + "; " + p.leftover(look, text) + ")", true, nil
+			}
+			// Keys pressed in one burst can read as an escape sequence.
+			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
+				return "", false, err
+			}
+		}
+		pressed = append(pressed, keys...)
+	}
+}
+
+// emptied reports whether the composer on look is in no mode and holds
+// nothing of text (a Composer that cannot read a paste: in no mode).
+func (p *Pane) emptied(look, text string) bool {
+	if p.o.Composer.Mode(look) != "" {
+		return false
+	}
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok {
+		return true
+	}
+	got, seen := pr.Pasted(look, text)
+	return !holdsSomeOf(got, seen, text)
+}
+
+// leftover says what the composer on look still holds, for an error.
+func (p *Pane) leftover(look, text string) string {
+	if mode := p.o.Composer.Mode(look); mode != "" {
+		return "its composer still shows " + mode + "; the next prompt would join it"
+	}
+	seen := ""
+	if pr, ok := p.o.Composer.(handoff.PasteReader); ok {
+		_, seen = pr.Pasted(look, text)
+	}
+	return "its composer still holds the refused text (" + quoteSeen(seen) + "); the next prompt would join it"
+}
+
+// settled watches the screen from look until the agent is settled: it
+// has read all its input (the pane's terminal holds none unread), is not
+// held (stopped or frozen), has been quiet on its CPUs (see
+// effort.acting: not starved, not busy) for settleHold, and its screen has
+// held still as long; or the same but the screen still moving for
+// settleMax (an animated screen never holds still); or deadline has
+// passed. It returns the last look and whether it settled (false: the
+// deadline passed first). An agent that read a key and waits for a CPU,
+// or one stopped, has not drawn what the key did: its screen is stale,
+// not still. A pane whose input cannot be told counts as read.
+func (p *Pane) settled(ctx context.Context, look string, deadline time.Time) (string, bool, error) {
+	// Each window starts at a look that saw the agent settled so far: a
+	// look apart from the last may be long (a loaded machine), and the
+	// time the agent was held or unread before it counts for nothing.
+	prev := significant(look)
+	var still, quiet, free time.Time // since when: the screen unchanged, the agent quiet, ready
+	var from effort                  // the agent's effort when its quiet began
+	for {
+		if err := fsm.Sleep(ctx, pastePoll); err != nil {
+			return "", false, err
+		}
+		now, err := p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target)
+		if err != nil {
+			return "", false, p.paneErr(err)
+		}
+		t := time.Now()
+		unread, e, known := p.inputEffort(ctx)
+		ready := unread <= 0 && !e.held
+		switch {
+		case !ready:
+			still, quiet, free = time.Time{}, time.Time{}, time.Time{}
+		case free.IsZero():
+			still, quiet, free, from = t, t, t, e
+		default:
+			if significant(now) != prev {
+				still = t
+			}
+			if known && (e.running || e.acting(from, t.Sub(quiet))) {
+				quiet, from = t, e
+			}
+		}
+		prev = significant(now)
+		calm := ready && t.Sub(quiet) >= settleHold
+		switch {
+		case calm && t.Sub(still) >= settleHold, calm && t.Sub(free) >= settleMax:
+			return now, true, nil
+		case t.After(deadline):
+			return now, false, nil
+		}
+	}
 }
 
 // holdsSomeOf reports whether a composer read as got, seen still holds
@@ -244,11 +364,12 @@ func (p *Pane) enterIgnored(ctx context.Context, text, seen, pasted string, d ti
 
 // effort is what an agent's processes (a pane's process and those below
 // it) have done up to a moment: whether one of them is held now (frozen
-// or stopped: it cannot act), and how long they have run on a CPU and
-// waited for one, in all.
+// or stopped: it cannot act), whether a thread of theirs is on a CPU or
+// waiting for one now, and how long they have run on a CPU and waited for
+// one, in all.
 type effort struct {
-	held        bool
-	ran, waited time.Duration
+	held, running bool
+	ran, waited   time.Duration
 }
 
 // acting reports whether an agent whose effort was from when a wait
@@ -283,6 +404,25 @@ func (p *Pane) pendingInput(ctx context.Context) int {
 		return -1
 	}
 	return n
+}
+
+// inputEffort is how many bytes typed into the pane its agent has not
+// read yet (-1 when that cannot be told), and the agent's effort now
+// (known false without /proc), in one tmux call.
+func (p *Pane) inputEffort(ctx context.Context) (unread int, e effort, known bool) {
+	out, err := p.run(ctx, nil, "display-message", "-p", "-t", p.o.Target, "#{pane_pid} #{pane_tty}")
+	if err != nil {
+		return -1, effort{}, false
+	}
+	pid, tty, _ := strings.Cut(strings.TrimSpace(out), " ")
+	unread = -1
+	if n, ok := unreadInput(tty); ok {
+		unread = n
+	}
+	if n, err := strconv.Atoi(pid); err == nil {
+		e, known = effortOf(n)
+	}
+	return unread, e, known
 }
 
 // unreadNote says, for an error, that the agent never read the whole

@@ -19,7 +19,13 @@ import (
 // with short pauses: only the composer's reading may hold Enter back.
 func foldPane(t *testing.T, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
 	t.Helper()
-	echo, out := echoPane(t, srv, append([]string{"AGENT_FOLD=1"}, env...)...)
+	return foldPaneVia(t, srv, "", env...)
+}
+
+// foldPaneVia is foldPane with the agent run by via (see echoPaneVia).
+func foldPaneVia(t *testing.T, srv tmuxdriver.Server, via string, env ...string) (*tmuxdriver.Pane, string) {
+	t.Helper()
+	echo, out := echoPaneVia(t, srv, via, append([]string{"AGENT_FOLD=1"}, env...)...)
 	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: echo.Target(), Classifier: testClassifier{}, Composer: foldComposer{},
 		EnterDelay: time.Millisecond, VerifyTimeout: 500 * time.Millisecond})
 	if err != nil {

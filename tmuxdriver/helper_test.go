@@ -51,6 +51,13 @@ func TestMain(m *testing.M) {
 // worked on that long (a CPU kept busy, nothing drawn, keys still read)
 // before the turn shows: a CLI thawed or starved at work on a turn it has
 // not drawn. An Enter on an empty composer submits an empty message at once.
+// With $AGENT_ESC_KEEPS set, Escape in the shell mode only leaves the mode
+// and keeps the composer's text or fold, as droid's does; a second one
+// empties it. With $AGENT_STOP_ON_ESC set, it stops itself (SIGSTOP) right
+// after it reads its first Escape, before it does or draws anything: an
+// agent a loaded machine stops. $AGENT_OUT.idle-escape gets a line for each
+// Escape read on an empty composer in no mode: there a real CLI's clear
+// keys do something else (Esc Esc opens droid's rewind).
 func echoAgent() int {
 	ctx := context.Background()
 	tty := os.Stdin
@@ -69,6 +76,10 @@ func echoAgent() int {
 	pasting, _ := time.ParseDuration(os.Getenv("AGENT_PASTING"))
 	lose := os.Getenv("AGENT_LOSE") != ""
 	think, _ := time.ParseDuration(os.Getenv("AGENT_THINK"))
+	escKeeps := os.Getenv("AGENT_ESC_KEEPS") != ""
+	shell := false // the composer is in its shell mode
+	shown := ""    // what the composer shows: its text, or its fold
+	stopOnEsc := os.Getenv("AGENT_STOP_ON_ESC") != ""
 	w := os.Stdout
 	fmt.Fprint(w, "\x1b[?2004h\x1b]0;idle\x07READY>\r\n")
 	keys := simagent.NewKeyReader(tty)
@@ -100,6 +111,7 @@ func echoAgent() int {
 		n++
 		text := strings.TrimRight(composer.String(), "\n")
 		composer.Reset()
+		shell, shown = false, ""
 		// Write then rename: the test must never read a half-written file.
 		dst := fmt.Sprintf("%s.%d", out, n)
 		if err := os.WriteFile(dst+".tmp", []byte(text), 0o644); err != nil {
@@ -122,13 +134,29 @@ func echoAgent() int {
 			fmt.Fprint(w, "\x1b[?2004l")
 			return 0
 		case simagent.KeyEscape:
+			if stopOnEsc {
+				stopOnEsc = false
+				stopSelf()
+			}
+			if composer.Len() == 0 && !shell {
+				note(out + ".idle-escape")
+			}
+			if shell && escKeeps {
+				shell = false
+				fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n"+strings.ReplaceAll(shown, "\n", "\r\n"))
+				continue
+			}
+			shell = false
 			composer.Reset()
+			shown = ""
 			fmt.Fprint(w, "\x1b[H\x1b[2J\x1b]0;idle\x07READY>\r\n")
 		case simagent.KeyPaste, simagent.KeyText:
 			if composer.Len() == 0 && strings.HasPrefix(k.Text, "!") {
+				shell = true
 				fmt.Fprint(w, "SHELL MODE\r\n")
 			}
 			composer.WriteString(k.Text)
+			shown += k.Text
 			if k.Kind == simagent.KeyPaste {
 				lastPaste = time.Now()
 				swallowed = 0
@@ -136,8 +164,12 @@ func echoAgent() int {
 			if fold && k.Kind == simagent.KeyPaste {
 				placeholder := fmt.Sprintf("[Pasted Content %d chars]", utf8.RuneCountInString(k.Text)+foldOff)
 				early := false
-				for shown := 0; !early && time.Since(lastPaste) < pasting; shown++ {
-					fmt.Fprintf(w, "\x1b[2;1H\x1b[KPasting… %d KB\r\n", shown*4)
+				row := 2 // under READY>, or under SHELL MODE
+				if shell {
+					row = 3
+				}
+				for kb := 0; !early && time.Since(lastPaste) < pasting; kb++ {
+					fmt.Fprintf(w, "\x1b[%d;1H\x1b[KPasting… %d KB\r\n", row, kb*4)
 					select {
 					case got := <-ch:
 						early = got.k.Kind == simagent.KeyEnter
@@ -155,10 +187,11 @@ func echoAgent() int {
 				}
 				if lose {
 					// The composer lost from sight: a screen the rules cannot read.
-					fmt.Fprint(w, "\x1b[1;1H\x1b[KREADY> (redrawing)\x1b[2;1H\x1b[K")
+					fmt.Fprintf(w, "\x1b[1;1H\x1b[KREADY> (redrawing)\x1b[%d;1H\x1b[K", row)
 					continue
 				}
-				fmt.Fprint(w, "\x1b[2;1H\x1b[K"+placeholder+"\r\n")
+				fmt.Fprintf(w, "\x1b[%d;1H\x1b[K%s\r\n", row, placeholder)
+				shown = placeholder
 				continue
 			}
 			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
@@ -167,10 +200,7 @@ func echoAgent() int {
 				swallowed++
 				composer.WriteString("\n")
 				fmt.Fprint(w, "\r\n")
-				if f, err := os.OpenFile(out+".swallowed", os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
-					_, _ = f.WriteString("yes\n")
-					_ = f.Close()
-				}
+				note(out + ".swallowed")
 				continue
 			}
 			for start := time.Now(); composer.Len() > 0 && time.Since(start) < think; {
@@ -181,6 +211,14 @@ func echoAgent() int {
 				return 1
 			}
 		}
+	}
+}
+
+// note adds a line to the file at path, for the test to count.
+func note(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err == nil {
+		_, _ = f.WriteString("yes\n")
+		_ = f.Close()
 	}
 }
 
@@ -226,6 +264,11 @@ func (c testComposer) Inert(text string) string {
 }
 
 func (testComposer) Mode(capture string) string {
+	// Only the screen since the agent last drew its prompt: a capture with
+	// scrollback holds earlier screens too.
+	if i := strings.LastIndex(capture, "READY>"); i >= 0 {
+		capture = capture[i:]
+	}
 	if strings.Contains(capture, "SHELL MODE") {
 		return "shell mode"
 	}
@@ -290,13 +333,21 @@ func newWindow(t testing.TB, srv tmuxdriver.Server, shellCmd string) string {
 // and the prefix of the files it writes what it receives to.
 func echoPane(t testing.TB, srv tmuxdriver.Server, env ...string) (*tmuxdriver.Pane, string) {
 	t.Helper()
+	return echoPaneVia(t, srv, "", env...)
+}
+
+// echoPaneVia is echoPane with the agent run by via, a command line put
+// before it ("timeout 600": the agent is then its child; tmux resumes a
+// pane's own process the moment it stops, not a child).
+func echoPaneVia(t testing.TB, srv tmuxdriver.Server, via string, env ...string) (*tmuxdriver.Pane, string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "received")
 	cmd := "exec env TMUXDRIVER_TEST_AGENT=1 AGENT_OUT=" + handoff.ShellQuote(out) + " " +
-		strings.Join(env, " ") + " " + handoff.ShellQuote(exe)
+		strings.Join(env, " ") + " " + via + " " + handoff.ShellQuote(exe)
 	id := newWindow(t, srv, cmd)
 	p, err := tmuxdriver.New(tmuxdriver.Options{Server: srv, Target: id, Classifier: testClassifier{}})
 	if err != nil {

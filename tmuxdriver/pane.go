@@ -447,6 +447,14 @@ func (p *Pane) alive(s Snapshot) error {
 // shows the same prompt whole and shows no turn (see enterIgnored). An
 // Enter pressed twice on a loaded CLI can submit twice.
 //
+// Before the paste, a quiet agent's composer that already holds a fold or
+// text the Composer reads (a refused paste left behind, a person's draft)
+// is refused with handoff.ErrComposerMode and left as it is: the prompt
+// would join it (see lookBeforePaste). After a refused paste the composer
+// is cleared only as far as a settled screen proves it empty; when it
+// cannot be, the error also wraps ErrComposerNotCleared and says what it
+// still holds (see clearRefused).
+//
 // Send refuses a pane that is dead or back at a shell: a prompt pasted into
 // a shell would run as commands. A pane in copy mode (scrolled back) is
 // taken out of it first, or the mode would swallow Enter.
@@ -467,6 +475,9 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	snap, err := p.Observe(ctx)
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
+	}
+	if err := p.lookBeforePaste(snap, text); err != nil {
+		return err
 	}
 	if snap.InMode {
 		// Someone scrolled back in the pane: copy mode would take the Enter.
@@ -510,10 +521,29 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := p.lookBeforeEnter(ctx, look); err != nil {
+	if err := p.lookBeforeEnter(ctx, look, text); err != nil {
 		return err
 	}
 	return p.enter(ctx, text, seen)
+}
+
+// lookBeforePaste refuses to paste into a quiet agent's composer that
+// already holds something the Composer reads as a paste or text (a fold,
+// a draft: handoff.PasteWrong, or this very prompt whole): a paste would
+// join it, and Enter would submit both as one message. It is not
+// cleared: it may be a person's draft. A composer in another mode is left
+// to the look after the paste (lookBeforeEnter); a busy agent's composer
+// (a steering hint where the draft goes) cannot be read so.
+func (p *Pane) lookBeforePaste(snap Snapshot, text string) error {
+	pr, ok := p.o.Composer.(handoff.PasteReader)
+	if !ok || !snap.Classification.Status.Quiet() || p.o.Composer.Mode(snap.Capture) != "" {
+		return nil
+	}
+	got, seen := pr.Pasted(snap.Capture, text)
+	if got != handoff.PasteWrong && got != handoff.PasteWhole {
+		return nil
+	}
+	return fmt.Errorf("send: pane %s: %w: before the paste its composer already held %s, which Send did not put there; a paste would join it, so nothing was pasted (empty the agent's composer, or send what it holds, then send again)", p.o.Target, handoff.ErrComposerMode, quoteSeen(seen))
 }
 
 // enter presses Enter, and again only when the screen proves the last one
@@ -541,9 +571,9 @@ func (p *Pane) enter(ctx context.Context, text, seen string) error {
 }
 
 // lookBeforeEnter reads the composer in look, the screen that held still
-// after the paste: a composer in another mode is cleared, and the error
-// says what it showed.
-func (p *Pane) lookBeforeEnter(ctx context.Context, look string) error {
+// after the paste: a composer in another mode is cleared, proven empty of
+// text's paste (see clearRefused), and the error says what it showed.
+func (p *Pane) lookBeforeEnter(ctx context.Context, look, text string) error {
 	if p.o.Composer == nil {
 		return nil
 	}
@@ -551,44 +581,14 @@ func (p *Pane) lookBeforeEnter(ctx context.Context, look string) error {
 	if mode == "" {
 		return nil
 	}
-	cleared, err := p.clearComposer(ctx, look)
+	cleared, stuck, err := p.clearRefused(ctx, look, text)
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, cleared)
-}
-
-// clearComposer presses the Composer's clear keys for what the screen
-// shows, looks again, and goes on while the composer is in another mode,
-// for clearRounds rounds at most (a busy CLI takes keys late). It says
-// what it did, for the error.
-func (p *Pane) clearComposer(ctx context.Context, look string) (string, error) {
-	for round := 0; round < clearRounds; round++ {
-		keys := p.o.Composer.ClearKeys(look)
-		if len(keys) == 0 {
-			break
-		}
-		for _, k := range keys {
-			if _, err := p.run(ctx, nil, "send-keys", "-t", p.o.Target, k); err != nil {
-				return "could not clear it (" + p.paneErr(err).Error() + ")", nil
-			}
-			// Keys pressed in one burst can read as an escape sequence.
-			if err := fsm.Sleep(ctx, 150*time.Millisecond); err != nil {
-				return "", err
-			}
-		}
-		if err := fsm.Sleep(ctx, 300*time.Millisecond); err != nil {
-			return "", err
-		}
-		var err error
-		if look, err = p.run(ctx, nil, "capture-pane", "-p", "-J", "-t", p.o.Target); err != nil {
-			return "could not look at it again (" + p.paneErr(err).Error() + ")", nil
-		}
-		if p.o.Composer.Mode(look) == "" {
-			return "cleared it", nil
-		}
+	if stuck {
+		return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; Send %w %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, ErrComposerNotCleared, cleared)
 	}
-	return "could not clear it (it still shows " + p.o.Composer.Mode(look) + ")", nil
+	return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, cleared)
 }
 
 // ClearUnsent looks for text that a process which died after its paste
@@ -653,7 +653,7 @@ func draftOf(draft, text string) bool {
 	return d != "" && strings.HasPrefix(strings.TrimSpace(first), d)
 }
 
-// clearRounds is how often clearComposer presses the clear keys.
+// clearRounds is how often clearRefused presses the clear keys.
 const clearRounds = 3
 
 // maxEnters is how many times Send presses Enter while the agent, having

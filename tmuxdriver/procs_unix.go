@@ -73,7 +73,8 @@ func waitGone(pids []int, d time.Duration) []int {
 }
 
 // effortOf is what /proc says of an agent's processes (pid and those
-// below it) now; known is false without /proc. A process frozen by a
+// below it) now; known is false without /proc. A thread in state R is
+// running or waiting for a CPU. A process frozen by a
 // cgroup freezer or in uninterruptible sleep reads state D, a stopped one
 // T or t: it is held. Time on a CPU and time waiting for one are summed
 // over every thread (/proc/PID/task/TID/schedstat: a Node or Go agent
@@ -91,6 +92,14 @@ func effortOf(pid int) (e effort, known bool) {
 		}
 		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
 		for _, t := range tasks {
+			// R: on a CPU or waiting for one. A thread's wait is added to
+			// its schedstat only once it runs, so a starved one shows
+			// here first.
+			if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", p, t.Name())); err == nil {
+				if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'R' {
+					e.running = true
+				}
+			}
 			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", p, t.Name()))
 			if err != nil {
 				continue

@@ -552,5 +552,24 @@ func CheckProvider(t *testing.T, p screen.Provider, s Suite) {
 		if got.Status != sc.Status {
 			t.Errorf("%s: %s (%s), want %s", sc.Name, got.Status, got.Reason, sc.Status)
 		}
+		checkNothingLeft(t, c, sc)
+	}
+}
+
+// checkNothingLeft: the tmux driver pastes into no quiet agent's composer
+// that its PasteReader reads, before the paste, as already holding a fold
+// or text (handoff.PasteWrong, or PasteWhole): the prompt would join it.
+// So a quiet screen whose composer holds nothing must not read so, or
+// every dispatch to the CLI would be refused; only the screens taken with
+// a draft in the composer may.
+func checkNothingLeft(t *testing.T, c handoff.Classifier, sc Shown) {
+	t.Helper()
+	pr, ok := c.(handoff.PasteReader)
+	if !ok || !sc.Status.Quiet() || strings.Contains(sc.Name, "draft") {
+		return
+	}
+	prompt := c.(handoff.Composer).Inert(handoff.WithInstruction("A prompt about to be pasted.", "/tmp/work/tester_response.md", "r3c31p7"))
+	if got, seen := pr.Pasted(sc.Capture, prompt); got == handoff.PasteWrong || got == handoff.PasteWhole {
+		t.Errorf("%s: its composer, empty, reads before a paste as holding %q (%s): Send would refuse every prompt", sc.Name, seen, got)
 	}
 }

@@ -83,8 +83,14 @@ func (k *KeyReader) Next() (Key, error) {
 }
 
 // escape reads what follows ESC: a bracketed paste, a CSI sequence (ignored,
-// e.g. arrow keys or focus events) or a lone Esc.
+// e.g. arrow keys or focus events) or a lone Esc. An ESC with nothing read
+// after it is a lone Esc at once, as a TUI takes it: a sequence arrives in
+// one write, and waiting for the next key would hold the Esc back until a
+// person (or a driver) pressed another.
 func (k *KeyReader) escape() (Key, error) {
+	if k.r.Buffered() == 0 {
+		return Key{Kind: KeyEscape}, nil
+	}
 	next, err := k.r.Peek(1)
 	if err != nil || next[0] != '[' {
 		return Key{Kind: KeyEscape}, nil
