@@ -1,0 +1,3 @@
+module example.com/pdeathsig
+
+go 1.26

@@ -1,0 +1,3 @@
+module example.com/vetonly
+
+go 1.26

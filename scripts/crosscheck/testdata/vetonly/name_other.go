@@ -1,0 +1,5 @@
+//go:build !darwin
+
+package vetonly
+
+func name() string { return "other" }
