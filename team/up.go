@@ -408,8 +408,12 @@ func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how w
 	}
 	var b strings.Builder
 	b.WriteString("exec")
-	if len(env) > 0 {
+	unset := inTerminal(env, o.Demo)
+	if len(env) > 0 || len(unset) > 0 {
 		b.WriteString(" env")
+		for _, k := range unset {
+			b.WriteString(" -u " + k)
+		}
 		keys := make([]string, 0, len(env))
 		for k := range env {
 			keys = append(keys, k)
@@ -423,6 +427,25 @@ func command(a Agent, o UpOptions, files string, resume bool) (cmd string, how w
 		b.WriteString(" " + handoff.ShellQuote(s))
 	}
 	return b.String(), how, nil
+}
+
+// inTerminal names the variables a real agent's pane unsets: CI and
+// CONTINUOUS_INTEGRATION, unless the agent's env sets them. A pane is a
+// terminal, but a CLI drawn with Ink (Continue) reads either of them, set
+// by a CI job running up, as "no terminal" and never draws its composer:
+// up then waits out its ready time for nothing. The simulated agent reads
+// neither.
+func inTerminal(env map[string]string, demo bool) []string {
+	if demo {
+		return nil
+	}
+	var unset []string
+	for _, k := range []string{"CI", "CONTINUOUS_INTEGRATION"} {
+		if _, set := env[k]; !set {
+			unset = append(unset, k)
+		}
+	}
+	return unset
 }
 
 // dialogHold is how long a dialog must stay on an agent's screen before up
