@@ -111,6 +111,12 @@ const (
 	codexGrace  = 3 * time.Second
 	claudeGrace = 6 * time.Second
 	nodeGrace   = 8 * time.Second
+	// slowGrace bounds a slow CLI's own grace in these scenarios (Kilo
+	// Code's CLI.Grace is 90 s): a fresh Kilo took 10–16 s to show its
+	// first turn beside two burners, well inside a 60 s startup guard,
+	// and the slow first byte's case waits over two graces (3 min at 90 s,
+	// the e2e package's longest test).
+	slowGrace = 30 * time.Second
 )
 
 // badRequest is the API error of the Node CLIs: a 400 they show at once,
@@ -124,7 +130,7 @@ func invalidRequest(detail string) []APIError { return badRequest("invalid_reque
 
 // Subjects lists every provider's Subject, in the registry's order of
 // names. A Subject without Config has nodeGrace's (or its CLI's Grace,
-// when longer); without Confirm, the
+// when longer, up to slowGrace); without Confirm, the
 // response file's own heredoc is what the CLI started with Setup.Ask asks
 // about.
 func Subjects() []Subject {
@@ -141,7 +147,7 @@ func Subjects() []Subject {
 			// keeps its own grace: the Node CLIs' 8 s failed every Kilo
 			// dispatch beside two CPU burners (16 s of a taken prompt not
 			// drawn yet, StartupTimeout).
-			subjects[i].Config = Config(max(nodeGrace, subjects[i].CLI.Grace))
+			subjects[i].Config = Config(max(nodeGrace, min(subjects[i].CLI.Grace, slowGrace)))
 		}
 		if subjects[i].Confirm == nil {
 			subjects[i].Confirm = fakemodel.WriteResponse
