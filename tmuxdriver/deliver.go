@@ -94,7 +94,7 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		}
 		switch {
 		case !turnSince.IsZero() && now.Sub(turnSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
+			return "", "", p.refuse(ctx, look, text, handoff.ErrPasteIncomplete, fmt.Sprintf("the agent started a turn before any Enter (it took part of the paste as typed keys); its composer shows %s (%s)", quoteSeen(seen), got))
 		case got == handoff.PasteUnread && !read:
 			look, err := p.awaitStill(ctx, p.o.VerifyTimeout)
 			if err != nil {
@@ -106,12 +106,12 @@ func (p *Pane) awaitPaste(ctx context.Context, text string) (look, seen string, 
 		case got == handoff.PasteWrong && (last != handoff.PasteWrong || seen != lastSeen):
 			wrongSince = now
 		case got == handoff.PasteWrong && now.Sub(wrongSince) >= wrongHold:
-			return "", "", p.pasteFailed(ctx, look, text, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
+			return "", "", p.refuse(ctx, look, text, handoff.ErrPasteIncomplete, "its composer shows "+quoteSeen(seen)+", not the prompt whole")
 		}
 		if now.After(deadline) {
 			unread := p.pendingInput(ctx)
 			if unread <= 0 || now.After(stalled) {
-				return "", "", p.pasteFailed(ctx, look, text, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
+				return "", "", p.refuse(ctx, look, text, handoff.ErrPasteIncomplete, fmt.Sprintf("after %v (the wait for a %d-byte prompt) its composer shows %s (%s)%s", now.Sub(start).Round(time.Millisecond), len(text), quoteSeen(seen), got, unreadNote(unread)))
 			}
 			// The agent has not read the paste yet: its wait starts again.
 			deadline = now.Add(PasteWait(text))
@@ -131,17 +131,19 @@ func quoteSeen(seen string) string {
 	return fmt.Sprintf("%q", seen)
 }
 
-// pasteFailed clears the composer (see clearRefused) and returns the
-// error wrapping handoff.ErrPasteIncomplete that says what it showed.
-func (p *Pane) pasteFailed(ctx context.Context, look, text, what string) error {
+// refuse clears the composer after a refused paste of text (see
+// clearRefused) and returns the error wrapping why, saying what decided
+// it (what), what Send did to the composer, and, when it could not be
+// proven empty, ErrComposerNotCleared.
+func (p *Pane) refuse(ctx context.Context, look, text string, why error, what string) error {
 	cleared, stuck, err := p.clearRefused(ctx, look, text)
 	if err != nil {
 		return err
 	}
 	if stuck {
-		return fmt.Errorf("send: pane %s: %w: %s; Send %w %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, ErrComposerNotCleared, cleared)
+		return fmt.Errorf("send: pane %s: %w: %s; Send %w %s and pressed no Enter, so nothing was sent", p.o.Target, why, what, ErrComposerNotCleared, cleared)
 	}
-	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter", p.o.Target, handoff.ErrPasteIncomplete, what, cleared)
+	return fmt.Errorf("send: pane %s: %w: %s; Send %s and pressed no Enter, so nothing was sent", p.o.Target, why, what, cleared)
 }
 
 // Clearing a refused paste: keys pressed to an agent that has not read

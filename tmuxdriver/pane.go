@@ -581,14 +581,7 @@ func (p *Pane) lookBeforeEnter(ctx context.Context, look, text string) error {
 	if mode == "" {
 		return nil
 	}
-	cleared, stuck, err := p.clearRefused(ctx, look, text)
-	if err != nil {
-		return err
-	}
-	if stuck {
-		return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; Send %w %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, ErrComposerNotCleared, cleared)
-	}
-	return fmt.Errorf("send: pane %s: %w: after the paste it showed %s; %s and pressed no Enter, so nothing was sent", p.o.Target, handoff.ErrComposerMode, mode, cleared)
+	return p.refuse(ctx, look, text, handoff.ErrComposerMode, "after the paste it showed "+mode)
 }
 
 // ClearUnsent looks for text that a process which died after its paste
