@@ -62,8 +62,9 @@ type rig struct {
 // startRig starts a fake model server speaking api and, through start, the
 // CLI that cli describes on it, in a work folder and home under root:
 // before start, common (the options start reads) gets the binary (a
-// missing one skips, see realcli.Pin.Require), the folders and the model's
-// URL. Both end in t.Cleanup (a failure to end the CLI fails the test).
+// missing one skips, see realcli.Pin.Require), the folders, the model's
+// URL and at least readyPatience to get ready. Both end in t.Cleanup (a
+// failure to end the CLI fails the test).
 func startRig(t *testing.T, cli realcli.CLI, api fakemodel.API, root string, common *realcli.Common,
 	start func(context.Context) (*realcli.Session, error)) *rig {
 	t.Helper()
@@ -85,6 +86,10 @@ func startRig(t *testing.T, cli realcli.CLI, api fakemodel.API, root string, com
 		}
 	})
 	common.Workdir, common.Home, common.BaseURL = workdir, filepath.Join(root, "home"), srv.URL
+	// A fresh HOME's first start on a loaded machine (a cold CI run beside
+	// other jobs) took OpenCode over its 90 s: the tests wait as the
+	// conformers do. A CLI that starts fast returns at once.
+	common.ReadyTimeout = max(common.ReadyTimeout, readyPatience)
 	s, err := start(ctx)
 	if err != nil {
 		t.Fatal(err)
