@@ -69,8 +69,8 @@ type apiError struct {
 }
 
 // readyPatience is how long the e2e tests wait for a real CLI to show it
-// is ready: see conformers.
-const readyPatience = 5 * time.Minute
+// is ready: doctor's (see conformers).
+const readyPatience = live.ReadyPatience
 
 // conformers are the providers every case runs on: each one's
 // descriptor for the cases (live.Subjects), which `handoff-fsm doctor`

@@ -85,7 +85,7 @@ func StartRig(ctx context.Context, s Subject, bin, root string, setup Setup, ter
 	if s.Prepare != nil {
 		s.Prepare(m)
 	}
-	common := realcli.Common{Bin: bin, Workdir: workdir, Home: filepath.Join(root, "home"), BaseURL: m.URL, Terminal: terminal}
+	common := realcli.Common{Bin: bin, Workdir: workdir, Home: filepath.Join(root, "home"), BaseURL: m.URL, Terminal: terminal, ReadyTimeout: ReadyPatience}
 	sess, err := s.Start(ctx, common, setup)
 	if err != nil {
 		_ = m.Close()

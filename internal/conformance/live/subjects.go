@@ -89,16 +89,26 @@ type APIError struct {
 // two terminals end to end (Gemini CLI draws no frames without COLORTERM).
 var TmuxTerminal = realcli.Terminal{Term: "tmux-256color"}
 
+// ReadyPatience is how long a case waits for a CLI to get ready, and
+// (Config) for a dispatch's answer: five minutes. Both are bounds: a fast
+// CLI ends them at once. A fresh OpenCode's first start took over its own
+// 90 s at a load of 20.
+const ReadyPatience = 5 * time.Minute
+
 // Config keeps each real-CLI scenario short: the fake model answers in
 // milliseconds, so a 250 ms poll and a grace of a few seconds are plenty.
-// The whole wait is a minute, or three graces for a long grace: the slow
-// first byte keeps the model silent for over two.
+// The whole wait is a bound, not a speed: five minutes, or three graces
+// for a long grace (the slow first byte keeps the model silent for over
+// two). A case that goes right ends on its response file or its grace;
+// a minute failed right cases on a loaded machine, where OpenCode beside
+// two burners and a CI run took over a minute per turn, and doctor would
+// tell a user on a busy laptop that a CLI is read wrong.
 func Config(grace time.Duration) func(strict bool) handoff.Config {
 	return func(strict bool) handoff.Config {
 		cfg := handoff.DefaultConfig()
 		cfg.Poll = 250 * time.Millisecond
 		cfg.IdleGrace = grace
-		cfg.ResponseTimeout = max(60*time.Second, 3*grace)
+		cfg.ResponseTimeout = max(ReadyPatience, 3*grace)
 		cfg.Fallback = !strict
 		return cfg
 	}
