@@ -18,7 +18,8 @@ func pasteForm() screen.PasteForm {
 			{Pattern: regexp.MustCompile(`\[Pasted Text: (\d+) chars\]`), Size: screen.UTF16Len},
 			{Pattern: regexp.MustCompile(`\[Pasted Text: (\d+) lines\]`), Size: screen.LineCount},
 		},
-		Composer: screen.MarkedComposer(60, "*", belowComposer),
+		Composer:    screen.MarkedComposer(60, "*", belowComposer),
+		Placeholder: screen.Prefixes("Type your message or @path/to/file"),
 	}
 }
 
