@@ -332,11 +332,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 	}
 	t.Run("composer-left-in-shell-mode", func(t *testing.T) {
 		r := r.in(t)
-		cl, err := provider.Lookup(c.cli.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp := cl.(handoff.Composer)
+		comp := composerOf(t, c)
 		// Cline has no shell mode: its one mode is a slash command, '/'
 		// typed first (the command menu opens above the composer).
 		key := "!"
@@ -381,11 +377,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 func lookBeforePaste(t *testing.T, r *rig, c conformer) {
 	t.Run("leftover-text-in-the-composer", func(t *testing.T) {
 		r := r.in(t)
-		cl, err := provider.Lookup(c.cli.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp := cl.(handoff.Composer)
+		comp := composerOf(t, c)
 		const typed = "a line typed and never sent"
 		r.drained()
 		before := len(r.model.Turns())
@@ -409,6 +401,16 @@ func lookBeforePaste(t *testing.T, r *rig, c conformer) {
 		}
 		r.model.Clear()
 	})
+}
+
+// composerOf is c's provider's composer.
+func composerOf(t *testing.T, c conformer) handoff.Composer {
+	t.Helper()
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl.(handoff.Composer)
 }
 
 // turnsSince says, for each turn the model got from the n-th on, how long
