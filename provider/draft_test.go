@@ -14,7 +14,8 @@ import (
 // turn is interrupted (Qwen Code's in every terminal and mode it was taken
 // in), a short paste, a fold; nothing for an empty composer or its
 // placeholder (Claude Code's after a failed request, OpenCode's hint with
-// a rotating example). Paths are under each provider's package.
+// a rotating example; Kilo Code's, as OpenCode's). Paths are under each
+// provider's package.
 func TestComposersReadTheirDrafts(t *testing.T) {
 	for name, want := range map[string]map[string]string{
 		"claude": {
@@ -37,6 +38,11 @@ func TestComposersReadTheirDrafts(t *testing.T) {
 			"testdata/real-1.18.33/*/idle-fresh*.txt":     "",
 			"testdata/real-1.18.33/*/*/idle-fresh*.txt":   "",
 			"testdata/real-1.18.33/*/completed-tool*.txt": "",
+		},
+		"kilo": {
+			"testdata/real-7.7.7/*/completed-draft*.txt":        "a draft that is not sent yet",
+			"testdata/real-7.7.7/*/completed-pasted-draft*.txt": "[Pasted ~12 lines]",
+			"testdata/real-7.7.7/*/idle-fresh*.txt":             "",
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
