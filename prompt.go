@@ -77,6 +77,28 @@ type DraftReader interface {
 	Draft(capture string) string
 }
 
+// Held reads what the composer on capture already holds before text is
+// pasted into it: a fold or text its PasteReader reads there (PasteWrong,
+// or text itself whole), else the draft its DraftReader reads (typed text,
+// not the CLI's placeholder). ok is false when it holds nothing either
+// reader can see, or neither can read it: a composer that cannot be read
+// is never taken for a full one. seen quotes what decided. The tmux driver
+// pastes into no quiet agent's composer that holds something: the prompt
+// would join it, and the model would get both as one message.
+func Held(c Composer, capture, text string) (seen string, ok bool) {
+	if pr, is := c.(PasteReader); is {
+		if got, seen := pr.Pasted(capture, text); got == PasteWrong || got == PasteWhole {
+			return seen, true
+		}
+	}
+	if dr, is := c.(DraftReader); is {
+		if d := dr.Draft(capture); d != "" {
+			return d, true
+		}
+	}
+	return "", false
+}
+
 // PromptError says where a refused prompt holds what: the byte offset of
 // the first offending character and what it is. It wraps ErrPromptRefused.
 type PromptError struct {

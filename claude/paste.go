@@ -2,6 +2,7 @@ package claude
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/handoff-fsm/handoff-fsm/screen"
 )
@@ -17,6 +18,16 @@ func pasteForm() screen.PasteForm {
 			{Pattern: regexp.MustCompile(`\[Pasted text #\d+ \+(\d+) lines\]`), Size: screen.LineBreaks},
 			{Pattern: regexp.MustCompile(`\[Pasted text #\d+\]`)},
 		},
-		Composer: screen.BetweenRules(60, "❯", ">"),
+		Composer:    screen.BetweenRules(60, "❯", ">"),
+		Placeholder: placeholder,
 	}
+}
+
+// placeholder is the empty composer's hint: after a failed request
+// "Resend your message to try again" (see resendPlaceholder); and the
+// example prompts a new session may suggest ('Try "fix lint errors"'),
+// which the captured screens do not show but which must not read as a
+// draft either.
+func placeholder(first string) bool {
+	return resendPlaceholder(first) || strings.HasPrefix(first, `Try "`)
 }

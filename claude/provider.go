@@ -29,7 +29,7 @@ func Provider() screen.Provider {
 		//   - Esc Esc empties the composer but stays in bash mode; Backspace on
 		//     the empty composer leaves it (on a loaded machine the Backspace can
 		//     come before the Esc Esc is done: the driver looks and presses again).
-		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode, ReadPaste: pasteForm().Read},
+		Composer: screen.Composer{Leaders: "!/#", ClearFor: clearKeys, Read: composerMode, ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read},
 		// Claude Code reads more settings from --settings FILE, merged with
 		// the user's; its Stop hook gets the event's JSON on stdin.
 		Launch: screen.Launch{Hook: func(files string, cmd []string) screen.Wiring {

@@ -50,7 +50,9 @@ func pasteForm() screen.PasteForm {
 	return screen.PasteForm{Folds: []screen.Fold{
 		{Pattern: regexp.MustCompile(`\[Paste #\d+, (\d+) lines\]`), Size: screen.LineCount},
 		{Pattern: oneLineFold},
-	}, Composer: composerText}
+	}, Composer: composerText,
+		// Its hint, behind the cursor: "▋Ask anything, @ for context, …".
+		Placeholder: screen.Prefixes(placeholder, strings.TrimPrefix(placeholder, "▋"))}
 }
 
 // oneLineFold is the fold of a paste of one line, which shows no size.

@@ -20,7 +20,7 @@ func Provider() screen.Provider {
 		// ("/help me" pasted and Enter showed the help). '@' opens a file
 		// menu while a word is typed, but "@abc please" pasted and Enter
 		// reached the model as text.
-		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadPaste: readPaste},
+		Composer: screen.Composer{Leaders: "!/", ClearFor: clearKeys, Read: composerMode, ReadDraft: pasteForm().Draft, ReadPaste: readPaste},
 		// No hook to wire; --resume goes on with the newest session of
 		// the global folder, which own makes the agent's.
 		Launch: screen.Launch{Own: own, Resume: []string{"--resume"}},

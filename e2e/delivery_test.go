@@ -241,6 +241,9 @@ func TestDelivery(t *testing.T) {
 		if !t.Failed() {
 			lookBeforeEnter(t, r, c)
 		}
+		if !t.Failed() {
+			lookBeforePaste(t, r, c)
+		}
 		// Once: the whole conversation, as the last request carries it,
 		// holds each prompt in one message.
 		turns := r.model.Turns()
@@ -329,11 +332,7 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 	}
 	t.Run("composer-left-in-shell-mode", func(t *testing.T) {
 		r := r.in(t)
-		cl, err := provider.Lookup(c.cli.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comp := cl.(handoff.Composer)
+		comp := composerOf(t, c)
 		// Cline has no shell mode: its one mode is a slash command, '/'
 		// typed first (the command menu opens above the composer).
 		key := "!"
@@ -367,6 +366,51 @@ func lookBeforeEnter(t *testing.T, r *rig, c conformer) {
 			r.fail("the model's first turn after the refusal does not hold the next prompt alone, once: %s", turnsSince(r, asked))
 		}
 	})
+}
+
+// lookBeforePaste: a line a person typed into the quiet agent's composer
+// (send-keys -l) and did not send is not pasted onto, or the model would
+// get it and the prompt as one message. The dispatch fails with
+// ErrComposerMode quoting the line before anything is pasted, the model is
+// asked nothing, and the line is still in the composer, as the provider's
+// composer reads it. It is the rows' last: the composer is left so.
+func lookBeforePaste(t *testing.T, r *rig, c conformer) {
+	t.Run("leftover-text-in-the-composer", func(t *testing.T) {
+		r := r.in(t)
+		comp := composerOf(t, c)
+		const typed = "a line typed and never sent"
+		r.drained()
+		before := len(r.model.Turns())
+		r.keys("-l", typed)
+		r.waitScreen(30*time.Second, "the typed line", func(plain, _ string) bool { return strings.Contains(plain, typed) })
+		r.model.Script(fakemodel.WriteResponse("never"), fakemodel.Answer("Written."))
+		prompt := "A prompt that must not join the typed line."
+		d := r.send("tester", prompt, patientConfig(c.config(true)), nil)
+		if !errors.Is(d.err, handoff.ErrComposerMode) || !strings.Contains(fmt.Sprint(d.err), "a line typed") {
+			r.fail("dispatch onto a typed line: %v, want ErrComposerMode quoting the line", d.err)
+		}
+		if n := len(r.model.Turns()); n != before {
+			r.fail("the model was asked %d times after the refusal: %s", n-before, turnsSince(r, before))
+		}
+		plain, _, err := r.cli.CapturePlain(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen, held := handoff.Held(comp, plain, prompt); !held || !strings.Contains(seen, "a line typed") || strings.Contains(plain, prompt) {
+			r.fail("after the refusal the composer reads %q (held %v), want the typed line alone:\n%s", seen, held, plain)
+		}
+		r.model.Clear()
+	})
+}
+
+// composerOf is c's provider's composer.
+func composerOf(t *testing.T, c conformer) handoff.Composer {
+	t.Helper()
+	cl, err := provider.Lookup(c.cli.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl.(handoff.Composer)
 }
 
 // turnsSince says, for each turn the model got from the n-th on, how long

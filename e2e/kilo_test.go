@@ -26,7 +26,10 @@ func TestCaptureRealKiloScreens(t *testing.T) { kiloScript(t).capture(t) }
 var kiloDone = openCodeTurnDone("Code")
 
 // kiloScript is OpenCode's capture script with Kilo's start, its agent in
-// the finished turn's footer and in the notes, and its logo and title.
+// the finished turn's footer and in the notes, and its logo and title; and
+// a draft and a long paste not sent, which the look before a paste must
+// read as held (OpenCode's capture does not take them yet: at a load of
+// 30 its first answer outlasted the script's patience).
 func kiloScript(t *testing.T) captureScript {
 	s := scriptOf(t, "opencode")
 	s.provider, s.start = "kilo", nil
@@ -37,6 +40,9 @@ func kiloScript(t *testing.T) captureScript {
 		notes[name] = strings.NewReplacer("▣  Build", "▣  Code", "Build · ", "Code  · ", "the logo", "the Kilo logo, a tip",
 			"title 'OpenCode'", "title 'Kilo CLI'").Replace(note)
 	}
+	s.PastedShown = "[Pasted ~12 lines]"
+	notes["completed-draft"] = "an unsent draft in the composer after the last turn: '┃  a draft that is not sent yet'"
+	notes["completed-pasted-draft"] = "a long paste not sent yet: the composer shows '[Pasted ~12 lines]'"
 	s.Notes = notes
 	return fromSubject(s)
 }

@@ -43,3 +43,26 @@ func TestReadPasteInTheFramedComposer(t *testing.T) {
 		}
 	}
 }
+
+// In the approval modes that ask (default, auto_edit) Gemini CLI marks its
+// composer with ">" instead of "*", as it marks the prompts in the history
+// above: the composer is read there too, its placeholder as empty (the
+// real screens taken in those modes), a draft as held. The draft: the real
+// capture (YOLO) with the other mark, as those modes draw it.
+func TestReadDraftBehindTheAskingModesMark(t *testing.T) {
+	testkit.CheckDrafts(t, gemini.Provider(), map[string]string{
+		"testdata/real-0.61.0/*/completed-after-confirmation*.txt":   "",
+		"testdata/real-0.61.0/*/*/completed-after-confirmation*.txt": "",
+		"testdata/real-0.61.0/*/completed-draft*.txt":                "a draft that is not sent yet",
+		"testdata/real-0.61.0/*/*/completed-draft*.txt":              "a draft that is not sent yet",
+	})
+	for _, c := range testkit.Captures(t, "testdata/real-0.61.0/*/completed-draft.plain.txt") {
+		asking := strings.Replace(c.Text, " * a draft that is not sent yet", " > a draft that is not sent yet", 1)
+		if asking == c.Text {
+			t.Fatalf("%s: no draft behind '*'", c.File)
+		}
+		if got := gemini.Provider().Draft(asking); got != "a draft that is not sent yet" {
+			t.Errorf("%s behind '>': draft %q", c.File, got)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func Provider() screen.Provider {
 		//   - '@path' anywhere includes that file's content in what the model
 		//     reads (the text itself is kept).
 		//   - Esc leaves shell mode; two more empty the composer.
-		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadPaste: pasteForm().Read},
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read},
 		Launch: screen.Launch{Hook: screen.SystemDefaults("GEMINI_CLI_SYSTEM_DEFAULTS_PATH", "AfterAgent"),
 			Via: "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH (an AfterAgent hook)", Resume: []string{"--resume", "latest"}, Secure: rootOwned}}
 }

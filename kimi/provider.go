@@ -17,6 +17,6 @@ func Provider() screen.Provider {
 		// !" in place of "│ >"; Enter runs the text in a shell); '/'
 		// opens the command menu and Enter runs the command. '?', '@',
 		// '#', '$', '&', '>', ':', '*' pasted or typed first stay text.
-		Composer: screen.Composer{Leaders: "!/", Read: composerMode, ClearFor: clearKeys, ReadPaste: pasteForm().Read},
+		Composer: screen.Composer{Leaders: "!/", Read: composerMode, ClearFor: clearKeys, ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read},
 		Launch:   screen.Launch{Hook: hook, Via: "KIMI_CODE_HOME (a copy of config.toml with a Stop hook)", Resume: []string{"--continue"}}}
 }

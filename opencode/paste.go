@@ -19,6 +19,9 @@ func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
 		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted ~(\d+) lines?\]`), Size: lines}},
 		Composer: boxComposer,
+		// Its hint with an example that rotates: Ask anything… "Fix
+		// broken tests" (Kilo Code: "Ask anything... ").
+		Placeholder: screen.Prefixes("Ask anything"),
 	}
 }
 

@@ -37,5 +37,5 @@ func Rules() screen.Provider {
 		//     command menu ("/review  review changes …") above the composer.
 		//   - Esc leaves shell mode or the menu, Ctrl-U empties the composer
 		//     line by line.
-		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode, ReadPaste: pasteForm().Read}}
+		Composer: screen.Composer{Leaders: "!/", Clear: clearKeys(), Read: composerMode, ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read}}
 }

@@ -24,7 +24,7 @@ func Provider() screen.Provider {
 		// as the editor's border colour, which a plain capture cannot see: the
 		// lead line is the guard, and Mode reads nothing.
 		// Ctrl-C empties its composer (pressed twice on an empty one, it quits).
-		Composer: screen.Composer{Leaders: "!/", Clear: []string{"C-c"}, ReadPaste: pasteForm().Read},
+		Composer: screen.Composer{Leaders: "!/", Clear: []string{"C-c"}, ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read},
 		// Extensions, no command hook: its screen and the response file decide.
 		Launch: screen.Launch{Resume: []string{"--continue"}}}
 }

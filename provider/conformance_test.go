@@ -32,9 +32,22 @@ func TestEveryProviderConforms(t *testing.T) {
 				t.Fatalf("no leaders known for %s: say which characters open another mode of its composer", p.Name)
 			}
 			conformance.CheckProvider(t, p, conformance.Suite{Leaders: want,
-				Composer: filepath.Join("..", p.Name, "testdata", "composer"), Screens: conformance.ShownIn(t, realScreens[p.Name])})
+				Composer: filepath.Join("..", p.Name, "testdata", "composer"), Screens: allShown(t, realScreens[p.Name])})
 		})
 	}
+}
+
+// allShown are the screens of dir and of each terminal and mode folder
+// under it (conformance.Dirs), named by their folder.
+func allShown(t *testing.T, dir string) []conformance.Shown {
+	var all []conformance.Shown
+	for _, d := range conformance.Dirs(dir) {
+		for _, sc := range conformance.ShownIn(t, d) {
+			sc.Name = filepath.Join(strings.TrimPrefix(d, dir), sc.Name)
+			all = append(all, sc)
+		}
+	}
+	return all
 }
 
 // A seventh provider is one value: here the simulated agent's CLI,

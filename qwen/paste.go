@@ -17,8 +17,9 @@ import (
 // approval modes that ask).
 func pasteForm() screen.PasteForm {
 	return screen.PasteForm{
-		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted Content (\d+) chars\]`), Size: utf8.RuneCountInString}},
-		Arriving: regexp.MustCompile(`^Pasting… \d+`),
-		Composer: screen.BetweenRules(60, "*", ">"),
+		Folds:       []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted Content (\d+) chars\]`), Size: utf8.RuneCountInString}},
+		Arriving:    regexp.MustCompile(`^Pasting… \d+`),
+		Composer:    screen.BetweenRules(60, "*", ">"),
+		Placeholder: screen.Prefixes("Type your message or @path/to/file"),
 	}
 }

@@ -35,7 +35,7 @@ func Provider() screen.Provider {
 		// second (an agent frozen or starved mid-paste) and takes the rest
 		// as typed keys, where a CR is its submit key and an LF a line
 		// break (docs/reliability.md, "Qwen Code frozen mid-paste").
-		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadPaste: pasteForm().Read, RawLineBreaks: true},
+		Composer: screen.Composer{Leaders: "!/?", Clear: []string{"Escape", "Escape", "Escape"}, Read: screen.HintMode(12, "shell mode enabled", screen.ShellMode), ReadDraft: pasteForm().Draft, ReadPaste: pasteForm().Read, RawLineBreaks: true},
 		Launch: screen.Launch{Hook: screen.SystemDefaults("QWEN_CODE_SYSTEM_DEFAULTS_PATH", "Stop"),
 			Via: "$QWEN_CODE_SYSTEM_DEFAULTS_PATH (a Stop hook)", Resume: []string{"--continue"}}}
 }

@@ -23,6 +23,46 @@ type PasteForm struct {
 	// Composer returns the text lines the composer shows, without its
 	// frame and prompt mark; ok is false when no composer is found.
 	Composer func(capture string) (lines []string, ok bool)
+	// Placeholder reports the hint an empty composer shows in its first
+	// line ("Type your message or @path/to/file"), trimmed: not a draft
+	// (see Draft). nil: the CLI draws none.
+	Placeholder func(first string) bool
+}
+
+// Draft reads the first line of what the composer on capture holds, for a
+// Composer.ReadDraft (see handoff.DraftReader): its first non-blank line,
+// trimmed; "" when no composer is found, it holds nothing, or it shows
+// only the CLI's Placeholder. The tmux driver refuses to paste onto a
+// draft: the prompt would join it into one message.
+func (f PasteForm) Draft(capture string) string {
+	lines, ok := f.Composer(capture)
+	if !ok {
+		return ""
+	}
+	for _, ln := range lines {
+		t := strings.TrimFunc(ln, func(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) })
+		if t == "" {
+			continue
+		}
+		if f.Placeholder != nil && f.Placeholder(t) {
+			return ""
+		}
+		return t
+	}
+	return ""
+}
+
+// Prefixes is a PasteForm.Placeholder for hints that start with one of
+// prefixes.
+func Prefixes(prefixes ...string) func(first string) bool {
+	return func(first string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(first, p) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // tailRunes is how much of the text's end, at least, must end the

@@ -56,6 +56,31 @@ func TestSendRefusesToPasteIntoALeftoverFold(t *testing.T) {
 	}
 }
 
+// A line typed into a quiet agent's composer and never sent (a person's
+// draft) is not pasted onto: Send refuses with ErrComposerMode quoting
+// it, pastes and presses nothing, and the line stays; the agent receives
+// nothing.
+func TestSendRefusesToPasteOntoLeftoverText(t *testing.T) {
+	ctx := context.Background()
+	srv := testServer(t)
+	p, out := foldPane(t, srv, "AGENT_DRAFTS=1")
+	if _, err := srv.Run(ctx, nil, "send-keys", "-t", p.Target(), "-l", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the typed line", func() bool { return shows(p, "READY>\nhello") })
+	err := p.Send(ctx, "the next prompt")
+	if !errors.Is(err, handoff.ErrComposerMode) || !strings.Contains(err.Error(), `"hello"`) {
+		t.Fatalf("send = %v, want ErrComposerMode quoting the typed line", err)
+	}
+	time.Sleep(time.Second)
+	if b, err := os.ReadFile(out + ".1"); err == nil {
+		t.Fatalf("the agent received %q", b)
+	}
+	if shows(p, "the next prompt") || !shows(p, "READY>\nhello") {
+		t.Fatal("the composer changed: Send must paste nothing and leave what it did not put there")
+	}
+}
+
 // refusedThenNext types '!' into the echo agent's empty composer (env
 // adds to its settings, folding each paste), sends a prompt, which must
 // fail with ErrComposerMode and the composer cleared, then sends the next

@@ -77,6 +77,9 @@ func echoAgent() int {
 	lose := os.Getenv("AGENT_LOSE") != ""
 	think, _ := time.ParseDuration(os.Getenv("AGENT_THINK"))
 	escKeeps := os.Getenv("AGENT_ESC_KEEPS") != ""
+	// Typed text stays a draft in the composer, the agent idle, as a
+	// CLI's composer holds a line a person typed.
+	drafts := os.Getenv("AGENT_DRAFTS") != ""
 	shell := false // the composer is in its shell mode
 	shown := ""    // what the composer shows: its text, or its fold
 	stopOnEsc := os.Getenv("AGENT_STOP_ON_ESC") != ""
@@ -194,6 +197,10 @@ func echoAgent() int {
 				shown = placeholder
 				continue
 			}
+			if drafts && k.Kind == simagent.KeyText {
+				fmt.Fprint(w, strings.ReplaceAll(k.Text, "\n", "\r\n"))
+				continue
+			}
 			fmt.Fprint(w, "\x1b]0;busy\x07"+strings.ReplaceAll(k.Text, "\n", "\r\n"))
 		case simagent.KeyEnter:
 			if swallow > 0 && time.Since(lastPaste) < swallow || swallowed < swallowN {
@@ -282,6 +289,16 @@ func (testComposer) ClearKeys(string) []string { return []string{"Escape"} }
 type foldComposer struct{ testComposer }
 
 func (foldComposer) Pasted(capture, text string) (handoff.Paste, string) {
+	return echoForm().Read(capture, text)
+}
+
+// Draft reads the first line the composer holds under READY>: the echo
+// agent draws no placeholder.
+func (foldComposer) Draft(capture string) string { return echoForm().Draft(capture) }
+
+// echoForm is the echo agent's composer with $AGENT_FOLD set, as a
+// screen.PasteForm.
+func echoForm() screen.PasteForm {
 	return screen.PasteForm{
 		Folds:    []screen.Fold{{Pattern: regexp.MustCompile(`\[Pasted Content (\d+) chars\]`), Size: utf8.RuneCountInString}},
 		Arriving: regexp.MustCompile(`^Pasting…`),
@@ -292,7 +309,7 @@ func (foldComposer) Pasted(capture, text string) (handoff.Paste, string) {
 			}
 			return strings.Split(capture[i+len("READY>\n"):], "\n"), true
 		},
-	}.Read(capture, text)
+	}
 }
 
 // requireTmux: testkit.RequireTmux.

@@ -528,19 +528,18 @@ func (p *Pane) Send(ctx context.Context, text string) error {
 }
 
 // lookBeforePaste refuses to paste into a quiet agent's composer that
-// already holds something the Composer reads as a paste or text (a fold,
-// a draft: handoff.PasteWrong, or this very prompt whole): a paste would
-// join it, and Enter would submit both as one message. It is not
-// cleared: it may be a person's draft. A composer in another mode is left
-// to the look after the paste (lookBeforeEnter); a busy agent's composer
-// (a steering hint where the draft goes) cannot be read so.
+// already holds something (handoff.Held: a fold, or text its Composer reads
+// as a paste or a draft, not the CLI's placeholder): a paste would join
+// it, and Enter would submit both as one message. It is not cleared: it
+// may be a person's draft. A composer in another mode is left to the look
+// after the paste (lookBeforeEnter); a busy agent's composer (a steering
+// hint where the draft goes) cannot be read so.
 func (p *Pane) lookBeforePaste(snap Snapshot, text string) error {
-	pr, ok := p.o.Composer.(handoff.PasteReader)
-	if !ok || !snap.Classification.Status.Quiet() || p.o.Composer.Mode(snap.Capture) != "" {
+	if p.o.Composer == nil || !snap.Classification.Status.Quiet() || p.o.Composer.Mode(snap.Capture) != "" {
 		return nil
 	}
-	got, seen := pr.Pasted(snap.Capture, text)
-	if got != handoff.PasteWrong && got != handoff.PasteWhole {
+	seen, held := handoff.Held(p.o.Composer, snap.Capture, text)
+	if !held {
 		return nil
 	}
 	return fmt.Errorf("send: pane %s: %w: before the paste its composer already held %s, which Send did not put there; a paste would join it, so nothing was pasted (empty the agent's composer, or send what it holds, then send again)", p.o.Target, handoff.ErrComposerMode, quoteSeen(seen))

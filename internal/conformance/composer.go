@@ -1,12 +1,12 @@
 package conformance
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // CheckComposer reads each real screen in dir (testdata/composer: what the
@@ -18,17 +18,9 @@ import (
 // handoff.PromptLead, and the prompt itself is kept whole.
 func CheckComposer(t *testing.T, comp handoff.Composer, dir string, leaders string) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no composer screens in %s (%v)", dir, err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(f)
-		mode := comp.Mode(string(b))
+	for _, c := range testkit.Captures(t, filepath.Join(dir, "*.txt")) {
+		name := filepath.Base(c.File)
+		mode := comp.Mode(c.Text)
 		switch {
 		case strings.HasPrefix(name, "shell-") && mode == "":
 			t.Errorf("%s: read as a plain message, want another mode", name)
