@@ -140,8 +140,12 @@ func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d
 	for _, e := range earlier {
 		stray = append(stray, r.model.Pieces(asked, received(cli, e))...)
 	}
+	// Said: the error says the prompt was not taken whole. ErrComposerMode
+	// too: nothing was submitted (after a broken paste, Qwen Code's
+	// composer still holds its typed rest, and the next Send refuses to
+	// paste onto it).
 	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken) ||
-		errors.Is(d.err, handoff.ErrNotSubmitted)
+		errors.Is(d.err, handoff.ErrNotSubmitted) || errors.Is(d.err, handoff.ErrComposerMode)
 	r.t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d earlier=%d ok=%v said=%v err=%q pieces=%q stray=%q stallerrs=%q",
 		cli, name, s.tried, s.frozen, s.held.Milliseconds(), s.drew, strings.Join(s.states, ","),
 		got.Whole, len(pieces), len(stray), d.err == nil, said, errText(d.err), pieces, stray, s.errs)
