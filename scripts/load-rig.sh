@@ -21,9 +21,10 @@
 # A row passes when the prompt reached the model whole and once and the
 # dispatch was done, or when nothing of it reached the model and the
 # dispatch failed saying so (an error wrapping ErrPasteIncomplete,
-# ErrEnterNotTaken or ErrPromptNotTaken). Any part of a prompt at the
-# model (a placeholder, a piece, in any turn, or a piece of an earlier
-# row's prompt joined to this one) fails the row, whatever send said.
+# ErrEnterNotTaken, ErrPromptNotTaken, ErrNotSubmitted or ErrComposerMode).
+# Any part of a prompt at the model (a placeholder, a piece, in any turn,
+# or a piece of an earlier row's prompt joined to this one) fails the row,
+# whatever send said.
 # TestFrozenMidPaste then freezes the agent for 1.5 s mid-paste of a
 # 64 KB prompt, three times per CLI, and checks the same, and that the
 # prompt after each arrives alone. It needs root and a cgroup freezer;
