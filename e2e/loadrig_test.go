@@ -36,8 +36,8 @@ func loadRig() bool { return os.Getenv("HANDOFF_LOAD_RIG") != "" }
 // so the longer bounds cost nothing when the agent is fast; what the
 // product's own defaults promise is not touched.
 //
-// In the load rig the response timeout is doubled again (4 minutes for the
-// Node CLIs): OpenCode's first turn in a fresh home, at a load of 25,
+// In the load rig the response timeout is doubled again (4 minutes where
+// the delivery rows give 2): OpenCode's first turn in a fresh home, at a load of 25,
 // fetched npm packages for over a minute and asked the model 2 minutes
 // after the Enter, and a row that times out stops its CLI's rows.
 func patientConfig(cfg handoff.Config) handoff.Config {
