@@ -35,9 +35,17 @@ func loadRig() bool { return os.Getenv("HANDOFF_LOAD_RIG") != "" }
 // whole and once. A dispatch that goes well ends on its response file,
 // so the longer bounds cost nothing when the agent is fast; what the
 // product's own defaults promise is not touched.
+//
+// In the load rig the response timeout is doubled again (4 minutes where
+// the delivery rows give 2): OpenCode's first turn in a fresh home, at a load of 25,
+// fetched npm packages for over a minute and asked the model 2 minutes
+// after the Enter, and a row that times out stops its CLI's rows.
 func patientConfig(cfg handoff.Config) handoff.Config {
 	cfg.IdleGrace *= 3
 	cfg.ResponseTimeout *= 2
+	if loadRig() {
+		cfg.ResponseTimeout *= 2
+	}
 	return cfg
 }
 
@@ -129,7 +137,24 @@ func freezeFor(r *rig, f freezer, name string, d time.Duration, s *stalls) {
 // whatever send said: a model that saw part of a prompt may act on it.
 func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d *dispatch, s stalls) {
 	r.t.Helper()
-	settle(r)
+	// Said: the error says the prompt was not taken whole. ErrComposerMode
+	// too: nothing was submitted (after a broken paste, Qwen Code's
+	// composer still holds its typed rest, and the next Send refuses to
+	// paste onto it).
+	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken) ||
+		errors.Is(d.err, handoff.ErrNotSubmitted) || errors.Is(d.err, handoff.ErrComposerMode)
+	// A dispatch that failed without saying why (a timeout) may have left
+	// the agent at work on a request it has not made yet: OpenCode's first
+	// turn in a fresh home, at a load of 25, fetched npm packages
+	// (@opencode-ai/plugin, @opentui/core…) for over a minute and asked the
+	// model 2 minutes after the Enter. Its request is waited for, so that
+	// it is counted (not taken for lost) and does not take the next row's
+	// replies.
+	wait := 20 * time.Second
+	if d.err != nil && !said {
+		wait = 4 * time.Minute
+	}
+	settle(r, wait)
 	want := received(cli, prompt)
 	got := r.model.Tally(asked, want)
 	pieces := r.model.Pieces(asked, want)
@@ -140,8 +165,6 @@ func rigVerdict(r *rig, cli, name, prompt string, earlier []string, asked int, d
 	for _, e := range earlier {
 		stray = append(stray, r.model.Pieces(asked, received(cli, e))...)
 	}
-	said := errors.Is(d.err, handoff.ErrPasteIncomplete) || errors.Is(d.err, handoff.ErrEnterNotTaken) || errors.Is(d.err, handoff.ErrPromptNotTaken) ||
-		errors.Is(d.err, handoff.ErrNotSubmitted)
 	r.t.Logf("TALLY cli=%s case=%s tried=%d stalls=%d heldms=%d drew=%d states=%s whole=%d parts=%d earlier=%d ok=%v said=%v err=%q pieces=%q stray=%q stallerrs=%q",
 		cli, name, s.tried, s.frozen, s.held.Milliseconds(), s.drew, strings.Join(s.states, ","),
 		got.Whole, len(pieces), len(stray), d.err == nil, said, errText(d.err), pieces, stray, s.errs)
@@ -170,11 +193,11 @@ func errText(err error) string {
 }
 
 // settle waits, after a dispatch of the load rig, until the model served
-// the replies scripted for it (up to 20 s; a dispatch that failed leaves
+// the replies scripted for it (up to wait; a dispatch that failed leaves
 // them, and they are dropped), then 3 s more: what the CLI submits late
 // (a second Enter's message comes after the answer) is counted too.
-func settle(r *rig) {
-	for deadline := time.Now().Add(20 * time.Second); r.model.Pending() > 0 && time.Now().Before(deadline); {
+func settle(r *rig, wait time.Duration) {
+	for deadline := time.Now().Add(wait); r.model.Pending() > 0 && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
 	}
 	r.model.Clear()
