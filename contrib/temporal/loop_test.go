@@ -30,6 +30,10 @@ func loopEnv() *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(sdkLog())
 	env := s.NewTestWorkflowEnvironment()
+	// The SDK fails a workflow task that runs over a second as a potential
+	// deadlock; on a loaded machine under -race a task of this small
+	// workflow has taken longer (and the abandoned task then raced).
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
 	env.RegisterWorkflow(handofftemporal.Loop)
 	env.RegisterActivity(handofftemporal.InTestEnvironment(&handofftemporal.Activities{Logger: quietLog()}))
 	// The environment's idle timeout is wall time, and each dispatch takes
@@ -85,14 +89,6 @@ func TestTheLoopSendsWorkBackOnce(t *testing.T) {
 	// task and the review that sent it back.
 	if prog := st.Steps[4].Content; !strings.Contains(prog, "Add a --verbose flag") || !strings.Contains(prog, "CHANGES REQUESTED: say more") {
 		t.Errorf("the programmer's prompt did not carry the revised analysis:\n%s", prog)
-	}
-	// Each agent was given each of its prompts once: the analyst twice in
-	// all (the task, then the task with the review), the programmer once.
-	if n := transcriptCount(t, socket, panes["analyst"], "Add a --verbose flag"); n < 2 {
-		t.Errorf("the task shows %d times in the analyst's transcript, want its two prompts", n)
-	}
-	if n := transcriptCount(t, socket, panes["programmer"], "CHANGES REQUESTED: say more"); n != 1 {
-		t.Errorf("the review shows %d times in the programmer's transcript, want once (its one prompt)", n)
 	}
 }
 
