@@ -102,6 +102,11 @@ type Activities struct {
 	// (waiting for the slot, the pane or a busy agent before the paste);
 	// 1s if zero. The SDK throttles heartbeats to the server anyway.
 	Keepalive time.Duration
+	// sendNow sends a heartbeat's details to the server at once; nil is
+	// the activity's client (by task token). The tests run the activity in
+	// the SDK's test environments, whose mock service answers only the
+	// SDK's own heartbeats (export_test.go).
+	sendNow func(ctx context.Context, token []byte, p Progress) error
 }
 
 // Dispatch sends the prompt to the pane with fsm.SendAndWait and waits for
@@ -132,7 +137,7 @@ func (a *Activities) Dispatch(ctx context.Context, in DispatchInput) (DispatchOu
 		return DispatchOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadInput, err)
 	}
 
-	hb := &heartbeater{ctx: ctx, token: info.TaskToken}
+	hb := &heartbeater{ctx: ctx, token: info.TaskToken, sendNow: a.sendNow}
 	hb.set(prev)
 	stop := hb.keepalive(a.keepalive())
 	defer stop()
@@ -224,11 +229,12 @@ func activityError(err error) error {
 // once (the client's RecordActivityHeartbeat) for the facts that must not
 // wait: the paste starts, a consume starts.
 type heartbeater struct {
-	ctx   context.Context
-	token []byte
-	mu    sync.Mutex
-	last  Progress
-	at    time.Time
+	ctx     context.Context
+	token   []byte
+	sendNow func(ctx context.Context, token []byte, p Progress) error // nil: the activity's client
+	mu      sync.Mutex
+	last    Progress
+	at      time.Time
 }
 
 func (h *heartbeater) set(p Progress) {
@@ -246,7 +252,13 @@ func (h *heartbeater) record(p Progress) {
 
 func (h *heartbeater) recordNow(p Progress) error {
 	h.record(p) // the SDK's pending details too, so its next send is not older
-	if err := activity.GetClient(h.ctx).RecordActivityHeartbeat(h.ctx, h.token, p); err != nil {
+	send := h.sendNow
+	if send == nil {
+		send = func(ctx context.Context, token []byte, p Progress) error {
+			return activity.GetClient(ctx).RecordActivityHeartbeat(ctx, token, p)
+		}
+	}
+	if err := send(h.ctx, h.token, p); err != nil {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
 	return nil

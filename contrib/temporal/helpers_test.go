@@ -12,10 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/worker"
-
 	handofftemporal "github.com/handoff-fsm/handoff-fsm/contrib/temporal"
+	"go.temporal.io/sdk/log"
 
 	handoff "github.com/handoff-fsm/handoff-fsm"
 	"github.com/handoff-fsm/handoff-fsm/internal/simagent/simtest"
@@ -33,44 +31,43 @@ func needTmux(t *testing.T) {
 }
 
 var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
+	binDir  string
+	binErr  error
+	binOnce sync.Once
+	built   sync.Map // output name → error of its one build
 )
 
-// binaries builds, once per test binary, the core's handoff-fsm (its
-// hidden sim-agent runs in the panes: internal/simagent is not importable
-// from this module) and handoff-temporal (the worker and client processes
-// the kill tests end with SIGKILL). It returns their paths. Each is built
-// as scripts/release.sh builds a release (no cgo, -trimpath), as the core's
-// tests build their commands: CI then compiles their dependencies once,
-// not once for the release snapshot and again for the tests.
-func binaries(t *testing.T) (core, cmd string) {
+// goBuild builds, once per test binary, the package pkg of the module in
+// dir (relative to this package) into out, in a folder TestMain removes,
+// and returns its path. It is built as scripts/release.sh builds a release
+// (no cgo, -trimpath), as the core's tests build their commands: CI then
+// compiles their dependencies once, not once for the release snapshot and
+// again for the tests.
+func goBuild(t *testing.T, out, dir, pkg string) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "handoff-temporal-bin-")
-		if buildErr != nil {
-			return
-		}
-		for _, b := range []struct{ out, dir, pkg string }{
-			{"handoff-fsm", "../..", "./cmd/handoff-fsm"}, // in the core's module
-			{"handoff-temporal", ".", "./cmd/handoff-temporal"},
-			{"testserver", "testserver", "."}, // a module of its own
-
-		} {
-			c := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(binDir, b.out), b.pkg)
-			c.Dir, c.Env = b.dir, append(os.Environ(), "CGO_ENABLED=0")
-			out, err := c.CombinedOutput()
-			if err != nil {
-				buildErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	binOnce.Do(func() { binDir, binErr = os.MkdirTemp("", "handoff-temporal-bin-") })
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	return filepath.Join(binDir, "handoff-fsm"), filepath.Join(binDir, "handoff-temporal")
+	path := filepath.Join(binDir, out)
+	once, _ := built.LoadOrStore(out, sync.OnceValue(func() error {
+		c := exec.Command("go", "build", "-trimpath", "-o", path, pkg)
+		c.Dir, c.Env = dir, append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := c.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+		}
+		return nil
+	}))
+	if err := once.(func() error)(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// coreBinary is the core's handoff-fsm, whose hidden sim-agent runs in the
+// panes (internal/simagent's command is not importable from this module).
+func coreBinary(t *testing.T) string {
+	return goBuild(t, "handoff-fsm", "../..", "./cmd/handoff-fsm")
 }
 
 func TestMain(m *testing.M) {
@@ -81,80 +78,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// temporalServer is a real Temporal server (temporaltest, run by the
-// testserver command beside the test: see testserver/main.go) and a
-// client of it.
-type temporalServer struct {
-	address, namespace string
-	client             client.Client
-}
-
-// server starts a real Temporal server: the frontend, history, matching
-// and an in-memory SQLite store, in a process of its own that ends with
-// the test.
-func server(t *testing.T) *temporalServer {
-	t.Helper()
-	_, _ = binaries(t)
-	cmd := exec.Command(filepath.Join(binDir, "testserver"))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logf, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close() // it stops when its input closes
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		logf.Close()
-	})
-	line := make([]byte, 0, 128)
-	buf := make([]byte, 1)
-	for {
-		if _, err := stdout.Read(buf); err != nil {
-			t.Fatalf("the test server did not say its address: %v (log in %s)", err, logf.Name())
-		}
-		if buf[0] == '\n' {
-			break
-		}
-		line = append(line, buf[0])
-	}
-	addr, ns, _ := strings.Cut(string(line), " ")
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := client.Dial(client.Options{HostPort: addr, Namespace: ns, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return &temporalServer{address: addr, namespace: ns, client: c}
-}
-
-// worker starts an in-process worker on queue, stopped at the end.
-func (s *temporalServer) worker(t *testing.T, queue string) {
-	t.Helper()
-	w := worker.New(s.client, queue, worker.Options{})
-	handofftemporal.Register(w, &handofftemporal.Activities{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
-}
+// quietLog discards what the activities log.
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // agents starts a private tmux server with one simulated agent per
 // command (one window each) and returns its socket and each one's pane id.
@@ -185,39 +110,63 @@ func quick() handoff.Config {
 	return c
 }
 
-// process starts a handoff-temporal process; the test kills it with
-// SIGKILL or, at the end, stops it.
-func process(t *testing.T, bin string, args ...string) *exec.Cmd {
+// loopAgents starts the five simulated agents: the analyst and the
+// programmer echo what they are asked, the reviewers and the tester answer
+// with a fixed text (extra flags per role, e.g. --work-until).
+func loopAgents(t *testing.T, analystReview string, extra map[string]string) (socket string, panes map[string]string, work string) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	log, err := os.Create(filepath.Join(t.TempDir(), "process.log"))
+	needTmux(t)
+	core := coreBinary(t)
+	work = t.TempDir()
+	cmds := map[string]string{
+		"analyst":           sim(core, work, "--echo", extra["analyst"]),
+		"analyst_review":    sim(core, work, "--answer", handoff.ShellQuote(analystReview), extra["analyst_review"]),
+		"programmer":        sim(core, work, "--echo", extra["programmer"]),
+		"programmer_review": sim(core, work, "--answer APPROVED", extra["programmer_review"]),
+		"tester":            sim(core, work, "--answer", handoff.ShellQuote("PASS: 12 tests"), extra["tester"]),
+	}
+	socket, panes = agents(t, work, cmds)
+	return socket, panes, work
+}
+
+// loopInput routes the programmer and its reviewer to host-b and the
+// others to host-a.
+func loopInput(socket string, panes map[string]string, work string, rounds int) handofftemporal.LoopInput {
+	in := handofftemporal.LoopInput{Task: "Add a --verbose flag", Rounds: rounds, Config: quick(),
+		HeartbeatTimeout: 5 * time.Second, Panes: map[string]handofftemporal.Pane{}}
+	for role, id := range panes {
+		host := "host-a"
+		if strings.HasPrefix(role, "programmer") {
+			host = "host-b"
+		}
+		in.Panes[role] = handofftemporal.Pane{Address: host + "/" + id, Socket: socket, Provider: "codex", Workdir: work}
+	}
+	return in
+}
+
+// roles is the steps as "role@host", in order.
+func roles(st handofftemporal.LoopStatus) string {
+	var r []string
+	for _, s := range st.Steps {
+		r = append(r, s.Role+"@"+s.Host)
+	}
+	return strings.Join(r, " ")
+}
+
+// transcriptCount is how many times s shows in the whole history of the
+// pane (its scrollback joined): how often the agent was given it.
+func transcriptCount(t *testing.T, socket, pane, s string) int {
+	t.Helper()
+	hist, err := exec.Command("tmux", "-L", socket, "capture-pane", "-p", "-J", "-S", "-", "-t", pane).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_, _ = cmd.Process.Wait()
-		log.Close()
-		if t.Failed() {
-			b, _ := os.ReadFile(log.Name())
-			t.Logf("%s %s:\n%s", filepath.Base(bin), strings.Join(args, " "), b)
-		}
-	})
-	return cmd
+	return strings.Count(string(hist), s)
 }
 
-// eventually polls cond every 50ms until it holds or d passes.
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+// sdkLog is the Temporal SDK's logger in the test environments: its
+// warnings and errors on stderr (its mock service reports an unexpected
+// call there before it exits), the rest discarded.
+func sdkLog() log.Logger {
+	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 }

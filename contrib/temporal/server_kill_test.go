@@ -1,3 +1,5 @@
+//go:build temporalserver
+
 package handofftemporal_test
 
 import (
@@ -44,7 +46,7 @@ func pending(t *testing.T, c client.Client, id string) (attempt int32, p handoff
 // reached the agent once, and the answer is the right one.
 func TestAWorkerKilledMidDispatchIsResumedByAnother(t *testing.T) {
 	needTmux(t)
-	core, bin := binaries(t)
+	core, bin := serverBinaries(t)
 	work := t.TempDir()
 	release := filepath.Join(work, "release")
 	socket, panes := agents(t, work, map[string]string{"programmer": sim(core, work, "--echo", "--work-until", handoff.ShellQuote(release))})
@@ -115,7 +117,7 @@ func TestAWorkerKilledMidDispatchIsResumedByAnother(t *testing.T) {
 // (approve: the review that asked for changes is overridden), and ends
 // with the tester's report.
 func TestTheLoopGoesOnWhenItsClientIsKilled(t *testing.T) {
-	_, bin := binaries(t)
+	_, bin := serverBinaries(t)
 	gate := filepath.Join(t.TempDir(), "review-may-answer")
 	socket, panes, work := loopAgents(t, "CHANGES REQUESTED: say more",
 		map[string]string{"analyst_review": "--work-until " + handoff.ShellQuote(gate)})
