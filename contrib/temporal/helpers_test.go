@@ -103,10 +103,14 @@ func sim(core, work string, flags ...string) string {
 	return handoff.ShellQuote(core) + " sim-agent --startup 200ms --work 300ms --stream 100ms --cwd " + handoff.ShellQuote(work) + " " + strings.Join(flags, " ")
 }
 
-// quick is a config for simulated agents: fast polls, a short grace.
+// quick is a config for simulated agents: fast polls, a shorter grace.
+// The grace is 10 s, not 3: in a cold gate's run at load 20–40 a starved
+// agent still showed its idle screen 3.6 s after the paste, and the
+// dispatch ended no_response_file. A turn that writes its file ends
+// without waiting for the grace.
 func quick() handoff.Config {
 	c := handoff.DefaultConfig()
-	c.Poll, c.IdleGrace, c.ResponseTimeout = 200*time.Millisecond, 3*time.Second, 2*time.Minute
+	c.Poll, c.IdleGrace, c.ResponseTimeout = 200*time.Millisecond, 10*time.Second, 2*time.Minute
 	return c
 }
 
