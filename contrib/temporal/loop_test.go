@@ -78,6 +78,15 @@ func TestTheLoopSendsWorkBackOnce(t *testing.T) {
 	env.ExecuteWorkflow(handofftemporal.Loop, inProcess(loopInput(socket, panes, work, 2)))
 	st := result(t, env)
 
+	sentBackOnce(t, st)
+}
+
+// sentBackOnce checks a loop that sent the analysis back once: done with
+// the tester's report, its seven steps on their hosts, and the programmer
+// (an echo) given the analysis, which carries the task and the review
+// that sent it back.
+func sentBackOnce(t *testing.T, st handofftemporal.LoopStatus) {
+	t.Helper()
 	if !st.Done || strings.TrimSpace(st.Result) != "PASS: 12 tests" {
 		t.Errorf("result %+v, want done with the tester's report", st)
 	}
@@ -85,8 +94,6 @@ func TestTheLoopSendsWorkBackOnce(t *testing.T) {
 	if got := roles(st); got != want {
 		t.Fatalf("steps %s,\nwant  %s", got, want)
 	}
-	// The programmer (an echo) was given the analysis, which carries the
-	// task and the review that sent it back.
 	if prog := st.Steps[4].Content; !strings.Contains(prog, "Add a --verbose flag") || !strings.Contains(prog, "CHANGES REQUESTED: say more") {
 		t.Errorf("the programmer's prompt did not carry the revised analysis:\n%s", prog)
 	}
