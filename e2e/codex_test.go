@@ -114,6 +114,7 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 })
 
 func TestMain(m *testing.M) {
+	parallelByDefault()
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
