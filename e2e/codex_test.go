@@ -114,7 +114,6 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 })
 
 func TestMain(m *testing.M) {
-	parallelByDefault()
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
+	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
 // Continue in a team: it has no hook that fires (its screen decides), and
@@ -55,6 +57,14 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 	}
 	send("analyst", 1)
 	send("reviewer", 1)
+	// Continue writes a session's file on its own time after the turn: at
+	// three tests at once beside two burners the reviewer was killed
+	// before its file held its turn, and so resumed nothing of it. Each
+	// agent dies only once its own file holds its prompt, as an agent that
+	// died later would have it.
+	for _, role := range []string{"analyst", "reviewer"} {
+		waitContinueSession(t, (&team.Team{Socket: tm.srv.Socket, Session: "team"}).FilesDir(role), prompt(role, 1))
+	}
 	tm.killResume(ctx, t, map[string]string{"analyst": prompt("analyst", 1), "reviewer": prompt("reviewer", 1)}, 2*time.Minute, nil)
 	for _, role := range []string{"analyst", "reviewer"} {
 		send(role, 2)
@@ -73,6 +83,25 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 		}
 	}
 	tm.downLeavesNothing(ctx, t)
+}
+
+// waitContinueSession waits up to 2 minutes for a file of the agent's own
+// Continue sessions folder (files/continue/sessions, see cont.own) that
+// holds prompt.
+func waitContinueSession(t *testing.T, files, prompt string) {
+	t.Helper()
+	dir := filepath.Join(files, "continue", "sessions")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, p := range paths {
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), prompt) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no session file in %s holds %q after 2 minutes (files: %v)", dir, prompt, paths)
+		}
+	}
 }
 
 // `install continue` adds handoff to the user's config.yaml where the

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,23 +30,10 @@ import (
 
 // heavy bounds how many tests that run real CLIs run at once. Each CLI
 // is a heavy process (most of them Node); too many at once on a small
-// machine slow their drawing past what the tests' graces allow. It is also
-// the package's -parallel when none is given (TestMain): the package waits
-// on its CLIs more than it computes, so three at once finish sooner than
-// GOMAXPROCS (2 in CI) at the same CPU, quiet or beside other jobs
-// (docs/testing.md). An explicit -parallel bounds them further.
+// machine slow their drawing past what the tests' graces allow. go test's
+// -parallel (GOMAXPROCS by default: 2 in CI) bounds them too; this keeps a
+// many-core machine from starting a dozen.
 var heavy = make(chan struct{}, 3)
-
-// parallelByDefault sets -test.parallel to heavy's bound unless the
-// command line set it.
-func parallelByDefault() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", strconv.Itoa(cap(heavy)))
-	}
-}
 
 // parallel runs the test alongside the package's other parallel tests,
 // once one of the heavy slots is free (until the test and its cleanups,
