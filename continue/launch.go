@@ -17,6 +17,14 @@ const GlobalDirEnv = "CONTINUE_GLOBAL_DIR"
 // started in (read from 1.5.47's bundle).
 const sessionsDir = "sessions"
 
+// OwnGlobalDir is the global folder own gives the agent whose per-run
+// files folder (team.Team.FilesDir) is files; its sessions are in
+// sessionsDir under it.
+func OwnGlobalDir(files string) string { return filepath.Join(files, "continue") }
+
+// SessionsDir is where Continue keeps the sessions of a global folder.
+func SessionsDir(global string) string { return filepath.Join(global, sessionsDir) }
+
 // own gives one agent of a team a global folder of its own,
 // files/continue, so that `cn --resume` takes that agent's newest session
 // and not another agent's of the same user. Everything else stays the
@@ -28,7 +36,7 @@ const sessionsDir = "sessions"
 // else up's, else .continue in the agent's HOME (the team file's, else
 // up's).
 func own(files string, env map[string]string) screen.Wiring {
-	dir := filepath.Join(files, "continue")
+	dir := OwnGlobalDir(files)
 	w := screen.Wiring{Env: map[string]string{GlobalDirEnv: dir}, Links: map[string]string{}}
 	user := userDir(env)
 	if user == "" {

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	cont "github.com/handoff-fsm/handoff-fsm/continue"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcli"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcontinue"
-	"github.com/handoff-fsm/handoff-fsm/team"
 )
 
 // Continue in a team: it has no hook that fires (its screen decides), and
@@ -63,7 +63,7 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 	// agent dies only once its own file holds its prompt, as an agent that
 	// died later would have it.
 	for _, role := range []string{"analyst", "reviewer"} {
-		waitContinueSession(t, (&team.Team{Socket: tm.srv.Socket, Session: "team"}).FilesDir(role), prompt(role, 1))
+		waitContinueSession(t, cont.SessionsDir(cont.OwnGlobalDir(tm.filesDir(role))), prompt(role, 1))
 	}
 	tm.killResume(ctx, t, map[string]string{"analyst": prompt("analyst", 1), "reviewer": prompt("reviewer", 1)}, 2*time.Minute, nil)
 	for _, role := range []string{"analyst", "reviewer"} {
@@ -85,12 +85,10 @@ func TestRealTeamResumeOfContinue(t *testing.T) {
 	tm.downLeavesNothing(ctx, t)
 }
 
-// waitContinueSession waits up to 2 minutes for a file of the agent's own
-// Continue sessions folder (files/continue/sessions, see cont.own) that
-// holds prompt.
-func waitContinueSession(t *testing.T, files, prompt string) {
+// waitContinueSession waits up to 2 minutes for a session file in dir
+// (an agent's Continue sessions folder) that holds prompt.
+func waitContinueSession(t *testing.T, dir, prompt string) {
 	t.Helper()
-	dir := filepath.Join(files, "continue", "sessions")
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 		for _, p := range paths {

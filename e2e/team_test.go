@@ -34,6 +34,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/internal/realpi"
 	"github.com/handoff-fsm/handoff-fsm/internal/realqwen"
 	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
+	"github.com/handoff-fsm/handoff-fsm/team"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -317,6 +318,15 @@ type teamAgentSpec struct {
 
 // testTeam is a team file of real CLIs, each against a fake model of its
 // own, on a tmux socket of the test's own.
+// teamSession is the tmux session of every test team (its team file's
+// session).
+const teamSession = "team"
+
+// filesDir is where up keeps the per-run files of the agent with role.
+func (tm *testTeam) filesDir(role string) string {
+	return (&team.Team{Socket: tm.srv.Socket, Session: teamSession}).FilesDir(role)
+}
+
 type testTeam struct {
 	exe, work, file string
 	srv             tmuxdriver.Server
@@ -353,7 +363,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 		}
 	}
 	var toml strings.Builder
-	fmt.Fprintf(&toml, "socket = %s\nsession = \"team\"\nworkdir = %s\nready_timeout = %q\n", q(tm.srv.Socket), q(tm.work), ready)
+	fmt.Fprintf(&toml, "socket = %s\nsession = %s\nworkdir = %s\nready_timeout = %q\n", q(tm.srv.Socket), q(teamSession), q(tm.work), ready)
 	var homes []string
 	shared := map[string]*fakemodel.Server{} // by home
 	for _, a := range agents {
@@ -440,7 +450,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 // explain logs, for a failed test, what each agent's model was asked and
 // answered, and each pane's screen.
 func (tm *testTeam) explain(ctx context.Context, t *testing.T) {
-	panes, _ := tm.srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_id}")
+	panes, _ := tm.srv.Run(ctx, nil, "list-panes", "-s", "-t", "="+teamSession, "-F", "#{@handoff_role} #{pane_id}")
 	for _, a := range tm.agents {
 		var b strings.Builder
 		for _, r := range tm.models[a.role].Requests() {
@@ -575,7 +585,7 @@ func panePIDs(ctx context.Context, t *testing.T, srv tmuxdriver.Server) map[stri
 // still runs.
 func teamPanes(ctx context.Context, t *testing.T, srv tmuxdriver.Server, field string, live bool) map[string]string {
 	t.Helper()
-	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "=team", "-F", "#{@handoff_role} #{pane_dead} "+field)
+	out, err := srv.Run(ctx, nil, "list-panes", "-s", "-t", "="+teamSession, "-F", "#{@handoff_role} #{pane_dead} "+field)
 	if err != nil {
 		t.Fatal(err)
 	}
