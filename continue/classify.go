@@ -27,8 +27,10 @@
 // differs from the one before, so every turn opens with the user's
 // bulleted message and at most one bulleted assistant message follows it
 // before a tool call: in a run of bulleted messages that starts after a
-// tool call, a note or the logo, the odd ones are the user's. The history
-// is read back to the start of that run only.
+// tool call, a note or the logo, the odd ones are the user's. The first
+// user message under the logo may come without its bullet, one column in
+// (a fresh Continue at load); it counts in the run all the same. The
+// history is read back to the start of that run only.
 //
 // Only positive signs make a screen busy (the working line); text it does
 // not know is neutral.
@@ -229,6 +231,7 @@ func (r *reading) history() {
 		}
 		if ln.Indent > 0 {
 			if header(ln.T) {
+				r.first(body)
 				r.sig.Header, r.sig.RunKnown, r.sig.StartLine = true, true, ln.N
 				return
 			}
@@ -238,6 +241,26 @@ func (r *reading) history() {
 		c := cell{head: ln, body: body, kind: kindOf(ln, body)}
 		body = nil
 		if !r.add(c) {
+			return
+		}
+	}
+}
+
+// first reads what lies between the logo's block and the oldest cell
+// read (body, bottom up): the block's own paragraph (the warning's text
+// under its heading), then, after a blank line, the first user message
+// when Continue drew it without its bullet, one column in (seen on a
+// fresh Continue at load). That message opens the run, as a bulleted one
+// would.
+func (r *reading) first(body []screen.Line) {
+	i := len(body) - 1
+	for i >= 0 && body[i].T != "" {
+		i--
+	}
+	for ; i >= 0; i-- {
+		if body[i].T != "" {
+			// No body: its paragraphs are the user's, not a streamed answer.
+			r.add(cell{head: body[i], kind: screen.CellMessage})
 			return
 		}
 	}
