@@ -152,15 +152,18 @@ func (r *reading) up() (screen.Line, bool) {
 
 // bottom reads up to the box's lower edge: the footer and what may sit
 // between it and the box (a hint line), four lines at most. The box
-// counts only over Continue's footer.
+// counts only over Continue's footer, or with nothing at all under it:
+// Continue draws each frame top down, so a capture taken while it draws
+// one can hold all of it but the footer (seen at load); what is above
+// the box is then the new frame's whole.
 func (r *reading) bottom() bool {
-	for range 4 {
+	for i := range 4 {
 		ln, ok := r.up()
 		if !ok {
 			return false
 		}
 		if ln.Indent == 0 && strings.HasPrefix(ln.T, boxBottom) {
-			return r.sig.Footer
+			return r.sig.Footer || i == 0
 		}
 		r.sig.Footer = r.sig.Footer || strings.HasSuffix(ln.T, footerMark)
 	}
