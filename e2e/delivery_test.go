@@ -238,6 +238,14 @@ func TestDelivery(t *testing.T) {
 				break // the CLI's state is unknown now
 			}
 		}
+		// The shipped command on the same pane, as a user drives it, for
+		// the CLIs no test of their own sends to: a CLI start is most of
+		// a case's CPU, so it shares this one.
+		if sendsByNameAndAuto[c.cli.Name] && !t.Failed() && !loadRig() && os.Getenv("HANDOFF_DELIVERY_CASES") == "" {
+			t.Run("send-by-name-and-auto-twice", func(t *testing.T) {
+				sendByNameAndAuto(t, r.in(t), []string{c.cli.Name, c.cli.Name, "auto", "auto"})
+			})
+		}
 		if !t.Failed() {
 			lookBeforeEnter(t, r, c)
 		}
