@@ -316,22 +316,22 @@ type teamAgentSpec struct {
 	home string
 }
 
-// testTeam is a team file of real CLIs, each against a fake model of its
-// own, on a tmux socket of the test's own.
 // teamSession is the tmux session of every test team (its team file's
 // session).
 const teamSession = "team"
 
-// filesDir is where up keeps the per-run files of the agent with role.
-func (tm *testTeam) filesDir(role string) string {
-	return (&team.Team{Socket: tm.srv.Socket, Session: teamSession}).FilesDir(role)
-}
-
+// testTeam is a team file of real CLIs, each against a fake model of its
+// own, on a tmux socket of the test's own.
 type testTeam struct {
 	exe, work, file string
 	srv             tmuxdriver.Server
 	agents          []teamAgentSpec
 	models          map[string]*fakemodel.Server // by role
+}
+
+// filesDir is where up keeps the per-run files of the agent with role.
+func (tm *testTeam) filesDir(role string) string {
+	return (&team.Team{Socket: tm.srv.Socket, Session: teamSession}).FilesDir(role)
 }
 
 // startTeam writes the homes and the team file of agents (the CLIs from
