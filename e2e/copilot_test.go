@@ -15,6 +15,7 @@ import (
 	"github.com/handoff-fsm/handoff-fsm/hookmark"
 	"github.com/handoff-fsm/handoff-fsm/internal/fakemodel"
 	"github.com/handoff-fsm/handoff-fsm/internal/realcopilot"
+	"github.com/handoff-fsm/handoff-fsm/internal/testkit"
 )
 
 // Copilot CLI's agentStop hook, given to it for the run as `up` gives it
@@ -72,6 +73,12 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 	if m, ok, err := hookmark.Read(events, hookmark.Stopped); !ok || err != nil || m.Hook != copilot.Hook {
 		t.Errorf("no agentStop marker of Copilot CLI's hook: %+v, %v", m, err)
 	}
+	// A crash resumes only what Copilot CLI saved: the kill waits for the
+	// turn in its session file, which it writes after the turn, not at once.
+	home := filepath.Join(filepath.Dir(tm.work), "home-analyst")
+	testkit.WaitFor(t, "Copilot CLI's session file holding the prompt", func() bool {
+		return realcopilot.SessionSaved(home, "Say hello as the analyst")
+	})
 	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 90*time.Second, nil)
 }
 

@@ -12,7 +12,9 @@
 package realcopilot
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -144,6 +146,21 @@ func Submitted(text, _ string) bool {
 func hasComposer(plain string) bool {
 	for _, l := range strings.Split(plain, "\n") {
 		if strings.TrimRight(l, " ") == "❯" {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionSaved reports whether Copilot CLI, run with HOME home, has written
+// text (a prompt) to a session's events.jsonl under ~/.copilot/session-state.
+// It writes that file some time after the turn, not at once: killed before,
+// it has no conversation to go on with, and --continue starts a new one
+// (seen in 2 runs of 7 of TestRealTeamHookAndResumeOfCopilot).
+func SessionSaved(home, text string) bool {
+	files, _ := filepath.Glob(filepath.Join(home, ".copilot", "session-state", "*", "events.jsonl"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(text)) {
 			return true
 		}
 	}
