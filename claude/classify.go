@@ -365,6 +365,13 @@ func (h *history) take(ln line, sig *Signals) bool {
 		}
 		return false
 	}
+	// A rule under every cell is the composer's upper one in a frame
+	// caught mid-draw (Claude Code redraws top down: the spinner line,
+	// then the rule, the composer and the footer not yet): the cells
+	// above it are the history, not the rule.
+	if h.newest == "" && isRule(ln.T) {
+		return false
+	}
 	// A cell starts at column 0.
 	kind := screen.CellOther
 	text, isBullet := bulletText(ln)

@@ -553,6 +553,33 @@ func CheckProvider(t *testing.T, p screen.Provider, s Suite) {
 			t.Errorf("%s: %s (%s), want %s", sc.Name, got.Status, got.Reason, sc.Status)
 		}
 		checkNothingLeft(t, c, sc)
+		if sc.Status == handoff.StatusProcessing {
+			checkMidDraw(t, c, sc)
+		}
+	}
+}
+
+// checkMidDraw: a frame caught mid-draw does not read as a quiet agent
+// while it shows the work. A CLI redraws its frame top down, so a capture
+// on a busy machine can hold the top of a frame and nothing under it yet
+// (Continue did, under load: its working line and box, not the footer,
+// read as idle, and a slow first byte took a grace). So every cut of a
+// processing screen (its lines down to one, blank under it) from the first
+// that reads processing must not read idle or completed: during a turn one
+// such reading starts the grace.
+func checkMidDraw(t *testing.T, c handoff.Classifier, sc Shown) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(sc.Capture, "\n"), "\n")
+	shown := false
+	for k := 1; k < len(lines); k++ {
+		cut := strings.Join(lines[:k], "\n") + strings.Repeat("\n", len(lines)-k+1)
+		got := c.Classify(cut, sc.Title)
+		shown = shown || got.Status == handoff.StatusProcessing
+		if shown && got.Status.Quiet() {
+			t.Errorf("%s drawn down to line %d of %d reads %s (%s): a frame caught mid-draw, its work shown, must not read quiet",
+				sc.Name, k, len(lines), got.Status, got.Reason)
+			return
+		}
 	}
 }
 
