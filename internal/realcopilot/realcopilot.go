@@ -156,7 +156,7 @@ func hasComposer(plain string) bool {
 // text (a prompt) to a session's events.jsonl under ~/.copilot/session-state.
 // It writes that file some time after the turn, not at once: killed before,
 // it has no conversation to go on with, and --continue starts a new one
-// (seen in 2 runs of 7 of TestRealTeamHookAndResumeOfCopilot).
+// (seen in 3 runs of 7 of TestRealTeamHookAndResumeOfCopilot).
 func SessionSaved(home, text string) bool {
 	files, _ := filepath.Glob(filepath.Join(home, ".copilot", "session-state", "*", "events.jsonl"))
 	for _, f := range files {
