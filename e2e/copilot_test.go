@@ -75,9 +75,8 @@ func TestRealTeamHookAndResumeOfCopilot(t *testing.T) {
 	}
 	// A crash resumes only what Copilot CLI saved: the kill waits for the
 	// turn in its session file, which it writes after the turn, not at once.
-	home := filepath.Join(filepath.Dir(tm.work), "home-analyst")
 	testkit.WaitFor(t, "Copilot CLI's session file holding the prompt", func() bool {
-		return realcopilot.SessionSaved(home, "Say hello as the analyst")
+		return realcopilot.SessionSaved(tm.home("analyst"), "Say hello as the analyst")
 	})
 	tm.killResumeDown(ctx, t, map[string]string{"analyst": "Say hello as the analyst"}, 90*time.Second, nil)
 }

@@ -42,7 +42,7 @@ func TestRealTeamHookAndResumeOfKimi(t *testing.T) {
 	tm := startTeam(t, []teamAgentSpec{{role: "reviewer", provider: "kimi"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	userHome := "KIMI_CODE_HOME=" + filepath.Join(filepath.Dir(tm.work), "home-reviewer", ".kimi-code")
+	userHome := "KIMI_CODE_HOME=" + filepath.Join(tm.home("reviewer"), ".kimi-code")
 	up := func() (string, string, int) {
 		cmd := exec.CommandContext(ctx, tm.exe, "up", "-f", tm.file)
 		cmd.Dir, cmd.Env, cmd.WaitDelay = tm.work, append(os.Environ(), userHome), 10*time.Second

@@ -390,7 +390,7 @@ func startTeam(t *testing.T, agents []teamAgentSpec) *testTeam {
 			})
 		}
 		tm.models[a.role] = model
-		home := filepath.Join(root, "home-"+name)
+		home := tm.home(name)
 		if a.provider == "codex" {
 			homes = append(homes, home)
 		}
@@ -775,7 +775,7 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	tm.up(ctx, t, `reviewer +%\d+ +droid .* started .*--settings FILE`)
 	// up returns once droid's composer shows; droid takes input only once
 	// its session is up (docs/providers.md): a prompt pasted before is lost.
-	waitDroidSession(t, filepath.Join(filepath.Dir(tm.work), "home-reviewer"))
+	waitDroidSession(t, tm.home("reviewer"))
 	tm.sendTwiceOnTheHook(ctx, t, "reviewer", "droid")
 	tm.killResumeDown(ctx, t, map[string]string{"reviewer": "Say hello as the reviewer (2)"}, 90*time.Second, nil)
 }
@@ -802,6 +802,13 @@ func (tm *testTeam) sendTwiceOnTheHook(ctx context.Context, t *testing.T, role, 
 		_, ok, err := hookmark.Read(events, hookmark.Stopped)
 		return ok && err == nil
 	})
+}
+
+// home is the HOME folder of the agents named name (an agent's role, or
+// the home it shares with others): startTeam writes it beside the work
+// folder.
+func (tm *testTeam) home(name string) string {
+	return filepath.Join(filepath.Dir(tm.work), "home-"+name)
 }
 
 // up runs `up -f` for the team (it must exit 0) and checks that its table

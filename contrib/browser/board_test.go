@@ -189,10 +189,10 @@ func waitJS(t *testing.T, ctx context.Context, what, expr string) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-		if err != nil && !(navigating(err) && time.Now().Before(deadline)) {
+		switch {
+		case err != nil && !navigating(err):
 			t.Fatalf("%s: %v", what, err)
-		}
-		if ok && err == nil {
+		case ok:
 			return
 		}
 		if time.Now().After(deadline) {
