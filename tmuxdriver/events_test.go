@@ -3,7 +3,9 @@ package tmuxdriver_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,7 +54,14 @@ func TestAPaneThatEndsWakesTheWaitAtOnce(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if _, err := srv.Run(ctx, nil, "run-shell", "kill "+strings.TrimSpace(pid)); err != nil {
+					// Killed from here, not with tmux's run-shell: that one
+					// waits on a job of the server's, which under load took
+					// longer than a tmux call may.
+					n, err := strconv.Atoi(strings.TrimSpace(pid))
+					if err != nil {
+						t.Fatalf("pane pid %q: %v", pid, err)
+					}
+					if err := syscall.Kill(n, syscall.SIGTERM); err != nil {
 						t.Fatal(err)
 					}
 					deadline := time.After(30 * time.Second)

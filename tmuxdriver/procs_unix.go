@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
@@ -20,56 +19,16 @@ import (
 // would run on, so this runs before the server is killed: SIGTERM, up to
 // two seconds, then SIGKILL. It returns the pids still alive after that.
 func endProcesses(panes []int) []int {
-	own := syscall.Getpgrp()
-	groups := map[int]bool{}
-	var pids []int
+	var pids, groups []int
 	for _, pid := range panes {
 		if pid <= 1 || !proctable.Alive(pid) {
 			continue
 		}
 		pids = append(pids, pid)
 		pids = append(pids, proctable.Descendants(pid)...)
-		for _, g := range []int{proctable.StatInt(pid, 2), proctable.StatInt(pid, 5)} { // pgrp, tpgid
-			if g > 1 && g != own {
-				groups[g] = true
-			}
-		}
+		groups = append(groups, proctable.StatInt(pid, 2), proctable.StatInt(pid, 5)) // pgrp, tpgid
 	}
-	if len(pids) == 0 {
-		return nil
-	}
-	signal := func(sig syscall.Signal) {
-		for g := range groups {
-			_ = syscall.Kill(-g, sig)
-		}
-		for _, p := range pids {
-			_ = syscall.Kill(p, sig)
-		}
-	}
-	signal(syscall.SIGTERM)
-	if left := waitGone(pids, 2*time.Second); len(left) == 0 {
-		return nil
-	}
-	signal(syscall.SIGKILL)
-	return waitGone(pids, 5*time.Second)
-}
-
-// waitGone waits up to d for every pid to end and returns those that did
-// not.
-func waitGone(pids []int, d time.Duration) []int {
-	deadline := time.Now().Add(d)
-	for {
-		var left []int
-		for _, p := range pids {
-			if proctable.Alive(p) {
-				left = append(left, p)
-			}
-		}
-		if len(left) == 0 || time.Now().After(deadline) {
-			return left
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return proctable.End(pids, groups)
 }
 
 // effortOf is what /proc says of an agent's processes (pid and those

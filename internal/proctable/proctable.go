@@ -1,18 +1,22 @@
 //go:build unix
 
 // Package proctable reads the process table from /proc: a process's
-// state fields, whether it runs, and the processes below it. The tmux
-// driver ends a pane's whole tree and watches an agent's effort with it;
-// the real-CLI tests check with it that nothing outlives a pane. Where
-// there is no /proc, nothing is found (Alive falls back on a signal).
+// state fields, whether it runs, the processes below it and those an
+// agent left working in a folder, and ends a set of them. The tmux driver
+// ends a pane's whole tree and watches an agent's effort with it; the
+// real-CLI tests check with it that nothing outlives a pane. Where there
+// is no /proc, nothing is found (Alive falls back on a signal).
 package proctable
 
 import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
+	"time"
 )
 
 // Stat returns the fields of /proc/PID/stat after the command name:
@@ -58,19 +62,26 @@ func Present() bool {
 	return err == nil
 }
 
-// Descendants lists the processes below pid, children first: also those
-// that moved to a session or process group of their own.
-func Descendants(pid int) []int {
+// pids lists every process in /proc (nil without it).
+func pids() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
-	children := map[int][]int{}
+	var out []int
 	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+		if p, err := strconv.Atoi(e.Name()); err == nil {
+			out = append(out, p)
 		}
+	}
+	return out
+}
+
+// Descendants lists the processes below pid, children first: also those
+// that moved to a session or process group of their own.
+func Descendants(pid int) []int {
+	children := map[int][]int{}
+	for _, p := range pids() {
 		if pp := StatInt(p, 1); pp > 0 {
 			children[pp] = append(children[pp], p)
 		}
@@ -83,4 +94,81 @@ func Descendants(pid int) []int {
 		}
 	}
 	return out
+}
+
+// Detached lists the processes that work in one of dirs (their working
+// folder is dir or below it) and whose parent is init, with the processes
+// below them: what a program started and let go of on purpose (a double
+// fork into a session of its own, as droid runs each shell command), which
+// no walk down from the program finds once the middle process has ended.
+// A subreaper above this process (systemd --user) takes orphans in init's
+// place, so a parent among this process's ancestors counts as init too.
+func Detached(dirs ...string) []int {
+	reapers := map[int]bool{1: true}
+	for p := StatInt(os.Getpid(), 1); p > 1 && !reapers[p]; p = StatInt(p, 1) {
+		reapers[p] = true
+	}
+	var out []int
+	for _, p := range pids() {
+		if !reapers[StatInt(p, 1)] || !Alive(p) {
+			continue
+		}
+		cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", p))
+		if err != nil {
+			continue
+		}
+		cwd = strings.TrimSuffix(cwd, " (deleted)")
+		for _, d := range dirs {
+			if d != "" && (cwd == filepath.Clean(d) || strings.HasPrefix(cwd, filepath.Clean(d)+"/")) {
+				out = append(out, p)
+				out = append(out, Descendants(p)...)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// End ends pids and the process groups groups: SIGTERM, up to two seconds,
+// then SIGKILL, up to five. It returns the pids still alive after that.
+// The caller's own process group is never signalled.
+func End(pids, groups []int) []int {
+	if len(pids) == 0 {
+		return nil
+	}
+	own := syscall.Getpgrp()
+	signal := func(sig syscall.Signal) {
+		for _, g := range groups {
+			if g > 1 && g != own {
+				_ = syscall.Kill(-g, sig)
+			}
+		}
+		for _, p := range pids {
+			_ = syscall.Kill(p, sig)
+		}
+	}
+	signal(syscall.SIGTERM)
+	if left := waitGone(pids, 2*time.Second); len(left) == 0 {
+		return nil
+	}
+	signal(syscall.SIGKILL)
+	return waitGone(pids, 5*time.Second)
+}
+
+// waitGone waits up to d for every pid to end and returns those that did
+// not.
+func waitGone(pids []int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		var left []int
+		for _, p := range pids {
+			if Alive(p) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

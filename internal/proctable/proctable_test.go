@@ -71,3 +71,57 @@ func TestDescendantsFindsTheWholeTree(t *testing.T) {
 		}
 	}
 }
+
+// A command run the way droid runs one: double-forked into a session of
+// its own, working in the agent's folder, its parent gone. No walk down
+// from anyone finds it; Detached does, by its folder, and End ends it. A
+// child that still has its parent is not detached.
+func TestDetachedFindsWhatLeftItsTreeAndEndEndsIt(t *testing.T) {
+	if !proctable.Present() {
+		t.Skip("no /proc here: nothing to read")
+	}
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	pidFile := elsewhere + "/orphan"
+	middle := exec.Command("sh", "-c", `setsid sleep 30 & echo $! > "$0"`, pidFile)
+	middle.Dir = dir + "/"
+	if err := middle.Run(); err != nil {
+		t.Fatal(err)
+	}
+	var orphan int
+	b, err := os.ReadFile(pidFile)
+	if err == nil {
+		_, err = fmt.Sscan(string(b), &orphan)
+	}
+	if err != nil {
+		t.Fatalf("the orphan's pid: %v", err)
+	}
+	defer syscall.Kill(orphan, syscall.SIGKILL)
+	child := exec.Command("sleep", "30")
+	child.Dir = dir
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
+
+	var found []int
+	for deadline := time.Now().Add(10 * time.Second); !slices.Contains(found, orphan); time.Sleep(20 * time.Millisecond) {
+		// The middle shell has exited; its child moves to init once the
+		// kernel has reparented it.
+		found = proctable.Detached(elsewhere, dir)
+		if time.Now().After(deadline) {
+			t.Fatalf("Detached(%s) = %v, want the orphan %d (its parent now %d)", dir, found, orphan, proctable.StatInt(orphan, 1))
+		}
+	}
+	if slices.Contains(found, child.Process.Pid) {
+		t.Errorf("Detached lists %d, a child whose parent is alive", child.Process.Pid)
+	}
+	if other := proctable.Detached(elsewhere); slices.Contains(other, orphan) {
+		t.Errorf("Detached(%s) = %v: the orphan works in %s, not there", elsewhere, other, dir)
+	}
+	if left := proctable.End(found, nil); len(left) > 0 {
+		t.Fatalf("End left %v", left)
+	}
+	if proctable.Alive(orphan) {
+		t.Errorf("the orphan %d runs after End", orphan)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/handoff-fsm/handoff-fsm/internal/proctable"
 	"github.com/handoff-fsm/handoff-fsm/tmuxdriver"
 )
 
@@ -346,10 +347,16 @@ func (s *Session) Submit(ctx context.Context, text string) error {
 
 // Close ends everything the session started: the pane's processes (the
 // CLI and whatever it started, also when it ignores the hang-up), the tmux
-// server, and what Launch.AfterClose ends. It is safe to call more than
-// once; it reports what it could not end.
+// server, what the CLI detached from its tree into the work folder or home
+// (droid runs each shell command under a supervisor of its own, which
+// lingers up to two seconds after the CLI), and what Launch.AfterClose
+// ends. It is safe to call more than once; it reports what it could not
+// end.
 func (s *Session) Close() error {
 	err := s.priv.Close(context.Background())
+	if left := proctable.End(proctable.Detached(s.launch.Workdir, s.launch.Home), nil); len(left) > 0 {
+		err = errors.Join(err, fmt.Errorf("real %s: processes %v it detached still run after SIGKILL", s.cli.Name, left))
+	}
 	if s.launch.AfterClose != nil {
 		err = errors.Join(append([]error{err}, s.launch.AfterClose()...)...)
 	}
