@@ -20,9 +20,9 @@ import (
 // the ones the e2e suite would otherwise run itself, so this is where
 // they run in CI.
 func TestDoctor(t *testing.T) {
-	bin := buildCommand(t)
 	eachConformer(t, func(t *testing.T, c conformer) {
 		cliBin := c.cli.Require(t)
+		bin := buildCommand(t) // after t.Parallel: the build does not hold up the package's other tests
 		tmp := t.TempDir()
 		cmd := exec.Command(bin, "doctor", "--provider", c.cli.Name, "--command", cliBin)
 		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "TMUX_TMPDIR="+tmp)
