@@ -775,7 +775,7 @@ func TestRealTeamHookAndResumeOfDroid(t *testing.T) {
 	tm.up(ctx, t, `reviewer +%\d+ +droid .* started .*--settings FILE`)
 	// up returns once droid's composer shows; droid takes input only once
 	// its session is up (docs/providers.md): a prompt pasted before is lost.
-	waitDroidSession(t, tm.home("reviewer"))
+	tm.waitDroidSession(ctx, t, "reviewer")
 	tm.sendTwiceOnTheHook(ctx, t, "reviewer", "droid")
 	tm.killResumeDown(ctx, t, map[string]string{"reviewer": "Say hello as the reviewer (2)"}, 90*time.Second, nil)
 }
@@ -895,14 +895,24 @@ func (tm *testTeam) downLeavesNothing(ctx context.Context, t *testing.T) {
 	}
 }
 
-// waitDroidSession waits until the droid whose HOME is home says in its
-// log that its session is up (realdroid.SessionUp).
-func waitDroidSession(t *testing.T, home string) {
+// waitDroidSession waits until the droid of role has its session: its
+// pane's title names one, or its log says so (realdroid.SessionShown,
+// realdroid.SessionUp).
+func (tm *testTeam) waitDroidSession(ctx context.Context, t *testing.T, role string) {
 	t.Helper()
-	log := filepath.Join(home, ".factory", "logs", "droid-log-single.log")
-	for deadline := time.Now().Add(2 * time.Minute); !realdroid.SessionUp(log); time.Sleep(250 * time.Millisecond) {
+	pane := paneIDs(ctx, t, tm.srv)[role]
+	log := filepath.Join(tm.home(role), ".factory", "logs", "droid-log-single.log")
+	var title string
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		out, err := tm.srv.Run(ctx, nil, "display-message", "-p", "-t", pane, "#{pane_title}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if title = strings.TrimSpace(out); realdroid.SessionShown(title) || realdroid.SessionUp(log) {
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatalf("droid's session is not up after 2 minutes (%s)", log)
+			t.Fatalf("droid's session is not up after 2 minutes (title %q, %s)", title, log)
 		}
 	}
 }

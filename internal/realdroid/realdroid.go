@@ -13,6 +13,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/handoff-fsm/handoff-fsm/droid"
@@ -86,21 +87,33 @@ var CLI = realcli.CLI{
 }
 
 // Start writes the home, starts a private tmux server whose pane execs
-// droid, and waits until its composer shows and its session is up (plus
-// Settle).
+// droid, and waits until its composer shows and droid has its session
+// (plus Settle).
 //
-// Ready there is also droid's own word that its session is up (its log's
-// "Session initialized"): droid draws its composer seconds before it takes
-// input (a paste in between is lost), and shows a prompt submitted before
-// its session is up without working on it until then (on a loaded machine
-// 10 to 20 s after the composer, nothing on the screen changes when it is).
+// The composer alone is too early: droid draws it before its session
+// exists, and a paste then can be lost (seen on a loaded machine; the
+// composer starts again with the session). droid titles its window
+// "⛬ Droid" until it has one, then names it ("⛬ New Session", a resumed
+// session's own title): SessionShown. Its log says so too ("Session
+// initialized", SessionUp), but droid writes its log every 20 s, so that
+// word comes up to 20 s after the session (it was taken for a slow start
+// of 10–20 s); it stands in for a title droid did not set.
 func Start(ctx context.Context, opts Options) (*realcli.Session, error) {
 	log := filepath.Join(opts.Home, ".factory", "logs", "droid-log-single.log")
-	ready := func(text, title string) bool { return Ready(text, title) && SessionUp(log) }
+	ready := func(text, title string) bool { return Ready(text, title) && (SessionShown(title) || SessionUp(log)) }
 	return realcli.Start(ctx, CLI, realcli.Launch{Common: opts.Common, Env: Env(opts), JSON: JSON(opts), Args: Args(opts), Ready: ready})
 }
 
+// SessionShown reports whether droid's window title names a session: not
+// the hostname it starts under, nor "⛬ Droid", which it shows until its
+// session exists.
+func SessionShown(title string) bool {
+	name, ok := strings.CutPrefix(title, "⛬ ")
+	return ok && strings.TrimSpace(name) != "" && name != "Droid"
+}
+
 // SessionUp reports whether droid's log says its session is initialized.
+// droid writes its log every 20 s: the line comes late.
 func SessionUp(log string) bool {
 	b, err := os.ReadFile(log)
 	return err == nil && bytes.Contains(b, []byte("[DaemonSessionController] Session initialized"))
