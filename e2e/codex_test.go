@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -118,18 +116,6 @@ var buildOnce = sync.OnceValues(func() (string, error) {
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	// The tests mostly wait (on a CLI drawing, on the fake model's
-	// scripted delays, on graces), so -parallel's default, GOMAXPROCS (2
-	// in CI), left the CPU half idle: beside two busy loops the package
-	// used 0.5–1.1 of 2 cores in its last 20 minutes. Unless -parallel is
-	// given, as many run at once as heavy allows.
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", fmt.Sprint(max(cap(heavy), runtime.GOMAXPROCS(0)))); err != nil {
-			panic(err)
-		}
-	}
 	// A whole run builds the command from the start, beside the first
 	// tests: most tests need it, and built by the first of them it held
 	// the package for 83 s of a cold run (every other test waited).

@@ -31,8 +31,8 @@ import (
 // heavy bounds how many tests that run real CLIs run at once. Each CLI
 // is a heavy process (most of them Node); too many at once on a small
 // machine slow their drawing past what the tests' graces allow. go test's
-// -parallel bounds them too (TestMain raises its default, GOMAXPROCS, to
-// this bound); this keeps a many-core machine from starting a dozen.
+// -parallel (GOMAXPROCS by default: 2 in CI) bounds them too; this keeps a
+// many-core machine from starting a dozen.
 var heavy = make(chan struct{}, 3)
 
 // parallel runs the test alongside the package's other parallel tests,
