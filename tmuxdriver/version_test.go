@@ -86,6 +86,12 @@ func TestCheckVersion(t *testing.T) {
 // tmux process per look, as without control mode.
 func TestControlModeFallsBackBelowTmux32(t *testing.T) {
 	srv := testServer(t)
+	// The first pane's shell execs its command a moment after the start;
+	// until then the pane reads as an agent that exited to a shell.
+	waitFor(t, "the first pane to run its command", func() bool {
+		out, err := srv.Run(context.Background(), nil, "display-message", "-p", "-t", "main:0.0", "#{pane_current_command}")
+		return err == nil && strings.TrimSpace(out) == "sleep"
+	})
 	srv.Binary = fakeTmux(t, "3.1c")
 	var told []error
 	o, ctl, err := tmuxdriver.StartControl(context.Background(), tmuxdriver.Options{Server: srv, Target: "main:0.0"}, func(err error) { told = append(told, err) })
