@@ -199,8 +199,8 @@ func (c conformer) slowFirstByte(r *rig) {
 	checkJournal(t, d, handoff.Done)
 	// The startup guard may still be released by its timeout (the spec's
 	// "Startup timeout releases guard"): a CLI that draws the taken prompt
-	// later than the grace, as OpenCode did beside two burners (idle for 7 s
-	// of its 8 s). A misread of the silent model's screen does not end
+	// later than the grace, as OpenCode did beside two burners (idle for
+	// the whole of its 8 s, 28 polls). A misread of the silent model's screen does not end
 	// there: it would be idle through the grace that follows too, and the
 	// silence outlasts both, so the dispatch would end without the file.
 	for _, e := range d.res.Journal {

@@ -62,8 +62,8 @@ func Present() bool {
 	return err == nil
 }
 
-// pids lists every process in /proc (nil without it).
-func pids() []int {
+// allPIDs lists every process in /proc (nil without it).
+func allPIDs() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -81,7 +81,7 @@ func pids() []int {
 // that moved to a session or process group of their own.
 func Descendants(pid int) []int {
 	children := map[int][]int{}
-	for _, p := range pids() {
+	for _, p := range allPIDs() {
 		if pp := StatInt(p, 1); pp > 0 {
 			children[pp] = append(children[pp], p)
 		}
@@ -109,7 +109,7 @@ func Detached(dirs ...string) []int {
 		reapers[p] = true
 	}
 	var out []int
-	for _, p := range pids() {
+	for _, p := range allPIDs() {
 		if !reapers[StatInt(p, 1)] || !Alive(p) {
 			continue
 		}
