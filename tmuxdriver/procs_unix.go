@@ -28,7 +28,7 @@ func endProcesses(panes []int) []int {
 		pids = append(pids, proctable.Descendants(pid)...)
 		groups = append(groups, proctable.StatInt(pid, 2), proctable.StatInt(pid, 5)) // pgrp, tpgid
 	}
-	return proctable.End(pids, groups)
+	return proctable.End(pids, groups, 2*time.Second)
 }
 
 // effortOf is what /proc says of an agent's processes (pid and those

@@ -108,6 +108,12 @@ func Detached(dirs ...string) []int {
 	for p := StatInt(os.Getpid(), 1); p > 1 && !reapers[p]; p = StatInt(p, 1) {
 		reapers[p] = true
 	}
+	var clean []string
+	for _, d := range dirs {
+		if d != "" {
+			clean = append(clean, filepath.Clean(d))
+		}
+	}
 	var out []int
 	for _, p := range allPIDs() {
 		if !reapers[StatInt(p, 1)] || !Alive(p) {
@@ -118,8 +124,8 @@ func Detached(dirs ...string) []int {
 			continue
 		}
 		cwd = strings.TrimSuffix(cwd, " (deleted)")
-		for _, d := range dirs {
-			if d != "" && (cwd == filepath.Clean(d) || strings.HasPrefix(cwd, filepath.Clean(d)+"/")) {
+		for _, d := range clean {
+			if cwd == d || strings.HasPrefix(cwd, d+"/") {
 				out = append(out, p)
 				out = append(out, Descendants(p)...)
 				break
@@ -129,10 +135,10 @@ func Detached(dirs ...string) []int {
 	return out
 }
 
-// End ends pids and the process groups groups: SIGTERM, up to two seconds,
-// then SIGKILL, up to five. It returns the pids still alive after that.
-// The caller's own process group is never signalled.
-func End(pids, groups []int) []int {
+// End ends pids and the process groups groups: SIGTERM, up to grace,
+// then SIGKILL, up to five seconds. It returns the pids still alive after
+// that. The caller's own process group is never signalled.
+func End(pids, groups []int, grace time.Duration) []int {
 	if len(pids) == 0 {
 		return nil
 	}
@@ -148,7 +154,7 @@ func End(pids, groups []int) []int {
 		}
 	}
 	signal(syscall.SIGTERM)
-	if left := waitGone(pids, 2*time.Second); len(left) == 0 {
+	if left := waitGone(pids, grace); len(left) == 0 {
 		return nil
 	}
 	signal(syscall.SIGKILL)

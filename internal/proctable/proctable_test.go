@@ -118,7 +118,7 @@ func TestDetachedFindsWhatLeftItsTreeAndEndEndsIt(t *testing.T) {
 	if other := proctable.Detached(elsewhere); slices.Contains(other, orphan) {
 		t.Errorf("Detached(%s) = %v: the orphan works in %s, not there", elsewhere, other, dir)
 	}
-	if left := proctable.End(found, nil); len(left) > 0 {
+	if left := proctable.End(found, nil, 2*time.Second); len(left) > 0 {
 		t.Fatalf("End left %v", left)
 	}
 	if proctable.Alive(orphan) {

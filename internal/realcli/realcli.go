@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -116,19 +115,9 @@ func Pause(ctx context.Context, d time.Duration) error {
 }
 
 // End ends pid: SIGTERM, then SIGKILL if it still runs when grace is
-// over. An error says it outlived SIGKILL too.
+// over (proctable.End). An error says it outlived SIGKILL too.
 func End(pid int, grace time.Duration) error {
-	_ = syscall.Kill(pid, syscall.SIGTERM)
-	for deadline := time.Now().Add(grace); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if !Alive(pid) {
-			return nil
-		}
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	time.Sleep(100 * time.Millisecond)
-	if Alive(pid) {
+	if left := proctable.End([]int{pid}, nil, grace); len(left) > 0 {
 		return errors.New("still running after SIGKILL")
 	}
 	return nil

@@ -354,7 +354,7 @@ func (s *Session) Submit(ctx context.Context, text string) error {
 // end.
 func (s *Session) Close() error {
 	err := s.priv.Close(context.Background())
-	if left := proctable.End(proctable.Detached(s.launch.Workdir, s.launch.Home), nil); len(left) > 0 {
+	if left := proctable.End(proctable.Detached(s.launch.Workdir, s.launch.Home), nil, 2*time.Second); len(left) > 0 {
 		err = errors.Join(err, fmt.Errorf("real %s: processes %v it detached still run after SIGKILL", s.cli.Name, left))
 	}
 	if s.launch.AfterClose != nil {
